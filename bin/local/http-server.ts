@@ -1,0 +1,90 @@
+/**
+ * The local API Gateway: turns each HTTP request into an HTTP API v2 event,
+ * routes it by the manifest and invokes the same handler Lambda would run.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { FALLBACK_ROUTE, resolveRoute } from '../../shared/manifest/routes';
+import { httpApiEvent, lambdaContext } from './lambda-events';
+import { loadHandler } from './handler-loader';
+
+/** Lambda's synchronous payload limit. */
+const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+const DEFAULT_TIMEOUT_SECONDS = 29;
+
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_REQUEST_BYTES) {
+        done(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => done(Buffer.concat(chunks)));
+    req.on('error', fail);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(body);
+}
+
+function writeResult(res: ServerResponse, result: unknown) {
+  // API Gateway's rules for payload v2: a structured result, or any other value as a JSON 200.
+  const r = result as APIGatewayProxyStructuredResultV2 | undefined;
+  if (!r || typeof r !== 'object' || typeof r.statusCode !== 'number') {
+    return send(res, 200, typeof result === 'string' ? result : JSON.stringify(result ?? null));
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k] = String(v);
+  if (r.cookies?.length) headers['set-cookie'] = r.cookies;
+  res.writeHead(r.statusCode, headers);
+  res.end(r.body === undefined ? undefined : r.isBase64Encoded ? Buffer.from(r.body, 'base64') : r.body);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse) {
+  const body = await readBody(req);
+  if (body === null) return send(res, 413, JSON.stringify({ message: 'Request Entity Too Large' }));
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const { match } = resolveRoute(method, url.pathname);
+  const file = match ? match.route.handler : FALLBACK_ROUTE.handler;
+  const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
+  const timeoutSeconds = match?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const event = httpApiEvent(req, body, { routeKey, pathParameters: match?.pathParameters });
+  const handler = await loadHandler(file);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutSeconds * 1000)));
+  try {
+    const result = await Promise.race([handler(event, lambdaContext(match?.route.id ?? FALLBACK_ROUTE.id, timeoutSeconds)), timeout]);
+    if (result === 'timeout') return send(res, 503, JSON.stringify({ message: 'Service Unavailable' }));
+    writeResult(res, result);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createHttpServer(onError: (e: unknown) => void = () => undefined): Server {
+  return createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      // What API Gateway answers when the function itself fails.
+      onError(e);
+      if (!res.headersSent) send(res, 500, JSON.stringify({ message: 'Internal Server Error' }));
+      else res.end();
+    });
+  });
+}
+
+export function listen(server: Server, port: number, host = '127.0.0.1'): Promise<number> {
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      const addr = server.address();
+      done(typeof addr === 'object' && addr ? addr.port : port);
+    });
+  });
+}

@@ -1,0 +1,39 @@
+/** Seeds (or reuses) the sandbox merchant of the local stack and records how to reach it. */
+import { existsSync, readFileSync } from 'node:fs';
+import { merchantAdmin } from '../../shared/application/merchants';
+import { randomIds, randomSecrets, systemClock } from '../../shared/adapters/crypto';
+import { repositories } from '../../shared/adapters/dynamodb';
+
+export interface SandboxInfo {
+  base_url: string;
+  merchant_id: string;
+  api_key: string;
+  webhook_secret: string;
+}
+
+export const SANDBOX_MERCHANT_NAME = 'Sandbox Merchant';
+
+/** The file's merchant and key when they still exist in the table (persistent restarts); else a new merchant. */
+export async function seedSandboxMerchant(file: string, baseUrl: string): Promise<SandboxInfo & { reused: boolean }> {
+  if (existsSync(file)) {
+    try {
+      const prev = JSON.parse(readFileSync(file, 'utf8')) as SandboxInfo;
+      const key = await repositories.apiKeys.findByHash(randomSecrets.hashKey(prev.api_key));
+      const secrets = await repositories.merchants.getWebhookSecrets(prev.merchant_id);
+      if (key?.status === 'active' && key.merchant_id === prev.merchant_id && secrets) {
+        return { base_url: baseUrl, merchant_id: prev.merchant_id, api_key: prev.api_key, webhook_secret: secrets.current, reused: true };
+      }
+    } catch {
+      // unreadable or stale: seed a new merchant
+    }
+  }
+  const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock });
+  const created = await admin.createMerchant({ name: SANDBOX_MERCHANT_NAME });
+  return {
+    base_url: baseUrl,
+    merchant_id: created.merchant.merchant_id,
+    api_key: created.apiKey.secret,
+    webhook_secret: created.webhookSecret,
+    reused: false,
+  };
+}

@@ -1,0 +1,13 @@
+/** GET /api/v1/methods/{method_code}: one method (PaymentMethodInfo). */
+import { getPaymentMethod } from '../../shared/application/discovery';
+import { getMethodPath, getMethodQuery } from '../../shared/domain/catalog/discovery.schemas';
+import { httpHandler } from '../../shared/http/handler';
+
+export const handler = httpHandler({
+  route: 'getMethod',
+  path: getMethodPath,
+  query: getMethodQuery,
+  handler: async ({ path, query, principal }) => ({
+    body: getPaymentMethod(principal.merchant, path.method_code, query.country),
+  }),
+});

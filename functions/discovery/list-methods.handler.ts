@@ -1,0 +1,10 @@
+/** GET /api/v1/methods: payment methods the merchant can use (SPEC.md 4.3). */
+import { listPaymentMethods } from '../../shared/application/discovery';
+import { listMethodsQuery } from '../../shared/domain/catalog/discovery.schemas';
+import { httpHandler } from '../../shared/http/handler';
+
+export const handler = httpHandler({
+  route: 'listMethods',
+  query: listMethodsQuery,
+  handler: async ({ query, principal }) => ({ body: listPaymentMethods(principal.merchant, query) }),
+});

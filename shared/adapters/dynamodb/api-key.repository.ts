@@ -1,0 +1,85 @@
+/** API keys, stored under the SHA-256 of the key; the key itself is never written. */
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRepository } from '../../application/ports';
+import type { ApiKey } from '../../domain/merchant';
+import { envelope, keys, stripKeys } from './keys';
+
+export const apiKeyItem = (key: ApiKey, hash: string) => ({
+  ...keys.apiKey(hash),
+  ...keys.apiKeysOfMerchant(key.merchant_id, key.key_id),
+  ...envelope('apiKey'),
+  ...key,
+});
+
+export function apiKeyRepository(db: DynamoDBDocumentClient, tableName: () => string): ApiKeyRepository {
+  const findItem = async (merchantId: string, keyId: string) => {
+    const res = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
+        ExpressionAttributeValues: {
+          ':pk': keys.apiKeysOfMerchant(merchantId).GSI1PK,
+          ':sk': keyId,
+        },
+      }),
+    );
+    return res.Items?.[0];
+  };
+
+  return {
+    async create(key, hash) {
+      await db.send(
+        new PutCommand({ TableName: tableName(), Item: apiKeyItem(key, hash), ConditionExpression: 'attribute_not_exists(PK)' }),
+      );
+    },
+
+    async findByHash(hash) {
+      const res = await db.send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hash) }));
+      return res.Item ? stripKeys<ApiKey>(res.Item) : null;
+    },
+
+    async listByMerchant(merchantId) {
+      const items: ApiKey[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const res = await db.send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'GSI1',
+            KeyConditionExpression: 'GSI1PK = :pk',
+            ExpressionAttributeValues: { ':pk': keys.apiKeysOfMerchant(merchantId).GSI1PK },
+            ExclusiveStartKey,
+          }),
+        );
+        for (const item of res.Items ?? []) items.push(stripKeys<ApiKey>(item));
+        ExclusiveStartKey = res.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      return items;
+    },
+
+    async revoke(merchantId, keyId, at) {
+      const item = await findItem(merchantId, keyId);
+      if (!item) return null;
+      try {
+        const res = await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { PK: item.PK, SK: item.SK },
+            UpdateExpression: 'SET #status = :revoked, revoked_at = :at',
+            ConditionExpression: '#status = :active AND merchant_id = :mch',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':revoked': 'revoked', ':active': 'active', ':at': at.toISOString(), ':mch': merchantId },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return stripKeys<ApiKey>(res.Attributes ?? {});
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) return null;
+        throw e;
+      }
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** The repositories wired to the shared document client and configured table. */
+import { documentClient } from '../aws-clients';
+import { config } from '../../config';
+import { apiKeyRepository } from './api-key.repository';
+import { merchantRepository } from './merchant.repository';
+
+const tableName = () => config.tableName;
+
+export const repositories = {
+  get merchants() {
+    return merchantRepository(documentClient(), tableName);
+  },
+  get apiKeys() {
+    return apiKeyRepository(documentClient(), tableName);
+  },
+};

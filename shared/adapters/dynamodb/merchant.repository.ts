@@ -1,0 +1,93 @@
+/** Merchants, their webhook secrets and first key on the one table. */
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { MerchantRepository, WebhookSecrets } from '../../application/ports';
+import { AppError } from '../../domain/errors';
+import type { ApiKey, Merchant, MerchantStatus } from '../../domain/merchant';
+import { envelope, keys, stripKeys } from './keys';
+import { apiKeyItem } from './api-key.repository';
+
+export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => string): MerchantRepository {
+  return {
+    async create(merchant: Merchant, secret: string, firstKey: ApiKey, firstKeyHash: string) {
+      const TableName = tableName();
+      const notExists = 'attribute_not_exists(PK)';
+      const secrets: WebhookSecrets = { current: secret, previous: null, previous_expires_at: null, rotated_at: null };
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName,
+                Item: { ...keys.merchant(merchant.merchant_id), ...envelope('merchant'), ...merchant },
+                ConditionExpression: notExists,
+              },
+            },
+            {
+              Put: {
+                TableName,
+                Item: { ...keys.webhookSecret(merchant.merchant_id), ...envelope('webhookSecret'), ...secrets },
+                ConditionExpression: notExists,
+              },
+            },
+            { Put: { TableName, Item: apiKeyItem(firstKey, firstKeyHash), ConditionExpression: notExists } },
+          ],
+        }),
+      );
+    },
+
+    async get(merchantId: string) {
+      const res = await db.send(new GetCommand({ TableName: tableName(), Key: keys.merchant(merchantId) }));
+      return res.Item ? stripKeys<Merchant>(res.Item) : null;
+    },
+
+    async setStatus(merchantId: string, status: MerchantStatus, at: Date) {
+      try {
+        const res = await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: keys.merchant(merchantId),
+            UpdateExpression: 'SET #status = :status, updated_at = :at',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':status': status, ':at': at.toISOString() },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return stripKeys<Merchant>(res.Attributes ?? {});
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) throw new AppError('MERCHANT_NOT_FOUND');
+        throw e;
+      }
+    },
+
+    async getWebhookSecrets(merchantId: string) {
+      const res = await db.send(
+        new GetCommand({ TableName: tableName(), Key: keys.webhookSecret(merchantId), ConsistentRead: true }),
+      );
+      return res.Item ? stripKeys<WebhookSecrets>(res.Item) : null;
+    },
+
+    async rotateWebhookSecret(merchantId: string, expectedCurrent: string, next: WebhookSecrets) {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.webhookSecret(merchantId),
+          UpdateExpression:
+            'SET #current = :current, #previous = :previous, previous_expires_at = :exp, rotated_at = :rotated',
+          ConditionExpression: '#current = :expected',
+          ExpressionAttributeNames: { '#current': 'current', '#previous': 'previous' },
+          ExpressionAttributeValues: {
+            ':current': next.current,
+            ':previous': next.previous,
+            ':exp': next.previous_expires_at,
+            ':rotated': next.rotated_at,
+            ':expected': expectedCurrent,
+          },
+        }),
+      );
+    },
+  };
+}
+

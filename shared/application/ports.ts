@@ -1,0 +1,51 @@
+/**
+ * The interfaces use cases depend on. Adapters implement them (DynamoDB, crypto,
+ * the system clock); unit tests pass in-memory fakes: no AWS, no module spying.
+ */
+import type { ApiKey, Merchant, MerchantStatus } from '../domain/merchant';
+import type { Mode } from '../config';
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface IdGenerator {
+  /** prefix + at least 128 random bits, URL-safe (mch_, key_, cs_, pi_, po_, evt_). */
+  newId(prefix: string): string;
+}
+
+export interface SecretGenerator {
+  /** A new API key: sk_test_ / sk_live_ + 256 random bits. */
+  apiKey(mode: Mode): string;
+  /** whsec_ + base64 of 32 random bytes (DESIGN.md section 5). */
+  webhookSecret(): string;
+  /** SHA-256 hex of a raw API key: the only form in which keys are stored. */
+  hashKey(rawKey: string): string;
+}
+
+export interface WebhookSecrets {
+  readonly current: string;
+  /** The secret before the last rotation; it keeps signing until previous_expires_at. */
+  readonly previous: string | null;
+  readonly previous_expires_at: string | null;
+  readonly rotated_at: string | null;
+}
+
+export interface MerchantRepository {
+  /** Merchant profile, its webhook secret and its first API key, in one transaction. */
+  create(merchant: Merchant, secret: string, firstKey: ApiKey, firstKeyHash: string): Promise<void>;
+  get(merchantId: string): Promise<Merchant | null>;
+  /** Conditional: fails with MERCHANT_NOT_FOUND when absent. */
+  setStatus(merchantId: string, status: MerchantStatus, at: Date): Promise<Merchant>;
+  getWebhookSecrets(merchantId: string): Promise<WebhookSecrets | null>;
+  /** Conditional on the current secret still being `expectedCurrent` (no lost rotation). */
+  rotateWebhookSecret(merchantId: string, expectedCurrent: string, next: WebhookSecrets): Promise<void>;
+}
+
+export interface ApiKeyRepository {
+  create(key: ApiKey, hash: string): Promise<void>;
+  findByHash(hash: string): Promise<ApiKey | null>;
+  listByMerchant(merchantId: string): Promise<ApiKey[]>;
+  /** Conditional on the key being active; returns the revoked key, or null when there is no such active key. */
+  revoke(merchantId: string, keyId: string, at: Date): Promise<ApiKey | null>;
+}

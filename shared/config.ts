@@ -1,0 +1,60 @@
+/**
+ * Runtime configuration from the environment. Read at call time (cheap), so the
+ * local stack and tests can point the same code at their own table and queues.
+ */
+import { queueUrlEnv, type QueueId } from './manifest/queues';
+
+export type Stage = 'sandbox' | 'live';
+export type Mode = 'test' | 'live';
+
+const env = (name: string): string | undefined => {
+  const v = process.env[name];
+  return v === undefined || v === '' ? undefined : v;
+};
+
+function required(name: string): string {
+  const v = env(name);
+  if (!v) throw new Error(`Missing environment variable ${name}`);
+  return v;
+}
+
+export const config = {
+  get stage(): Stage {
+    return env('STAGE') === 'live' ? 'live' : 'sandbox';
+  },
+  get region(): string {
+    return env('AWS_REGION') ?? env('AWS_DEFAULT_REGION') ?? 'us-east-1';
+  },
+  get tableName(): string {
+    return required('TABLE_NAME');
+  },
+  /** Set only on the local stack and in tests (DynamoDB Local). */
+  get dynamoEndpoint(): string | undefined {
+    return env('DYNAMODB_ENDPOINT');
+  },
+  /** Set only on the local stack and in tests (fauxqs). */
+  get sqsEndpoint(): string | undefined {
+    return env('SQS_ENDPOINT');
+  },
+  queueUrl(id: QueueId): string {
+    return required(queueUrlEnv(id));
+  },
+  /**
+   * Key modes this stage accepts. The sandbox stage serves sk_test_ keys only and
+   * the live stage sk_live_ keys only, unless ALLOWED_KEY_MODES says otherwise.
+   */
+  get allowedKeyModes(): readonly Mode[] {
+    const raw = env('ALLOWED_KEY_MODES');
+    if (raw) return raw.split(',').filter((m): m is Mode => m === 'test' || m === 'live');
+    return this.stage === 'live' ? ['live'] : ['test'];
+  },
+  /** How long a container caches an API key lookup (ms). */
+  get authCacheTtlMs(): number {
+    const v = Number(env('AUTH_CACHE_TTL_MS') ?? 10_000);
+    return Number.isFinite(v) && v >= 0 ? v : 10_000;
+  },
+  /** Public base URL of the service, for checkout_url and similar links. */
+  get publicBaseUrl(): string | undefined {
+    return env('PUBLIC_BASE_URL');
+  },
+};

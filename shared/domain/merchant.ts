@@ -1,0 +1,61 @@
+/** Merchants and their API keys: pure types and rules, no AWS. */
+import { z } from 'zod';
+import { COUNTRY_CODES, type CountryCode } from './geo';
+import { SCOPES, type Scope } from '../manifest/routes';
+import type { Mode } from '../config';
+
+export const MERCHANT_STATUSES = ['active', 'inactive'] as const;
+export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
+
+export const merchantSchema = z.object({
+  merchant_id: z.string().regex(/^mch_[A-Za-z0-9_-]{22,}$/),
+  name: z.string().min(1).max(200),
+  status: z.enum(MERCHANT_STATUSES),
+  countries: z.array(z.enum(COUNTRY_CODES)),
+  /** Enabled collection and payout method codes (svc-mt-N). */
+  methods: z.array(z.string().regex(/^svc-mt-\d+$/)),
+  notification_url: z.string().url().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Merchant = z.infer<typeof merchantSchema>;
+
+export const API_KEY_STATUSES = ['active', 'revoked'] as const;
+
+/** An API key as stored: never the key itself, only its SHA-256 hash (kept by the repository). */
+export const apiKeySchema = z.object({
+  key_id: z.string(),
+  merchant_id: z.string(),
+  mode: z.enum(['test', 'live']),
+  /** ['*'] for a full key, else the scopes of a restricted key. */
+  scopes: z.array(z.union([z.literal('*'), z.enum(SCOPES)])),
+  status: z.enum(API_KEY_STATUSES),
+  /** Recognisable, non-secret hint: prefix and last four (sk_test_…a1b2). */
+  hint: z.string(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+export const KEY_PREFIX: Readonly<Record<Mode, string>> = { test: 'sk_test_', live: 'sk_live_' };
+
+/** The mode a raw key claims by its prefix; null when it is not one of ours. */
+export function keyModeOf(rawKey: string): Mode | null {
+  if (rawKey.startsWith(KEY_PREFIX.test)) return 'test';
+  if (rawKey.startsWith(KEY_PREFIX.live)) return 'live';
+  return null;
+}
+
+export const keyHint = (rawKey: string, mode: Mode) => `${KEY_PREFIX[mode]}…${rawKey.slice(-4)}`;
+
+export function keyAllows(key: Pick<ApiKey, 'scopes'>, scope: Scope | undefined): boolean {
+  if (!scope) return true;
+  return key.scopes.includes('*') || key.scopes.includes(scope);
+}
+
+export function isMethodEnabled(merchant: Pick<Merchant, 'methods' | 'countries'>, code: string, country?: CountryCode) {
+  return merchant.methods.includes(code) && (country === undefined || merchant.countries.includes(country));
+}
+
+/** How long the previous webhook secret keeps signing after a rotation. */
+export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;

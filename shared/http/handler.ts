@@ -1,0 +1,76 @@
+/**
+ * The one HTTP handler builder. Every endpoint is
+ *   export const handler = httpHandler({ route: 'listMethods', query: schema, handler: async (req) => ... })
+ * and gets the same middy chain, in DESIGN.md section 4's order: tracer, logger
+ * with correlation id, metrics, request id, error mapping, authentication,
+ * validation, then the handler.
+ */
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import type { z, ZodType } from 'zod';
+import type { Principal } from '../application/authenticate';
+import { logger, metrics, tracer } from '../observability';
+import { routeById, type RouteDefinition, type RouteId } from '../manifest/routes';
+import { AppError } from '../domain/errors';
+import { authentication } from './middleware/authentication';
+import { errorMapper } from './middleware/error-mapper';
+import { requestContext } from './middleware/request-context';
+import { routeMetrics } from './middleware/route-metrics';
+import { validation } from './middleware/validation';
+import { jsonResult } from './responses';
+import type { HttpEvent, HttpResponse, HttpResult, PipelineContext } from './types';
+
+type Infer<S> = S extends ZodType ? z.infer<S> : undefined;
+
+export interface HttpRequest<Q, P, B> {
+  readonly query: Q;
+  readonly path: P;
+  readonly body: B;
+  readonly event: HttpEvent;
+  readonly requestId: string;
+  /** The authenticated merchant; throws when the route is not authenticated by API key. */
+  readonly principal: Principal;
+}
+
+export interface HttpHandlerOptions<QS, PS, BS> {
+  readonly route: RouteId | RouteDefinition;
+  readonly query?: QS;
+  readonly path?: PS;
+  readonly body?: BS;
+  readonly handler: (req: HttpRequest<Infer<QS>, Infer<PS>, Infer<BS>>) => Promise<HttpResponse>;
+}
+
+export function httpHandler<QS extends ZodType | undefined = undefined, PS extends ZodType | undefined = undefined, BS extends ZodType | undefined = undefined>(
+  options: HttpHandlerOptions<QS, PS, BS>,
+) {
+  const route = typeof options.route === 'string' ? routeById(options.route) : options.route;
+
+  const core = async (event: HttpEvent, context: PipelineContext): Promise<HttpResult> => {
+    const req: HttpRequest<Infer<QS>, Infer<PS>, Infer<BS>> = {
+      query: context.input.query as Infer<QS>,
+      path: context.input.path as Infer<PS>,
+      body: context.input.body as Infer<BS>,
+      event,
+      requestId: context.requestId,
+      get principal(): Principal {
+        if (!context.principal) throw new AppError('UNAUTHORIZED');
+        return context.principal;
+      },
+    };
+    const res = await options.handler(req);
+    return jsonResult(res.status ?? 200, res.body, res.headers);
+  };
+
+  return middy<HttpEvent, HttpResult, Error, PipelineContext>()
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(injectLambdaContext(logger, { correlationIdPath: 'requestContext.requestId', resetKeys: true }))
+    .use(logMetrics(metrics))
+    .use(requestContext(route))
+    .use(routeMetrics())
+    .use(errorMapper())
+    .use(authentication())
+    .use(validation({ query: options.query, path: options.path, body: options.body }))
+    .handler(core);
+}

@@ -1,0 +1,17 @@
+/** EMF metrics per route: count, latency, 4xx, 5xx (flushed by Powertools logMetrics). */
+import type middy from '@middy/core';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { metrics } from '../../observability';
+import type { HttpEvent, HttpResult, PipelineContext } from '../types';
+
+export function routeMetrics(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, PipelineContext> {
+  const record = (request: middy.Request<HttpEvent, HttpResult, Error, PipelineContext>) => {
+    const status = request.response?.statusCode ?? 500;
+    metrics.addDimension('route', request.context.route.id);
+    metrics.addMetric('Requests', MetricUnit.Count, 1);
+    metrics.addMetric('Latency', MetricUnit.Milliseconds, performance.now() - request.context.startedAt);
+    metrics.addMetric('4xx', MetricUnit.Count, status >= 400 && status < 500 ? 1 : 0);
+    metrics.addMetric('5xx', MetricUnit.Count, status >= 500 ? 1 : 0);
+  };
+  return { after: record, onError: record };
+}

@@ -1,0 +1,39 @@
+/**
+ * Renders responses and errors in SPEC.md section 7's three shapes, chosen by the
+ * route's error family. A 5xx never carries its real message.
+ */
+import { AppError, ERRORS, isAppError } from '../domain/errors';
+import type { ErrorFamily } from '../manifest/routes';
+import type { HttpResult } from './types';
+
+export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+
+export function jsonResult(status: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
+  return { statusCode: status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+}
+
+/** Any thrown value as an AppError; unknown errors become INTERNAL_ERROR. */
+export function toAppError(err: unknown): AppError {
+  return isAppError(err) ? err : new AppError('INTERNAL_ERROR');
+}
+
+export function errorBody(family: ErrorFamily, err: AppError, requestId: string): unknown {
+  const message = err.status >= 500 ? `${ERRORS.INTERNAL_ERROR.message} Request id: ${requestId}.` : err.message;
+  const details = err.details && err.details.length > 0 ? err.details : undefined;
+  switch (family) {
+    case 'checkout':
+      return { success: false, error: { code: err.code, message, ...(details ? { details } : {}), request_id: requestId } };
+    case 'direct':
+      return {
+        detail: details ? `${message} ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}` : message,
+        error_code: ERRORS[err.code].direct,
+        payment_id: null,
+      };
+    case 'process':
+      return { success: false, status: 'failed', error_message: message };
+  }
+}
+
+export function errorResult(family: ErrorFamily, err: AppError, requestId: string): HttpResult {
+  return jsonResult(err.status, errorBody(family, err, requestId), { ...(err.headers ?? {}) });
+}

@@ -1,0 +1,22 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Principal } from '../application/authenticate';
+import type { RouteDefinition } from '../manifest/routes';
+
+export type HttpEvent = APIGatewayProxyEventV2;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+/** What the pipeline adds to the Lambda context for the handler and later middlewares. */
+export interface PipelineContext extends Context {
+  route: RouteDefinition;
+  requestId: string;
+  startedAt: number;
+  principal?: Principal;
+  input: { query: unknown; path: unknown; body: unknown };
+}
+
+/** A handler's answer; the builder serialises it. */
+export interface HttpResponse {
+  readonly status?: number;
+  readonly body: unknown;
+  readonly headers?: Record<string, string>;
+}

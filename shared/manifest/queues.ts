@@ -1,0 +1,47 @@
+import type { Access } from './access';
+
+/**
+ * Every SQS queue, declared once. Each has a dead-letter queue with redrive.
+ * CDK creates them on AWS; the local stack creates them in fauxqs.
+ */
+export interface QueueConsumer {
+  /** Handler file, relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+  readonly batchSize: number;
+  readonly maxBatchingWindowSeconds: number;
+  readonly timeoutSeconds: number;
+  readonly access: Access;
+}
+
+export interface QueueDefinition {
+  readonly id: string;
+  readonly description: string;
+  readonly visibilityTimeoutSeconds: number;
+  readonly retentionDays: number;
+  readonly maxReceiveCount: number;
+  readonly dlqRetentionDays: number;
+  /** Added by the issue that builds the worker; absent until its handler exists. */
+  readonly consumer?: QueueConsumer;
+}
+
+export const QUEUES = [
+  {
+    id: 'webhooks',
+    description: 'Webhook deliveries: one message per event to send to a merchant.',
+    visibilityTimeoutSeconds: 60,
+    retentionDays: 4,
+    maxReceiveCount: 5,
+    dlqRetentionDays: 14,
+  },
+] as const satisfies readonly QueueDefinition[];
+
+export type QueueId = (typeof QUEUES)[number]['id'];
+
+export const queueName = (prefix: string, id: string) => `${prefix}-${id}`;
+export const dlqName = (prefix: string, id: string) => `${prefix}-${id}-dlq`;
+/** Environment variable through which a function receives a queue's URL. */
+export const queueUrlEnv = (id: string) => `QUEUE_URL_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+
+export function queueDefinitions(): readonly QueueDefinition[] {
+  return QUEUES;
+}

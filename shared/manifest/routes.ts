@@ -1,0 +1,159 @@
+import type { Access } from './access';
+
+/**
+ * The route manifest: the single list of HTTP endpoints. CDK builds one API
+ * route and one Lambda per entry; the local server builds its router from it.
+ * Adding an endpoint is one entry here plus one handler file.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** none: public; api_key: X-API-Key / Bearer sk_...; session: authorised by a checkout session id. */
+export type AuthKind = 'none' | 'api_key' | 'session';
+
+/** Which of SPEC.md section 7's error shapes the route answers with. */
+export type ErrorFamily = 'checkout' | 'direct' | 'process';
+
+export const SCOPES = [
+  'methods:read',
+  'checkout:read',
+  'checkout:write',
+  'payments:read',
+  'payments:write',
+  'payouts:read',
+  'payouts:write',
+  'balance:read',
+  'events:read',
+  'events:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface RouteDefinition {
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: /api/v1/methods/{method_code} */
+  readonly path: string;
+  /** Handler file, relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+  readonly auth: AuthKind;
+  /** Scope an API key needs (auth api_key only). */
+  readonly scope?: Scope;
+  /** Requests per merchant per minute; null: not rate-limited. */
+  readonly rateLimitPerMinute: number | null;
+  readonly family: ErrorFamily;
+  /** Accepts X-Idempotency-Key. */
+  readonly idempotent: boolean;
+  readonly access: Access;
+  readonly timeoutSeconds?: number;
+  readonly memoryMb?: number;
+  readonly summary: string;
+}
+
+/** DESIGN.md section 4: routes SPEC.md does not list get 300/min for GET, 100/min for POST. */
+export const defaultRateLimit = (method: HttpMethod) => (method === 'GET' ? 300 : 100);
+
+export const ROUTES = [
+  {
+    id: 'health',
+    method: 'GET',
+    path: '/health',
+    handler: 'functions/system/health.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: null,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'read' },
+    summary: 'Liveness and dependency check; no key needed.',
+  },
+  {
+    id: 'listMethods',
+    method: 'GET',
+    path: '/api/v1/methods',
+    handler: 'functions/discovery/list-methods.handler.ts',
+    auth: 'api_key',
+    scope: 'methods:read',
+    rateLimitPerMinute: defaultRateLimit('GET'),
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'List the payment methods the merchant can use (filters: country, currency, payment_type).',
+  },
+  {
+    id: 'getMethod',
+    method: 'GET',
+    path: '/api/v1/methods/{method_code}',
+    handler: 'functions/discovery/get-method.handler.ts',
+    auth: 'api_key',
+    scope: 'methods:read',
+    rateLimitPerMinute: defaultRateLimit('GET'),
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'One payment method (PaymentMethodInfo).',
+  },
+] as const satisfies readonly RouteDefinition[];
+
+export type RouteId = (typeof ROUTES)[number]['id'];
+
+/**
+ * Answers every request no route matches: 404 in the JSON error shape, or 405
+ * with Allow when the path exists under another method. API Gateway's $default route.
+ */
+export const FALLBACK_ROUTE = {
+  id: 'fallback',
+  handler: 'functions/system/not-found.handler.ts',
+  access: { table: 'none' },
+} as const;
+
+export function routeById(id: string): RouteDefinition {
+  const route = (ROUTES as readonly RouteDefinition[]).find((r) => r.id === id);
+  if (!route) throw new Error(`No route "${id}" in the manifest`);
+  return route;
+}
+
+const templateCache = new Map<string, RegExp>();
+function templateRegex(path: string): RegExp {
+  let re = templateCache.get(path);
+  if (!re) {
+    const pattern = path
+      .split('/')
+      .map((seg) => (/^\{[a-z_]+\}$/i.test(seg) ? `(?<${seg.slice(1, -1)}>[^/]+)` : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    re = new RegExp(`^${pattern}/?$`);
+    templateCache.set(path, re);
+  }
+  return re;
+}
+
+/** Matches a concrete path against a template; returns the decoded path parameters or null. */
+export function matchPath(template: string, path: string): Record<string, string> | null {
+  const m = templateRegex(template).exec(path);
+  if (!m) return null;
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m.groups ?? {})) {
+    try {
+      params[k] = decodeURIComponent(v);
+    } catch {
+      params[k] = v;
+    }
+  }
+  return params;
+}
+
+export interface RouteMatch {
+  readonly route: RouteDefinition;
+  readonly pathParameters: Record<string, string>;
+}
+
+/**
+ * Finds the route for a method and path. Literal segments beat parameters
+ * (/api/v1/payout/methods/available before /api/v1/payout/{payout_id}), as in API Gateway.
+ */
+export function resolveRoute(method: string, path: string): { match: RouteMatch | null; allowed: HttpMethod[] } {
+  const candidates = (ROUTES as readonly RouteDefinition[])
+    .map((route) => ({ route, params: matchPath(route.path, path) }))
+    .filter((c): c is { route: RouteDefinition; params: Record<string, string> } => c.params !== null)
+    .sort((a, b) => Object.keys(a.params).length - Object.keys(b.params).length);
+  const allowed = [...new Set(candidates.map((c) => c.route.method))];
+  const hit = candidates.find((c) => c.route.method === method.toUpperCase());
+  return { match: hit ? { route: hit.route, pathParameters: hit.params } : null, allowed };
+}
