@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { startLocalStack, type LocalStack } from './local/stack';
 
 const started = performance.now();
+// Lambda runs Node 22; the SDK's notice about Node 20 is not news on a laptop.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { values } = parseArgs({
   options: {
     memory: { type: 'boolean', default: false },

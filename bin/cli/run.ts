@@ -1,0 +1,178 @@
+/**
+ * The ops CLI: merchants, API keys and webhook secrets. Works against the local
+ * stack (reads .local/stack.json) or, given --table and --region, a deployed
+ * stage with the caller's AWS credentials.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { merchantAdmin } from '../../shared/application/merchants';
+import { randomIds, randomSecrets, systemClock } from '../../shared/adapters/crypto';
+import { repositories } from '../../shared/adapters/dynamodb';
+import { isAppError } from '../../shared/domain/errors';
+import { SCOPES, type Scope } from '../../shared/manifest/routes';
+import type { CountryCode } from '../../shared/domain/geo';
+
+export const USAGE = `Usage: npm run cli -- <command> [options]
+
+Merchants
+  merchants create --name NAME [--countries BRA,MEX] [--methods svc-mt-1,svc-mt-2] [--notification-url URL]
+  merchants show MERCHANT_ID
+  merchants deactivate MERCHANT_ID
+  merchants activate MERCHANT_ID
+API keys (only the SHA-256 of a key is stored; a new key is printed once)
+  keys create MERCHANT_ID [--mode test|live] [--scopes methods:read,checkout:write]
+  keys list MERCHANT_ID
+  keys revoke MERCHANT_ID KEY_ID
+Webhook secret (the previous secret keeps signing for 24 h)
+  webhook-secret rotate MERCHANT_ID
+
+Target (default: the local stack started by npm start, from .local/stack.json)
+  --table NAME --region REGION     a deployed stage's table, with your AWS credentials
+  --endpoint URL                   a DynamoDB endpoint (DynamoDB Local)
+  --state-dir DIR                  where the local stack keeps stack.json (default .local)
+Output
+  --json                           machine-readable output
+Scopes: * (default) or any of ${SCOPES.join(', ')}`;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+class UsageError extends Error {}
+
+const list = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+
+/** Points shared/config at the target table before any repository is used. */
+function selectTarget(v: { table?: string; region?: string; endpoint?: string; 'state-dir'?: string }) {
+  if (v.table) {
+    process.env.TABLE_NAME = v.table;
+    if (v.region) process.env.AWS_REGION = v.region;
+    if (v.endpoint) process.env.DYNAMODB_ENDPOINT = v.endpoint;
+    return;
+  }
+  if (process.env.TABLE_NAME && process.env.DYNAMODB_ENDPOINT && !v.endpoint) return;
+  const file = join(v['state-dir'] ?? '.local', 'stack.json');
+  if (!existsSync(file)) {
+    throw new UsageError(`No local stack found (${file}). Start it with "npm start", or pass --table and --region for a deployed stage.`);
+  }
+  const stack = JSON.parse(readFileSync(file, 'utf8')) as { dynamodb_endpoint: string; table_name: string; region: string };
+  process.env.TABLE_NAME = stack.table_name;
+  process.env.DYNAMODB_ENDPOINT = v.endpoint ?? stack.dynamodb_endpoint;
+  process.env.AWS_REGION = stack.region;
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        countries: { type: 'string' },
+        methods: { type: 'string' },
+        'notification-url': { type: 'string' },
+        mode: { type: 'string', default: 'test' },
+        scopes: { type: 'string' },
+        table: { type: 'string' },
+        region: { type: 'string' },
+        endpoint: { type: 'string' },
+        'state-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (e) {
+    io.err(`${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values: v, positionals: [group, action, ...args] } = parsed;
+  if (v.help || !group) {
+    io.out(USAGE);
+    return v.help ? 0 : 2;
+  }
+  const print = (json: unknown, human: string) => io.out(v.json ? JSON.stringify(json, null, 2) : human);
+  const need = (i: number, what: string) => {
+    const value = args[i];
+    if (!value) throw new UsageError(`Missing ${what}.`);
+    return value;
+  };
+
+  try {
+    selectTarget(v);
+    const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock });
+    switch (`${group} ${action ?? ''}`.trim()) {
+      case 'merchants create': {
+        if (!v.name) throw new UsageError('merchants create needs --name.');
+        const r = await admin.createMerchant({
+          name: v.name,
+          countries: list(v.countries) as CountryCode[] | undefined,
+          methods: list(v.methods),
+          notification_url: v['notification-url'] ?? null,
+        });
+        print(
+          { merchant_id: r.merchant.merchant_id, name: r.merchant.name, api_key: r.apiKey.secret, key_id: r.apiKey.key.key_id, webhook_secret: r.webhookSecret },
+          [
+            `Merchant created: ${r.merchant.merchant_id} (${r.merchant.name})`,
+            `API key (shown once):        ${r.apiKey.secret}   [${r.apiKey.key.key_id}]`,
+            `Webhook secret (shown once): ${r.webhookSecret}`,
+          ].join('\n'),
+        );
+        return 0;
+      }
+      case 'merchants show': {
+        const m = await admin.getMerchant(need(0, 'MERCHANT_ID'));
+        print(m, `${m.merchant_id}  ${m.name}  ${m.status}\ncountries: ${m.countries.join(', ')}\nmethods: ${m.methods.join(', ')}\nnotification_url: ${m.notification_url ?? '-'}`);
+        return 0;
+      }
+      case 'merchants deactivate':
+      case 'merchants activate': {
+        const status = action === 'activate' ? 'active' : 'inactive';
+        const m = await admin.setStatus(need(0, 'MERCHANT_ID'), status);
+        print({ merchant_id: m.merchant_id, status: m.status }, `${m.merchant_id} is now ${m.status}.`);
+        return 0;
+      }
+      case 'keys create': {
+        if (v.mode !== 'test' && v.mode !== 'live') throw new UsageError('--mode must be test or live.');
+        const scopes = list(v.scopes) ?? ['*'];
+        const bad = scopes.find((s) => s !== '*' && !(SCOPES as readonly string[]).includes(s));
+        if (bad) throw new UsageError(`Unknown scope ${bad}.`);
+        const k = await admin.createKey(need(0, 'MERCHANT_ID'), v.mode, scopes as (Scope | '*')[]);
+        print(
+          { key_id: k.key.key_id, api_key: k.secret, mode: k.key.mode, scopes: k.key.scopes },
+          `API key (shown once): ${k.secret}\nkey id: ${k.key.key_id}  mode: ${k.key.mode}  scopes: ${k.key.scopes.join(',')}`,
+        );
+        return 0;
+      }
+      case 'keys list': {
+        const keys = await admin.listKeys(need(0, 'MERCHANT_ID'));
+        print(keys, keys.map((k) => `${k.key_id}  ${k.hint}  ${k.mode}  ${k.status}  ${k.scopes.join(',')}  ${k.created_at}`).join('\n') || 'No keys.');
+        return 0;
+      }
+      case 'keys revoke': {
+        const k = await admin.revokeKey(need(0, 'MERCHANT_ID'), need(1, 'KEY_ID'));
+        print({ key_id: k.key_id, status: k.status, revoked_at: k.revoked_at }, `Key ${k.key_id} revoked.`);
+        return 0;
+      }
+      case 'webhook-secret rotate': {
+        const r = await admin.rotateWebhookSecret(need(0, 'MERCHANT_ID'));
+        print(
+          { webhook_secret: r.webhookSecret, previous_expires_at: r.previousExpiresAt },
+          `New webhook secret (shown once): ${r.webhookSecret}\nThe previous secret also signs until ${r.previousExpiresAt}.`,
+        );
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command "${[group, action].filter(Boolean).join(' ')}".`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(isAppError(e) ? `Error: ${e.message}` : `Error: ${(e as Error).message ?? String(e)}`);
+    return 1;
+  }
+}

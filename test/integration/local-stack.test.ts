@@ -1,0 +1,103 @@
+/**
+ * `npm start` as a newcomer runs it: the real entry point in a child process.
+ * It serves the API with a seeded merchant, writes .local/sandbox.json, stops
+ * everything it started (the Java process included) on SIGTERM/SIGINT, and
+ * reuses its data on the next start.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+jest.setTimeout(90_000);
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  sandbox: { base_url: string; merchant_id: string; api_key: string; webhook_secret: string };
+  stack: { dynamodb_pid: number };
+}
+
+async function start(stateDir: string, ...args: string[]): Promise<Started> {
+  const child = spawn(resolve('node_modules/.bin/tsx'), ['bin/local.ts', '--port', '0', '--state-dir', stateDir, ...args], {
+    env: { ...process.env, TABLE_NAME: '', DYNAMODB_ENDPOINT: '', SQS_ENDPOINT: '', POWERTOOLS_LOG_LEVEL: 'WARN' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/ready in \d+ ms/.test(out)) {
+    if (child.exitCode !== null) throw new Error(`npm start exited: ${out}`);
+    if (Date.now() > deadline) throw new Error(`not ready: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    child,
+    output: () => out,
+    sandbox: JSON.parse(readFileSync(join(stateDir, 'sandbox.json'), 'utf8')),
+    stack: JSON.parse(readFileSync(join(stateDir, 'stack.json'), 'utf8')),
+  };
+}
+
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stop(s: Started, signal: NodeJS.Signals) {
+  const exited = new Promise<number | null>((r) => s.child.once('exit', (code) => r(code)));
+  s.child.kill(signal);
+  return exited;
+}
+
+describe('npm start', () => {
+  const stateDir = mkdtempSync(join(tmpdir(), 'local-stack-'));
+
+  it('serves the API with a seeded sandbox merchant and stops everything on SIGTERM', async () => {
+    const s = await start(stateDir);
+    expect(s.sandbox.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(s.sandbox.merchant_id).toMatch(/^mch_/);
+    expect(s.sandbox.api_key).toMatch(/^sk_test_/);
+    expect(s.sandbox.webhook_secret).toMatch(/^whsec_/);
+    expect(s.output()).toContain(s.sandbox.api_key);
+
+    const health = await fetch(`${s.sandbox.base_url}/health`);
+    expect(health.status).toBe(200);
+    const res = await fetch(`${s.sandbox.base_url}/api/v1/methods?country=BRA`, { headers: { 'X-API-Key': s.sandbox.api_key } });
+    const body = (await res.json()) as { methods: Array<{ method_code: string }> };
+    expect(res.status).toBe(200);
+    expect(body.methods.map((m) => m.method_code)).toEqual(expect.arrayContaining(['svc-mt-1', 'svc-mt-8', 'svc-mt-2', 'svc-mt-4']));
+
+    expect(alive(s.stack.dynamodb_pid)).toBe(true);
+    expect(await stop(s, 'SIGTERM')).toBe(0);
+    expect(alive(s.stack.dynamodb_pid)).toBe(false);
+  });
+
+  it('reuses the data in its state folder on the next start, and stops on SIGINT', async () => {
+    const first = JSON.parse(readFileSync(join(stateDir, 'sandbox.json'), 'utf8'));
+    const s = await start(stateDir);
+    expect(s.sandbox.merchant_id).toBe(first.merchant_id);
+    expect(s.sandbox.api_key).toBe(first.api_key);
+    expect(s.output()).toContain('(reused)');
+    const res = await fetch(`${s.sandbox.base_url}/api/v1/methods`, { headers: { Authorization: `Bearer ${s.sandbox.api_key}` } });
+    expect(res.status).toBe(200);
+    expect(await stop(s, 'SIGINT')).toBe(0);
+    expect(alive(s.stack.dynamodb_pid)).toBe(false);
+  });
+
+  it('keeps nothing with --memory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'local-stack-mem-'));
+    const s = await start(dir, '--memory');
+    expect(existsSync(join(dir, 'dynamodb'))).toBe(false);
+    const again = s.sandbox.merchant_id;
+    expect(await stop(s, 'SIGTERM')).toBe(0);
+    const s2 = await start(dir, '--memory');
+    expect(s2.sandbox.merchant_id).not.toBe(again);
+    expect(await stop(s2, 'SIGTERM')).toBe(0);
+  });
+});

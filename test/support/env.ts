@@ -1,0 +1,13 @@
+/** Per-test-file environment defaults (jest setupFiles): quiet Powertools, no auth cache, sandbox stage. */
+Object.assign(process.env, {
+  STAGE: 'sandbox',
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  POWERTOOLS_SERVICE_NAME: 'latam-payments',
+  POWERTOOLS_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
+  POWERTOOLS_METRICS_DISABLED: 'true',
+  POWERTOOLS_TRACE_ENABLED: 'false',
+  AUTH_CACHE_TTL_MS: '0',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+});
