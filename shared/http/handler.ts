@@ -7,6 +7,7 @@
  */
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { correlationPaths } from '@aws-lambda-powertools/logger/correlationId';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { z, ZodType } from 'zod';
@@ -65,7 +66,7 @@ export function httpHandler<QS extends ZodType | undefined = undefined, PS exten
 
   return middy<HttpEvent, HttpResult, Error, PipelineContext>()
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
-    .use(injectLambdaContext(logger, { correlationIdPath: 'requestContext.requestId', resetKeys: true }))
+    .use(injectLambdaContext(logger, { correlationIdPath: correlationPaths.API_GATEWAY_HTTP, resetKeys: true }))
     .use(logMetrics(metrics))
     .use(requestContext(route))
     .use(routeMetrics())

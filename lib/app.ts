@@ -1,0 +1,41 @@
+/**
+ * The whole CDK app for one stage: a stateful stack (table, queues, alarm topic)
+ * and a stateless stack (API, functions, schedules) that uses it. bin/app.ts
+ * calls this; the infra tests call it too.
+ */
+import { Tags, type App } from 'aws-cdk-lib';
+import { MANIFEST, type ServiceManifest } from './manifest';
+import { stackName, stageConfig, type Stage, type StageConfig } from './stage-config';
+import { StatefulStack } from './stateful-stack';
+import { StatelessStack } from './stateless-stack';
+
+export interface BuiltApp {
+  readonly config: StageConfig;
+  readonly stateful: StatefulStack;
+  readonly stateless: StatelessStack;
+}
+
+/** Env-agnostic stacks: no account/region lookups, so synth runs offline. */
+export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MANIFEST): BuiltApp {
+  const config = stageConfig(stage);
+  const stateful = new StatefulStack(app, stackName(stage, 'Stateful'), {
+    config,
+    queues: manifest.queues,
+    description: `LatamPayments ${stage}: DynamoDB table, SQS queues and DLQs, alarm topic`,
+    terminationProtection: stage === 'live',
+  });
+  const stateless = new StatelessStack(app, stackName(stage, 'Stateless'), {
+    config,
+    manifest,
+    table: stateful.table,
+    queues: stateful.queues,
+    alarmTopic: stateful.alarmTopic,
+    description: `LatamPayments ${stage}: HTTP API, Lambda functions, schedules, alarms`,
+  });
+  stateless.addStackDependency(stateful);
+  for (const stack of [stateful, stateless]) {
+    Tags.of(stack).add('service', 'latam-payments');
+    Tags.of(stack).add('stage', stage);
+  }
+  return { config, stateful, stateless };
+}

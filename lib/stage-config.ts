@@ -1,0 +1,88 @@
+/**
+ * Per-stage settings for the CDK app. The stage comes from `-c stage=sandbox|live`.
+ * sandbox serves sk_test_ keys only, live serves sk_live_ keys only.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+export const STAGES = ['sandbox', 'live'] as const;
+export type Stage = (typeof STAGES)[number];
+export type KeyMode = 'test' | 'live';
+
+/** Prefix of every physical name (queues, topic, table). */
+export const SERVICE_PREFIX = 'latam-payments';
+
+export interface AlarmThresholds {
+  /** Period of every alarm metric. */
+  readonly period: Duration;
+  /** Lambda Errors (unhandled failures) per period that raise an alarm. */
+  readonly functionErrors: number;
+  /** API Gateway 5xx responses per period that raise an alarm. */
+  readonly api5xx: number;
+  /** Consecutive breaching periods before an alarm fires. */
+  readonly evaluationPeriods: number;
+}
+
+export interface StageConfig {
+  readonly stage: Stage;
+  /** `latam-payments-<stage>`: queue and topic names start with it. */
+  readonly prefix: string;
+  /** Physical DynamoDB table name (shared/manifest/table.ts: `${prefix}-${stage}`). */
+  readonly tableName: string;
+  readonly logRetention: RetentionDays;
+  /** Removal policy of stateful resources (table, queues, log groups). */
+  readonly removalPolicy: RemovalPolicy;
+  readonly deletionProtection: boolean;
+  /** ALLOWED_KEY_MODES for every function. */
+  readonly allowedKeyModes: readonly KeyMode[];
+  readonly powertoolsLogLevel: 'INFO' | 'WARN';
+  /** Default route throttling of the HTTP API's $default stage. */
+  readonly apiThrottle: { readonly rateLimit: number; readonly burstLimit: number };
+  readonly alarms: AlarmThresholds;
+}
+
+const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName'>> = {
+  sandbox: {
+    logRetention: RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+    deletionProtection: false,
+    allowedKeyModes: ['test'],
+    powertoolsLogLevel: 'INFO',
+    apiThrottle: { rateLimit: 50, burstLimit: 100 },
+    alarms: { period: Duration.minutes(5), functionErrors: 10, api5xx: 25, evaluationPeriods: 1 },
+  },
+  live: {
+    logRetention: RetentionDays.ONE_YEAR,
+    removalPolicy: RemovalPolicy.RETAIN,
+    deletionProtection: true,
+    allowedKeyModes: ['live'],
+    powertoolsLogLevel: 'WARN',
+    apiThrottle: { rateLimit: 500, burstLimit: 1000 },
+    alarms: { period: Duration.minutes(5), functionErrors: 1, api5xx: 5, evaluationPeriods: 1 },
+  },
+};
+
+export function isStage(value: unknown): value is Stage {
+  return typeof value === 'string' && (STAGES as readonly string[]).includes(value);
+}
+
+/** The stage from CDK context; absent means sandbox, anything else is an error. */
+export function parseStage(value: unknown): Stage {
+  if (value === undefined || value === null || value === '') return 'sandbox';
+  if (!isStage(value)) {
+    throw new Error(`Unknown stage ${JSON.stringify(value)}: use -c stage=sandbox or -c stage=live`);
+  }
+  return value;
+}
+
+export function stageConfig(stage: Stage): StageConfig {
+  return {
+    stage,
+    prefix: `${SERVICE_PREFIX}-${stage}`,
+    tableName: `${SERVICE_PREFIX}-${stage}`,
+    ...CONFIGS[stage],
+  };
+}
+
+/** CloudFormation stack names: `LatamPayments-<stage>-Stateful|Stateless`. */
+export const stackName = (stage: Stage, part: 'Stateful' | 'Stateless') => `LatamPayments-${stage}-${part}`;

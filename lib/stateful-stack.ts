@@ -1,0 +1,103 @@
+/**
+ * Everything that holds data: the one DynamoDB table (shared/manifest/table.ts),
+ * every SQS queue with its dead-letter queue (shared/manifest/queues.ts), and the
+ * alarm topic with the DLQ alarms (a message in a DLQ is always worth a look).
+ */
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { dlqName, queueName, type QueueDefinition } from '../shared/manifest/queues';
+import { TABLE } from '../shared/manifest/table';
+import { pascal } from './manifest';
+import type { StageConfig } from './stage-config';
+
+export interface QueuePair {
+  readonly definition: QueueDefinition;
+  readonly queue: sqs.Queue;
+  readonly dlq: sqs.Queue;
+}
+
+export interface StatefulStackProps extends StackProps {
+  readonly config: StageConfig;
+  readonly queues: readonly QueueDefinition[];
+}
+
+export class StatefulStack extends Stack {
+  readonly table: dynamodb.Table;
+  /** Keyed by queue id. */
+  readonly queues: ReadonlyMap<string, QueuePair>;
+  readonly alarmTopic: sns.Topic;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.table = new dynamodb.Table(this, TABLE.id, {
+      tableName: config.tableName,
+      partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: config.deletionProtection,
+      removalPolicy: config.removalPolicy,
+    });
+    for (const index of TABLE.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    new CfnOutput(this, 'TableName', {
+      value: this.table.tableName,
+      description: 'The table the ops CLI targets: npm run cli -- ... --table <this> --region <region>',
+    });
+
+    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
+      topicName: `${config.prefix}-alarms`,
+      displayName: `LatamPayments ${config.stage} alarms`,
+      enforceSSL: true,
+    });
+    const alarmAction = new SnsAction(this.alarmTopic);
+
+    const queues = new Map<string, QueuePair>();
+    for (const definition of props.queues) {
+      if (queues.has(definition.id)) throw new Error(`Queue "${definition.id}" is declared twice`);
+      const name = pascal(definition.id);
+      const dlq = new sqs.Queue(this, `${name}Dlq`, {
+        queueName: dlqName(config.prefix, definition.id),
+        retentionPeriod: Duration.days(definition.dlqRetentionDays),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        removalPolicy: config.removalPolicy,
+      });
+      const queue = new sqs.Queue(this, `${name}Queue`, {
+        queueName: queueName(config.prefix, definition.id),
+        visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+        retentionPeriod: Duration.days(definition.retentionDays),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        deadLetterQueue: { queue: dlq, maxReceiveCount: definition.maxReceiveCount },
+        removalPolicy: config.removalPolicy,
+      });
+      new cloudwatch.Alarm(this, `${name}DlqNotEmpty`, {
+        alarmName: `${dlqName(config.prefix, definition.id)}-not-empty`,
+        alarmDescription: `Messages in the ${definition.id} dead-letter queue: ${definition.description}`,
+        metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }).addAlarmAction(alarmAction);
+      queues.set(definition.id, { definition, queue, dlq });
+    }
+    this.queues = queues;
+  }
+}

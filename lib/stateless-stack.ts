@@ -1,0 +1,197 @@
+/**
+ * Everything that can be replaced without losing data: the HTTP API with one
+ * Lambda per manifest route (+ the $default fallback), the queue consumers, the
+ * scheduled jobs, and their alarms. Built entirely from the manifests.
+ */
+import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+import { pascal, type ServiceManifest } from './manifest';
+import { ServiceFunction } from './service-function';
+import type { StageConfig } from './stage-config';
+import type { QueuePair } from './stateful-stack';
+
+export interface StatelessStackProps extends StackProps {
+  readonly config: StageConfig;
+  readonly manifest: ServiceManifest;
+  readonly table: dynamodb.ITable;
+  readonly queues: ReadonlyMap<string, QueuePair>;
+  readonly alarmTopic: sns.ITopic;
+}
+
+/** The Lambda is always given this long beyond its timeout before SQS redelivers. */
+function checkVisibility(queue: QueuePair, timeoutSeconds: number) {
+  if (queue.definition.visibilityTimeoutSeconds < timeoutSeconds) {
+    throw new Error(
+      `Queue "${queue.definition.id}": visibilityTimeoutSeconds (${queue.definition.visibilityTimeoutSeconds}) ` +
+        `must be at least its consumer's timeoutSeconds (${timeoutSeconds})`,
+    );
+  }
+}
+
+export class StatelessStack extends Stack {
+  readonly httpApi: apigwv2.HttpApi;
+  /** Every function, keyed by route id, fallback id, `<queueId>Consumer` or `<jobId>Job`. */
+  readonly functions: ReadonlyMap<string, nodejs.NodejsFunction>;
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+    // Export/ImportValue: the stateful stack cannot drop the table or a queue while this stack uses it.
+    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
+    const { config, manifest } = props;
+    const functions = new Map<string, nodejs.NodejsFunction>();
+    const common = { config, table: props.table, queues: props.queues, alarmTopic: props.alarmTopic };
+    const add = (key: string, fn: ServiceFunction) => {
+      if (functions.has(key)) throw new Error(`Two functions named "${key}" in the manifest`);
+      functions.set(key, fn.fn);
+      return fn.fn;
+    };
+
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
+    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
+      apiName: `${config.prefix}-api`,
+      description: `LatamPayments payments API (${config.stage})`,
+      createDefaultStage: false,
+    });
+    this.httpApi.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: config.apiThrottle,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTimeEpoch',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latencyMs: '$context.responseLatency',
+            integrationLatencyMs: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+    // Handlers build absolute links (checkout_url) from it.
+    const environment = { PUBLIC_BASE_URL: this.httpApi.apiEndpoint };
+
+    for (const route of manifest.routes) {
+      const fn = add(
+        route.id,
+        new ServiceFunction(this, `Route${pascal(route.id)}`, {
+          ...common,
+          handlerFile: route.handler,
+          description: `${route.method} ${route.path}: ${route.summary}`,
+          access: route.access,
+          memoryMb: route.memoryMb,
+          timeoutSeconds: route.timeoutSeconds,
+          environment,
+        }),
+      );
+      new apigwv2.HttpRoute(this, `HttpRoute${pascal(route.id)}`, {
+        httpApi: this.httpApi,
+        routeKey: apigwv2.HttpRouteKey.with(route.path, apigwv2.HttpMethod[route.method]),
+        integration: new HttpLambdaIntegration(`Integration${pascal(route.id)}`, fn),
+      });
+    }
+
+    const fallback = add(
+      manifest.fallback.id,
+      new ServiceFunction(this, `Route${pascal(manifest.fallback.id)}`, {
+        ...common,
+        handlerFile: manifest.fallback.handler,
+        description: 'API $default route: 404/405 for requests no route matches.',
+        access: manifest.fallback.access,
+        environment,
+      }),
+    );
+    // The API's $default route (what HttpApiProps.defaultIntegration creates; built
+    // here because the functions read the API's endpoint).
+    new apigwv2.HttpRoute(this, 'HttpRouteDefault', {
+      httpApi: this.httpApi,
+      routeKey: apigwv2.HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('IntegrationDefault', fallback),
+    });
+
+    for (const definition of manifest.queues) {
+      const consumer = definition.consumer;
+      if (!consumer) continue;
+      const queue = props.queues.get(definition.id);
+      if (!queue) throw new Error(`Queue "${definition.id}" has a consumer but no queue in the stateful stack`);
+      checkVisibility(queue, consumer.timeoutSeconds);
+      const fn = add(
+        `${definition.id}Consumer`,
+        new ServiceFunction(this, `Consumer${pascal(definition.id)}`, {
+          ...common,
+          handlerFile: consumer.handler,
+          description: `Consumer of the ${definition.id} queue: ${definition.description}`,
+          access: consumer.access,
+          timeoutSeconds: consumer.timeoutSeconds,
+          eventSourceQueueId: definition.id,
+          environment,
+        }),
+      );
+      fn.addEventSource(
+        new SqsEventSource(queue.queue, {
+          batchSize: consumer.batchSize,
+          maxBatchingWindow:
+            consumer.maxBatchingWindowSeconds > 0 ? Duration.seconds(consumer.maxBatchingWindowSeconds) : undefined,
+          reportBatchItemFailures: true,
+        }),
+      );
+    }
+
+    for (const job of manifest.jobs) {
+      const fn = add(
+        `${job.id}Job`,
+        new ServiceFunction(this, `Job${pascal(job.id)}`, {
+          ...common,
+          handlerFile: job.handler,
+          description: `Scheduled every ${job.everyMinutes} min: ${job.description}`,
+          access: job.access,
+          timeoutSeconds: job.timeoutSeconds,
+          environment,
+        }),
+      );
+      new events.Rule(this, `Schedule${pascal(job.id)}`, {
+        description: `${job.id}: every ${job.everyMinutes} minutes`,
+        schedule: events.Schedule.rate(Duration.minutes(job.everyMinutes)),
+        targets: [new targets.LambdaFunction(fn, { retryAttempts: 0 })],
+      });
+    }
+    this.functions = functions;
+
+    new cloudwatch.Alarm(this, 'Api5xxAlarm', {
+      alarmName: `${config.prefix}-api-5xx`,
+      alarmDescription: 'HTTP API 5xx responses',
+      metric: this.httpApi.metricServerError({ period: config.alarms.period }),
+      threshold: config.alarms.api5xx,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: config.alarms.evaluationPeriods,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(new SnsAction(props.alarmTopic));
+
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.httpApi.apiEndpoint,
+      description: 'Base URL of the payments API',
+    });
+  }
+}

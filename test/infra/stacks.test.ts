@@ -1,0 +1,326 @@
+/**
+ * CDK assertions on the synthesized templates, built in-process from the same
+ * manifests as bin/app.ts. Bundling is skipped (`aws:cdk:bundling-stacks: []`).
+ */
+import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { buildApp, type BuiltApp } from '../../lib/app';
+import { MANIFEST, type ServiceManifest } from '../../lib/manifest';
+import { parseStage, stageConfig, type Stage } from '../../lib/stage-config';
+import { JOBS } from '../../shared/manifest/jobs';
+import { dlqName, queueDefinitions, queueName, queueUrlEnv, type QueueDefinition } from '../../shared/manifest/queues';
+import { FALLBACK_ROUTE, ROUTES, type RouteDefinition } from '../../shared/manifest/routes';
+import { TABLE } from '../../shared/manifest/table';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+
+interface Built extends BuiltApp {
+  readonly statefulTemplate: Template;
+  readonly statelessTemplate: Template;
+}
+
+function build(stage: Stage, manifest?: ServiceManifest): Built {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const built = buildApp(app, stage, manifest);
+  return {
+    ...built,
+    statefulTemplate: Template.fromStack(built.stateful),
+    statelessTemplate: Template.fromStack(built.stateless),
+  };
+}
+
+const cache = new Map<Stage, Built>();
+const built = (stage: Stage) => {
+  let b = cache.get(stage);
+  if (!b) cache.set(stage, (b = build(stage)));
+  return b;
+};
+
+const routes = ROUTES as readonly RouteDefinition[];
+const consumerCount = (queues: readonly QueueDefinition[]) => queues.filter((q) => q.consumer).length;
+
+function logicalId(stack: Stack, construct: { node: { defaultChild?: unknown } }): string {
+  return stack.getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+/** Every IAM action in the policies attached to the function's role. */
+function actionsOf(b: Built, fn: IFunction): string[] {
+  if (!fn.role) throw new Error('function without a role');
+  const roleId = logicalId(b.stateless, fn.role);
+  const policies = Object.values(b.statelessTemplate.findResources('AWS::IAM::Policy')) as Resource[];
+  return policies
+    .filter((p) => (p.Properties.Roles as { Ref?: string }[]).some((r) => r.Ref === roleId))
+    .flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => [s.Action].flat()));
+}
+
+function functionOf(b: Built, key: string) {
+  const fn = b.stateless.functions.get(key);
+  if (!fn) throw new Error(`no function ${key}`);
+  return fn;
+}
+
+describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
+  const config = stageConfig(stage);
+
+  test('stack names carry the stage', () => {
+    const b = built(stage);
+    expect(b.stateful.stackName).toBe(`LatamPayments-${stage}-Stateful`);
+    expect(b.stateless.stackName).toBe(`LatamPayments-${stage}-Stateless`);
+    expect(b.stateless.dependencies).toContain(b.stateful);
+  });
+
+  test('one API route per manifest entry, each integrated with its own function', () => {
+    const b = built(stage);
+    const t = b.statelessTemplate;
+    const all = t.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>;
+    const integrations = t.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>;
+    const targetFunction = (route: Resource) => {
+      const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+      return integrations[integrationId]?.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+    };
+    for (const route of routes) {
+      const matches = Object.values(all).filter((r) => r.Properties.RouteKey === `${route.method} ${route.path}`);
+      expect(matches).toHaveLength(1);
+      expect(targetFunction(matches[0]!)).toBe(logicalId(b.stateless, functionOf(b, route.id)));
+    }
+    const fallback = Object.values(all).filter((r) => r.Properties.RouteKey === '$default');
+    expect(fallback).toHaveLength(1);
+    expect(targetFunction(fallback[0]!)).toBe(logicalId(b.stateless, functionOf(b, FALLBACK_ROUTE.id)));
+    expect(Object.keys(all)).toHaveLength(routes.length + 1);
+  });
+
+  test('functions: one per route + fallback + consumer + job; node 22, arm64, X-Ray, own log group', () => {
+    const t = built(stage).statelessTemplate;
+    const fns = Object.values(t.findResources('AWS::Lambda::Function')) as Resource[];
+    expect(fns).toHaveLength(routes.length + 1 + consumerCount(queueDefinitions()) + JOBS.length);
+    for (const fn of fns) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        Handler: 'index.handler',
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+      });
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        STAGE: stage,
+        TABLE_NAME: expect.anything(),
+        ALLOWED_KEY_MODES: stage === 'live' ? 'live' : 'test',
+        POWERTOOLS_SERVICE_NAME: 'latam-payments',
+        POWERTOOLS_METRICS_NAMESPACE: 'LatamPayments',
+        POWERTOOLS_LOG_LEVEL: stage === 'live' ? 'WARN' : 'INFO',
+        NODE_OPTIONS: '--enable-source-maps',
+      });
+    }
+    for (const route of routes) {
+      t.hasResourceProperties('AWS::Lambda::Function', {
+        Description: Match.stringLikeRegexp(`^${route.method} ${route.path.replace(/[{}]/g, '.')}:`),
+        MemorySize: route.memoryMb ?? 512,
+        Timeout: route.timeoutSeconds ?? 10,
+      });
+    }
+    t.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: stage === 'live' ? 365 : 30 });
+  });
+
+  test('the $default stage is throttled and logged', () => {
+    built(stage).statelessTemplate.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: config.apiThrottle.rateLimit,
+        ThrottlingBurstLimit: config.apiThrottle.burstLimit,
+      },
+      AccessLogSettings: { DestinationArn: Match.anyValue() },
+    });
+  });
+
+  test('every queue has a DLQ with the manifest redrive, retention, visibility and encryption', () => {
+    const t = built(stage).statefulTemplate;
+    const queues = t.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+    const byName = (name: string) => Object.entries(queues).find(([, q]) => q.Properties.QueueName === name);
+    expect(Object.keys(queues)).toHaveLength(queueDefinitions().length * 2);
+    for (const def of queueDefinitions()) {
+      const dlq = byName(dlqName(config.prefix, def.id));
+      const queue = byName(queueName(config.prefix, def.id));
+      expect(dlq).toBeDefined();
+      expect(queue).toBeDefined();
+      expect(queue![1].Properties).toMatchObject({
+        VisibilityTimeout: def.visibilityTimeoutSeconds,
+        MessageRetentionPeriod: def.retentionDays * 86400,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: { maxReceiveCount: def.maxReceiveCount, deadLetterTargetArn: { 'Fn::GetAtt': [dlq![0], 'Arn'] } },
+      });
+      expect(dlq![1].Properties).toMatchObject({ MessageRetentionPeriod: def.dlqRetentionDays * 86400, SqsManagedSseEnabled: true });
+      expect(queue![1].DeletionPolicy).toBe(stage === 'live' ? 'Retain' : 'Delete');
+    }
+    // enforceSSL: a deny on aws:SecureTransport=false for every queue
+    const policies = Object.values(t.findResources('AWS::SQS::QueuePolicy')) as Resource[];
+    expect(policies).toHaveLength(queueDefinitions().length * 2);
+    for (const p of policies) {
+      expect(p.Properties.PolicyDocument.Statement).toEqual(
+        expect.arrayContaining([expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      );
+    }
+  });
+
+  test('every DLQ alarms to the alarm topic when a message lands', () => {
+    const b = built(stage);
+    const t = b.statefulTemplate;
+    t.hasResourceProperties('AWS::SNS::Topic', { TopicName: `latam-payments-${stage}-alarms` });
+    const topicId = logicalId(b.stateful, b.stateful.alarmTopic);
+    for (const def of queueDefinitions()) {
+      const dlqId = logicalId(b.stateful, b.stateful.queues.get(def.id)!.dlq);
+      t.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        AlarmActions: [{ Ref: topicId }],
+      });
+    }
+  });
+
+  test('API 5xx and per-function Errors/Throttles alarms, and the ApiUrl output', () => {
+    const b = built(stage);
+    const t = b.statelessTemplate;
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Threshold: config.alarms.api5xx,
+      AlarmActions: [Match.anyValue()],
+    });
+    const fnCount = b.stateless.functions.size;
+    expect(Object.keys(t.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Throttles', Threshold: 0 } }))).toHaveLength(fnCount);
+    expect(Object.keys(t.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Errors' } }))).toHaveLength(fnCount);
+    t.hasOutput('ApiUrl', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HttpApi'), 'ApiEndpoint'] } });
+  });
+
+  test('the table: keys, GSIs, TTL, point-in-time recovery; deletion protection in live only', () => {
+    const t = built(stage).statefulTemplate;
+    t.resourceCountIs('AWS::DynamoDB::Table', 1);
+    t.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: `latam-payments-${stage}`,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      GlobalSecondaryIndexes: TABLE.indexes.map((i) =>
+        Match.objectLike({
+          IndexName: i.name,
+          KeySchema: [
+            { AttributeName: i.partitionKey, KeyType: 'HASH' },
+            { AttributeName: i.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        }),
+      ),
+    });
+    const table = Object.values(t.findResources('AWS::DynamoDB::Table'))[0] as Resource;
+    if (stage === 'live') {
+      expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+      expect(table.DeletionPolicy).toBe('Retain');
+    } else {
+      expect(table.Properties.DeletionProtectionEnabled).not.toBe(true);
+      expect(table.DeletionPolicy).toBe('Delete');
+    }
+  });
+
+  test('least privilege: table read gets no writes, readwrite does, none gets no DynamoDB at all', () => {
+    const b = built(stage);
+    const reader = routes.find((r) => r.access.table === 'read');
+    const writer = routes.find((r) => r.access.table === 'readwrite');
+    expect(reader && writer).toBeTruthy();
+    const readActions = actionsOf(b, functionOf(b, reader!.id));
+    expect(readActions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    expect(readActions).not.toContain('dynamodb:PutItem');
+    expect(readActions).not.toContain('dynamodb:UpdateItem');
+    expect(actionsOf(b, functionOf(b, writer!.id))).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem']),
+    );
+    const fallbackActions = actionsOf(b, functionOf(b, FALLBACK_ROUTE.id));
+    expect(fallbackActions.filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+    expect(fallbackActions.filter((a) => a.startsWith('sqs:'))).toEqual([]);
+  });
+});
+
+describe('stage from context', () => {
+  test('defaults to sandbox and rejects anything else', () => {
+    expect(parseStage(undefined)).toBe('sandbox');
+    expect(parseStage('live')).toBe('live');
+    expect(() => parseStage('prod')).toThrow(/Unknown stage/);
+  });
+});
+
+describe('manifest with a queue consumer, a job and a sending route', () => {
+  const handler = 'functions/system/health.handler.ts';
+  const webhooks = queueDefinitions().find((q) => q.id === 'webhooks')!;
+  const manifest: ServiceManifest = {
+    ...MANIFEST,
+    routes: [
+      ...MANIFEST.routes,
+      {
+        ...routes[0]!,
+        id: 'sender',
+        method: 'POST',
+        path: '/test/send',
+        access: { table: 'readwrite', queues: { webhooks: 'send' } },
+      },
+    ],
+    queues: [
+      {
+        ...webhooks,
+        consumer: {
+          handler,
+          batchSize: 10,
+          maxBatchingWindowSeconds: 2,
+          timeoutSeconds: 30,
+          access: { table: 'readwrite', queues: { webhooks: 'consume' } },
+        },
+      },
+    ],
+    jobs: [{ id: 'sweeper', description: 'test job', handler, everyMinutes: 5, timeoutSeconds: 60, access: { table: 'readwrite' } }],
+  };
+  let b: Built;
+  beforeAll(() => {
+    b = build('sandbox', manifest);
+  });
+
+  test('all are built and wired', () => {
+    const t = b.statelessTemplate;
+    t.resourceCountIs('AWS::Lambda::Function', manifest.routes.length + 1 + 1 + 1);
+    const queueId = logicalId(b.stateful, b.stateful.queues.get('webhooks')!.queue);
+    const consumer = functionOf(b, 'webhooksConsumer');
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(b.stateless, consumer) },
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 2,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp(queueId) },
+    });
+    expect(actionsOf(b, consumer)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    t.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(b.stateless, functionOf(b, 'sweeperJob')), 'Arn'] } })],
+    });
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^POST /test/send:'),
+      Environment: { Variables: Match.objectLike({ [queueUrlEnv('webhooks')]: Match.anyValue() }) },
+    });
+    const senderActions = actionsOf(b, functionOf(b, 'sender'));
+    expect(senderActions).toContain('sqs:SendMessage');
+    expect(senderActions).not.toContain('sqs:ReceiveMessage');
+    t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /test/send' });
+  });
+
+  test('a consumer that outlives its queue visibility timeout is rejected', () => {
+    const bad: ServiceManifest = {
+      ...manifest,
+      queues: [{ ...manifest.queues[0]!, consumer: { ...manifest.queues[0]!.consumer!, timeoutSeconds: 900 } }],
+    };
+    expect(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'sandbox', bad)).toThrow(/visibilityTimeoutSeconds/);
+  });
+});
