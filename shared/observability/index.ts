@@ -4,6 +4,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { search } from '@aws-lambda-powertools/logger/correlationId';
+import { redactReplacer } from './redact';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 
@@ -12,6 +13,8 @@ export const SERVICE_NAME = 'latam-payments';
 export const logger = new Logger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
   correlationIdSearchFn: search,
+  // Card numbers, CVV, documents, API keys and webhook secrets never reach a log line.
+  jsonReplacerFn: redactReplacer,
 });
 export const metrics = new Metrics({
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'LatamPayments',
