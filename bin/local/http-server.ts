@@ -4,9 +4,20 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { FALLBACK_ROUTE, resolveRoute } from '../../shared/manifest/routes';
+import { FALLBACK_ROUTE, resolveRoute, ROUTES, type RouteDefinition } from '../../shared/manifest/routes';
 import { httpApiEvent, lambdaContext } from './lambda-events';
-import { loadHandler } from './handler-loader';
+import { loadHandler, type LambdaHandler } from './handler-loader';
+
+/** A route the server answers besides the manifest's (tests add their own this way). */
+export interface ExtraRoute {
+  readonly route: RouteDefinition;
+  readonly handler: LambdaHandler;
+}
+
+export interface HttpServerOptions {
+  readonly onError?: (e: unknown) => void;
+  readonly extraRoutes?: readonly ExtraRoute[];
+}
 
 /** Lambda's synchronous payload limit. */
 const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
@@ -46,17 +57,17 @@ function writeResult(res: ServerResponse, result: unknown) {
   res.end(r.body === undefined ? undefined : r.isBase64Encoded ? Buffer.from(r.body, 'base64') : r.body);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse) {
+async function handle(req: IncomingMessage, res: ServerResponse, extra: readonly ExtraRoute[]) {
   const body = await readBody(req);
   if (body === null) return send(res, 413, JSON.stringify({ message: 'Request Entity Too Large' }));
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = (req.method ?? 'GET').toUpperCase();
-  const { match } = resolveRoute(method, url.pathname);
-  const file = match ? match.route.handler : FALLBACK_ROUTE.handler;
+  const { match } = resolveRoute(method, url.pathname, [...ROUTES, ...extra.map((e) => e.route)]);
   const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
   const timeoutSeconds = match?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   const event = httpApiEvent(req, body, { routeKey, pathParameters: match?.pathParameters });
-  const handler = await loadHandler(file);
+  const handler =
+    extra.find((e) => e.route === match?.route)?.handler ?? (await loadHandler(match ? match.route.handler : FALLBACK_ROUTE.handler));
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutSeconds * 1000)));
   try {
@@ -68,11 +79,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   }
 }
 
-export function createHttpServer(onError: (e: unknown) => void = () => undefined): Server {
+export function createHttpServer(options: HttpServerOptions = {}): Server {
   return createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
+    handle(req, res, options.extraRoutes ?? []).catch((e: unknown) => {
       // What API Gateway answers when the function itself fails.
-      onError(e);
+      options.onError?.(e);
       if (!res.headersSent) send(res, 500, JSON.stringify({ message: 'Internal Server Error' }));
       else res.end();
     });

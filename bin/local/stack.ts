@@ -68,7 +68,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const queueEnv = await ensureQueues(sqs.endpoint, LOCAL_QUEUE_PREFIX);
     Object.assign(process.env, localEnvironment(dynamodb.endpoint, sqs.endpoint, queueEnv));
 
-    const server = createHttpServer(opts.onError);
+    const server = createHttpServer({ onError: opts.onError });
     const port = await listen(server, opts.port);
     const baseUrl = `http://127.0.0.1:${port}`;
     process.env.PUBLIC_BASE_URL = baseUrl;

@@ -49,3 +49,11 @@ export interface ApiKeyRepository {
   /** Conditional on the key being active; returns the revoked key, or null when there is no such active key. */
   revoke(merchantId: string, keyId: string, at: Date): Promise<ApiKey | null>;
 }
+
+export interface RateLimitCounter {
+  /**
+   * Counts one request in the window, atomically and only while under `limit`.
+   * Returns the count after this request, or null when the window is already full.
+   */
+  hit(subject: string, routeId: string, windowStart: number, limit: number, expiresAt: number): Promise<number | null>;
+}

@@ -13,6 +13,16 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, direct: 'method_not_allowed', message: 'This endpoint does not support this HTTP method.' },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Payment method not found.' },
   RATE_LIMIT_EXCEEDED: { status: 429, direct: 'rate_limited', message: 'Too many requests.' },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    direct: 'idempotency_conflict',
+    message: 'A request with this X-Idempotency-Key is still being processed; retry shortly.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    direct: 'idempotency_conflict',
+    message: 'This X-Idempotency-Key was already used with a different request body.',
+  },
   INTERNAL_ERROR: { status: 500, direct: 'internal_error', message: 'An internal error occurred.' },
 } as const satisfies Record<string, { status: number; direct: string; message: string }>;
 

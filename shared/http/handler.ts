@@ -2,8 +2,8 @@
  * The one HTTP handler builder. Every endpoint is
  *   export const handler = httpHandler({ route: 'listMethods', query: schema, handler: async (req) => ... })
  * and gets the same middy chain, in DESIGN.md section 4's order: tracer, logger
- * with correlation id, metrics, request id, error mapping, authentication,
- * validation, then the handler.
+ * with correlation id, metrics, request id, error mapping, authentication, rate
+ * limit, body parsing and validation, then idempotency around the handler.
  */
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -12,11 +12,15 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { z, ZodType } from 'zod';
 import type { Principal } from '../application/authenticate';
+import { checkIdempotencyKey, deriveId, makeIdempotentRunner, type IdempotencyScope } from '../application/idempotency';
+import { idempotencyStore } from '../adapters/dynamodb/idempotency.store';
+import { randomIds } from '../adapters/crypto';
 import { logger, metrics, tracer } from '../observability';
 import { routeById, type RouteDefinition, type RouteId } from '../manifest/routes';
 import { AppError } from '../domain/errors';
 import { authentication } from './middleware/authentication';
 import { errorMapper } from './middleware/error-mapper';
+import { rateLimit } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { routeMetrics } from './middleware/route-metrics';
 import { validation } from './middleware/validation';
@@ -33,6 +37,14 @@ export interface HttpRequest<Q, P, B> {
   readonly requestId: string;
   /** The authenticated merchant; throws when the route is not authenticated by API key. */
   readonly principal: Principal;
+  /** X-Idempotency-Key, on idempotent routes that received one. */
+  readonly idempotencyKey?: string;
+  /**
+   * Id for the object this request creates: derived from merchant + route + key
+   * when the request carries X-Idempotency-Key (so a retry after a crash gets the
+   * same id), random otherwise.
+   */
+  newId(prefix: string): string;
 }
 
 export interface HttpHandlerOptions<QS, PS, BS> {
@@ -43,12 +55,26 @@ export interface HttpHandlerOptions<QS, PS, BS> {
   readonly handler: (req: HttpRequest<Infer<QS>, Infer<PS>, Infer<BS>>) => Promise<HttpResponse>;
 }
 
+const runIdempotently = makeIdempotentRunner<HttpResult>(idempotencyStore);
+
+function idempotencyScope(route: RouteDefinition, event: HttpEvent, context: PipelineContext): IdempotencyScope | undefined {
+  const header = event.headers?.['x-idempotency-key'];
+  if (!route.idempotent || header === undefined || !context.principal) return undefined;
+  return {
+    merchantId: context.principal.merchant.merchant_id,
+    mode: context.principal.mode,
+    routeId: route.id,
+    key: checkIdempotencyKey(header),
+  };
+}
+
 export function httpHandler<QS extends ZodType | undefined = undefined, PS extends ZodType | undefined = undefined, BS extends ZodType | undefined = undefined>(
   options: HttpHandlerOptions<QS, PS, BS>,
 ) {
   const route = typeof options.route === 'string' ? routeById(options.route) : options.route;
 
   const core = async (event: HttpEvent, context: PipelineContext): Promise<HttpResult> => {
+    const scope = idempotencyScope(route, event, context);
     const req: HttpRequest<Infer<QS>, Infer<PS>, Infer<BS>> = {
       query: context.input.query as Infer<QS>,
       path: context.input.path as Infer<PS>,
@@ -59,9 +85,14 @@ export function httpHandler<QS extends ZodType | undefined = undefined, PS exten
         if (!context.principal) throw new AppError('UNAUTHORIZED');
         return context.principal;
       },
+      idempotencyKey: scope?.key,
+      newId: (prefix) => (scope ? deriveId(prefix, scope) : randomIds.newId(prefix)),
     };
-    const res = await options.handler(req);
-    return jsonResult(res.status ?? 200, res.body, res.headers);
+    const run = async () => {
+      const res = await options.handler(req);
+      return jsonResult(res.status ?? 200, res.body, res.headers);
+    };
+    return scope ? runIdempotently(scope, context.input, context, run) : run();
   };
 
   return middy<HttpEvent, HttpResult, Error, PipelineContext>()
@@ -72,6 +103,7 @@ export function httpHandler<QS extends ZodType | undefined = undefined, PS exten
     .use(routeMetrics())
     .use(errorMapper())
     .use(authentication())
+    .use(rateLimit())
     .use(validation({ query: options.query, path: options.path, body: options.body }))
     .handler(core);
 }

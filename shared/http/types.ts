@@ -12,6 +12,8 @@ export interface PipelineContext extends Context {
   startedAt: number;
   principal?: Principal;
   input: { query: unknown; path: unknown; body: unknown };
+  /** Headers every response of this request carries (X-RateLimit-*), errors included. */
+  responseHeaders: Record<string, string>;
 }
 
 /** A handler's answer; the builder serialises it. */

@@ -148,8 +148,12 @@ export interface RouteMatch {
  * Finds the route for a method and path. Literal segments beat parameters
  * (/api/v1/payout/methods/available before /api/v1/payout/{payout_id}), as in API Gateway.
  */
-export function resolveRoute(method: string, path: string): { match: RouteMatch | null; allowed: HttpMethod[] } {
-  const candidates = (ROUTES as readonly RouteDefinition[])
+export function resolveRoute(
+  method: string,
+  path: string,
+  routes: readonly RouteDefinition[] = ROUTES,
+): { match: RouteMatch | null; allowed: HttpMethod[] } {
+  const candidates = routes
     .map((route) => ({ route, params: matchPath(route.path, path) }))
     .filter((c): c is { route: RouteDefinition; params: Record<string, string> } => c.params !== null)
     .sort((a, b) => Object.keys(a.params).length - Object.keys(b.params).length);

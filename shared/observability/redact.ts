@@ -76,8 +76,8 @@ const DIGIT_RUN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
 const STRIPE_KEY = /\b(sk_(?:test|live)_)([A-Za-z0-9_-]+)/g;
 const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9+/=]+/g;
 const BEARER = /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi;
-/** `cvv=123`, `"cvc": "1234"` in text that is not parseable JSON (e.g. a malformed body). */
-const CVV_IN_TEXT = /((?:cvv2?|cvc|security[_-]?code)["']?\s*[:=]\s*["']?)\d{3,4}(?!\d)/gi;
+/** `cvv=123`, `"cvc": "1234"`, `cvv 987` in text that is not parseable JSON (a malformed body, a message). */
+const CVV_IN_TEXT = /((?:cvv2?|cvc|security[_ -]?code)["']?\s*[:=]?\s*["']?)\d{3,4}(?!\d)/gi;
 
 /** Masks PANs, sk_test_/sk_live_ keys, whsec_ secrets, Bearer tokens and cvv=… inside `s`. */
 export function redactString(s: string): string {

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { ensureQueues, ensureTable } from '../../bin/local/services';
-import { createHttpServer, listen } from '../../bin/local/http-server';
+import { createHttpServer, listen, type ExtraRoute } from '../../bin/local/http-server';
 import { merchantAdmin, type CreateMerchantInput } from '../../shared/application/merchants';
 import { randomIds, randomSecrets, systemClock } from '../../shared/adapters/crypto';
 import { repositories } from '../../shared/adapters/dynamodb';
@@ -29,7 +29,7 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-export async function startTestStack(): Promise<TestStack> {
+export async function startTestStack(options: { extraRoutes?: ExtraRoute[] } = {}): Promise<TestStack> {
   const { dynamodb, sqs } = engines();
   const id = `t${randomBytes(5).toString('hex')}`;
   const tableName = `test-${id}`;
@@ -38,7 +38,7 @@ export async function startTestStack(): Promise<TestStack> {
   Object.assign(process.env, { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamodb, SQS_ENDPOINT: sqs, ...queueEnv });
 
   const errors: unknown[] = [];
-  const server: Server = createHttpServer((e) => errors.push(e));
+  const server: Server = createHttpServer({ onError: (e) => errors.push(e), extraRoutes: options.extraRoutes });
   const port = await listen(server, 0);
   const baseUrl = `http://127.0.0.1:${port}`;
   process.env.PUBLIC_BASE_URL = baseUrl;

@@ -3,6 +3,7 @@ import { documentClient } from '../aws-clients';
 import { config } from '../../config';
 import { apiKeyRepository } from './api-key.repository';
 import { merchantRepository } from './merchant.repository';
+import { rateLimitCounter } from './rate-limit.repository';
 
 const tableName = () => config.tableName;
 
@@ -12,5 +13,8 @@ export const repositories = {
   },
   get apiKeys() {
     return apiKeyRepository(documentClient(), tableName);
+  },
+  get rateLimits() {
+    return rateLimitCounter(documentClient(), tableName);
   },
 };

@@ -6,6 +6,7 @@ export const ENTITIES = {
   merchant: { entity: 'merchant', version: 1 },
   webhookSecret: { entity: 'webhook_secret', version: 1 },
   apiKey: { entity: 'api_key', version: 1 },
+  rateLimitWindow: { entity: 'rate_limit_window', version: 1 },
 } as const;
 
 export type EntityName = keyof typeof ENTITIES;
@@ -15,6 +16,13 @@ export const keys = {
   webhookSecret: (merchantId: string) => ({ PK: `MERCHANT#${merchantId}`, SK: 'WEBHOOK_SECRET' }),
   /** Keys are found by the hash of the presented key: one GetItem per authentication. */
   apiKey: (hash: string) => ({ PK: `APIKEY#${hash}`, SK: 'APIKEY' }),
+  /** One fixed rate-limit window of one subject (merchant or session) on one route. */
+  rateLimitWindow: (subject: string, routeId: string, windowStart: number) => ({
+    PK: `RATELIMIT#${subject}#${routeId}`,
+    SK: `WINDOW#${windowStart}`,
+  }),
+  /** Powertools idempotency record; the hashed key already holds merchant, mode, route and X-Idempotency-Key. */
+  idempotencyRecord: (hashedKey: string) => ({ PK: `IDEMPOTENCY#${hashedKey}`, SK: 'IDEMPOTENCY' }),
   /** A key that is never written: the health check reads it to prove the table answers. */
   healthProbe: () => ({ PK: 'HEALTH', SK: 'PROBE' }),
   /** GSI1: a merchant's keys, by key id. */

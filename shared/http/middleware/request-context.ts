@@ -1,4 +1,7 @@
-/** First in the chain: the request id (echoed as X-Request-Id) and the logger's per-request keys. */
+/**
+ * First in the chain: the request id (echoed as X-Request-Id), the logger's
+ * per-request keys, and the headers later middlewares want on every response.
+ */
 import type middy from '@middy/core';
 import { logger } from '../../observability';
 import type { RouteDefinition } from '../../manifest/routes';
@@ -7,7 +10,11 @@ import type { HttpEvent, HttpResult, PipelineContext } from '../types';
 export function requestContext(route: RouteDefinition): middy.MiddlewareObj<HttpEvent, HttpResult, Error, PipelineContext> {
   const echo = (request: middy.Request<HttpEvent, HttpResult, Error, PipelineContext>) => {
     if (request.response) {
-      request.response.headers = { ...(request.response.headers ?? {}), 'x-request-id': request.context.requestId };
+      request.response.headers = {
+        ...(request.response.headers ?? {}),
+        ...request.context.responseHeaders,
+        'x-request-id': request.context.requestId,
+      };
     }
   };
   return {
@@ -17,6 +24,7 @@ export function requestContext(route: RouteDefinition): middy.MiddlewareObj<Http
       ctx.startedAt = performance.now();
       ctx.requestId = request.event.requestContext?.requestId || ctx.awsRequestId;
       ctx.input = { query: {}, path: {}, body: undefined };
+      ctx.responseHeaders = {};
       logger.appendKeys({ route: route.id, request_id: ctx.requestId });
     },
     after: echo,

@@ -1,0 +1,36 @@
+/** Fixed-window counters: one conditional ADD per request, exact under any concurrency. */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { RateLimitCounter } from '../../application/ports';
+import { TABLE } from '../../manifest/table';
+import { ENTITIES, keys } from './keys';
+
+export function rateLimitCounter(db: DynamoDBDocumentClient, tableName: () => string): RateLimitCounter {
+  return {
+    async hit(subject, routeId, windowStart, limit, expiresAt) {
+      try {
+        const res = await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: keys.rateLimitWindow(subject, routeId, windowStart),
+            UpdateExpression: 'ADD #count :one SET #ttl = :ttl, entity = :entity, version = :version',
+            ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+            ExpressionAttributeNames: { '#count': 'count', '#ttl': TABLE.ttlAttribute },
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ':limit': limit,
+              ':ttl': expiresAt,
+              ':entity': ENTITIES.rateLimitWindow.entity,
+              ':version': ENTITIES.rateLimitWindow.version,
+            },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        );
+        return Number(res.Attributes?.count ?? limit);
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) return null;
+        throw e;
+      }
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Idempotent execution of a create/change (DESIGN.md section 4.5) with
+ * Powertools idempotency: keyed by merchant + mode + route + X-Idempotency-Key,
+ * 24 h; the payload hash is over the validated input, so the same key with a
+ * different body is refused. Thrown errors are not stored (the record is deleted).
+ */
+import { createHash } from 'node:crypto';
+import { IdempotencyAlreadyInProgressError, IdempotencyConfig, IdempotencyValidationError, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
+import type { Context } from 'aws-lambda';
+import { AppError } from '../domain/errors';
+
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+export interface IdempotencyScope {
+  readonly merchantId: string;
+  readonly mode: string;
+  readonly routeId: string;
+  readonly key: string;
+}
+
+/** Validates an X-Idempotency-Key header value: 1-255 printable ASCII characters. */
+export function checkIdempotencyKey(key: string): string {
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new AppError('VALIDATION_ERROR', `X-Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces.`, {
+      details: [{ field: 'x-idempotency-key', message: `must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters` }],
+    });
+  }
+  return key;
+}
+
+/**
+ * The id of the object a keyed create makes: derived from merchant, mode, route
+ * and key, so that a retry after a crash between the idempotency record and the
+ * write finds the same id (and the write's attribute_not_exists condition) instead
+ * of creating a duplicate. 128 bits of SHA-256, URL-safe.
+ */
+export function deriveId(prefix: string, scope: IdempotencyScope): string {
+  const digest = createHash('sha256')
+    .update([scope.merchantId, scope.mode, scope.routeId, scope.key].join('\u0000'))
+    .digest();
+  return `${prefix}${digest.subarray(0, 16).toString('base64url')}`;
+}
+
+/** Stable JSON: object keys sorted, so equal inputs hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+interface Envelope {
+  readonly scope: IdempotencyScope;
+  readonly payload: string;
+}
+
+export function makeIdempotentRunner<R extends { headers?: Record<string, string | number | boolean> }>(store: () => BasePersistenceLayer) {
+  const config = new IdempotencyConfig({
+    eventKeyJmesPath: 'scope',
+    payloadValidationJmesPath: 'payload',
+    expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
+    hashFunction: 'sha256',
+    throwOnNoIdempotencyKey: true,
+    responseHook: (response) => {
+      const r = response as unknown as R;
+      return { ...r, headers: { ...(r.headers ?? {}), [REPLAYED_HEADER]: 'true' } } as never;
+    },
+  });
+  let runner: ((envelope: Envelope, context: Context, work: () => Promise<R>) => Promise<R>) | undefined;
+
+  return async function runIdempotently(scope: IdempotencyScope, input: unknown, context: Context, work: () => Promise<R>): Promise<R> {
+    // Powertools hashes the first argument (the context in the second is how it
+    // learns the remaining time); the work travels in the third, per call.
+    runner ??= makeIdempotent(async (_envelope: Envelope, _ctx: Context, run: () => Promise<R>) => run(), {
+      persistenceStore: store(),
+      config,
+    });
+    try {
+      return await runner({ scope, payload: canonicalJson(input) }, context, work);
+    } catch (e) {
+      if (e instanceof IdempotencyAlreadyInProgressError) throw new AppError('IDEMPOTENCY_IN_PROGRESS');
+      if (e instanceof IdempotencyValidationError) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      throw e;
+    }
+  };
+}
