@@ -46,6 +46,9 @@ export function deriveId(prefix: string, scope: IdempotencyScope): string {
 
 /** Stable JSON: object keys sorted, so equal inputs hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
+  if (value && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return canonicalJson((value as { toJSON(): unknown }).toJSON());
+  }
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.keys(value)

@@ -19,7 +19,7 @@ export function toAppError(err: unknown): AppError {
 
 export function errorBody(family: ErrorFamily, err: AppError, requestId: string): unknown {
   const message = err.status >= 500 ? `${ERRORS.INTERNAL_ERROR.message} Request id: ${requestId}.` : err.message;
-  const details = err.details && err.details.length > 0 ? err.details : undefined;
+  const details = err.status < 500 && err.details && err.details.length > 0 ? err.details : undefined;
   switch (family) {
     case 'checkout':
       return { success: false, error: { code: err.code, message, ...(details ? { details } : {}), request_id: requestId } };

@@ -1,0 +1,125 @@
+/**
+ * Route metrics: Requests, Latency, 4xx and 5xx with the route dimension. Read back
+ * from the shared Powertools Metrics instance's own EMF serialisation (publishing
+ * is disabled in tests, storing is not). No AWS.
+ */
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { AppError } from '../../shared/domain/errors';
+import { errorMapper } from '../../shared/http/middleware/error-mapper';
+import { requestContext } from '../../shared/http/middleware/request-context';
+import { routeMetrics } from '../../shared/http/middleware/route-metrics';
+import { jsonResult } from '../../shared/http/responses';
+import { routeById } from '../../shared/manifest/routes';
+import { metrics } from '../../shared/observability';
+import type { HttpEvent, HttpResult, PipelineContext } from '../../shared/http/types';
+
+type Request = middy.Request<HttpEvent, HttpResult, Error, PipelineContext>;
+const route = routeById('getMethod');
+
+interface Emf {
+  _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] };
+  [key: string]: unknown;
+}
+
+/** What logMetrics would publish now. */
+const emitted = () => metrics.serializeMetrics() as unknown as Emf;
+
+function request(response: HttpResult | undefined, startedAgoMs = 0): Request {
+  const context = { route, requestId: 'req-1', startedAt: performance.now() - startedAgoMs, responseHeaders: {} } as unknown as PipelineContext;
+  return { event: {} as HttpEvent, context, response, error: undefined, internal: {} };
+}
+
+const lambdaContext = () =>
+  ({ awsRequestId: 'aws-1', functionName: 'fn', getRemainingTimeInMillis: () => 30_000 }) as unknown as PipelineContext & Context;
+
+beforeEach(() => {
+  metrics.clearMetrics();
+  metrics.clearDimensions();
+});
+
+describe('routeMetrics middleware', () => {
+  it('starts each test with nothing stored (publishing is disabled by test/support/env.ts)', () => {
+    expect(process.env.POWERTOOLS_METRICS_DISABLED).toBe('true');
+    expect(metrics.hasStoredMetrics()).toBe(false);
+  });
+
+  it('records Requests, Latency, 4xx and 5xx with the route dimension on a 200', () => {
+    routeMetrics().after!(request(jsonResult(200, {}), 25));
+    const out = emitted();
+    const [def] = out._aws.CloudWatchMetrics;
+    expect(def?.Dimensions).toContainEqual(expect.arrayContaining(['route']));
+    expect(out.route).toBe('getMethod');
+    expect(def?.Metrics).toEqual(
+      expect.arrayContaining([
+        { Name: 'Requests', Unit: 'Count' },
+        { Name: 'Latency', Unit: 'Milliseconds' },
+        { Name: '4xx', Unit: 'Count' },
+        { Name: '5xx', Unit: 'Count' },
+      ]),
+    );
+    expect(out.Requests).toBe(1);
+    expect(out['4xx']).toBe(0);
+    expect(out['5xx']).toBe(0);
+    expect(out.Latency).toBeGreaterThanOrEqual(25);
+    expect(out.Latency).toBeLessThan(10_000);
+  });
+
+  it('counts a 404 as 4xx=1, 5xx=0', () => {
+    routeMetrics().onError!(request(jsonResult(404, {})));
+    const out = emitted();
+    expect(out).toMatchObject({ route: 'getMethod', Requests: 1, '4xx': 1, '5xx': 0 });
+  });
+
+  it('counts a 500 as 4xx=0, 5xx=1', () => {
+    routeMetrics().onError!(request(jsonResult(500, {})));
+    expect(emitted()).toMatchObject({ Requests: 1, '4xx': 0, '5xx': 1 });
+  });
+
+  it.each([
+    [399, 0, 0],
+    [400, 1, 0],
+    [429, 1, 0],
+    [499, 1, 0],
+    [503, 0, 1],
+  ])('status %i gives 4xx=%i, 5xx=%i', (status, four, five) => {
+    routeMetrics().after!(request({ statusCode: status }));
+    expect(emitted()).toMatchObject({ '4xx': four, '5xx': five });
+  });
+
+  it('counts an unmapped error (no response) as a 5xx', () => {
+    routeMetrics().onError!(request(undefined));
+    expect(emitted()).toMatchObject({ Requests: 1, '4xx': 0, '5xx': 1 });
+  });
+});
+
+describe('routeMetrics in a middy chain (error mapping runs first on errors)', () => {
+  const chain = (core: () => Promise<HttpResult>) =>
+    middy<HttpEvent, HttpResult, Error, PipelineContext>()
+      .use(requestContext(route))
+      .use(routeMetrics())
+      .use(errorMapper())
+      .handler(core);
+  const event = { requestContext: { requestId: 'apigw-1' }, headers: {} } as unknown as HttpEvent;
+
+  it('sees the mapped 404 of a thrown AppError', async () => {
+    const res = await chain(async () => {
+      throw new AppError('PAYMENT_METHOD_NOT_FOUND');
+    })(event, lambdaContext());
+    expect(res.statusCode).toBe(404);
+    expect(emitted()).toMatchObject({ route: 'getMethod', Requests: 1, '4xx': 1, '5xx': 0 });
+  });
+
+  it('sees the mapped 500 of a plain Error', async () => {
+    const res = await chain(async () => {
+      throw new Error('boom');
+    })(event, lambdaContext());
+    expect(res.statusCode).toBe(500);
+    expect(emitted()).toMatchObject({ Requests: 1, '4xx': 0, '5xx': 1 });
+  });
+
+  it('records a success once', async () => {
+    await chain(async () => jsonResult(200, {}))(event, lambdaContext());
+    expect(emitted()).toMatchObject({ Requests: 1, '4xx': 0, '5xx': 0 });
+  });
+});

@@ -1,0 +1,181 @@
+/** Per-minute rate limiting with a fake counter and a fake clock; the middleware's skip rules. No AWS. */
+import type middy from '@middy/core';
+import { makeRateLimiter } from '../../shared/application/rate-limit';
+import type { RateLimitCounter } from '../../shared/application/ports';
+import type { Principal } from '../../shared/application/authenticate';
+import { AppError } from '../../shared/domain/errors';
+import { rateLimitHeaders, retryAfterSeconds, windowOf, WINDOW_SECONDS } from '../../shared/domain/rate-limit';
+import { rateLimit } from '../../shared/http/middleware/rate-limit';
+import { routeById, type RouteDefinition } from '../../shared/manifest/routes';
+import type { HttpEvent, HttpResult, PipelineContext } from '../../shared/http/types';
+
+interface Hit {
+  subject: string;
+  routeId: string;
+  windowStart: number;
+  limit: number;
+  expiresAt: number;
+}
+
+/** Counts per (subject, route, window) like the DynamoDB counter: null once the window is full. */
+function fakeCounter() {
+  const counts = new Map<string, number>();
+  const hits: Hit[] = [];
+  const counter: RateLimitCounter = {
+    hit: async (subject, routeId, windowStart, limit, expiresAt) => {
+      hits.push({ subject, routeId, windowStart, limit, expiresAt });
+      const k = `${subject}|${routeId}|${windowStart}`;
+      const n = counts.get(k) ?? 0;
+      if (n >= limit) return null;
+      counts.set(k, n + 1);
+      return n + 1;
+    },
+  };
+  return { counter, hits };
+}
+
+function setup(startMs = 1_767_225_600_000 /* 2026-01-01T00:00:00Z, a window start */) {
+  let now = startMs;
+  const { counter, hits } = fakeCounter();
+  const limiter = makeRateLimiter({ counter, clock: { now: () => new Date(now) } });
+  return { limiter, hits, setNow: (ms: number) => (now = ms), advance: (ms: number) => (now += ms) };
+}
+
+async function rejection(p: Promise<unknown>): Promise<AppError> {
+  return p.then(
+    () => {
+      throw new Error('expected a 429');
+    },
+    (e: unknown) => {
+      expect(e).toBeInstanceOf(AppError);
+      return e as AppError;
+    },
+  );
+}
+
+const T0 = 1_767_225_600_000;
+const T0_S = T0 / 1000;
+
+describe('windowOf', () => {
+  it('puts 59.999 s in the first window and 60.000 s in the next', () => {
+    expect(windowOf(59_999)).toEqual({ start: 0, end: 60 });
+    expect(windowOf(60_000)).toEqual({ start: 60, end: 120 });
+    expect(windowOf(T0 + 59_999)).toEqual({ start: T0_S, end: T0_S + WINDOW_SECONDS });
+    expect(windowOf(T0 + 60_000)).toEqual({ start: T0_S + 60, end: T0_S + 120 });
+  });
+
+  it('retryAfterSeconds is between 1 and 60', () => {
+    expect(retryAfterSeconds(60, 0)).toBe(60);
+    expect(retryAfterSeconds(60, 59_999)).toBe(1);
+    expect(retryAfterSeconds(60, 60_000)).toBe(1);
+    expect(retryAfterSeconds(60, 30_500)).toBe(30);
+  });
+
+  it('rateLimitHeaders never reports a negative remaining', () => {
+    expect(rateLimitHeaders({ limit: 5, remaining: -2, resetAt: 60 })).toEqual({
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '60',
+    });
+  });
+});
+
+describe('makeRateLimiter', () => {
+  it('returns limit, remaining and reset (window end in unix seconds)', async () => {
+    const { limiter, advance } = setup();
+    advance(12_345);
+    expect(await limiter.check('mch_1', 'listMethods', 3)).toEqual({
+      'x-ratelimit-limit': '3',
+      'x-ratelimit-remaining': '2',
+      'x-ratelimit-reset': String(T0_S + 60),
+    });
+    expect((await limiter.check('mch_1', 'listMethods', 3))['x-ratelimit-remaining']).toBe('1');
+    expect((await limiter.check('mch_1', 'listMethods', 3))['x-ratelimit-remaining']).toBe('0');
+  });
+
+  it('passes subject, route, window start, limit and an expiresAt after the window end to the counter', async () => {
+    const { limiter, hits, advance } = setup();
+    advance(30_000);
+    await limiter.check('mch_A', 'getMethod', 300);
+    expect(hits).toHaveLength(1);
+    const [hit] = hits;
+    expect(hit).toMatchObject({ subject: 'mch_A', routeId: 'getMethod', windowStart: T0_S, limit: 300 });
+    expect(hit!.expiresAt).toBeGreaterThan(T0_S + WINDOW_SECONDS);
+    expect(Number.isInteger(hit!.expiresAt)).toBe(true);
+  });
+
+  it('throws 429 RATE_LIMIT_EXCEEDED with retry-after and remaining 0 when the counter returns null', async () => {
+    const { limiter, advance } = setup();
+    await limiter.check('mch_1', 'r', 1);
+    advance(20_250);
+    const err = await rejection(limiter.check('mch_1', 'r', 1));
+    expect(err.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(err.status).toBe(429);
+    expect(err.headers).toEqual({
+      'x-ratelimit-limit': '1',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(T0_S + 60),
+      'retry-after': '40',
+    });
+    expect(err.message).toMatch(/retry after 40 s/);
+  });
+
+  it.each([
+    ['at the window start', 0, 60],
+    ['mid-window', 45_001, 15],
+    ['1 ms before the window end', 59_999, 1],
+  ])('keeps retry-after within 1..60 %s', async (_w, offset, expected) => {
+    const { limiter, setNow } = setup();
+    setNow(T0 + offset);
+    await limiter.check('s', 'r', 1);
+    const err = await rejection(limiter.check('s', 'r', 1));
+    const retry = Number(err.headers?.['retry-after']);
+    expect(retry).toBe(expected);
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(60);
+  });
+
+  it('starts a new window at exactly 60.000 s, not at 59.999 s', async () => {
+    const { limiter, hits, setNow } = setup();
+    setNow(T0 + 59_999);
+    await limiter.check('s', 'r', 1);
+    await expect(limiter.check('s', 'r', 1)).rejects.toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+    setNow(T0 + 60_000);
+    const headers = await limiter.check('s', 'r', 1);
+    expect(headers['x-ratelimit-reset']).toBe(String(T0_S + 120));
+    expect(hits.map((h) => h.windowStart)).toEqual([T0_S, T0_S, T0_S + 60]);
+  });
+
+  it('counts subjects and routes separately', async () => {
+    const { limiter } = setup();
+    await limiter.check('a', 'r1', 1);
+    await expect(limiter.check('b', 'r1', 1)).resolves.toBeDefined();
+    await expect(limiter.check('a', 'r2', 1)).resolves.toBeDefined();
+    await expect(limiter.check('a', 'r1', 1)).rejects.toBeInstanceOf(AppError);
+  });
+});
+
+describe('rateLimit middleware skip rules (no DynamoDB)', () => {
+  const principal = { merchant: { merchant_id: 'mch_1' }, mode: 'test', livemode: false } as unknown as Principal;
+
+  function request(route: RouteDefinition, p: Principal | undefined): middy.Request<HttpEvent, HttpResult, Error, PipelineContext> {
+    const context = { route, principal: p, requestId: 'r', responseHeaders: {} } as unknown as PipelineContext;
+    return { event: {} as HttpEvent, context, response: undefined, error: undefined, internal: {} };
+  }
+
+  it('skips a route with rateLimitPerMinute null even with a principal', async () => {
+    const health = routeById('health');
+    expect(health.rateLimitPerMinute).toBeNull();
+    const req = request(health, principal);
+    await expect(rateLimit().before!(req)).resolves.toBeUndefined();
+    expect(req.context.responseHeaders).toEqual({});
+  });
+
+  it('skips a rate-limited route when the request has no principal', async () => {
+    const route = routeById('listMethods');
+    expect(route.rateLimitPerMinute).toBe(300);
+    const req = request(route, undefined);
+    await expect(rateLimit().before!(req)).resolves.toBeUndefined();
+    expect(req.context.responseHeaders).toEqual({});
+  });
+});
