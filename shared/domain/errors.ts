@@ -11,6 +11,19 @@ export const ERRORS = {
   VALIDATION_ERROR: { status: 400, direct: 'invalid_request', message: 'Invalid request parameters.' },
   NOT_FOUND: { status: 404, direct: 'not_found', message: 'No such endpoint.' },
   METHOD_NOT_ALLOWED: { status: 405, direct: 'method_not_allowed', message: 'This endpoint does not support this HTTP method.' },
+  COUNTRY_NOT_SUPPORTED: { status: 400, direct: 'invalid_request', message: 'Country not available for this merchant.' },
+  METHOD_NOT_AVAILABLE: { status: 400, direct: 'invalid_request', message: 'Method not available for the merchant.' },
+  AMOUNT_LIMIT_EXCEEDED: { status: 400, direct: 'invalid_request', message: 'Amount is outside the limits of the method.' },
+  SESSION_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Session not found.' },
+  SESSION_EXPIRED: { status: 410, direct: 'invalid_request', message: 'Session expired.' },
+  SESSION_NOT_PENDING: { status: 409, direct: 'invalid_request', message: 'The session is no longer pending.' },
+  PAYMENT_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Payment not found.' },
+  PAYMENT_STATE_CONFLICT: { status: 409, direct: 'invalid_request', message: 'The payment is not in a state that allows this.' },
+  CARD_DECLINED: { status: 422, direct: 'card_declined', message: 'The card was declined.' },
+  INSUFFICIENT_FUNDS: { status: 422, direct: 'insufficient_funds', message: 'The card has insufficient funds.' },
+  EXPIRED_CARD: { status: 422, direct: 'expired_card', message: 'The card has expired.' },
+  INCORRECT_CVC: { status: 422, direct: 'incorrect_cvc', message: 'The card security code is incorrect.' },
+  AUTHENTICATION_FAILED: { status: 422, direct: 'authentication_failed', message: '3-D Secure authentication failed.' },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Payment method not found.' },
   RATE_LIMIT_EXCEEDED: { status: 429, direct: 'rate_limited', message: 'Too many requests.' },
   IDEMPOTENCY_IN_PROGRESS: {
@@ -38,11 +51,13 @@ export class AppError extends Error {
   readonly status: number;
   readonly details?: readonly FieldError[];
   readonly headers?: Readonly<Record<string, string>>;
+  /** The payment a direct-payment error is about (SPEC.md section 7's payment_id). */
+  readonly paymentId?: string;
 
   constructor(
     code: ErrorCode,
     message?: string,
-    extra: { details?: readonly FieldError[]; headers?: Record<string, string> } = {},
+    extra: { details?: readonly FieldError[]; headers?: Record<string, string>; paymentId?: string } = {},
   ) {
     super(message ?? ERRORS[code].message);
     this.name = 'AppError';
@@ -50,6 +65,7 @@ export class AppError extends Error {
     this.status = ERRORS[code].status;
     this.details = extra.details;
     this.headers = extra.headers;
+    this.paymentId = extra.paymentId;
   }
 }
 

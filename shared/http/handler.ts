@@ -57,6 +57,14 @@ export interface HttpHandlerOptions<QS, PS, BS> {
 
 const runIdempotently = makeIdempotentRunner<HttpResult>(idempotencyStore);
 
+function toResult(res: HttpResponse): HttpResult {
+  if (!res.raw) return jsonResult(res.status ?? 200, res.body, res.headers);
+  const headers = { 'content-type': res.raw.contentType, ...(res.headers ?? {}) };
+  return res.raw.bytes
+    ? { statusCode: res.status ?? 200, headers, body: res.raw.bytes.toString('base64'), isBase64Encoded: true }
+    : { statusCode: res.status ?? 200, headers, body: res.raw.text ?? '' };
+}
+
 function idempotencyScope(route: RouteDefinition, event: HttpEvent, context: PipelineContext): IdempotencyScope | undefined {
   const header = event.headers?.['x-idempotency-key'];
   if (!route.idempotent || header === undefined || !context.principal) return undefined;
@@ -88,10 +96,7 @@ export function httpHandler<QS extends ZodType | undefined = undefined, PS exten
       idempotencyKey: scope?.key,
       newId: (prefix) => (scope ? deriveId(prefix, scope) : randomIds.newId(prefix)),
     };
-    const run = async () => {
-      const res = await options.handler(req);
-      return jsonResult(res.status ?? 200, res.body, res.headers);
-    };
+    const run = async () => toResult(await options.handler(req));
     return scope ? runIdempotently(scope, context.input, context, run) : run();
   };
 

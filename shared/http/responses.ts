@@ -27,7 +27,7 @@ export function errorBody(family: ErrorFamily, err: AppError, requestId: string)
       return {
         detail: details ? `${message} ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}` : message,
         error_code: ERRORS[err.code].direct,
-        payment_id: null,
+        payment_id: err.paymentId ?? null,
       };
     case 'process':
       return { success: false, status: 'failed', error_message: message };

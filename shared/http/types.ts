@@ -16,9 +16,10 @@ export interface PipelineContext extends Context {
   responseHeaders: Record<string, string>;
 }
 
-/** A handler's answer; the builder serialises it. */
+/** A handler's answer; the builder serialises `body` as JSON unless `raw` is given (HTML pages, images, redirects). */
 export interface HttpResponse {
   readonly status?: number;
-  readonly body: unknown;
+  readonly body?: unknown;
   readonly headers?: Record<string, string>;
+  readonly raw?: { readonly contentType: string; readonly text?: string; readonly bytes?: Buffer };
 }

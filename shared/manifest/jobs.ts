@@ -11,5 +11,13 @@ export interface JobDefinition {
   readonly access: Access;
 }
 
-/** Later issues add the outbox sweeper and expiry jobs here, with their handlers. */
-export const JOBS: readonly JobDefinition[] = [];
+export const JOBS: readonly JobDefinition[] = [
+  {
+    id: 'expirePayments',
+    description: 'Expires checkout sessions and payments past their expires_at (work index GSI2, no Scan).',
+    handler: 'functions/jobs/expire-payments.handler.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    access: { table: 'readwrite' },
+  },
+];

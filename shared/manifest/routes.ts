@@ -7,7 +7,11 @@ import type { Access } from './access';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** none: public; api_key: X-API-Key / Bearer sk_...; session: authorised by a checkout session id. */
+/**
+ * none: public (health, the customer-facing pages, which are authorised by an
+ * unguessable cs_/pi_ id in the path); api_key: X-API-Key / Bearer sk_...;
+ * session: authorised by the checkout session id in the body.
+ */
 export type AuthKind = 'none' | 'api_key' | 'session';
 
 /** Which of SPEC.md section 7's error shapes the route answers with. */
@@ -43,6 +47,8 @@ export interface RouteDefinition {
   /** Accepts X-Idempotency-Key. */
   readonly idempotent: boolean;
   readonly access: Access;
+  /** Request body encoding; 'form' for the sandbox pages' HTML forms. Default json. */
+  readonly bodyFormat?: 'json' | 'form';
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
   readonly summary: string;
@@ -89,6 +95,157 @@ export const ROUTES = [
     idempotent: false,
     access: { table: 'readwrite' },
     summary: 'One payment method (PaymentMethodInfo).',
+  },
+  {
+    id: 'createCheckoutSession',
+    method: 'POST',
+    path: '/api/v1/checkout',
+    handler: 'functions/checkout/create-session.handler.ts',
+    auth: 'api_key',
+    scope: 'checkout:write',
+    rateLimitPerMinute: 100,
+    family: 'checkout',
+    idempotent: true,
+    access: { table: 'readwrite' },
+    summary: 'Create a hosted checkout session (SPEC.md 4.1.1).',
+  },
+  {
+    id: 'getCheckoutSession',
+    method: 'GET',
+    path: '/api/v1/checkout/{session_id}',
+    handler: 'functions/checkout/get-session.handler.ts',
+    auth: 'api_key',
+    scope: 'checkout:read',
+    rateLimitPerMinute: 300,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'The session record of SPEC.md 2.1.',
+  },
+  {
+    id: 'cancelCheckoutSession',
+    method: 'POST',
+    path: '/api/v1/checkout/{session_id}/cancel',
+    handler: 'functions/checkout/cancel-session.handler.ts',
+    auth: 'api_key',
+    scope: 'checkout:write',
+    rateLimitPerMinute: defaultRateLimit('POST'),
+    family: 'checkout',
+    idempotent: true,
+    access: { table: 'readwrite' },
+    summary: 'Cancel a pending session.',
+  },
+  {
+    id: 'processCheckoutPayment',
+    method: 'POST',
+    path: '/api/v1/checkout/process',
+    handler: 'functions/checkout/process-payment.handler.ts',
+    auth: 'session',
+    rateLimitPerMinute: 30,
+    family: 'process',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'Pay a checkout session from the hosted page; authorised by the session id.',
+  },
+  {
+    id: 'createDirectPayment',
+    method: 'POST',
+    path: '/cashier/cashier/payment',
+    handler: 'functions/payments/create-payment.handler.ts',
+    auth: 'api_key',
+    scope: 'payments:write',
+    rateLimitPerMinute: defaultRateLimit('POST'),
+    family: 'direct',
+    idempotent: true,
+    access: { table: 'readwrite' },
+    summary: 'Create a direct PIX or card payment (SPEC.md 4.2).',
+  },
+  {
+    id: 'getPaymentStatus',
+    method: 'GET',
+    path: '/cashier/cashier/status/{merchant_id}/{payment_id}',
+    handler: 'functions/payments/get-payment-status.handler.ts',
+    auth: 'api_key',
+    scope: 'payments:read',
+    rateLimitPerMinute: defaultRateLimit('GET'),
+    family: 'direct',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'The payment status record.',
+  },
+  {
+    id: 'simulatePayment',
+    method: 'POST',
+    path: '/api/v1/sandbox/payments/{payment_id}/simulate',
+    handler: 'functions/sandbox/simulate-payment.handler.ts',
+    auth: 'api_key',
+    scope: 'payments:write',
+    rateLimitPerMinute: defaultRateLimit('POST'),
+    family: 'checkout',
+    idempotent: true,
+    access: { table: 'readwrite' },
+    summary: 'Complete a pending test payment with success or failed (sk_test_ keys only).',
+  },
+  {
+    id: 'checkoutPage',
+    method: 'GET',
+    path: '/checkout/{session_id}',
+    handler: 'functions/pages/checkout-page.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 120,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'The hosted checkout page (HTML).',
+  },
+  {
+    id: 'pixQrImage',
+    method: 'GET',
+    path: '/checkout/pix-qr/{payment_id}',
+    handler: 'functions/pages/pix-qr.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 120,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'PNG of a PIX payment QR code.',
+  },
+  {
+    id: 'sandboxPage',
+    method: 'GET',
+    path: '/sandbox/{kind}/{payment_id}',
+    handler: 'functions/pages/sandbox-page.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 120,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'Sandbox 3DS challenge, wallet approval or customer-paid page (test payments only).',
+  },
+  {
+    id: 'sandboxComplete',
+    method: 'POST',
+    path: '/sandbox/{kind}/{payment_id}',
+    handler: 'functions/pages/sandbox-complete.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 60,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'form',
+    access: { table: 'readwrite' },
+    summary: 'The sandbox page form: completes the test payment and redirects the customer.',
+  },
+  {
+    id: 'sandboxDone',
+    method: 'GET',
+    path: '/sandbox/3ds/{payment_id}/done',
+    handler: 'functions/pages/sandbox-done.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 120,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'Result page of a direct 3DS payment without a return_url.',
   },
 ] as const satisfies readonly RouteDefinition[];
 

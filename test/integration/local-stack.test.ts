@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-jest.setTimeout(90_000);
+jest.setTimeout(150_000);
 
 interface Started {
   child: ChildProcess;
@@ -26,7 +26,7 @@ async function start(stateDir: string, ...args: string[]): Promise<Started> {
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 100_000;
   while (!/ready in \d+ ms/.test(out)) {
     if (child.exitCode !== null) throw new Error(`npm start exited: ${out}`);
     if (Date.now() > deadline) throw new Error(`not ready: ${out}`);

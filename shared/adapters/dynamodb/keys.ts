@@ -7,7 +7,20 @@ export const ENTITIES = {
   webhookSecret: { entity: 'webhook_secret', version: 1 },
   apiKey: { entity: 'api_key', version: 1 },
   rateLimitWindow: { entity: 'rate_limit_window', version: 1 },
+  session: { entity: 'checkout_session', version: 1 },
+  payment: { entity: 'payment', version: 1 },
+  balance: { entity: 'balance', version: 1 },
+  ledgerEntry: { entity: 'ledger_entry', version: 1 },
+  event: { entity: 'event', version: 1 },
 } as const;
+
+/** Work partitions of GSI2 (due expiries, undispatched events): spread over a few shards. */
+export const WORK_SHARDS = 4;
+export function shardOf(id: string): number {
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) >>> 0;
+  return h % WORK_SHARDS;
+}
 
 export type EntityName = keyof typeof ENTITIES;
 
@@ -23,6 +36,27 @@ export const keys = {
   }),
   /** Powertools idempotency record; the hashed key already holds merchant, mode, route and X-Idempotency-Key. */
   idempotencyRecord: (hashedKey: string) => ({ PK: `IDEMPOTENCY#${hashedKey}`, SK: 'IDEMPOTENCY' }),
+  session: (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' }),
+  payment: (paymentId: string) => ({ PK: `PAYMENT#${paymentId}`, SK: 'PAYMENT' }),
+  event: (eventId: string) => ({ PK: `EVENT#${eventId}`, SK: 'EVENT' }),
+  balance: (merchantId: string, mode: string, currency: string) => ({ PK: `MERCHANT#${merchantId}`, SK: `BALANCE#${mode}#${currency}` }),
+  ledgerEntry: (merchantId: string, mode: string, currency: string, at: string, entryId: string) => ({
+    PK: `MERCHANT#${merchantId}`,
+    SK: `LEDGER#${mode}#${currency}#${at}#${entryId}`,
+  }),
+  ledgerPrefix: (mode: string, currency: string) => `LEDGER#${mode}#${currency}#`,
+  balancePrefix: (mode: string) => `BALANCE#${mode}#`,
+  /** GSI1: a merchant's objects of one kind in one mode, newest last by created_at. */
+  listing: (merchantId: string, mode: string, entity: string, createdAt?: string, id?: string) => ({
+    GSI1PK: `MERCHANT#${merchantId}#${mode}#${entity}`,
+    ...(createdAt && id ? { GSI1SK: `${createdAt}#${id}` } : {}),
+  }),
+  /** GSI2: sessions and payments waiting for their expiry, present only while they can expire. */
+  expiry: (id: string, expiresAt: string) => ({ GSI2PK: `EXPIRY#${shardOf(id)}`, GSI2SK: `${expiresAt}#${id}` }),
+  expiryPartition: (shard: number) => `EXPIRY#${shard}`,
+  /** GSI2: events not yet handed to the webhook queue (the outbox). */
+  outbox: (eventId: string, createdAt: string) => ({ GSI2PK: `OUTBOX#${shardOf(eventId)}`, GSI2SK: `${createdAt}#${eventId}` }),
+  outboxPartition: (shard: number) => `OUTBOX#${shard}`,
   /** A key that is never written: the health check reads it to prove the table answers. */
   healthProbe: () => ({ PK: 'HEALTH', SK: 'PROBE' }),
   /** GSI1: a merchant's keys, by key id. */

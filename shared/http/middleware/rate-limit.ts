@@ -1,4 +1,8 @@
-/** Rate limit per merchant, per route, per minute, from the route's manifest entry. */
+/**
+ * Rate limit per subject, per route, per minute, from the route's manifest entry.
+ * The subject is the merchant for API-key routes, the checkout session for
+ * session-authorised routes, and the object in the path for public pages.
+ */
 import type middy from '@middy/core';
 import { makeRateLimiter, type RateLimiter } from '../../application/rate-limit';
 import { systemClock } from '../../adapters/crypto';
@@ -7,13 +11,32 @@ import type { HttpEvent, HttpResult, PipelineContext } from '../types';
 
 let limiter: RateLimiter | undefined;
 
+function sessionIdInBody(event: HttpEvent): string | undefined {
+  try {
+    const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
+    const id = (JSON.parse(raw) as { session_id?: unknown }).session_id;
+    return typeof id === 'string' && /^cs_[A-Za-z0-9_-]{22,64}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function rateLimitSubject(context: PipelineContext, event: HttpEvent): string | undefined {
+  if (context.principal) return context.principal.merchant.merchant_id;
+  if (context.route.auth === 'session') return sessionIdInBody(event);
+  const first = Object.values(event.pathParameters ?? {})[0];
+  return first && first.length <= 80 ? first : undefined;
+}
+
 export function rateLimit(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, PipelineContext> {
   return {
     before: async (request) => {
-      const { route, principal } = request.context;
-      if (route.rateLimitPerMinute === null || !principal) return;
+      const { route } = request.context;
+      if (route.rateLimitPerMinute === null) return;
+      const subject = rateLimitSubject(request.context, request.event);
+      if (!subject) return;
       limiter ??= makeRateLimiter({ counter: repositories.rateLimits, clock: systemClock });
-      const headers = await limiter.check(principal.merchant.merchant_id, route.id, route.rateLimitPerMinute);
+      const headers = await limiter.check(subject, route.id, route.rateLimitPerMinute);
       Object.assign(request.context.responseHeaders, headers);
     },
   };

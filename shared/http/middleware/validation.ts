@@ -27,7 +27,7 @@ function issuesOf(schema: ZodType, value: unknown, location: string): { data: un
   };
 }
 
-function parseBody(event: HttpEvent): unknown {
+function parseBody(event: HttpEvent, format: 'json' | 'form'): unknown {
   const raw = event.body;
   if (raw === undefined || raw === null || raw === '') return undefined;
   const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
@@ -37,6 +37,14 @@ function parseBody(event: HttpEvent): unknown {
     });
   }
   const contentType = (event.headers?.['content-type'] ?? '').toLowerCase();
+  if (format === 'form') {
+    if (!contentType.startsWith('application/x-www-form-urlencoded')) {
+      throw new AppError('VALIDATION_ERROR', 'Content-Type must be application/x-www-form-urlencoded.', {
+        details: [{ field: 'content-type', message: 'must be application/x-www-form-urlencoded' }],
+      });
+    }
+    return Object.fromEntries(new URLSearchParams(text));
+  }
   if (!/^application\/([a-z0-9.+-]+\+)?json\b/.test(contentType)) {
     throw new AppError('VALIDATION_ERROR', 'Content-Type must be application/json.', {
       details: [{ field: 'content-type', message: 'must be application/json' }],
@@ -57,7 +65,7 @@ export function validation(schemas: InputSchemas): middy.MiddlewareObj<HttpEvent
       const event = request.event;
       const errors: FieldError[] = [];
       const input: PipelineContext['input'] = { query: {}, path: {}, body: undefined };
-      const body = parseBody(event);
+      const body = parseBody(event, request.context.route?.bodyFormat ?? 'json');
       const parts = [
         ['query', schemas.query, event.queryStringParameters ?? {}],
         ['path', schemas.path, event.pathParameters ?? {}],

@@ -1,0 +1,11 @@
+/** POST /api/v1/checkout/{session_id}/cancel: pending -> cancelled (SPEC.md 3.2). */
+import { cancelCheckoutSession } from '../../shared/application/checkout';
+import { sessionPath } from '../../shared/domain/payments/payment.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { paymentDeps } from '../../shared/http/payment-deps';
+
+export const handler = httpHandler({
+  route: 'cancelCheckoutSession',
+  path: sessionPath,
+  handler: async ({ path, principal }) => ({ body: await cancelCheckoutSession(paymentDeps(), principal, path.session_id) }),
+});

@@ -1,0 +1,11 @@
+/** POST /api/v1/checkout: create a hosted checkout session (SPEC.md 4.1.1). */
+import { createCheckoutSession } from '../../shared/application/checkout';
+import { createSessionBody } from '../../shared/domain/payments/payment.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { paymentDeps } from '../../shared/http/payment-deps';
+
+export const handler = httpHandler({
+  route: 'createCheckoutSession',
+  body: createSessionBody,
+  handler: async ({ body, principal, newId }) => ({ body: await createCheckoutSession(paymentDeps(), principal, body, newId('cs_')) }),
+});

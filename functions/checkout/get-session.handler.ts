@@ -1,0 +1,11 @@
+/** GET /api/v1/checkout/{session_id}: the session record of SPEC.md 2.1. */
+import { getCheckoutSession } from '../../shared/application/checkout';
+import { sessionPath } from '../../shared/domain/payments/payment.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { paymentDeps } from '../../shared/http/payment-deps';
+
+export const handler = httpHandler({
+  route: 'getCheckoutSession',
+  path: sessionPath,
+  handler: async ({ path, principal }) => ({ body: await getCheckoutSession(paymentDeps(), principal, path.session_id) }),
+});

@@ -1,0 +1,11 @@
+/** POST /api/v1/checkout/process: the hosted page pays a session; authorised by the session id. */
+import { processCheckoutPayment } from '../../shared/application/checkout';
+import { processBody } from '../../shared/domain/payments/payment.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { paymentDeps } from '../../shared/http/payment-deps';
+
+export const handler = httpHandler({
+  route: 'processCheckoutPayment',
+  body: processBody,
+  handler: async ({ body, newId }) => processCheckoutPayment(paymentDeps(), body, newId('pi_')),
+});

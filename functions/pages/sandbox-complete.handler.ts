@@ -1,0 +1,13 @@
+/** POST /sandbox/{kind}/{payment_id}: the page's Authenticate / Fail form; completes and redirects the customer. */
+import { completeFromPage } from '../../shared/application/pages';
+import { httpHandler } from '../../shared/http/handler';
+import { redirect } from '../../shared/http/pages/html';
+import { paymentDeps } from '../../shared/http/payment-deps';
+import { sandboxPagePath, simulateBody } from '../../shared/domain/payments/payment.schemas';
+
+export const handler = httpHandler({
+  route: 'sandboxComplete',
+  path: sandboxPagePath,
+  body: simulateBody,
+  handler: async ({ path, body }) => redirect((await completeFromPage(paymentDeps(), path.payment_id, body.outcome)).next),
+});

@@ -1,0 +1,13 @@
+/** GET /sandbox/3ds/{payment_id}/done: where a direct payment without a return_url lands after 3DS. */
+import { sandboxPayment } from '../../shared/application/pages';
+import { paymentPath } from '../../shared/domain/payments/payment.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { htmlResponse } from '../../shared/http/pages/html';
+import { renderDonePage } from '../../shared/http/pages/sandbox-page';
+import { paymentDeps } from '../../shared/http/payment-deps';
+
+export const handler = httpHandler({
+  route: 'sandboxDone',
+  path: paymentPath,
+  handler: async ({ path }) => htmlResponse(renderDonePage(await sandboxPayment(paymentDeps(), path.payment_id))),
+});

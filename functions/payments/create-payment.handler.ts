@@ -1,0 +1,11 @@
+/** POST /cashier/cashier/payment: a direct PIX or card payment (SPEC.md 2.4, 4.2). */
+import { createDirectPayment } from '../../shared/application/payments';
+import { directPaymentBody } from '../../shared/domain/payments/payment.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { paymentDeps } from '../../shared/http/payment-deps';
+
+export const handler = httpHandler({
+  route: 'createDirectPayment',
+  body: directPaymentBody,
+  handler: async ({ body, principal, newId }) => ({ body: await createDirectPayment(paymentDeps(), principal, body, newId('pi_')) }),
+});

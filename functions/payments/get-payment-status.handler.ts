@@ -1,0 +1,11 @@
+/** GET /cashier/cashier/status/{merchant_id}/{payment_id}: the payment status record. */
+import { getPaymentStatus } from '../../shared/application/payments';
+import { paymentStatusPath } from '../../shared/domain/payments/payment.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { paymentDeps } from '../../shared/http/payment-deps';
+
+export const handler = httpHandler({
+  route: 'getPaymentStatus',
+  path: paymentStatusPath,
+  handler: async ({ path, principal }) => ({ body: await getPaymentStatus(paymentDeps(), principal, path.merchant_id, path.payment_id) }),
+});

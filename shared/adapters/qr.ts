@@ -1,0 +1,10 @@
+/** QR images of payment codes (PIX BR Code, DESIGN.md 6) as PNG, with the `qrcode` package. */
+import QRCode from 'qrcode';
+
+const OPTIONS = { errorCorrectionLevel: 'M', margin: 2 } as const;
+
+/** 'data:image/png;base64,...' of the QR code of `text`. */
+export const qrPngDataUri = (text: string): Promise<string> => QRCode.toDataURL(text, { ...OPTIONS, type: 'image/png' });
+
+/** The PNG bytes of the QR code of `text`. */
+export const qrPng = (text: string): Promise<Buffer> => QRCode.toBuffer(text, { ...OPTIONS, type: 'png' });

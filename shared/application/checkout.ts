@@ -1,0 +1,161 @@
+/** Hosted checkout use cases (SPEC.md 2.1, 3.2, 4.1). */
+import { AppError } from '../domain/errors';
+import { sessionEvent, paymentEvent } from '../domain/events';
+import { fromMinor, toMinor } from '../domain/money';
+import { availableMethods } from '../domain/payments/methods';
+import type { CreateSessionInput, ProcessInput } from '../domain/payments/payment.schemas';
+import { effectiveSessionStatus, reportedStatus, type CheckoutSession } from '../domain/payments/session';
+import type { Principal } from './authenticate';
+import { initiatePayment } from './initiate-payment';
+import type { PaymentDeps } from './payment-deps';
+import { WriteConflict } from './payment-ports';
+import { processResponse } from './payment-views';
+
+export function checkoutUrl(deps: PaymentDeps, sessionId: string) {
+  return `${deps.baseUrl()}/checkout/${sessionId}`;
+}
+
+export async function createCheckoutSession(deps: PaymentDeps, principal: Principal, input: CreateSessionInput, sessionId: string) {
+  if (input.environment === 'sandbox' && principal.livemode) {
+    throw new AppError('VALIDATION_ERROR', 'environment "sandbox" needs a sk_test_ key.', { details: [{ field: 'environment', message: 'sandbox needs a sk_test_ key' }] });
+  }
+  if (!principal.merchant.countries.includes(input.country)) {
+    throw new AppError('COUNTRY_NOT_SUPPORTED', `${input.country} is not enabled for this merchant.`);
+  }
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const session: CheckoutSession = {
+    session_id: sessionId,
+    merchant_id: principal.merchant.merchant_id,
+    livemode: principal.livemode,
+    amount_minor: toMinor(input.amount, input.currency) as number,
+    currency: input.currency,
+    country: input.country,
+    status: 'pending',
+    success_url: input.success_url,
+    cancel_url: input.cancel_url,
+    notification_url: input.notification_url ?? null,
+    description: input.description ?? null,
+    customer: input.customer ? Object.fromEntries(Object.entries(input.customer).filter(([, v]) => v !== undefined)) as Record<string, string> : null,
+    order_number: input.order_number ?? null,
+    reference_id: input.reference_id ?? null,
+    metadata: input.metadata,
+    payment_id: null,
+    payment_status: null,
+    expires_at: new Date(now.getTime() + input.expires_in_minutes * 60_000).toISOString(),
+    created_at: at,
+    updated_at: at,
+  };
+  let stored = session;
+  if ((await deps.store.createSession(session)) === 'exists') {
+    const existing = await deps.store.getSession(sessionId);
+    if (!existing || existing.merchant_id !== session.merchant_id) throw new Error(`session id collision ${sessionId}`);
+    stored = existing;
+  }
+  return { success: true, status: 'redirect', session_id: stored.session_id, checkout_url: checkoutUrl(deps, stored.session_id), expires_at: stored.expires_at };
+}
+
+/** Loads a session the principal may see: same merchant and mode, else SESSION_NOT_FOUND. */
+async function ownSession(deps: PaymentDeps, principal: Principal, sessionId: string) {
+  const s = await deps.store.getSession(sessionId);
+  if (!s || s.merchant_id !== principal.merchant.merchant_id || s.livemode !== principal.livemode) throw new AppError('SESSION_NOT_FOUND');
+  return s;
+}
+
+/** Moves a session past its expires_at to expired (and its open payment), once; then returns it fresh. */
+export async function settleExpiry(deps: PaymentDeps, s: CheckoutSession): Promise<CheckoutSession> {
+  const now = deps.clock.now();
+  if (effectiveSessionStatus(s, now) !== 'expired' || s.status === 'expired') return s;
+  const at = now.toISOString();
+  const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
+  const openPayment = open && ['pending', 'pending_3ds', 'processing'].includes(open.status) ? open : null;
+  const expired: CheckoutSession = { ...s, status: 'expired', updated_at: at };
+  const events = [sessionEvent('checkout.session.expired', expired, deps.ids.newId('evt_'), at)];
+  if (openPayment) events.push(paymentEvent('payment.expired', { ...openPayment, status: 'expired' }, s, deps.ids.newId('evt_'), at));
+  try {
+    await deps.store.transitionSession({ session: s, to: 'expired', payment: openPayment ? { payment: openPayment, to: 'expired' } : undefined, events, now: at });
+  } catch (e) {
+    if (!(e instanceof WriteConflict)) throw e; // someone else settled it first
+  }
+  return (await deps.store.getSession(s.session_id)) ?? s;
+}
+
+export function sessionView(deps: PaymentDeps, s: CheckoutSession, merchantName: string, enabled: { methods: readonly string[]; countries: readonly string[] }) {
+  const now = deps.clock.now();
+  return {
+    id: s.session_id,
+    merchant_id: s.merchant_id,
+    merchant_name: merchantName,
+    amount: fromMinor(s.amount_minor, s.currency),
+    currency: s.currency,
+    country: s.country,
+    description: s.description ?? '',
+    customer: s.customer ?? {},
+    available_methods: availableMethods(s.country, s.currency, s.amount_minor, enabled as never),
+    success_url: s.success_url,
+    cancel_url: s.cancel_url,
+    operation_type: 'payin',
+    status: reportedStatus(s, now),
+    payment_status: s.payment_status,
+    payment_id: s.payment_id,
+    reference_id: s.order_number ?? s.reference_id,
+    metadata: s.metadata,
+    livemode: s.livemode,
+    expires_at: s.expires_at,
+    created_at: s.created_at,
+  };
+}
+
+export async function getCheckoutSession(deps: PaymentDeps, principal: Principal, sessionId: string) {
+  const s = await settleExpiry(deps, await ownSession(deps, principal, sessionId));
+  return sessionView(deps, s, principal.merchant.name, principal.merchant);
+}
+
+export async function cancelCheckoutSession(deps: PaymentDeps, principal: Principal, sessionId: string) {
+  const s = await settleExpiry(deps, await ownSession(deps, principal, sessionId));
+  if (s.status === 'cancelled') throw new AppError('SESSION_NOT_PENDING', 'The session is already cancelled.');
+  if (s.status === 'expired') throw new AppError('SESSION_EXPIRED', 'The session has expired and cannot be cancelled.');
+  if (s.status !== 'pending' && s.status !== 'processing') throw new AppError('SESSION_NOT_PENDING', `A ${s.status} session cannot be cancelled.`);
+  const at = deps.clock.now().toISOString();
+  const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
+  const openPayment = open && ['pending', 'pending_3ds', 'processing'].includes(open.status) ? open : null;
+  const cancelled: CheckoutSession = { ...s, status: 'cancelled', updated_at: at };
+  const events = [sessionEvent('checkout.session.cancelled', cancelled, deps.ids.newId('evt_'), at)];
+  if (openPayment) events.push(paymentEvent('payment.cancelled', { ...openPayment, status: 'cancelled' }, s, deps.ids.newId('evt_'), at));
+  try {
+    await deps.store.transitionSession({ session: s, to: 'cancelled', payment: openPayment ? { payment: openPayment, to: 'cancelled' } : undefined, events, now: at });
+  } catch (e) {
+    if (e instanceof WriteConflict) throw new AppError('SESSION_NOT_PENDING', 'The session changed while cancelling; it is no longer pending.');
+    throw e;
+  }
+  return { success: true, session_id: s.session_id, status: 'cancelled', message: 'Checkout session cancelled.' };
+}
+
+/** POST /api/v1/checkout/process: authorised by the session id itself (DESIGN.md section 5). */
+export async function processCheckoutPayment(deps: PaymentDeps, input: ProcessInput, paymentId: string) {
+  const found = await deps.store.getSession(input.session_id);
+  if (!found) throw new AppError('SESSION_NOT_FOUND');
+  const s = await settleExpiry(deps, found);
+  if (s.status === 'expired') throw new AppError('SESSION_EXPIRED');
+  if (s.status !== 'pending' && s.status !== 'processing') throw new AppError('SESSION_NOT_PENDING', `The session is ${s.status}.`);
+  const merchant = await deps.merchants.get(s.merchant_id);
+  if (!merchant || merchant.status !== 'active') throw new AppError('MERCHANT_INACTIVE');
+  const { payment } = await initiatePayment(deps, {
+    paymentId,
+    merchant,
+    livemode: s.livemode,
+    kind: input.payment_method,
+    amountMinor: s.amount_minor,
+    currency: s.currency,
+    country: s.country,
+    customer: input.customer,
+    card: input.card,
+    session: s,
+    threeDsStatus: 'processing',
+    notificationUrl: s.notification_url,
+    returnUrl: null,
+    referenceId: s.order_number ?? s.reference_id,
+    metadata: {},
+  });
+  return processResponse(deps, payment);
+}

@@ -1,0 +1,14 @@
+/** Dependencies of the pay-in use cases, passed in (hexagonal): storage, connectors, ids, clock, links. */
+import type { ConnectorRegistry } from './connectors';
+import type { PaymentStore } from './payment-ports';
+import type { Clock, IdGenerator, MerchantRepository } from './ports';
+
+export interface PaymentDeps {
+  readonly store: PaymentStore;
+  readonly connectors: ConnectorRegistry;
+  readonly merchants: Pick<MerchantRepository, 'get'>;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  /** Public base URL of the service (checkout_url, 3DS and wallet pages, QR images). */
+  readonly baseUrl: () => string;
+}

@@ -1,0 +1,55 @@
+/** What the pay-in use cases need from storage; DynamoDB implements it with transactions. */
+import type { DomainEvent } from '../domain/events';
+import type { Payment, PaymentStatus } from '../domain/payments/payment';
+import type { CheckoutSession, SessionStatus } from '../domain/payments/session';
+
+export interface Credit {
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly entryId: string;
+}
+
+export interface SessionLink {
+  readonly sessionId: string;
+  /** The payment succeeded: the session completes (only from pending, before its expiry). */
+  readonly complete: boolean;
+  /** Update the session's payment_status only while this payment is its latest attempt. */
+  readonly latestOnly: boolean;
+}
+
+/** Which condition of a transaction failed. */
+export class WriteConflict extends Error {
+  constructor(readonly part: 'payment' | 'session' | 'balance' | 'other') {
+    super(`conditional write failed on ${part}`);
+    this.name = 'WriteConflict';
+  }
+}
+
+export interface PaymentStore {
+  /** 'exists' when the id is taken (a keyed retry after a crash). */
+  createSession(session: CheckoutSession): Promise<'created' | 'exists'>;
+  getSession(sessionId: string): Promise<CheckoutSession | null>;
+  getPayment(paymentId: string): Promise<Payment | null>;
+  /** A new payment in its initial status, its events, the session link and a credit, atomically. */
+  recordNewPayment(op: { payment: Payment; session?: SessionLink; events: DomainEvent[]; credit?: Credit; now: string }): Promise<void>;
+  /** payment.status -> to, conditional on the status read; session, events and credit in the same transaction. */
+  transitionPayment(op: {
+    payment: Payment;
+    to: PaymentStatus;
+    patch: Partial<Payment>;
+    session?: SessionLink;
+    events: DomainEvent[];
+    credit?: Credit;
+    now: string;
+  }): Promise<void>;
+  /** session.status -> to (cancelled/expired), with its still-open latest payment moved to `paymentTo`. */
+  transitionSession(op: {
+    session: CheckoutSession;
+    to: Extract<SessionStatus, 'cancelled' | 'expired'>;
+    payment?: { payment: Payment; to: Extract<PaymentStatus, 'cancelled' | 'expired'> };
+    events: DomainEvent[];
+    now: string;
+  }): Promise<void>;
+  /** Sessions and payments whose expiry is due, from the work index (no Scan). */
+  dueForExpiry(now: string, limit: number): Promise<Array<{ kind: 'session' | 'payment'; id: string }>>;
+}

@@ -1,0 +1,65 @@
+/** How payments look to merchants and customers (SPEC.md 2.4 response shapes). */
+import { qrPngDataUri } from '../adapters/qr';
+import { fromMinor } from '../domain/money';
+import type { Payment } from '../domain/payments/payment';
+import type { PaymentDeps } from './payment-deps';
+
+export const pixQrUrl = (deps: PaymentDeps, paymentId: string) => `${deps.baseUrl()}/checkout/pix-qr/${paymentId}`;
+
+/** The method artefact as response fields: pix_code, boleto_line, clabe, voucher_reference, ... */
+function artefactFields(p: Payment): Record<string, string> {
+  const a = { ...(p.artefact ?? {}) };
+  delete a.txid;
+  return a;
+}
+
+/** POST /api/v1/checkout/process response (success and failure shapes). */
+export function processResponse(deps: PaymentDeps, p: Payment) {
+  if (p.status === 'failed') {
+    return { status: 422, body: { success: false, status: 'failed', payment_id: p.payment_id, error_message: p.failure_message ?? 'The payment failed.' } };
+  }
+  return {
+    status: 200,
+    body: {
+      success: true,
+      payment_id: p.payment_id,
+      status: p.status,
+      payment_method: p.payment_method,
+      ...artefactFields(p),
+      ...(p.payment_method === 'pix' ? { pix_qr_code: pixQrUrl(deps, p.payment_id) } : {}),
+      ...(p.redirect_url ? { redirect_url: p.redirect_url } : {}),
+      ...(p.card && p.status === 'success' ? { card_brand: p.card.brand, card_last_four: p.card.last_four } : {}),
+      ...(p.status === 'pending' || p.status === 'processing' ? { expires_at: p.expires_at } : {}),
+    },
+  };
+}
+
+/** POST /cashier/cashier/payment response. */
+export async function directResponse(p: Payment) {
+  return {
+    payment_id: p.payment_id,
+    status: p.status,
+    payment_method: p.payment_method,
+    amount: fromMinor(p.amount_minor, p.currency),
+    currency: p.currency,
+    ...(p.payment_method === 'pix' && p.artefact?.pix_code
+      ? { pix_code: p.artefact.pix_code, pix_qr_code_base64: await qrPngDataUri(p.artefact.pix_code), expires_at: p.expires_at }
+      : {}),
+    ...(p.card && p.status === 'success' ? { card_brand: p.card.brand, card_last_four: p.card.last_four, authorization_code: p.authorization_code } : {}),
+    ...(p.status === 'pending_3ds' ? { redirect_url: p.redirect_url, return_url: p.return_url } : {}),
+  };
+}
+
+/** GET /cashier/cashier/status record. */
+export function statusRecord(p: Payment) {
+  return {
+    payment_id: p.payment_id,
+    merchant_id: p.merchant_id,
+    status: p.status,
+    payment_method: p.payment_method,
+    amount: fromMinor(p.amount_minor, p.currency),
+    currency: p.currency,
+    paid_at: p.paid_at,
+    created_at: p.created_at,
+  };
+}

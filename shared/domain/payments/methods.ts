@@ -1,0 +1,82 @@
+/**
+ * Which collection method code serves a pay-in method kind in a country, how
+ * long its artefact stays payable, and what a session offers (SPEC.md 2.1 available_methods).
+ */
+import { findMethod, type Enablement } from '../catalog/payment-methods';
+import type { RequiredFieldInfo } from '../catalog/required-fields';
+import type { CountryCode, CurrencyCode } from '../geo';
+import { fromMinor } from '../money';
+import type { PaymentMethod } from './payment';
+
+const CODES: Readonly<Record<PaymentMethod, Partial<Record<CountryCode, string>>>> = {
+  pix: { BRA: 'svc-mt-1' },
+  card: { BRA: 'svc-mt-2', PER: 'svc-mt-2', COL: 'svc-mt-2', CHL: 'svc-mt-2', MEX: 'svc-mt-2', ECU: 'svc-mt-2', ARG: 'svc-mt-2' },
+  boleto: { BRA: 'svc-mt-8' },
+  bank_transfer: { BRA: 'svc-mt-7', PER: 'svc-mt-11', COL: 'svc-mt-17', CHL: 'svc-mt-18', MEX: 'svc-mt-23' },
+  spei: { MEX: 'svc-mt-23' },
+  cip: { PER: 'svc-mt-12' },
+  cash: { COL: 'svc-mt-16', CHL: 'svc-mt-19', MEX: 'svc-mt-24' },
+  wallet: { BRA: 'svc-mt-9', PER: 'svc-mt-13', COL: 'svc-mt-15' },
+};
+
+export const methodCodeFor = (kind: PaymentMethod, country: CountryCode): string | null => CODES[kind][country] ?? null;
+
+/** How long each kind stays payable (seconds); PIX from PIX_EXPIRY_SECONDS (default 30 minutes). */
+export function payableForSeconds(kind: PaymentMethod): number {
+  switch (kind) {
+    case 'pix':
+      return Number(process.env.PIX_EXPIRY_SECONDS ?? 1800);
+    case 'boleto':
+      return 3 * 86400;
+    case 'cash':
+      return 2 * 86400;
+    case 'cip':
+    case 'spei':
+    case 'bank_transfer':
+      return 86400;
+    case 'wallet':
+    case 'card':
+      return 1800;
+  }
+}
+
+export interface AvailableMethod {
+  readonly id: PaymentMethod;
+  readonly type: string;
+  readonly name: string;
+  readonly method_code: string;
+  readonly enabled: boolean;
+  readonly flow_type: 'embedded' | 'redirect';
+  readonly required_fields: RequiredFieldInfo[];
+}
+
+const KINDS: readonly PaymentMethod[] = ['pix', 'card', 'boleto', 'spei', 'bank_transfer', 'cip', 'cash', 'wallet'];
+
+/** The methods a session in `country` can show; enabled when the merchant has them and the amount fits. */
+export function availableMethods(country: CountryCode, currency: CurrencyCode, amountMinor: number, enabled: Enablement): AvailableMethod[] {
+  const amount = fromMinor(amountMinor, currency);
+  const out: AvailableMethod[] = [];
+  for (const kind of KINDS) {
+    const code = methodCodeFor(kind, country);
+    if (!code || (kind === 'bank_transfer' && country === 'MEX')) continue; // MEX bank transfer is SPEI
+    const info = findMethod(code, { methods: [code], countries: [country] }, country);
+    if (!info) continue;
+    const usable = enabled.methods.includes(code) && enabled.countries.includes(country);
+    out.push({
+      id: kind,
+      type: info.payment_type,
+      name: info.name,
+      method_code: code,
+      enabled: usable && amount >= info.min_amount && amount <= info.max_amount,
+      flow_type: info.flow_type,
+      required_fields: info.required_fields,
+    });
+  }
+  return out;
+}
+
+/** Amount bounds of a method code in a country, in the country's currency. */
+export function boundsOf(code: string, country: CountryCode): { min: number; max: number } | null {
+  const info = findMethod(code, { methods: [code], countries: [country] }, country);
+  return info ? { min: info.min_amount, max: info.max_amount } : null;
+}

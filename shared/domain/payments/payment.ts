@@ -1,0 +1,82 @@
+/**
+ * Payments: statuses, the allowed transitions (SPEC.md 3.1 plus DESIGN.md's
+ * extensions) and the event each status emits. Pure rules; the repository turns
+ * each transition into a conditional write.
+ */
+import type { CountryCode, CurrencyCode } from '../geo';
+
+export const PAYMENT_STATUSES = ['pending', 'pending_3ds', 'processing', 'success', 'failed', 'cancelled', 'expired', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const PAYMENT_METHODS = ['pix', 'card', 'boleto', 'bank_transfer', 'cash', 'wallet', 'spei', 'cip'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** The transition table: from -> the statuses it may move to. */
+export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
+  pending: ['success', 'failed', 'expired', 'cancelled'],
+  pending_3ds: ['success', 'failed', 'expired'],
+  processing: ['success', 'failed', 'expired'],
+  success: ['refunded'],
+  failed: [],
+  cancelled: [],
+  expired: [],
+  refunded: [],
+};
+
+/** Statuses a payment may be created in (SPEC.md 3.1 rows from "(none)"). */
+export const INITIAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['pending', 'pending_3ds', 'processing', 'success', 'failed'];
+
+export const canTransition = (from: PaymentStatus, to: PaymentStatus) => PAYMENT_TRANSITIONS[from].includes(to);
+
+/** Statuses from which `to` is reachable: the condition of the conditional write. */
+export const sourcesOf = (to: PaymentStatus): PaymentStatus[] =>
+  PAYMENT_STATUSES.filter((from) => PAYMENT_TRANSITIONS[from].includes(to));
+
+export const isFinal = (s: PaymentStatus) => PAYMENT_TRANSITIONS[s].length === 0 || s === 'success';
+
+/** The webhook event a payment emits on reaching a status (SPEC.md 6.1, DESIGN.md section 5). */
+export const PAYMENT_EVENT: Readonly<Partial<Record<PaymentStatus, string>>> = {
+  pending_3ds: 'payment.pending_3ds',
+  success: 'payment.success',
+  failed: 'payment.failed',
+  expired: 'payment.expired',
+  cancelled: 'payment.cancelled',
+  refunded: 'payment.refunded',
+};
+
+export interface CardSummary {
+  readonly brand: string;
+  readonly last_four: string;
+}
+
+/** A payment as stored: never a card number, CVV or full document. */
+export interface Payment {
+  readonly payment_id: string;
+  readonly merchant_id: string;
+  readonly livemode: boolean;
+  readonly checkout_session_id: string | null;
+  readonly payment_method: PaymentMethod;
+  readonly method_code: string;
+  readonly amount_minor: number;
+  readonly currency: CurrencyCode;
+  readonly country: CountryCode;
+  readonly status: PaymentStatus;
+  readonly description: string | null;
+  readonly customer: { name: string; email: string; document_masked: string | null; phone: string | null };
+  readonly card: CardSummary | null;
+  readonly installments: number | null;
+  readonly authorization_code: string | null;
+  readonly failure_code: string | null;
+  readonly failure_message: string | null;
+  /** Method artefact: PIX code, boleto line, CLABE, voucher, ... */
+  readonly artefact: Record<string, string> | null;
+  readonly redirect_url: string | null;
+  readonly return_url: string | null;
+  readonly notification_url: string | null;
+  readonly reference_id: string | null;
+  readonly metadata: Record<string, string | number | boolean | null>;
+  readonly expires_at: string | null;
+  readonly paid_at: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}

@@ -1,0 +1,25 @@
+/** The container's pay-in dependencies, wired to DynamoDB, the connector registry and the clock. */
+import type { PaymentDeps } from '../application/payment-deps';
+import { documentClient } from '../adapters/aws-clients';
+import { randomIds, systemClock } from '../adapters/crypto';
+import { repositories } from '../adapters/dynamodb';
+import { paymentRepository } from '../adapters/dynamodb/payment.repository';
+import { connectorRegistry } from '../adapters/connectors/registry';
+import { config } from '../config';
+import type { Clock } from '../application/ports';
+
+const baseUrl = () => (config.publicBaseUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+
+let deps: PaymentDeps | undefined;
+
+export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
+  deps ??= {
+    store: paymentRepository(documentClient(), () => config.tableName),
+    connectors: connectorRegistry(baseUrl),
+    merchants: repositories.merchants,
+    ids: randomIds,
+    clock: systemClock,
+    baseUrl,
+  };
+  return clock === systemClock ? deps : { ...deps, clock };
+}
