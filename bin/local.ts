@@ -7,11 +7,15 @@
 import { parseArgs } from 'node:util';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from './local/stack';
+import type { LocalStack } from './local/stack';
 
 const started = performance.now();
 // Lambda runs Node 22; the SDK's notice about Node 20 is not news on a laptop.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// Powertools reads these when its logger and metrics are created, so before the service's modules load.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+process.env.POWERTOOLS_TRACE_ENABLED ??= 'false';
+const { startLocalStack } = await import('./local/stack');
 const { values } = parseArgs({
   options: {
     memory: { type: 'boolean', default: false },

@@ -301,3 +301,44 @@ describe('hosted checkout page', () => {
     for (const text of ['Test Merchant', '100.50 BRL', 'Blue shirt', 'PIX', 'SANDBOX']) expect(html).toContain(text);
   });
 });
+
+describe('artefacts as served over HTTP, checked by independent libraries', () => {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { hasError, parsePix } = require('pix-utils') as typeof import('pix-utils');
+  const jsQR = require('jsqr') as typeof import('jsqr').default;
+  const { PNG } = require('pngjs') as typeof import('pngjs');
+  const boletoUtils = require('@mrmgomes/boleto-utils') as { validarBoleto(line: string): { sucesso: boolean; valor: number } };
+  const decode = (png: Buffer) => {
+    const img = PNG.sync.read(png);
+    return jsQR(new Uint8ClampedArray(img.data), img.width, img.height)?.data;
+  };
+
+  it('the PIX code parses with pix-utils, and both QR images decode back to exactly it', async () => {
+    const id = await newSession({ amount: 42.1 });
+    const r = await api.process(id, 'pix');
+    const parsed = parsePix(r.body.pix_code);
+    if (hasError(parsed)) throw new Error(parsed.message);
+    expect(parsed).toMatchObject({ type: 'STATIC', transactionAmount: 42.1, merchantName: 'Test Merchant', countryCode: 'BR' });
+    const png = Buffer.from(await (await fetch(r.body.pix_qr_code)).arrayBuffer());
+    expect(decode(png)).toBe(r.body.pix_code);
+    const direct = await api.direct({ amount: 7.25 });
+    const uri: string = direct.body.pix_qr_code_base64;
+    expect(decode(Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64'))).toBe(direct.body.pix_code);
+  });
+
+  it('the boleto line passes boleto-utils with the session amount', async () => {
+    const id = await newSession({ amount: 321.09 });
+    const r = await api.process(id, 'boleto');
+    const check = boletoUtils.validarBoleto(r.body.boleto_line);
+    expect(check.sucesso).toBe(true);
+    expect(check.valor).toBeCloseTo(321.09, 2);
+  });
+
+  it('the SPEI CLABE passes clabe-validator (ESM-only: run in a child node process)', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const id = await newSession({ country: 'MEX', currency: 'MXN', amount: 500 });
+    const r = await api.process(id, 'spei', { customer: { ...customer, document: 'GODE561231HDFRRN00' } });
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', "import { clabe } from 'clabe-validator'; console.log(JSON.stringify(clabe.validate(process.argv[1])))", r.body.clabe], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,107 @@
+/** The pay-in state machines, status reporting and money rules as pure functions. */
+import { canTransition, PAYMENT_STATUSES, PAYMENT_TRANSITIONS, sourcesOf, type PaymentStatus } from '../../shared/domain/payments/payment';
+import { canSessionTransition, effectiveSessionStatus, reportedStatus } from '../../shared/domain/payments/session';
+import { availableMethods, methodCodeFor } from '../../shared/domain/payments/methods';
+import { formatMinor, fromMinor, toMinor } from '../../shared/domain/money';
+import { COLLECTION_METHOD_CODES } from '../../shared/domain/catalog/payment-methods';
+import { COUNTRY_CODES } from '../../shared/domain/geo';
+
+describe('payment transitions', () => {
+  it('allows exactly the table of SPEC.md 3.1 plus DESIGN.md extensions', () => {
+    const allowed = PAYMENT_STATUSES.flatMap((from) => PAYMENT_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}->${to}`));
+    expect(allowed.sort()).toEqual(
+      [
+        'pending->success', 'pending->failed', 'pending->expired', 'pending->cancelled',
+        'pending_3ds->success', 'pending_3ds->failed', 'pending_3ds->expired',
+        'processing->success', 'processing->failed', 'processing->expired',
+        'success->refunded',
+      ].sort(),
+    );
+  });
+
+  it('never leaves a final status except success -> refunded', () => {
+    for (const s of ['failed', 'cancelled', 'expired', 'refunded'] as PaymentStatus[]) expect(PAYMENT_TRANSITIONS[s]).toEqual([]);
+    expect(canTransition('success', 'failed')).toBe(false);
+  });
+
+  it('sourcesOf is the inverse of the table', () => {
+    expect(sourcesOf('success').sort()).toEqual(['pending', 'pending_3ds', 'processing']);
+    expect(sourcesOf('cancelled')).toEqual(['pending']);
+  });
+});
+
+describe('session status', () => {
+  const now = new Date('2026-06-01T12:00:00Z');
+  it('moves only from pending/processing to completed, expired or cancelled', () => {
+    expect(canSessionTransition('pending', 'cancelled')).toBe(true);
+    expect(canSessionTransition('completed', 'cancelled')).toBe(false);
+    expect(canSessionTransition('expired', 'completed')).toBe(false);
+  });
+
+  it('reads a pending session past its expiry as expired', () => {
+    expect(effectiveSessionStatus({ status: 'pending', expires_at: '2026-06-01T11:59:59Z' }, now)).toBe('expired');
+    expect(effectiveSessionStatus({ status: 'pending', expires_at: '2026-06-01T12:00:01Z' }, now)).toBe('pending');
+    expect(effectiveSessionStatus({ status: 'completed', expires_at: '2026-06-01T11:00:00Z' }, now)).toBe('completed');
+  });
+
+  it('reports the payment status once one exists, success rather than completed', () => {
+    const later = '2026-06-01T13:00:00Z';
+    expect(reportedStatus({ status: 'pending', expires_at: later, payment_status: null }, now)).toBe('pending');
+    expect(reportedStatus({ status: 'pending', expires_at: later, payment_status: 'pending' }, now)).toBe('pending');
+    expect(reportedStatus({ status: 'completed', expires_at: later, payment_status: 'success' }, now)).toBe('success');
+    expect(reportedStatus({ status: 'cancelled', expires_at: later, payment_status: 'cancelled' }, now)).toBe('cancelled');
+    expect(reportedStatus({ status: 'pending', expires_at: '2026-06-01T11:00:00Z', payment_status: 'pending' }, now)).toBe('expired');
+  });
+});
+
+describe('money', () => {
+  it.each([
+    [10.5, 'BRL', 1050],
+    [0.01, 'BRL', 1],
+    [19.99, 'MXN', 1999],
+    [15000, 'CLP', 15000],
+    [1234.56, 'USD', 123456],
+  ] as const)('%s %s is %s minor units', (amount, currency, minor) => {
+    expect(toMinor(amount, currency)).toBe(minor);
+    expect(fromMinor(minor, currency)).toBe(amount);
+  });
+
+  it.each([
+    [10.123, 'BRL'],
+    [100.5, 'CLP'],
+    [0, 'BRL'],
+    [-1, 'BRL'],
+    [Number.NaN, 'BRL'],
+    [1e13, 'BRL'],
+  ] as const)('refuses %s %s', (amount, currency) => {
+    expect(toMinor(amount, currency)).toBeNull();
+  });
+
+  it('formats with the currency’s decimals', () => {
+    expect(formatMinor(1050, 'BRL')).toBe('10.50');
+    expect(formatMinor(15000, 'CLP')).toBe('15000');
+  });
+});
+
+describe('method kinds', () => {
+  it('maps every kind only to codes of the catalog, in countries that have them', () => {
+    for (const kind of ['pix', 'card', 'boleto', 'bank_transfer', 'cash', 'wallet', 'spei', 'cip'] as const) {
+      for (const country of COUNTRY_CODES) {
+        const code = methodCodeFor(kind, country);
+        if (code) expect(COLLECTION_METHOD_CODES).toContain(code);
+      }
+    }
+    expect(methodCodeFor('pix', 'MEX')).toBeNull();
+    expect(methodCodeFor('spei', 'MEX')).toBe('svc-mt-23');
+  });
+
+  it('marks a method disabled when the amount is outside its bounds or the merchant lacks it', () => {
+    const all = { methods: COLLECTION_METHOD_CODES, countries: COUNTRY_CODES };
+    const big = availableMethods('BRA', 'BRL', 200_000_00, all);
+    expect(big.find((m) => m.id === 'pix')?.enabled).toBe(false);
+    expect(big.find((m) => m.id === 'bank_transfer')?.enabled).toBe(true);
+    const noBoleto = availableMethods('BRA', 'BRL', 100_00, { methods: ['svc-mt-1'], countries: ['BRA'] });
+    expect(noBoleto.find((m) => m.id === 'boleto')?.enabled).toBe(false);
+    expect(noBoleto.find((m) => m.id === 'pix')?.enabled).toBe(true);
+  });
+});
