@@ -62,18 +62,25 @@ async function ownSession(deps: PaymentDeps, principal: Principal, sessionId: st
   return s;
 }
 
+/**
+ * Closes an open session as cancelled or expired, together with its open latest
+ * payment, writing both events in the same transaction. Throws WriteConflict
+ * when the session changed in between.
+ */
+async function closeSession(deps: PaymentDeps, s: CheckoutSession, to: 'cancelled' | 'expired', at: string) {
+  const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
+  const openPayment = open && ['pending', 'pending_3ds', 'processing'].includes(open.status) ? open : null;
+  const events = [sessionEvent(`checkout.session.${to}`, { ...s, status: to, updated_at: at }, deps.ids.newId('evt_'), at)];
+  if (openPayment) events.push(paymentEvent(`payment.${to}`, { ...openPayment, status: to }, s, deps.ids.newId('evt_'), at));
+  await deps.store.transitionSession({ session: s, to, payment: openPayment ? { payment: openPayment, to } : undefined, events, now: at });
+}
+
 /** Moves a session past its expires_at to expired (and its open payment), once; then returns it fresh. */
 export async function settleExpiry(deps: PaymentDeps, s: CheckoutSession): Promise<CheckoutSession> {
   const now = deps.clock.now();
   if (effectiveSessionStatus(s, now) !== 'expired' || s.status === 'expired') return s;
-  const at = now.toISOString();
-  const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
-  const openPayment = open && ['pending', 'pending_3ds', 'processing'].includes(open.status) ? open : null;
-  const expired: CheckoutSession = { ...s, status: 'expired', updated_at: at };
-  const events = [sessionEvent('checkout.session.expired', expired, deps.ids.newId('evt_'), at)];
-  if (openPayment) events.push(paymentEvent('payment.expired', { ...openPayment, status: 'expired' }, s, deps.ids.newId('evt_'), at));
   try {
-    await deps.store.transitionSession({ session: s, to: 'expired', payment: openPayment ? { payment: openPayment, to: 'expired' } : undefined, events, now: at });
+    await closeSession(deps, s, 'expired', now.toISOString());
   } catch (e) {
     if (!(e instanceof WriteConflict)) throw e; // someone else settled it first
   }
@@ -116,14 +123,8 @@ export async function cancelCheckoutSession(deps: PaymentDeps, principal: Princi
   if (s.status === 'cancelled') throw new AppError('SESSION_NOT_PENDING', 'The session is already cancelled.');
   if (s.status === 'expired') throw new AppError('SESSION_EXPIRED', 'The session has expired and cannot be cancelled.');
   if (s.status !== 'pending' && s.status !== 'processing') throw new AppError('SESSION_NOT_PENDING', `A ${s.status} session cannot be cancelled.`);
-  const at = deps.clock.now().toISOString();
-  const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
-  const openPayment = open && ['pending', 'pending_3ds', 'processing'].includes(open.status) ? open : null;
-  const cancelled: CheckoutSession = { ...s, status: 'cancelled', updated_at: at };
-  const events = [sessionEvent('checkout.session.cancelled', cancelled, deps.ids.newId('evt_'), at)];
-  if (openPayment) events.push(paymentEvent('payment.cancelled', { ...openPayment, status: 'cancelled' }, s, deps.ids.newId('evt_'), at));
   try {
-    await deps.store.transitionSession({ session: s, to: 'cancelled', payment: openPayment ? { payment: openPayment, to: 'cancelled' } : undefined, events, now: at });
+    await closeSession(deps, s, 'cancelled', deps.clock.now().toISOString());
   } catch (e) {
     if (e instanceof WriteConflict) throw new AppError('SESSION_NOT_PENDING', 'The session changed while cancelling; it is no longer pending.');
     throw e;

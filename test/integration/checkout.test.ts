@@ -1,17 +1,14 @@
 /** Hosted checkout over HTTP: SPEC.md 3.2's rows, GET semantics, process per method kind, cancellation, isolation. */
-import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
-import { balanceMinor, card, customer, events, ledger, listed, payments } from '../support/payments';
+import type { TestMerchant, TestStack } from '../support/test-stack';
+import { balanceMinor, card, customer, events, ledger, listed, payments, paymentsSuite } from '../support/payments';
 
+const suite = paymentsSuite();
 let stack: TestStack;
 let m: TestMerchant;
 let api: ReturnType<typeof payments>;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  m = await stack.createMerchant();
-  api = payments(stack, m);
+beforeAll(() => {
+  ({ stack, m, api } = suite);
 });
-afterAll(() => stack.stop());
 
 async function newSession(over: Record<string, unknown> = {}) {
   const r = await api.createSession(over);

@@ -2,19 +2,16 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
-import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
-import { balanceMinor, card, events, listed, payments } from '../support/payments';
+import type { TestMerchant, TestStack } from '../support/test-stack';
+import { balanceMinor, card, events, listed, payments, paymentsSuite } from '../support/payments';
 
+const suite = paymentsSuite();
 let stack: TestStack;
 let m: TestMerchant;
 let api: ReturnType<typeof payments>;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  m = await stack.createMerchant();
-  api = payments(stack, m);
+beforeAll(() => {
+  ({ stack, m, api } = suite);
 });
-afterAll(() => stack.stop());
 
 describe('POST /cashier/cashier/payment', () => {
   it('PIX: 200 pending with pix_code, a PNG data-URI QR and a 30-minute expiry', async () => {

@@ -4,19 +4,16 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
 import { handler as expireJob } from '../../functions/jobs/expire-payments.handler';
-import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
-import { balanceMinor, card, events, ledger, payments } from '../support/payments';
+import type { TestMerchant, TestStack } from '../support/test-stack';
+import { balanceMinor, card, events, ledger, payments, paymentsSuite } from '../support/payments';
 
+const suite = paymentsSuite();
 let stack: TestStack;
 let m: TestMerchant;
 let api: ReturnType<typeof payments>;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  m = await stack.createMerchant();
-  api = payments(stack, m);
+beforeAll(() => {
+  ({ stack, m, api } = suite);
 });
-afterAll(() => stack.stop());
 
 const runJobAt = (time: Date) =>
   expireJob({ time: time.toISOString(), 'detail-type': 'Scheduled Event' } as ScheduledEvent, { getRemainingTimeInMillis: () => 60_000, functionName: 'expire' } as Context);

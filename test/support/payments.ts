@@ -87,3 +87,19 @@ export async function listed(m: TestMerchant, entity: 'SESSION' | 'PAYMENT') {
     ExpressionAttributeValues: { ':pk': `MERCHANT#${m.merchantId}#test#${entity}` },
   });
 }
+
+/**
+ * The usual pay-in suite: one isolated stack and one merchant for the file.
+ * Call at the top level of a test file; read the fields inside tests.
+ */
+export function paymentsSuite() {
+  const suite = {} as { stack: TestStack; m: TestMerchant; api: ReturnType<typeof payments> };
+  beforeAll(async () => {
+    const { startTestStack } = await import('./test-stack');
+    suite.stack = await startTestStack();
+    suite.m = await suite.stack.createMerchant();
+    suite.api = payments(suite.stack, suite.m);
+  });
+  afterAll(() => suite.stack.stop());
+  return suite;
+}
