@@ -59,6 +59,8 @@ export class ServiceFunction extends Construct {
     const queueEnv: Record<string, string> = {};
     const touched = new Set([...queueAccess.map(([q]) => q), ...(props.eventSourceQueueId ? [props.eventSourceQueueId] : [])]);
     for (const queueId of touched) queueEnv[queueUrlEnv(queueId)] = queueOf(queueId).queue.queueUrl;
+    // A function that dead-letters by itself (after its last retry) gets the DLQ's URL and send right.
+    for (const queueId of access.deadLetters ?? []) queueEnv[`${queueUrlEnv(queueId)}_DLQ`] = queueOf(queueId).dlq.queueUrl;
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: config.logRetention,
@@ -112,6 +114,8 @@ export class ServiceFunction extends Construct {
         queue.grantConsumeMessages(this.fn);
       }
     }
+
+    for (const queueId of access.deadLetters ?? []) queueOf(queueId).dlq.grantSendMessages(this.fn);
 
     const action = new SnsAction(props.alarmTopic);
     const period = config.alarms.period;

@@ -39,6 +39,9 @@ export const config = {
   queueUrl(id: QueueId): string {
     return required(queueUrlEnv(id));
   },
+  deadLetterUrl(id: QueueId): string {
+    return required(`${queueUrlEnv(id)}_DLQ`);
+  },
   /**
    * Key modes this stage accepts. The sandbox stage serves sk_test_ keys only and
    * the live stage sk_live_ keys only, unless ALLOWED_KEY_MODES says otherwise.
@@ -52,6 +55,18 @@ export const config = {
   get authCacheTtlMs(): number {
     const v = Number(env('AUTH_CACHE_TTL_MS') ?? 10_000);
     return Number.isFinite(v) && v >= 0 ? v : 10_000;
+  },
+  /** Webhook retry schedule in seconds (comma-separated); DESIGN.md's ≈3-day schedule by default. */
+  get webhookRetrySchedule(): string | undefined {
+    return env('WEBHOOK_RETRY_SCHEDULE');
+  },
+  /** Loopback webhook targets: only the local stack and tests set this; deployed stages never do. */
+  get webhookAllowLoopback(): boolean {
+    return env('WEBHOOK_ALLOW_LOOPBACK') === 'true';
+  },
+  get webhookTimeoutMs(): number {
+    const v = Number(env('WEBHOOK_TIMEOUT_MS') ?? 10_000);
+    return Number.isFinite(v) && v > 0 ? v : 10_000;
   },
   /** Public base URL of the service, for checkout_url and similar links. */
   get publicBaseUrl(): string | undefined {

@@ -11,6 +11,8 @@ import { randomIds, randomSecrets, systemClock } from '../../shared/adapters/cry
 import { repositories } from '../../shared/adapters/dynamodb';
 import { isAppError } from '../../shared/domain/errors';
 import { SCOPES, type Scope } from '../../shared/manifest/routes';
+import { dlqName, queueName, queueUrlEnv } from '../../shared/manifest/queues';
+import { redriveDeadLetters } from '../../shared/adapters/sqs/redrive';
 import type { CountryCode } from '../../shared/domain/geo';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
@@ -26,9 +28,12 @@ API keys (only the SHA-256 of a key is stored; a new key is printed once)
   keys revoke MERCHANT_ID KEY_ID
 Webhook secret (the previous secret keeps signing for 24 h)
   webhook-secret rotate MERCHANT_ID
+Webhooks
+  webhooks redrive [--max N]       move dead-lettered deliveries back to the webhooks queue
 
 Target (default: the local stack started by npm start, from .local/stack.json)
   --table NAME --region REGION     a deployed stage's table, with your AWS credentials
+  --stage sandbox|live             with --region: the stage whose queues "webhooks redrive" uses
   --endpoint URL                   a DynamoDB endpoint (DynamoDB Local)
   --state-dir DIR                  where the local stack keeps stack.json (default .local)
 Output
@@ -63,6 +68,22 @@ function selectTarget(v: { table?: string; region?: string; endpoint?: string; '
   process.env.AWS_REGION = stack.region;
 }
 
+/** The webhooks queue and its DLQ: from the local stack.json, or by name for a deployed stage. */
+async function webhookQueues(v: { region?: string; stage?: string; endpoint?: string; 'state-dir'?: string }) {
+  const { SQSClient, GetQueueUrlCommand } = await import('@aws-sdk/client-sqs');
+  if (v.region && v.stage) {
+    const sqs = new SQSClient({ region: v.region });
+    const url = async (name: string) => (await sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl as string;
+    const prefix = `latam-payments-${v.stage}`;
+    return { sqs, from: await url(dlqName(prefix, 'webhooks')), to: await url(queueName(prefix, 'webhooks')) };
+  }
+  const file = join(v['state-dir'] ?? '.local', 'stack.json');
+  if (!existsSync(file)) throw new UsageError(`No local stack found (${file}); for a deployed stage pass --region and --stage.`);
+  const stack = JSON.parse(readFileSync(file, 'utf8')) as { sqs_endpoint: string; region: string; queues: Record<string, string> };
+  const sqs = new SQSClient({ region: stack.region, endpoint: stack.sqs_endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return { sqs, from: stack.queues[`${queueUrlEnv('webhooks')}_DLQ`] as string, to: stack.queues[queueUrlEnv('webhooks')] as string };
+}
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
@@ -81,6 +102,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         endpoint: { type: 'string' },
         'state-dir': { type: 'string' },
         json: { type: 'boolean', default: false },
+        stage: { type: 'string' },
+        max: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -162,6 +185,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           { webhook_secret: r.webhookSecret, previous_expires_at: r.previousExpiresAt },
           `New webhook secret (shown once): ${r.webhookSecret}\nThe previous secret also signs until ${r.previousExpiresAt}.`,
         );
+        return 0;
+      }
+      case 'webhooks redrive': {
+        const { sqs, from, to } = await webhookQueues(v);
+        const r = await redriveDeadLetters(sqs, from, to, Number(v.max ?? 1000));
+        print(r, `Moved ${r.moved} dead-lettered delivery(ies) back to the webhooks queue${r.skipped ? `; ${r.skipped} unreadable message(s) left in the DLQ` : ''}.`);
         return 0;
       }
       default:

@@ -47,6 +47,10 @@ function localEnvironment(dynamodb: string, sqs: string, queueEnv: Record<string
     POWERTOOLS_TRACE_ENABLED: 'false',
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'INFO',
+    // Local receivers run on this machine; deployed stages never set this.
+    WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
+    // A short schedule locally (seconds): attempt at once, then 5 s, 30 s, 2 min, 5 min.
+    WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE ?? '0,5,30,120,300',
     ...queueEnv,
   };
 }
@@ -91,7 +95,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     writeFileSync(join(opts.stateDir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
     writeFileSync(
       join(opts.stateDir, 'stack.json'),
-      `${JSON.stringify({ base_url: baseUrl, dynamodb_endpoint: dynamodb.endpoint, sqs_endpoint: sqs.endpoint, table_name: LOCAL_TABLE, region: LOCAL_REGION, pid: process.pid, dynamodb_pid: dynamodb.pid }, null, 2)}\n`,
+      `${JSON.stringify({ base_url: baseUrl, dynamodb_endpoint: dynamodb.endpoint, sqs_endpoint: sqs.endpoint, table_name: LOCAL_TABLE, region: LOCAL_REGION, pid: process.pid, dynamodb_pid: dynamodb.pid, queues: queueEnv }, null, 2)}\n`,
     );
     return { sandbox, reusedMerchant: reused, dynamodbEndpoint: dynamodb.endpoint, sqsEndpoint: sqs.endpoint, stop: stopAll };
   } catch (e) {

@@ -24,6 +24,7 @@ export const ERRORS = {
   EXPIRED_CARD: { status: 422, direct: 'expired_card', message: 'The card has expired.' },
   INCORRECT_CVC: { status: 422, direct: 'incorrect_cvc', message: 'The card security code is incorrect.' },
   AUTHENTICATION_FAILED: { status: 422, direct: 'authentication_failed', message: '3-D Secure authentication failed.' },
+  EVENT_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Event not found.' },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Payment method not found.' },
   RATE_LIMIT_EXCEEDED: { status: 429, direct: 'rate_limited', message: 'Too many requests.' },
   IDEMPOTENCY_IN_PROGRESS: {

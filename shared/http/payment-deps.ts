@@ -7,6 +7,10 @@ import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { connectorRegistry } from '../adapters/connectors/registry';
 import { config } from '../config';
 import type { Clock } from '../application/ports';
+import { dispatchingStore } from '../application/dispatching-store';
+import { dispatchEvents } from '../application/webhooks';
+import { logger } from '../observability';
+import { webhookDeps } from './webhook-deps';
 
 const baseUrl = () => (config.publicBaseUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
 
@@ -14,7 +18,11 @@ let deps: PaymentDeps | undefined;
 
 export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
   deps ??= {
-    store: paymentRepository(documentClient(), () => config.tableName),
+    store: dispatchingStore(
+      paymentRepository(documentClient(), () => config.tableName),
+      (events) => dispatchEvents(webhookDeps(), events),
+      (e) => logger.warn('Events committed but not enqueued; the outbox sweeper will enqueue them', { error: e as Error }),
+    ),
     connectors: connectorRegistry(baseUrl),
     merchants: repositories.merchants,
     ids: randomIds,

@@ -4,4 +4,6 @@ import type { QueueId } from './queues';
 export interface Access {
   readonly table: 'none' | 'read' | 'readwrite';
   readonly queues?: Partial<Record<QueueId, 'send' | 'consume' | 'send+consume'>>;
+  /** Queues whose dead-letter queue the function sends to itself (after its last retry). */
+  readonly deadLetters?: readonly QueueId[];
 }

@@ -18,6 +18,14 @@ export const JOBS: readonly JobDefinition[] = [
     handler: 'functions/jobs/expire-payments.handler.ts',
     everyMinutes: 1,
     timeoutSeconds: 60,
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', queues: { webhooks: 'send' } },
+  },
+  {
+    id: 'sweepOutbox',
+    description: 'Enqueues events still in the outbox 30 s after their commit (GSI2 outbox partitions, no Scan).',
+    handler: 'functions/jobs/sweep-outbox.handler.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    access: { table: 'readwrite', queues: { webhooks: 'send' } },
   },
 ];

@@ -13,8 +13,11 @@ export interface QueueConsumer {
   readonly access: Access;
 }
 
+export const QUEUE_IDS = ['webhooks'] as const;
+export type QueueId = (typeof QUEUE_IDS)[number];
+
 export interface QueueDefinition {
-  readonly id: string;
+  readonly id: QueueId;
   readonly description: string;
   readonly visibilityTimeoutSeconds: number;
   readonly retentionDays: number;
@@ -24,7 +27,7 @@ export interface QueueDefinition {
   readonly consumer?: QueueConsumer;
 }
 
-export const QUEUES = [
+export const QUEUES: readonly QueueDefinition[] = [
   {
     id: 'webhooks',
     description: 'Webhook deliveries: one message per event to send to a merchant.',
@@ -32,10 +35,16 @@ export const QUEUES = [
     retentionDays: 4,
     maxReceiveCount: 5,
     dlqRetentionDays: 14,
+    consumer: {
+      handler: 'functions/webhooks/send-webhooks.handler.ts',
+      batchSize: 10,
+      maxBatchingWindowSeconds: 0,
+      timeoutSeconds: 30,
+      access: { table: 'readwrite', queues: { webhooks: 'send+consume' }, deadLetters: ['webhooks'] },
+    },
   },
-] as const satisfies readonly QueueDefinition[];
+];
 
-export type QueueId = (typeof QUEUES)[number]['id'];
 
 export const queueName = (prefix: string, id: string) => `${prefix}-${id}`;
 export const dlqName = (prefix: string, id: string) => `${prefix}-${id}-dlq`;

@@ -7,6 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { ensureQueues, ensureTable } from '../../bin/local/services';
 import { createHttpServer, listen, type ExtraRoute } from '../../bin/local/http-server';
+import { startPoller } from '../../bin/local/sqs-poller';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { queueDefinitions, queueUrlEnv } from '../../shared/manifest/queues';
 import { merchantAdmin, type CreateMerchantInput } from '../../shared/application/merchants';
 import { randomIds, randomSecrets, systemClock } from '../../shared/adapters/crypto';
 import { repositories } from '../../shared/adapters/dynamodb';
@@ -29,7 +32,8 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-export async function startTestStack(options: { extraRoutes?: ExtraRoute[] } = {}): Promise<TestStack> {
+/** `workers: true` also runs the queue consumers (the webhook sender) with Lambda's batch semantics. */
+export async function startTestStack(options: { extraRoutes?: ExtraRoute[]; workers?: boolean } = {}): Promise<TestStack> {
   const { dynamodb, sqs } = engines();
   const id = `t${randomBytes(5).toString('hex')}`;
   const tableName = `test-${id}`;
@@ -44,6 +48,13 @@ export async function startTestStack(options: { extraRoutes?: ExtraRoute[] } = {
   process.env.PUBLIC_BASE_URL = baseUrl;
 
   const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock });
+  const pollers: Array<{ stop(): Promise<void> }> = [];
+  if (options.workers) {
+    const client = new SQSClient({ endpoint: sqs, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    for (const q of queueDefinitions()) {
+      if (q.consumer) pollers.push(startPoller({ sqs: client, queueId: q.id, queueUrl: queueEnv[queueUrlEnv(q.id)] ?? '', consumer: q.consumer, onError: (e) => errors.push(e) }));
+    }
+  }
 
   return {
     baseUrl,
@@ -69,6 +80,7 @@ export async function startTestStack(options: { extraRoutes?: ExtraRoute[] } = {
       return { status: res.status, headers: res.headers, body, text };
     },
     async stop() {
+      await Promise.all(pollers.map((p) => p.stop()));
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();

@@ -128,6 +128,7 @@ describe('ERRORS statuses', () => {
     EXPIRED_CARD: 422,
     INCORRECT_CVC: 422,
     AUTHENTICATION_FAILED: 422,
+    EVENT_NOT_FOUND: 404,
     INTERNAL_ERROR: 500,
   };
 

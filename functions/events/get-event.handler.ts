@@ -1,0 +1,11 @@
+/** GET /api/v1/events/{event_id}: payload and every delivery attempt. */
+import { getEvent } from '../../shared/application/webhooks';
+import { eventPath } from '../../shared/domain/webhooks/event.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { webhookDeps } from '../../shared/http/webhook-deps';
+
+export const handler = httpHandler({
+  route: 'getEvent',
+  path: eventPath,
+  handler: async ({ path, principal }) => ({ body: await getEvent(webhookDeps(), principal, path.event_id) }),
+});

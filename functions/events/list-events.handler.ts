@@ -1,0 +1,11 @@
+/** GET /api/v1/events: the merchant's events, newest first, filterable and paginated. */
+import { listEvents } from '../../shared/application/webhooks';
+import { listEventsQuery } from '../../shared/domain/webhooks/event.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { webhookDeps } from '../../shared/http/webhook-deps';
+
+export const handler = httpHandler({
+  route: 'listEvents',
+  query: listEventsQuery,
+  handler: async ({ query, principal }) => ({ body: await listEvents(webhookDeps(), principal, query) }),
+});

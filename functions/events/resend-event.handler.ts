@@ -1,0 +1,11 @@
+/** POST /api/v1/events/{event_id}/resend: deliver the event again, whatever its delivery status. */
+import { resendEvent } from '../../shared/application/webhooks';
+import { eventPath } from '../../shared/domain/webhooks/event.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { webhookDeps } from '../../shared/http/webhook-deps';
+
+export const handler = httpHandler({
+  route: 'resendEvent',
+  path: eventPath,
+  handler: async ({ path, principal }) => ({ status: 202, body: await resendEvent(webhookDeps(), principal, path.event_id) }),
+});

@@ -1,0 +1,109 @@
+/** Event items: the outbox marker (GSI2), delivery attempts, and the merchant's event listing (GSI1). */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { EventStore, StoredEvent } from '../../application/webhook-ports';
+import { keys, stripKeys, WORK_SHARDS } from './keys';
+
+const encodeCursor = (key: Record<string, unknown> | undefined) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null);
+function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
+  if (!cursor) return undefined;
+  try {
+    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+export function eventRepository(db: DynamoDBDocumentClient, tableName: () => string): EventStore {
+  return {
+    async get(eventId) {
+      const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.event(eventId), ConsistentRead: true }));
+      return r.Item ? stripKeys<StoredEvent>(r.Item) : null;
+    },
+
+    async markDispatched(eventIds, at) {
+      await Promise.all(
+        eventIds.map((id) =>
+          db
+            .send(
+              new UpdateCommand({
+                TableName: tableName(),
+                Key: keys.event(id),
+                UpdateExpression: 'SET dispatched_at = :at REMOVE GSI2PK, GSI2SK',
+                ConditionExpression: 'attribute_exists(PK)',
+                ExpressionAttributeValues: { ':at': at },
+              }),
+            )
+            .catch((e: unknown) => {
+              if (!(e instanceof ConditionalCheckFailedException)) throw e;
+            }),
+        ),
+      );
+    },
+
+    async undispatched(before, limit) {
+      const ids: string[] = [];
+      for (let shard = 0; shard < WORK_SHARDS && ids.length < limit; shard++) {
+        const r = await db.send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'GSI2',
+            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :before',
+            ExpressionAttributeValues: { ':pk': keys.outboxPartition(shard), ':before': `${before}#~` },
+            ProjectionExpression: 'event_id',
+            Limit: limit - ids.length,
+          }),
+        );
+        for (const item of r.Items ?? []) ids.push(String(item.event_id));
+      }
+      return ids;
+    },
+
+    async recordAttempt(eventId, attempt, status) {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.event(eventId),
+          UpdateExpression:
+            'SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), delivery_status = :status, last_attempt_at = :at' +
+            (status === 'delivered' ? ', delivered_at = :at' : ''),
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':empty': [], ':attempt': [attempt], ':status': status, ':at': attempt.at },
+        }),
+      );
+    },
+
+    async list(merchantId, mode, q) {
+      const filters: string[] = [];
+      const values: Record<string, unknown> = { ':pk': keys.listing(merchantId, mode, 'EVENT').GSI1PK };
+      const names: Record<string, string> = {};
+      if (q.type) (filters.push('#type = :type'), (names['#type'] = 'type'), (values[':type'] = q.type));
+      if (q.objectId) (filters.push('object_id = :oid'), (values[':oid'] = q.objectId));
+      if (q.deliveryStatus) (filters.push('delivery_status = :ds'), (values[':ds'] = q.deliveryStatus));
+      const items: StoredEvent[] = [];
+      let start = decodeCursor(q.cursor);
+      let last: Record<string, unknown> | undefined;
+      // Newest first; with filters, keep reading pages (bounded) until the page is full.
+      for (let pages = 0; pages < 10 && items.length < q.limit; pages++) {
+        const r = await db.send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'GSI1',
+            KeyConditionExpression: 'GSI1PK = :pk',
+            ScanIndexForward: false,
+            ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+            ExpressionAttributeValues: values,
+            Limit: q.limit - items.length,
+            ExclusiveStartKey: start,
+          }),
+        );
+        items.push(...(r.Items ?? []).map((i) => stripKeys<StoredEvent>(i)));
+        last = r.LastEvaluatedKey;
+        if (!last) break;
+        start = last;
+      }
+      return { items, nextCursor: encodeCursor(last) };
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/** What webhook dispatch and delivery need: the event store and the delivery queue. */
+import type { DomainEvent } from '../domain/events';
+import type { DeliveryAttempt, DeliveryStatus } from '../domain/webhooks/retry';
+
+/** The message on the webhooks queue: which event, which attempt, and when it may run. */
+export interface DeliveryMessage {
+  readonly event_id: string;
+  readonly attempt: number;
+  /** Unix ms; a message received earlier is sent on as another hop. */
+  readonly not_before?: number;
+  /** A merchant's resend or an ops redrive: deliver even if the event already reached a final state. */
+  readonly manual?: boolean;
+}
+
+export interface StoredEvent extends DomainEvent {
+  readonly delivery_status: DeliveryStatus;
+  readonly attempts: DeliveryAttempt[];
+  readonly delivered_at?: string | null;
+  readonly dispatched_at?: string | null;
+}
+
+export interface EventStore {
+  get(eventId: string): Promise<StoredEvent | null>;
+  /** Clears the outbox marker once the event is on the queue (idempotent). */
+  markDispatched(eventIds: readonly string[], at: string): Promise<void>;
+  /** Events still in the outbox created at or before `before` (ISO), across the outbox shards. */
+  undispatched(before: string, limit: number): Promise<string[]>;
+  recordAttempt(eventId: string, attempt: DeliveryAttempt, status: DeliveryStatus): Promise<void>;
+  list(merchantId: string, mode: string, q: { type?: string; objectId?: string; deliveryStatus?: string; limit: number; cursor?: string }): Promise<{ items: StoredEvent[]; nextCursor: string | null }>;
+}
+
+export interface DeliveryQueue {
+  send(messages: readonly DeliveryMessage[], delaySeconds?: number): Promise<void>;
+  sendToDeadLetter(message: DeliveryMessage): Promise<void>;
+}

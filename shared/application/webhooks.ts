@@ -1,0 +1,145 @@
+/**
+ * Webhook dispatch and delivery (SPEC.md 6, DESIGN.md 5): events are enqueued
+ * right after their transaction commits, a sweeper re-enqueues any left in the
+ * outbox, and the sender signs, posts, records every attempt and retries on the
+ * schedule until delivered, gone (410) or dead-lettered.
+ */
+import { AppError } from '../domain/errors';
+import type { DomainEvent } from '../domain/events';
+import { delayBeforeAttempt, hop, nextStep, type DeliveryAttempt } from '../domain/webhooks/retry';
+import type { Principal } from './authenticate';
+import type { Clock, MerchantRepository } from './ports';
+import type { DeliveryMessage, DeliveryQueue, EventStore, StoredEvent } from './webhook-ports';
+
+export interface DeliveryTarget {
+  readonly url: URL;
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
+export interface WebhookDeps {
+  readonly events: EventStore;
+  readonly queue: DeliveryQueue;
+  readonly merchants: Pick<MerchantRepository, 'get' | 'getWebhookSecrets'>;
+  readonly clock: Clock;
+  readonly schedule: () => readonly number[];
+  /** SSRF guard: resolves and checks a URL, or throws with the reason. */
+  readonly checkUrl: (url: string, livemode: boolean) => Promise<DeliveryTarget>;
+  readonly signHeaders: (a: { eventId: string; eventType: string; timestampSec: number; rawBody: string; secrets: string[] }) => Record<string, string>;
+  readonly send: (req: { target: DeliveryTarget; body: string; headers: Record<string, string> }) => Promise<{ ok: boolean; status?: number; error?: string; durationMs: number }>;
+}
+
+/** Right after a commit: put the events on the queue and clear their outbox markers. */
+export async function dispatchEvents(deps: Pick<WebhookDeps, 'events' | 'queue' | 'clock'>, events: readonly Pick<DomainEvent, 'event_id'>[]) {
+  if (events.length === 0) return;
+  await deps.queue.send(events.map((e) => ({ event_id: e.event_id, attempt: 0 })));
+  await deps.events.markDispatched(events.map((e) => e.event_id), deps.clock.now().toISOString());
+}
+
+/** The sweeper: events still in the outbox `graceSeconds` after they were written go on the queue now. */
+export async function sweepOutbox(deps: Pick<WebhookDeps, 'events' | 'queue' | 'clock'>, graceSeconds = 30, limit = 500) {
+  const before = new Date(deps.clock.now().getTime() - graceSeconds * 1000).toISOString();
+  const ids = await deps.events.undispatched(before, limit);
+  await dispatchEvents(deps, ids.map((event_id) => ({ event_id })));
+  return { requeued: ids.length };
+}
+
+const FINAL = new Set(['delivered', 'gone', 'dead_lettered', 'no_endpoint']);
+
+async function secretsOf(deps: WebhookDeps, merchantId: string, now: Date): Promise<string[]> {
+  const s = await deps.merchants.getWebhookSecrets(merchantId);
+  if (!s) return [];
+  const previousValid = s.previous && s.previous_expires_at && Date.parse(s.previous_expires_at) > now.getTime();
+  return previousValid ? [s.current, s.previous as string] : [s.current];
+}
+
+/** One queue message: the attempt it names, or another hop when its time has not come. */
+export async function deliverMessage(deps: WebhookDeps, msg: DeliveryMessage): Promise<void> {
+  const now = deps.clock.now();
+  if (msg.not_before && msg.not_before > now.getTime() + 1000) {
+    const h = hop((msg.not_before - now.getTime()) / 1000, now.getTime());
+    await deps.queue.send([{ ...msg, not_before: msg.not_before }], h.delaySeconds);
+    return;
+  }
+  const event = await deps.events.get(msg.event_id);
+  if (!event || (!msg.manual && FINAL.has(event.delivery_status))) return;
+  const merchant = await deps.merchants.get(event.merchant_id);
+  const target = event.notification_url ?? merchant?.notification_url ?? null;
+  const at = now.toISOString();
+  const attempt = (status: number | null, error: string | null, duration: number, url = target): DeliveryAttempt => ({
+    attempt: msg.attempt,
+    at,
+    url,
+    status,
+    error,
+    duration_ms: Math.round(duration),
+  });
+  if (!target) {
+    await deps.events.recordAttempt(event.event_id, attempt(null, 'no notification_url for this object or merchant', 0), 'no_endpoint');
+    return;
+  }
+  let checked: DeliveryTarget;
+  try {
+    checked = await deps.checkUrl(target, event.livemode);
+  } catch (e) {
+    await deps.events.recordAttempt(event.event_id, attempt(null, `refused: ${(e as Error).message}`, 0), 'no_endpoint');
+    return;
+  }
+  const body = JSON.stringify(event.payload);
+  const headers = deps.signHeaders({
+    eventId: event.event_id,
+    eventType: event.type,
+    timestampSec: Math.floor(now.getTime() / 1000),
+    rawBody: body,
+    secrets: await secretsOf(deps, event.merchant_id, now),
+  });
+  const result = await deps.send({ target: checked, body, headers });
+  const schedule = deps.schedule();
+  const step = nextStep(result, msg.attempt, schedule);
+  const status = step === 'delivered' ? 'delivered' : step === 'gone' ? 'gone' : step === 'retry' ? 'retrying' : 'dead_lettered';
+  await deps.events.recordAttempt(event.event_id, attempt(result.status ?? null, result.error ?? null, result.durationMs), status);
+  if (step === 'retry') {
+    const wait = delayBeforeAttempt(schedule, msg.attempt + 1) ?? 0;
+    const h = hop(wait, now.getTime());
+    await deps.queue.send([{ event_id: event.event_id, attempt: msg.attempt + 1, not_before: h.notBefore, manual: msg.manual }], h.delaySeconds);
+  } else if (step === 'dead_letter') {
+    await deps.queue.sendToDeadLetter({ event_id: event.event_id, attempt: msg.attempt });
+  }
+}
+
+/** Events API views (GET /api/v1/events, /{id}). */
+export function eventView(e: StoredEvent, withPayload: boolean) {
+  return {
+    event_id: e.event_id,
+    type: e.type,
+    object_id: e.object_id,
+    livemode: e.livemode,
+    created_at: e.created_at,
+    delivery_status: e.delivery_status,
+    delivered_at: e.delivered_at ?? null,
+    attempt_count: e.attempts?.length ?? 0,
+    notification_url: e.notification_url,
+    ...(withPayload ? { payload: e.payload, attempts: e.attempts ?? [] } : {}),
+  };
+}
+
+async function ownEvent(deps: Pick<WebhookDeps, 'events'>, principal: Principal, eventId: string) {
+  const e = await deps.events.get(eventId);
+  if (!e || e.merchant_id !== principal.merchant.merchant_id || e.livemode !== principal.livemode) throw new AppError('EVENT_NOT_FOUND');
+  return e;
+}
+
+export async function listEvents(deps: Pick<WebhookDeps, 'events'>, principal: Principal, q: { type?: string; object_id?: string; delivery_status?: string; limit: number; cursor?: string }) {
+  const page = await deps.events.list(principal.merchant.merchant_id, principal.mode, { type: q.type, objectId: q.object_id, deliveryStatus: q.delivery_status, limit: q.limit, cursor: q.cursor });
+  return { success: true, data: page.items.map((e) => eventView(e, false)), has_more: page.nextCursor !== null, next_cursor: page.nextCursor };
+}
+
+export async function getEvent(deps: Pick<WebhookDeps, 'events'>, principal: Principal, eventId: string) {
+  return { success: true, ...eventView(await ownEvent(deps, principal, eventId), true) };
+}
+
+export async function resendEvent(deps: Pick<WebhookDeps, 'events' | 'queue'>, principal: Principal, eventId: string) {
+  const e = await ownEvent(deps, principal, eventId);
+  await deps.queue.send([{ event_id: e.event_id, attempt: 0, manual: true }]);
+  return { success: true, event_id: e.event_id, status: 'queued', message: 'The event will be delivered again.' };
+}

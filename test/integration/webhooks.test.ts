@@ -1,0 +1,214 @@
+/**
+ * Webhook delivery end to end on the local engines: state change -> outbox ->
+ * SQS -> sender -> a real HTTP receiver on loopback, signed, retried, recorded.
+ */
+import { Webhook } from 'standardwebhooks';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { createHmac } from 'node:crypto';
+import { handler as sweepJob } from '../../functions/jobs/sweep-outbox.handler';
+import { createDirectPayment } from '../../shared/application/payments';
+import { dispatchingStore } from '../../shared/application/dispatching-store';
+import { paymentRepository } from '../../shared/adapters/dynamodb/payment.repository';
+import { documentClient } from '../../shared/adapters/aws-clients';
+import { config } from '../../shared/config';
+import { paymentDeps } from '../../shared/http/payment-deps';
+import { redriveDeadLetters } from '../../shared/adapters/sqs/redrive';
+import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
+import { card, customer, events, payments } from '../support/payments';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { verifyWebhook } from '../support/merchant-verify';
+import { engines } from '../support/engines';
+
+jest.setTimeout(60_000);
+
+let stack: TestStack;
+let receiver: Receiver;
+let m: TestMerchant;
+let api: ReturnType<typeof payments>;
+
+beforeAll(async () => {
+  Object.assign(process.env, { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '0,1,1', WEBHOOK_TIMEOUT_MS: '800' });
+  stack = await startTestStack({ workers: true });
+  receiver = await startReceiver();
+  m = await stack.createMerchant({ notification_url: receiver.url });
+  api = payments(stack, m);
+});
+afterAll(async () => {
+  await receiver.stop();
+  await stack.stop();
+});
+beforeEach(() => receiver.script([], 200));
+
+const forPayment = (id: string) => (r: { body: any }) => r.body?.payment_id === id;
+const sqs = () => new SQSClient({ endpoint: engines().sqs, region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+
+function expectGenuine(r: { headers: Record<string, unknown>; rawBody: Buffer }, secret: string, hexHeader: 'x-signature' | 'x-webhook-signature' = 'x-signature') {
+  // By hand: hex HMAC-SHA256 of the raw body keyed with the whole secret string.
+  expect(r.headers[hexHeader]).toBe(createHmac('sha256', secret).update(r.rawBody).digest('hex'));
+  // By an independent Standard Webhooks implementation.
+  const wh = new Webhook(secret.slice('whsec_'.length));
+  expect(() =>
+    wh.verify(r.rawBody.toString('utf8'), {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    }),
+  ).not.toThrow();
+  // By the recipe merchants copy from the README.
+  expect(verifyWebhook(r.rawBody, r.headers as Record<string, string>, secret)).toMatchObject({ ok: true });
+}
+
+describe('delivery', () => {
+  it('payment.success, payment.failed and payment.expired arrive signed, as JSON, with a service user agent', async () => {
+    const ok = await api.direct({ payment_method: 'card', card: card('4242424242424242') });
+    const declined = await api.direct({ payment_method: 'card', card: card('4000000000000002') });
+    process.env.PIX_EXPIRY_SECONDS = '1';
+    const pix = await api.direct();
+    delete process.env.PIX_EXPIRY_SECONDS;
+    await new Promise((r) => setTimeout(r, 1200));
+    await api.status(pix.body.payment_id); // the read settles the expiry and emits payment.expired
+    const [success] = await receiver.waitFor(1, 15_000, forPayment(ok.body.payment_id));
+    const [failed] = await receiver.waitFor(1, 15_000, forPayment(declined.body.payment_id));
+    const [expired] = await receiver.waitFor(1, 15_000, forPayment(pix.body.payment_id));
+    expect(success!.body).toMatchObject({ event: 'payment.success', status: 'success', amount: 25, currency: 'BRL', payment_method: 'card', merchant_id: m.merchantId });
+    expect(failed!.body).toMatchObject({ event: 'payment.failed', status: 'failed' });
+    expect(expired!.body).toMatchObject({ event: 'payment.expired', status: 'expired' });
+    for (const r of [success!, failed!, expired!]) {
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(String(r.headers['user-agent'])).toMatch(/^latam-payments-webhooks\//);
+      expect(r.headers['webhook-id']).toBe(r.body.event_id);
+      expectGenuine(r, m.webhookSecret);
+    }
+  });
+
+  it('retries a receiver answering 500 twice: the same Webhook-Id three times, then delivered', async () => {
+    receiver.script([500, 500], 200);
+    const p = await api.direct({ payment_method: 'card', card: card('5555555555554444') });
+    const got = await receiver.waitFor(3, 20_000, forPayment(p.body.payment_id));
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    const eventId = String(got[0]!.headers['webhook-id']);
+    await waitForStatus(eventId, 'delivered');
+    const ev = await api.json('GET', `/api/v1/events/${eventId}`);
+    expect(ev.body).toMatchObject({ event_id: eventId, type: 'payment.success', delivery_status: 'delivered', attempt_count: 3 });
+    expect(ev.body.attempts.map((a: { status: number }) => a.status)).toEqual([500, 500, 200]);
+    expect(ev.body.attempts[0]).toEqual(expect.objectContaining({ at: expect.any(String), duration_ms: expect.any(Number), url: receiver.url }));
+  });
+
+  it('retries a receiver that times out', async () => {
+    receiver.script([{ status: 200, delayMs: 2000 }], 200);
+    const p = await api.direct({ payment_method: 'card', card: card('4242424242424242') });
+    const got = await receiver.waitFor(2, 20_000, forPayment(p.body.payment_id));
+    const eventId = String(got[0]!.headers['webhook-id']);
+    await waitForStatus(eventId, 'delivered');
+    const ev = await api.json('GET', `/api/v1/events/${eventId}`);
+    expect(ev.body.attempts[0]).toMatchObject({ status: null, error: 'timeout' });
+    expect(ev.body.attempts[1]).toMatchObject({ status: 200 });
+  });
+
+  it('stops at 410 Gone', async () => {
+    receiver.script([410], 200);
+    const p = await api.direct({ payment_method: 'card', card: card('4242424242424242') });
+    const [first] = await receiver.waitFor(1, 15_000, forPayment(p.body.payment_id));
+    const eventId = String(first!.headers['webhook-id']);
+    await waitForStatus(eventId, 'gone');
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(receiver.received.filter(forPayment(p.body.payment_id))).toHaveLength(1);
+  });
+
+  it('dead-letters after the last attempt, and redrive delivers it', async () => {
+    receiver.script([], 503);
+    const p = await api.direct({ payment_method: 'card', card: card('4242424242424242') });
+    const got = await receiver.waitFor(3, 20_000, forPayment(p.body.payment_id));
+    const eventId = String(got[0]!.headers['webhook-id']);
+    await waitForStatus(eventId, 'dead_lettered');
+    receiver.script([], 200);
+    const r = await redriveDeadLetters(sqs(), stack.queueEnv.QUEUE_URL_WEBHOOKS_DLQ!, stack.queueEnv.QUEUE_URL_WEBHOOKS!);
+    expect(r.moved).toBeGreaterThanOrEqual(1);
+    await receiver.waitFor(4, 15_000, forPayment(p.body.payment_id));
+    await waitForStatus(eventId, 'delivered');
+  });
+
+  it('heals a crash between commit and enqueue: the sweeper enqueues what the outbox still holds', async () => {
+    const broken = { ...paymentDeps(), store: dispatchingStore(paymentRepository(documentClient(), () => config.tableName), async () => { throw new Error('process died before enqueue'); }, () => undefined) };
+    const principal = { merchant: (await stack.admin.getMerchant(m.merchantId)), key: {} as never, mode: 'test' as const, livemode: false };
+    const payment = await createDirectPayment(broken, principal, { payment_method: 'card', amount: 12, currency: 'BRL', country: 'BRA', customer, card: { ...card('4242424242424242'), installments: 1 }, metadata: {} }, `pi_${Date.now()}faultinjection00`);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.received.filter(forPayment(payment.payment_id))).toHaveLength(0);
+    const ev = (await events(m)).find((e) => e.object_id === payment.payment_id);
+    expect(ev?.GSI2PK).toMatch(/^OUTBOX#/);
+    // Not yet 30 s old: the sweeper leaves it. As of 31 s later it enqueues it.
+    expect(await sweepJob({ time: new Date().toISOString() } as ScheduledEvent, {} as Context)).toEqual({ requeued: 0 });
+    expect(await sweepJob({ time: new Date(Date.now() + 31_000).toISOString() } as ScheduledEvent, {} as Context)).toEqual({ requeued: 1 });
+    await receiver.waitFor(1, 15_000, forPayment(payment.payment_id));
+  });
+
+  it('records an object without any notification_url as having no endpoint', async () => {
+    const quiet = await stack.createMerchant();
+    const p = await payments(stack, quiet).direct({ payment_method: 'card', card: card('4242424242424242') });
+    const eventId = (await events(quiet)).find((e) => e.object_id === p.body.payment_id)!.event_id as string;
+    await waitForStatus(eventId, 'no_endpoint', quiet);
+  });
+
+  it('refuses a loopback target when loopback is not allowed, and never sends to it', async () => {
+    process.env.WEBHOOK_ALLOW_LOOPBACK = 'false';
+    try {
+      const before = receiver.received.length;
+      const p = await api.direct({ payment_method: 'card', card: card('4242424242424242'), notification_url: receiver.url.replace('127.0.0.1', 'localhost') });
+      const eventId = (await events(m)).find((e) => e.object_id === p.body.payment_id)!.event_id as string;
+      const ev = await waitForStatus(eventId, 'no_endpoint');
+      expect(ev.attempts[0].error).toMatch(/refused/);
+      expect(receiver.received.length).toBe(before);
+    } finally {
+      process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
+    }
+  });
+});
+
+describe('events API', () => {
+  it('lists newest first with filters and cursor pagination, and resends', async () => {
+    const fresh = await stack.createMerchant({ notification_url: receiver.url });
+    const a = payments(stack, fresh);
+    for (let i = 0; i < 3; i++) await a.direct({ payment_method: 'card', card: card('4242424242424242') });
+    await a.direct({ payment_method: 'card', card: card('4000000000000002') });
+    const all = await a.json('GET', '/api/v1/events?limit=100');
+    expect(all.status).toBe(200);
+    expect(all.body.data).toHaveLength(4);
+    const times = all.body.data.map((e: { created_at: string }) => e.created_at);
+    expect([...times].sort().reverse()).toEqual(times);
+    const failed = await a.json('GET', '/api/v1/events?type=payment.failed');
+    expect(failed.body.data.map((e: { type: string }) => e.type)).toEqual(['payment.failed']);
+    const page1 = await a.json('GET', '/api/v1/events?limit=2');
+    expect(page1.body).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+    const page2 = await a.json('GET', `/api/v1/events?limit=2&cursor=${page1.body.next_cursor}`);
+    const ids = [...page1.body.data, ...page2.body.data].map((e: { event_id: string }) => e.event_id);
+    expect(new Set(ids).size).toBe(4);
+    const byObject = await a.json('GET', `/api/v1/events?object_id=${failed.body.data[0].object_id}`);
+    expect(byObject.body.data).toHaveLength(1);
+    expect((await a.json('GET', '/api/v1/events?delivery_status=bogus')).status).toBe(400);
+    expect((await a.json('GET', '/api/v1/events?limit=101')).status).toBe(400);
+
+    const target = failed.body.data[0].event_id as string;
+    await waitForStatus(target, 'delivered', fresh);
+    const before = receiver.received.filter((r) => r.headers['webhook-id'] === target).length;
+    const resent = await a.json('POST', `/api/v1/events/${target}/resend`);
+    expect(resent.status).toBe(202);
+    await receiver.waitFor(before + 1, 15_000, (r) => r.headers['webhook-id'] === target);
+    // Another merchant cannot see or resend it.
+    const other = payments(stack, await stack.createMerchant());
+    expect((await other.json('GET', `/api/v1/events/${target}`)).status).toBe(404);
+    expect((await other.json('POST', `/api/v1/events/${target}/resend`)).status).toBe(404);
+  });
+});
+
+async function waitForStatus(eventId: string, status: string, who: TestMerchant = m) {
+  const a = payments(stack, who);
+  const end = Date.now() + 20_000;
+  for (;;) {
+    const r = await a.json('GET', `/api/v1/events/${eventId}`);
+    if (r.body?.delivery_status === status) return r.body;
+    if (Date.now() > end) throw new Error(`event ${eventId} is ${r.body?.delivery_status}, not ${status}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
