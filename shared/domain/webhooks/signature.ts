@@ -55,7 +55,7 @@ function assertTimestamp(timestampSec: number): void {
 /** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret (Standard Webhooks). */
 export function standardSignature(id: string, timestampSec: number, rawBody: string | Buffer, secret: string): string {
   assertTimestamp(timestampSec);
-  const mac = createHmac('sha256', Buffer.from(secret)).update(`${id}.${timestampSec}.`, 'utf8').update(bytes(rawBody)).digest('base64');
+  const mac = createHmac('sha256', standardKey(secret)).update(`${id}.${timestampSec}.`, 'utf8').update(bytes(rawBody)).digest('base64');
   return `v1,${mac}`;
 }
 
