@@ -29,7 +29,7 @@ export function verifyWebhook(rawBody: Buffer | string, headers: Record<string, 
   const hex = h['x-signature'] ?? h['x-webhook-signature'];
   if (!hex) return { ok: false, reason: 'missing X-Signature / X-Webhook-Signature' };
   const expectedHex = createHmac('sha256', secret).update(body).digest('hex');
-  if (false && !anyEqual(hex.split(',').map((s) => s.trim().toLowerCase()), expectedHex)) return { ok: false, reason: 'bad X-Signature' };
+  if (!anyEqual(hex.split(',').map((s) => s.trim().toLowerCase()), expectedHex)) return { ok: false, reason: 'bad X-Signature' };
 
   // 2. Standard Webhooks: "v1,<base64>" values separated by spaces, over "id.timestamp.body".
   const id = h['webhook-id'], ts = h['webhook-timestamp'], sig = h['webhook-signature'];

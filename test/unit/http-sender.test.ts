@@ -53,9 +53,17 @@ describe('deliver', () => {
 
   it('sets content-type, user-agent and host itself, whatever the caller passes', async () => {
     const s = await start((_req, res) => res.writeHead(204).end());
-    const r = await deliver({ ...base, url: `http://127.0.0.1:${s.port}/`, headers: { 'Content-Type': 'text/plain', Host: 'evil.example', 'User-Agent': 'x', 'X-Extra': 'y' } });
+    const r = await deliver({ ...base, url: `http://127.0.0.1:${s.port}/`, headers: {
+      'Content-Type': 'text/plain', Host: 'evil.example', 'User-Agent': 'x', 'X-Extra': 'y', 'Transfer-Encoding': 'chunked', 'Content-Length': '1', Connection: 'keep-alive',
+    } });
     expect(r).toMatchObject({ ok: true, status: 204 });
-    expect(s.received[0]!.headers).toMatchObject({ 'content-type': 'application/json', host: `127.0.0.1:${s.port}`, 'user-agent': base.userAgent, 'x-extra': 'y' });
+    const got = s.received[0]!;
+    expect(got.headers).toMatchObject({
+      'content-type': 'application/json', host: `127.0.0.1:${s.port}`, 'user-agent': base.userAgent, 'x-extra': 'y',
+      'content-length': String(Buffer.byteLength(body)), connection: 'close',
+    });
+    expect(got.headers['transfer-encoding']).toBeUndefined();
+    expect(got.body).toBe(body);
   });
 
   it('any 2xx is ok; 500, 410 and 404 are not, with their status', async () => {
