@@ -13,6 +13,7 @@ import { isAppError } from '../../shared/domain/errors';
 import { SCOPES, type Scope } from '../../shared/manifest/routes';
 import { dlqName, queueName, queueUrlEnv } from '../../shared/manifest/queues';
 import { redriveDeadLetters } from '../../shared/adapters/sqs/redrive';
+import { checkUrlSyntax } from '../../shared/adapters/webhooks/ssrf-guard';
 import type { CountryCode } from '../../shared/domain/geo';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
@@ -129,6 +130,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     switch (`${group} ${action ?? ''}`.trim()) {
       case 'merchants create': {
         if (!v.name) throw new UsageError('merchants create needs --name.');
+        if (v['notification-url']) checkUrlSyntax(v['notification-url'], { requireHttps: false, allowLoopback: process.env.WEBHOOK_ALLOW_LOOPBACK === 'true' || !v.table });
         const r = await admin.createMerchant({
           name: v.name,
           countries: list(v.countries) as CountryCode[] | undefined,

@@ -11,6 +11,13 @@ import type { PaymentDeps } from './payment-deps';
 import { WriteConflict } from './payment-ports';
 import { processResponse } from './payment-views';
 
+/** Refuses a notification_url the webhook sender would never call (SPEC.md 6; DESIGN.md 5 SSRF rules). */
+export function requireSafeNotificationUrl(deps: PaymentDeps, url: string | null | undefined, livemode: boolean) {
+  if (!url) return;
+  const problem = deps.checkNotificationUrl(url, livemode);
+  if (problem) throw new AppError('VALIDATION_ERROR', `notification_url is not allowed: ${problem}`, { details: [{ field: 'notification_url', message: problem }] });
+}
+
 export function checkoutUrl(deps: PaymentDeps, sessionId: string) {
   return `${deps.baseUrl()}/checkout/${sessionId}`;
 }
@@ -22,6 +29,7 @@ export async function createCheckoutSession(deps: PaymentDeps, principal: Princi
   if (!principal.merchant.countries.includes(input.country)) {
     throw new AppError('COUNTRY_NOT_SUPPORTED', `${input.country} is not enabled for this merchant.`);
   }
+  requireSafeNotificationUrl(deps, input.notification_url, principal.livemode);
   const now = deps.clock.now();
   const at = now.toISOString();
   const session: CheckoutSession = {

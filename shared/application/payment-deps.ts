@@ -9,6 +9,8 @@ export interface PaymentDeps {
   readonly merchants: Pick<MerchantRepository, 'get'>;
   readonly ids: IdGenerator;
   readonly clock: Clock;
+  /** SSRF guard for a submitted notification_url (no DNS: delivery checks again): an error message, or null when allowed. */
+  readonly checkNotificationUrl: (url: string, livemode: boolean) => string | null;
   /** Public base URL of the service (checkout_url, 3DS and wallet pages, QR images). */
   readonly baseUrl: () => string;
 }

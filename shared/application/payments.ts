@@ -6,7 +6,7 @@ import { canTransition, PAYMENT_EVENT, type Payment, type PaymentStatus } from '
 import type { DirectPaymentInput } from '../domain/payments/payment.schemas';
 import type { CheckoutSession } from '../domain/payments/session';
 import type { Principal } from './authenticate';
-import { settleExpiry } from './checkout';
+import { requireSafeNotificationUrl, settleExpiry } from './checkout';
 import { initiatePayment } from './initiate-payment';
 import type { PaymentDeps } from './payment-deps';
 import { WriteConflict } from './payment-ports';
@@ -16,6 +16,7 @@ export async function createDirectPayment(deps: PaymentDeps, principal: Principa
   if (!principal.merchant.countries.includes(input.country)) {
     throw new AppError('COUNTRY_NOT_SUPPORTED', `${input.country} is not enabled for this merchant.`);
   }
+  requireSafeNotificationUrl(deps, input.notification_url, principal.livemode);
   const { payment } = await initiatePayment(deps, {
     paymentId,
     merchant: principal.merchant,

@@ -7,6 +7,7 @@ import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { connectorRegistry } from '../adapters/connectors/registry';
 import { config } from '../config';
 import type { Clock } from '../application/ports';
+import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
 import { dispatchingStore } from '../application/dispatching-store';
 import { dispatchEvents } from '../application/webhooks';
 import { logger } from '../observability';
@@ -28,6 +29,15 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
     ids: randomIds,
     clock: systemClock,
     baseUrl,
+    checkNotificationUrl: (url, livemode) => {
+      try {
+        checkUrlSyntax(url, { requireHttps: livemode, allowLoopback: config.webhookAllowLoopback });
+        return null;
+      } catch (e) {
+        if (e instanceof UnsafeUrlError) return e.message;
+        throw e;
+      }
+    },
   };
   return clock === systemClock ? deps : { ...deps, clock };
 }

@@ -69,6 +69,7 @@ describe('POST /cashier/cashier/payment', () => {
     [{ card: card('4242424242424242', '99') }, 'card.cvv'],
     [{ customer: { name: 'A', email: 'x', document: '1' } }, 'customer.email'],
     [{ amount: 0 }, 'amount'],
+    [{ card: card('4242424242424242'), notification_url: 'http://192.168.0.10/hook' }, 'notification_url'],
   ])('rejects bad card payment input #%# with 400 invalid_request naming the field', async (over, field) => {
     const fresh = await stack.createMerchant();
     const r = await payments(stack, fresh).direct({ payment_method: 'card', ...over });
