@@ -2,7 +2,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventStore, StoredEvent } from '../../application/webhook-ports';
-import { keys, stripKeys, WORK_SHARDS } from './keys';
+import { keys, stripKeys } from './keys';
+import { dueInWorkIndex } from './work-index';
 
 const encodeCursor = (key: Record<string, unknown> | undefined) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null);
 function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
@@ -42,21 +43,7 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
     },
 
     async undispatched(before, limit) {
-      const ids: string[] = [];
-      for (let shard = 0; shard < WORK_SHARDS && ids.length < limit; shard++) {
-        const r = await db.send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: 'GSI2',
-            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :before',
-            ExpressionAttributeValues: { ':pk': keys.outboxPartition(shard), ':before': `${before}#~` },
-            ProjectionExpression: 'event_id',
-            Limit: limit - ids.length,
-          }),
-        );
-        for (const item of r.Items ?? []) ids.push(String(item.event_id));
-      }
-      return ids;
+      return dueInWorkIndex(db, tableName(), keys.outboxPartition, before, limit, 'event_id');
     },
 
     async recordAttempt(eventId, attempt, status) {

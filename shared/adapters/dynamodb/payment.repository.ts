@@ -1,11 +1,12 @@
 /** Sessions and payments: every change a conditional write, every invariant one transaction. */
 import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { WriteConflict, type PaymentStore, type SessionLink } from '../../application/payment-ports';
 import type { Payment } from '../../domain/payments/payment';
 import type { CheckoutSession } from '../../domain/payments/session';
 import { balanceWrites, eventItem, paymentItem, sessionItem } from './payment.items';
-import { keys, stripKeys, WORK_SHARDS } from './keys';
+import { keys, stripKeys } from './keys';
+import { dueInWorkIndex } from './work-index';
 
 type TxItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -180,24 +181,11 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
     },
 
     async dueForExpiry(now, limit) {
-      const due: Array<{ kind: 'session' | 'payment'; id: string }> = [];
-      for (let shard = 0; shard < WORK_SHARDS && due.length < limit; shard++) {
-        const r = await db.send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: 'GSI2',
-            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :now',
-            ExpressionAttributeValues: { ':pk': keys.expiryPartition(shard), ':now': `${now}#~` },
-            ProjectionExpression: 'PK',
-            Limit: limit - due.length,
-          }),
-        );
-        for (const item of r.Items ?? []) {
-          const [kind, id] = String(item.PK).split('#') as [string, string];
-          due.push({ kind: kind === 'SESSION' ? 'session' : 'payment', id });
-        }
-      }
-      return due;
+      const pks = await dueInWorkIndex(db, tableName(), keys.expiryPartition, now, limit, 'PK');
+      return pks.map((pk) => {
+        const [kind, id] = pk.split('#') as [string, string];
+        return { kind: kind === 'SESSION' ? ('session' as const) : ('payment' as const), id };
+      });
     },
   };
 }
