@@ -7,6 +7,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { deliverMessage } from '../../shared/application/webhooks';
 import type { DeliveryMessage } from '../../shared/application/webhook-ports';
@@ -20,7 +21,12 @@ const recordHandler = async (record: SQSRecord) => {
   await deliverMessage(webhookDeps(), message);
 };
 
-export const handler = middy(async (event: SQSEvent, context: Context) => processPartialResponse(event, recordHandler, processor, { context }))
+export const handler = middy(async (event: SQSEvent, context: Context) => {
+  const response = await processPartialResponse(event, recordHandler, processor, { context });
+  metrics.addMetric('WebhookMessages', MetricUnit.Count, event.Records.length);
+  metrics.addMetric('WebhookMessageFailures', MetricUnit.Count, response.batchItemFailures.length);
+  return response;
+})
   .use(captureLambdaHandler(tracer, { captureResponse: false }))
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics));
