@@ -68,6 +68,11 @@ export const config = {
     const v = Number(env('WEBHOOK_TIMEOUT_MS') ?? 10_000);
     return Number.isFinite(v) && v > 0 ? v : 10_000;
   },
+  /** Seconds between sandbox payout settlement steps. */
+  get payoutSettlementDelaySeconds(): number {
+    const v = Number(env('PAYOUT_SETTLEMENT_DELAY_SECONDS') ?? 5);
+    return Number.isFinite(v) && v >= 0 ? Math.min(v, 900) : 5;
+  },
   /** Public base URL of the service, for checkout_url and similar links. */
   get publicBaseUrl(): string | undefined {
     return env('PUBLIC_BASE_URL');

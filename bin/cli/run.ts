@@ -6,6 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { seedSandboxBalances } from '../../shared/application/payouts';
+import { payoutDeps } from '../../shared/http/payout-deps';
 import { merchantAdmin } from '../../shared/application/merchants';
 import { randomIds, randomSecrets, systemClock } from '../../shared/adapters/crypto';
 import { repositories } from '../../shared/adapters/dynamodb';
@@ -126,7 +128,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   try {
     selectTarget(v);
-    const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock });
+    const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock, seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id) });
     switch (`${group} ${action ?? ''}`.trim()) {
       case 'merchants create': {
         if (!v.name) throw new UsageError('merchants create needs --name.');

@@ -14,6 +14,8 @@ export interface MerchantAdminDeps {
   readonly ids: IdGenerator;
   readonly secrets: SecretGenerator;
   readonly clock: Clock;
+  /** DESIGN.md 6: sandbox merchants start with a test balance in every currency (the CLI and npm start pass it). */
+  readonly seedTestBalances?: (merchantId: string) => Promise<void>;
 }
 
 export const ALL_METHOD_CODES: readonly string[] = [...COLLECTION_METHOD_CODES, ...PAYOUT_METHOD_CODES];
@@ -76,6 +78,7 @@ export function merchantAdmin(deps: MerchantAdminDeps) {
       const webhookSecret = deps.secrets.webhookSecret();
       const { key, raw } = newKey(merchant.merchant_id, 'test', ['*']);
       await deps.merchants.create(merchant, webhookSecret, key, deps.secrets.hashKey(raw));
+      await deps.seedTestBalances?.(merchant.merchant_id);
       return { merchant, apiKey: { key, secret: raw } as CreatedKey, webhookSecret };
     },
 

@@ -13,7 +13,7 @@ export interface QueueConsumer {
   readonly access: Access;
 }
 
-export const QUEUE_IDS = ['webhooks'] as const;
+export const QUEUE_IDS = ['webhooks', 'payouts'] as const;
 export type QueueId = (typeof QUEUE_IDS)[number];
 
 export interface QueueDefinition {
@@ -41,6 +41,21 @@ export const QUEUES: readonly QueueDefinition[] = [
       maxBatchingWindowSeconds: 0,
       timeoutSeconds: 30,
       access: { table: 'readwrite', queues: { webhooks: 'send+consume' }, deadLetters: ['webhooks'] },
+    },
+  },
+  {
+    id: 'payouts',
+    description: 'Sandbox payout settlement steps (start, settle, refund), delayed by PAYOUT_SETTLEMENT_DELAY_SECONDS.',
+    visibilityTimeoutSeconds: 60,
+    retentionDays: 4,
+    maxReceiveCount: 5,
+    dlqRetentionDays: 14,
+    consumer: {
+      handler: 'functions/payouts/settle-payouts.handler.ts',
+      batchSize: 10,
+      maxBatchingWindowSeconds: 0,
+      timeoutSeconds: 30,
+      access: { table: 'readwrite', queues: { payouts: 'send+consume', webhooks: 'send' } },
     },
   },
 ];

@@ -271,6 +271,7 @@ describe('manifest with a queue consumer, a job and a sending route', () => {
       },
     ],
     queues: [
+      ...MANIFEST.queues.filter((q) => q.id !== 'webhooks'),
       {
         ...webhooks,
         consumer: {
@@ -291,7 +292,8 @@ describe('manifest with a queue consumer, a job and a sending route', () => {
 
   test('all are built and wired', () => {
     const t = b.statelessTemplate;
-    t.resourceCountIs('AWS::Lambda::Function', manifest.routes.length + 1 + 1 + 1);
+    const consumers = manifest.queues.filter((q) => q.consumer).length;
+    t.resourceCountIs('AWS::Lambda::Function', manifest.routes.length + 1 + consumers + manifest.jobs.length);
     const queueId = logicalId(b.stateful, b.stateful.queues.get('webhooks')!.queue);
     const consumer = functionOf(b, 'webhooksConsumer');
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -319,7 +321,7 @@ describe('manifest with a queue consumer, a job and a sending route', () => {
   test('a consumer that outlives its queue visibility timeout is rejected', () => {
     const bad: ServiceManifest = {
       ...manifest,
-      queues: [{ ...manifest.queues[0]!, consumer: { ...manifest.queues[0]!.consumer!, timeoutSeconds: 900 } }],
+      queues: manifest.queues.map((q) => (q.id === 'webhooks' ? { ...q, consumer: { ...q.consumer!, timeoutSeconds: 900 } } : q)),
     };
     expect(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'sandbox', bad)).toThrow(/visibilityTimeoutSeconds/);
   });

@@ -12,6 +12,8 @@ export const ENTITIES = {
   balance: { entity: 'balance', version: 1 },
   ledgerEntry: { entity: 'ledger_entry', version: 1 },
   event: { entity: 'event', version: 1 },
+  payout: { entity: 'payout', version: 1 },
+  payoutCounters: { entity: 'payout_counters', version: 1 },
 } as const;
 
 /** Work partitions of GSI2 (due expiries, undispatched events): spread over a few shards. */
@@ -39,6 +41,9 @@ export const keys = {
   session: (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' }),
   payment: (paymentId: string) => ({ PK: `PAYMENT#${paymentId}`, SK: 'PAYMENT' }),
   event: (eventId: string) => ({ PK: `EVENT#${eventId}`, SK: 'EVENT' }),
+  payout: (payoutId: string) => ({ PK: `PAYOUT#${payoutId}`, SK: 'PAYOUT' }),
+  /** Per merchant and mode: total payouts and one count per status, kept in each payout transaction. */
+  payoutCounters: (merchantId: string, mode: string) => ({ PK: `MERCHANT#${merchantId}`, SK: `PAYOUTCOUNT#${mode}` }),
   balance: (merchantId: string, mode: string, currency: string) => ({ PK: `MERCHANT#${merchantId}`, SK: `BALANCE#${mode}#${currency}` }),
   ledgerEntry: (merchantId: string, mode: string, currency: string, at: string, entryId: string) => ({
     PK: `MERCHANT#${merchantId}`,

@@ -1,0 +1,11 @@
+/** POST /api/v1/payout/{payout_id}/cancel: pending -> cancelled, amount credited back. */
+import { cancelPayout } from '../../shared/application/payouts';
+import { payoutPath } from '../../shared/domain/payouts/payout.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { payoutDeps } from '../../shared/http/payout-deps';
+
+export const handler = httpHandler({
+  route: 'cancelPayout',
+  path: payoutPath,
+  handler: async ({ path, principal }) => ({ body: await cancelPayout(payoutDeps(), principal, path.payout_id) }),
+});

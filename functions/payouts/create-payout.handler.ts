@@ -1,0 +1,11 @@
+/** POST /api/v1/payout: create a payout (SPEC.md 4.4.1). */
+import { createPayout } from '../../shared/application/payouts';
+import { createPayoutBody } from '../../shared/domain/payouts/payout.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { payoutDeps } from '../../shared/http/payout-deps';
+
+export const handler = httpHandler({
+  route: 'createPayout',
+  body: createPayoutBody,
+  handler: async ({ body, principal, newId }) => ({ body: await createPayout(payoutDeps(), principal, body, newId('po_')) }),
+});

@@ -1,0 +1,9 @@
+/** GET /api/v1/balance: the merchant's balance per currency in the key's mode. */
+import { balances } from '../../shared/application/payouts';
+import { httpHandler } from '../../shared/http/handler';
+import { payoutDeps } from '../../shared/http/payout-deps';
+
+export const handler = httpHandler({
+  route: 'getBalance',
+  handler: async ({ principal }) => ({ body: await balances(payoutDeps(), principal) }),
+});

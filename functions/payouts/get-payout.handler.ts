@@ -1,0 +1,11 @@
+/** GET /api/v1/payout/{payout_id}: the payout record, beneficiary masked. */
+import { getPayout } from '../../shared/application/payouts';
+import { payoutPath } from '../../shared/domain/payouts/payout.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { payoutDeps } from '../../shared/http/payout-deps';
+
+export const handler = httpHandler({
+  route: 'getPayout',
+  path: payoutPath,
+  handler: async ({ path, principal }) => ({ body: await getPayout(payoutDeps(), principal, path.payout_id) }),
+});

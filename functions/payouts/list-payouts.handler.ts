@@ -1,0 +1,11 @@
+/** GET /api/v1/payout: newest first; status, from_date, to_date, limit, offset. */
+import { listPayouts } from '../../shared/application/payouts';
+import { listPayoutsQuery } from '../../shared/domain/payouts/payout.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { payoutDeps } from '../../shared/http/payout-deps';
+
+export const handler = httpHandler({
+  route: 'listPayouts',
+  query: listPayoutsQuery,
+  handler: async ({ query, principal }) => ({ body: await listPayouts(payoutDeps(), principal, query) }),
+});

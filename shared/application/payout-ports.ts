@@ -1,0 +1,40 @@
+/** What the payout use cases need from storage and from the payout rail. */
+import type { DomainEvent } from '../domain/events';
+import type { Payout, PayoutStatus } from '../domain/payouts/payout';
+
+export interface BalanceView {
+  readonly currency: string;
+  readonly available_minor: number;
+  readonly updated_at: string | null;
+}
+
+export interface PayoutListQuery {
+  readonly status?: PayoutStatus;
+  readonly from?: string;
+  readonly to?: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface PayoutStore {
+  /** Payout + balance debit (conditional on covering it) + ledger entry + event + counters, one transaction. WriteConflict('balance') when the balance is short. */
+  create(op: { payout: Payout; events: DomainEvent[]; ledgerEntryId: string; now: string }): Promise<void>;
+  get(payoutId: string): Promise<Payout | null>;
+  /** status -> to conditional on the status read; counters, events and any credit-back in the same transaction. */
+  transition(op: { payout: Payout; to: PayoutStatus; patch: Partial<Payout>; events: DomainEvent[]; creditEntryId?: string; now: string }): Promise<void>;
+  list(merchantId: string, mode: string, q: PayoutListQuery): Promise<{ items: Payout[]; total: number }>;
+  balances(merchantId: string, mode: string): Promise<BalanceView[]>;
+  topUp(op: { merchantId: string; livemode: boolean; currency: string; amountMinor: number; entryId: string; reason: string; now: string }): Promise<void>;
+}
+
+export type SettlementStep = 'start' | 'settle' | 'refund';
+
+/** Where payouts go to be paid: the sandbox simulator, or a live provider (none yet). */
+export interface PayoutRail {
+  /** Schedules the next step for a payout (the sandbox settles a few seconds later). */
+  schedule(payoutId: string, step: SettlementStep): Promise<void>;
+}
+
+export interface PayoutRails {
+  forMode(livemode: boolean): PayoutRail | null;
+}

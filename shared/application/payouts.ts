@@ -1,0 +1,263 @@
+/**
+ * Payout use cases (SPEC.md 2.6, 3.3, 4.4): create with a conditional balance
+ * debit, read, cancel, list, methods, beneficiary validation, balances, and the
+ * sandbox settlement steps. A duplicate or wrongly debited payout is the worst
+ * bug this service can have: every change is one conditional transaction.
+ */
+import { AppError } from '../domain/errors';
+import { findPayoutMethod, listPayoutMethods } from '../domain/catalog/payout-methods';
+import { fromMinor, toMinor } from '../domain/money';
+import { validateBeneficiary } from '../domain/payouts/beneficiary';
+import { maskBeneficiary } from '../domain/payouts/masking';
+import { canPayoutTransition, PAYOUT_EVENT, RETURNS_FUNDS, sandboxOutcome, type Payout, type PayoutStatus } from '../domain/payouts/payout';
+import { payoutEvent } from '../domain/payouts/payout-events';
+import type { CreatePayoutInput } from '../domain/payouts/payout.schemas';
+import type { CurrencyCode } from '../domain/geo';
+import type { Principal } from './authenticate';
+import type { Clock, IdGenerator } from './ports';
+import { WriteConflict } from './payment-ports';
+import type { PayoutListQuery, PayoutRails, PayoutStore, SettlementStep } from './payout-ports';
+
+export interface PayoutDeps {
+  readonly store: PayoutStore;
+  readonly rails: PayoutRails;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  readonly checkNotificationUrl: (url: string, livemode: boolean) => string | null;
+}
+
+function methodFor(principal: Principal, code: string) {
+  const method = findPayoutMethod(code);
+  if (!method) throw new AppError('METHOD_NOT_AVAILABLE', `${code} is not a payout method.`);
+  if (!principal.merchant.methods.includes(code) || !principal.merchant.countries.includes(method.country)) {
+    throw new AppError('METHOD_NOT_AVAILABLE', `${code} (${method.name}) is not enabled for this merchant.`);
+  }
+  return method;
+}
+
+function checkBeneficiary(method: NonNullable<ReturnType<typeof findPayoutMethod>>, beneficiary: unknown) {
+  const r = validateBeneficiary(method, beneficiary);
+  if (r.malformed.length) throw new AppError('VALIDATION_ERROR', `Invalid request parameters: ${r.malformed.map((e) => e.field).join(', ')}.`, { details: r.malformed });
+  if (r.invalid.length) throw new AppError('INVALID_BENEFICIARY', `Invalid beneficiary: ${r.invalid.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { details: r.invalid });
+}
+
+export function payoutRecord(p: Payout) {
+  return {
+    payout_id: p.payout_id,
+    status: p.status,
+    amount: fromMinor(p.amount_minor, p.currency),
+    currency: p.currency,
+    method_code: p.method_code,
+    beneficiary: p.beneficiary,
+    description: p.description,
+    metadata: p.metadata,
+    failure_reason: p.failure_reason,
+    created_at: p.created_at,
+    completed_at: p.completed_at,
+  };
+}
+
+const MESSAGES: Readonly<Record<PayoutStatus, string>> = {
+  pending: 'Payout created; it is waiting to start and can still be cancelled.',
+  processing: 'Payout created and being processed.',
+  completed: 'Payout completed.',
+  failed: 'Payout failed.',
+  cancelled: 'Payout cancelled.',
+  refunded: 'Payout refunded.',
+};
+
+export async function createPayout(deps: PayoutDeps, principal: Principal, input: CreatePayoutInput, payoutId: string) {
+  const method = methodFor(principal, input.method_code);
+  if (input.currency !== method.currency) {
+    throw new AppError('VALIDATION_ERROR', `${method.method_code} pays out in ${method.currency}.`, { details: [{ field: 'currency', message: `must be ${method.currency} for ${method.method_code}` }] });
+  }
+  const amountMinor = toMinor(input.amount, input.currency as CurrencyCode);
+  if (amountMinor === null) throw new AppError('VALIDATION_ERROR', 'Invalid amount.', { details: [{ field: 'amount', message: `must be greater than 0 with at most the decimals of ${input.currency}` }] });
+  if (input.amount > method.max_amount) throw new AppError('AMOUNT_LIMIT_EXCEEDED', `${method.name} pays out at most ${method.max_amount} ${method.currency}.`);
+  if (input.amount < method.min_amount) {
+    throw new AppError('VALIDATION_ERROR', `${method.name} pays out at least ${method.min_amount} ${method.currency}.`, { details: [{ field: 'amount', message: `must be at least ${method.min_amount}` }] });
+  }
+  checkBeneficiary(method, input.beneficiary);
+  if (input.notification_url) {
+    const problem = deps.checkNotificationUrl(input.notification_url, principal.livemode);
+    if (problem) throw new AppError('VALIDATION_ERROR', `notification_url is not allowed: ${problem}`, { details: [{ field: 'notification_url', message: problem }] });
+  }
+  const rail = deps.rails.forMode(principal.livemode);
+  if (!rail) throw new AppError('METHOD_NOT_AVAILABLE', `No ${principal.livemode ? 'live' : 'test'} payout provider is configured for ${method.name}.`);
+
+  const at = deps.clock.now().toISOString();
+  const outcome = principal.livemode ? null : sandboxOutcome(input.beneficiary.document);
+  const status: PayoutStatus = outcome === 'hold' ? 'pending' : 'processing';
+  const payout: Payout = {
+    payout_id: payoutId,
+    merchant_id: principal.merchant.merchant_id,
+    livemode: principal.livemode,
+    method_code: method.method_code,
+    country: method.country,
+    amount_minor: amountMinor,
+    currency: input.currency as CurrencyCode,
+    status,
+    beneficiary: maskBeneficiary(input.beneficiary),
+    sandbox_outcome: outcome,
+    description: input.description ?? null,
+    notification_url: input.notification_url ?? null,
+    metadata: input.metadata,
+    failure_reason: null,
+    created_at: at,
+    updated_at: at,
+    completed_at: null,
+  };
+  const type = PAYOUT_EVENT[status];
+  try {
+    await deps.store.create({ payout, events: type ? [payoutEvent(type, payout, deps.ids.newId('evt_'), at)] : [], ledgerEntryId: deps.ids.newId('le_'), now: at });
+  } catch (e) {
+    if (e instanceof WriteConflict && e.part === 'balance') {
+      throw new AppError('INSUFFICIENT_BALANCE', `The ${input.currency} balance does not cover ${input.amount} ${input.currency}.`);
+    }
+    if (e instanceof WriteConflict && e.part === 'payment') {
+      // A keyed retry after a crash: the id already exists; answer with it, debit nothing again.
+      const existing = await deps.store.get(payoutId);
+      if (existing && existing.merchant_id === payout.merchant_id) return createdResponse(existing);
+    }
+    throw e;
+  }
+  if (status === 'processing') await rail.schedule(payoutId, 'settle');
+  return createdResponse(payout);
+}
+
+const createdResponse = (p: Payout) => ({ success: true, payout_id: p.payout_id, status: p.status, created_at: p.created_at, message: MESSAGES[p.status] });
+
+async function ownPayout(deps: PayoutDeps, principal: Principal, payoutId: string) {
+  const p = await deps.store.get(payoutId);
+  if (!p || p.merchant_id !== principal.merchant.merchant_id || p.livemode !== principal.livemode) throw new AppError('PAYOUT_NOT_FOUND');
+  return p;
+}
+
+export async function getPayout(deps: PayoutDeps, principal: Principal, payoutId: string) {
+  return { success: true, ...payoutRecord(await ownPayout(deps, principal, payoutId)) };
+}
+
+/** One conditional transition with its event, counters and (failed/cancelled/refunded) credit-back. */
+async function transition(deps: PayoutDeps, p: Payout, to: PayoutStatus, patch: Partial<Payout> = {}): Promise<Payout> {
+  if (!canPayoutTransition(p.status, to)) throw new AppError('CANNOT_CANCEL', `A ${p.status} payout cannot become ${to}.`);
+  const at = deps.clock.now().toISOString();
+  const next: Payout = { ...p, ...patch, status: to, updated_at: at };
+  const type = PAYOUT_EVENT[to];
+  await deps.store.transition({
+    payout: p,
+    to,
+    patch,
+    events: type ? [payoutEvent(type, next, deps.ids.newId('evt_'), at)] : [],
+    creditEntryId: RETURNS_FUNDS.has(to) ? deps.ids.newId('le_') : undefined,
+    now: at,
+  });
+  return next;
+}
+
+export async function cancelPayout(deps: PayoutDeps, principal: Principal, payoutId: string) {
+  const p = await ownPayout(deps, principal, payoutId);
+  if (p.status !== 'pending') {
+    throw new AppError('CANNOT_CANCEL', p.status === 'processing' ? 'The payout is already processing.' : `The payout is already ${p.status}.`);
+  }
+  try {
+    await transition(deps, p, 'cancelled');
+  } catch (e) {
+    if (e instanceof WriteConflict) throw new AppError('CANNOT_CANCEL', 'The payout started processing before it could be cancelled.');
+    throw e;
+  }
+  return { success: true, payout_id: p.payout_id, status: 'cancelled', message: 'Payout cancelled; the amount is back in your balance.' };
+}
+
+export async function listPayouts(deps: PayoutDeps, principal: Principal, q: { status?: PayoutStatus; from_date?: string; to_date?: string; limit: number; offset: number }) {
+  const query: PayoutListQuery = {
+    status: q.status,
+    from: q.from_date ? new Date(q.from_date).toISOString() : undefined,
+    to: q.to_date ? new Date(q.to_date).toISOString() : undefined,
+    limit: q.limit,
+    offset: q.offset,
+  };
+  const { items, total } = await deps.store.list(principal.merchant.merchant_id, principal.mode, query);
+  return {
+    success: true,
+    data: items.map((p) => ({ payout_id: p.payout_id, status: p.status, amount: fromMinor(p.amount_minor, p.currency), currency: p.currency, beneficiary_name: p.beneficiary.name, created_at: p.created_at })),
+    pagination: { total, limit: q.limit, offset: q.offset },
+  };
+}
+
+export function availablePayoutMethods(principal: Principal, q: { country?: string; currency?: string }) {
+  const enabled = principal.merchant.methods.filter((code) => {
+    const m = findPayoutMethod(code);
+    return m !== null && principal.merchant.countries.includes(m.country);
+  });
+  return { success: true, methods: listPayoutMethods(q, enabled) };
+}
+
+/** SPEC.md 4.4.6: HTTP 200 either way; errors name each bad field. */
+export function validateBeneficiaryFor(principal: Principal, methodCode: string, beneficiary: unknown) {
+  const method = methodFor(principal, methodCode);
+  const r = validateBeneficiary(method, beneficiary);
+  const errors = [...r.malformed, ...r.invalid];
+  if (errors.length) return { success: true, valid: false, errors };
+  const name = (beneficiary as { name?: string }).name ?? '';
+  return { success: true, valid: true, beneficiary: { name, document_valid: r.document_valid, key_valid: r.key_valid } };
+}
+
+export async function balances(deps: PayoutDeps, principal: Principal) {
+  const list = await deps.store.balances(principal.merchant.merchant_id, principal.mode);
+  return {
+    success: true,
+    livemode: principal.livemode,
+    balances: list.map((b) => ({ currency: b.currency, available: fromMinor(b.available_minor, b.currency as CurrencyCode), updated_at: b.updated_at })),
+  };
+}
+
+export async function topUpTestBalance(deps: Pick<PayoutDeps, 'store' | 'ids' | 'clock'>, merchantId: string, currency: CurrencyCode, amount: number) {
+  const minor = toMinor(amount, currency);
+  if (minor === null) throw new AppError('VALIDATION_ERROR', 'Invalid amount.', { details: [{ field: 'amount', message: `must be greater than 0 with at most the decimals of ${currency}` }] });
+  await deps.store.topUp({ merchantId, livemode: false, currency, amountMinor: minor, entryId: deps.ids.newId('le_'), reason: 'test_top_up', now: deps.clock.now().toISOString() });
+}
+
+/**
+ * The sandbox settlement worker's step for a payout. A step that finds the
+ * payout already moved (cancelled, settled by a duplicate message) does nothing.
+ */
+export async function runSettlementStep(deps: PayoutDeps, payoutId: string, step: SettlementStep): Promise<Payout | null> {
+  const p = await deps.store.get(payoutId);
+  if (!p) return null;
+  const rail = deps.rails.forMode(p.livemode);
+  try {
+    if (step === 'start' && p.status === 'pending') {
+      const started = await transition(deps, p, 'processing');
+      await rail?.schedule(payoutId, 'settle');
+      return started;
+    }
+    if (step === 'settle' && p.status === 'processing') {
+      if (p.sandbox_outcome === 'fail') return await transition(deps, p, 'failed', { failure_reason: 'invalid_account' });
+      const done = await transition(deps, p, 'completed', { completed_at: deps.clock.now().toISOString() });
+      if (p.sandbox_outcome === 'complete_then_refund') await rail?.schedule(payoutId, 'refund');
+      return done;
+    }
+    if (step === 'refund' && p.status === 'completed') return await transition(deps, p, 'refunded', { failure_reason: 'returned_by_beneficiary_bank' });
+  } catch (e) {
+    if (e instanceof WriteConflict) return deps.store.get(payoutId); // lost a race: the winner's state stands
+    throw e;
+  }
+  return p;
+}
+
+/** The test balance a new sandbox merchant starts with, per currency (major units). */
+export const INITIAL_TEST_BALANCES: Readonly<Partial<Record<CurrencyCode, number>>> = {
+  BRL: 100_000,
+  PEN: 100_000,
+  MXN: 500_000,
+  ARS: 10_000_000,
+  COP: 100_000_000,
+  CLP: 10_000_000,
+  USD: 20_000,
+};
+
+export async function seedSandboxBalances(deps: Pick<PayoutDeps, 'store' | 'ids' | 'clock'>, merchantId: string) {
+  for (const [currency, amount] of Object.entries(INITIAL_TEST_BALANCES)) {
+    await deps.store.topUp({ merchantId, livemode: false, currency, amountMinor: toMinor(amount as number, currency as CurrencyCode) as number, entryId: deps.ids.newId('le_'), reason: 'initial_test_balance', now: deps.clock.now().toISOString() });
+  }
+}
