@@ -12,7 +12,7 @@ type Part = 'payment' | 'session' | 'balance' | 'other';
 
 const mode = (livemode: boolean) => (livemode ? 'live' : 'test');
 
-function payoutItem(p: Payout) {
+export function payoutItem(p: Payout) {
   return { ...keys.payout(p.payout_id), ...keys.listing(p.merchant_id, mode(p.livemode), 'PAYOUT', p.created_at, p.payout_id), ...envelope('payout'), ...p };
 }
 
