@@ -8,21 +8,26 @@ import { connectorRegistry } from '../adapters/connectors/registry';
 import { config } from '../config';
 import type { Clock } from '../application/ports';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
-import { dispatchingStore } from '../application/dispatching-store';
+import { dispatchAfterCommit } from '../application/dispatching-store';
 import { dispatchEvents } from '../application/webhooks';
 import { logger } from '../observability';
 import { webhookDeps } from './webhook-deps';
 
 const baseUrl = () => (config.publicBaseUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
 
+/** A committed transaction whose events did not reach the queue: the outbox sweeper will enqueue them. */
+export const warnUndispatched = (e: unknown) =>
+  logger.warn('Events committed but not enqueued; the outbox sweeper will enqueue them', { error: e as Error });
+
 let deps: PaymentDeps | undefined;
 
 export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
   deps ??= {
-    store: dispatchingStore(
+    store: dispatchAfterCommit(
       paymentRepository(documentClient(), () => config.tableName),
+      ['recordNewPayment', 'transitionPayment', 'transitionSession'],
       (events) => dispatchEvents(webhookDeps(), events),
-      (e) => logger.warn('Events committed but not enqueued; the outbox sweeper will enqueue them', { error: e as Error }),
+      warnUndispatched,
     ),
     connectors: connectorRegistry(baseUrl),
     merchants: repositories.merchants,

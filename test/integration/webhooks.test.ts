@@ -7,7 +7,7 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { createHmac } from 'node:crypto';
 import { handler as sweepJob } from '../../functions/jobs/sweep-outbox.handler';
 import { createDirectPayment } from '../../shared/application/payments';
-import { dispatchingStore } from '../../shared/application/dispatching-store';
+import { dispatchAfterCommit } from '../../shared/application/dispatching-store';
 import { paymentRepository } from '../../shared/adapters/dynamodb/payment.repository';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
@@ -136,7 +136,7 @@ describe('delivery', () => {
   });
 
   it('heals a crash between commit and enqueue: the sweeper enqueues what the outbox still holds', async () => {
-    const broken = { ...paymentDeps(), store: dispatchingStore(paymentRepository(documentClient(), () => config.tableName), async () => { throw new Error('process died before enqueue'); }, () => undefined) };
+    const broken = { ...paymentDeps(), store: dispatchAfterCommit(paymentRepository(documentClient(), () => config.tableName), ['recordNewPayment', 'transitionPayment', 'transitionSession'], async () => { throw new Error('process died before enqueue'); }, () => undefined) };
     const principal = { merchant: (await stack.admin.getMerchant(m.merchantId)), key: {} as never, mode: 'test' as const, livemode: false };
     const payment = await createDirectPayment(broken, principal, { payment_method: 'card', amount: 12, currency: 'BRL', country: 'BRA', customer, card: { ...card('4242424242424242'), installments: 1 }, metadata: {} }, `pi_${Date.now()}faultinjection00`);
     await new Promise((r) => setTimeout(r, 1500));

@@ -1,30 +1,20 @@
 /** Sessions and payments: every change a conditional write, every invariant one transaction. */
-import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { WriteConflict, type PaymentStore, type SessionLink } from '../../application/payment-ports';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { PaymentStore, SessionLink } from '../../application/payment-ports';
 import type { Payment } from '../../domain/payments/payment';
 import type { CheckoutSession } from '../../domain/payments/session';
 import { balanceWrites, eventItem, paymentItem, sessionItem } from './payment.items';
+import { transact as transactItems, type TxItem, type TxPart } from './transact';
 import { keys, stripKeys } from './keys';
 import { dueInWorkIndex } from './work-index';
 
-type TxItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 const OPEN = [':pending', ':pending3ds', ':processing'];
 const OPEN_VALUES = { ':pending': 'pending', ':pending3ds': 'pending_3ds', ':processing': 'processing' };
 
 export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => string): PaymentStore {
-  async function transact(items: TxItem[], parts: Array<'payment' | 'session' | 'balance' | 'other'>) {
-    try {
-      await db.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (e) {
-      if (e instanceof TransactionCanceledException) {
-        const i = (e.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
-        throw new WriteConflict(i >= 0 ? (parts[i] ?? 'other') : 'other');
-      }
-      throw e;
-    }
-  }
+  const transact = (items: TxItem[], parts: TxPart[]) => transactItems(db, items, parts);
 
   function sessionUpdate(link: SessionLink, paymentId: string, status: string, now: string): TxItem {
     const TableName = tableName();
@@ -88,7 +78,7 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
     async recordNewPayment({ payment, session, events, credit, now }) {
       const TableName = tableName();
       const items: TxItem[] = [{ Put: { TableName, Item: paymentItem(payment), ConditionExpression: 'attribute_not_exists(PK)' } }];
-      const parts: Array<'payment' | 'session' | 'balance' | 'other'> = ['payment'];
+      const parts: TxPart[] = ['payment'];
       if (session) {
         items.push(sessionUpdate(session, payment.payment_id, payment.status, now));
         parts.push('session');
@@ -128,7 +118,7 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
           },
         },
       ];
-      const parts: Array<'payment' | 'session' | 'balance' | 'other'> = ['payment'];
+      const parts: TxPart[] = ['payment'];
       if (session) {
         items.push(sessionUpdate(session, payment.payment_id, to, now));
         parts.push('session');
@@ -159,7 +149,7 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
           },
         },
       ];
-      const parts: Array<'payment' | 'session' | 'balance' | 'other'> = ['session'];
+      const parts: TxPart[] = ['session'];
       if (payment) {
         items.push({
           Update: {

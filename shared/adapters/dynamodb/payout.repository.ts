@@ -1,14 +1,10 @@
 /** Payouts with their balance, ledger, event and counters: every change one conditional transaction. */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { WriteConflict } from '../../application/payment-ports';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BalanceView, PayoutStore } from '../../application/payout-ports';
 import { RETURNS_FUNDS, type Payout } from '../../domain/payouts/payout';
 import { balanceWrites, eventItem } from './payment.items';
 import { envelope, keys, stripKeys } from './keys';
-
-type TxItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
-type Part = 'payment' | 'session' | 'balance' | 'other';
+import { transact as transactItems, type TxItem, type TxPart } from './transact';
 
 const mode = (livemode: boolean) => (livemode ? 'live' : 'test');
 
@@ -17,17 +13,7 @@ export function payoutItem(p: Payout) {
 }
 
 export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => string): PayoutStore {
-  async function transact(items: TxItem[], parts: Part[]) {
-    try {
-      await db.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (e) {
-      if (e instanceof TransactionCanceledException) {
-        const i = (e.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
-        throw new WriteConflict(i >= 0 ? (parts[i] ?? 'other') : 'other');
-      }
-      throw e;
-    }
-  }
+  const transact = (items: TxItem[], parts: TxPart[]) => transactItems(db, items, parts);
 
   const counters = (p: Payout, changes: Record<string, number>, now: string): TxItem => {
     const names: Record<string, string> = {};
@@ -101,7 +87,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
         ...eventPuts(events),
         counters(payout, { [payout.status]: -1, [to]: 1 }, now),
       ];
-      const parts: Part[] = ['payment', ...events.map(() => 'other' as const), 'other'];
+      const parts: TxPart[] = ['payment', ...events.map(() => 'other' as const), 'other'];
       if (RETURNS_FUNDS.has(to) && creditEntryId) {
         items.push(
           ...(balanceWrites(TableName, {

@@ -40,7 +40,7 @@ export function maskKey(type: string, value: string): string {
   }
 }
 
-/** The beneficiary as responses show it (and as the payout record stores it): the StoredBeneficiary shape. */
+/** The beneficiary as responses show it and as the payout record stores it. */
 export interface MaskedBeneficiary {
   readonly name: string;
   readonly document: string;

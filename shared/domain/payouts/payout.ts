@@ -3,6 +3,7 @@
  * each status emits and its balance effect. Pure rules.
  */
 import type { CountryCode, CurrencyCode } from '../geo';
+import type { MaskedBeneficiary } from './masking';
 
 export const PAYOUT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled', 'refunded'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -44,18 +45,8 @@ export function sandboxOutcome(document: string): SandboxOutcome {
   }
 }
 
-export interface StoredBeneficiary {
-  readonly name: string;
-  /** Masked: enough to recognise, never the whole value. */
-  readonly document: string;
-  readonly document_type: string;
-  readonly instant_transfer_key: string | null;
-  readonly instant_transfer_type: string | null;
-  readonly bank_code: string | null;
-  readonly account_number: string | null;
-  readonly account_type: string | null;
-  readonly wallet_id: string | null;
-}
+/** The beneficiary as a payout stores and shows it: document and keys masked (shared/domain/payouts/masking.ts). */
+export type StoredBeneficiary = MaskedBeneficiary;
 
 export interface Payout {
   readonly payout_id: string;
