@@ -171,6 +171,26 @@ describe('create: bad input and refusals', () => {
     expect(await c.balance()).toBe(500);
   });
 
+  it('live mode without a payout rail: METHOD_NOT_AVAILABLE, nothing debited or written', async () => {
+    const saved = process.env.ALLOWED_KEY_MODES;
+    process.env.ALLOWED_KEY_MODES = 'test,live';
+    try {
+      const m = await stack.createMerchant();
+      const live = await stack.admin.createKey(m.merchantId, 'live');
+      const r = await stack.request('/api/v1/payout', {
+        method: 'POST',
+        apiKey: live.secret,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary: pix() }),
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.error.code).toBe('METHOD_NOT_AVAILABLE');
+      expect(await ledger(m)).toHaveLength(0);
+    } finally {
+      process.env.ALLOWED_KEY_MODES = saved;
+    }
+  });
+
   it('METHOD_NOT_AVAILABLE for a method the merchant lacks', async () => {
     const m = await stack.createMerchant({ methods: ['svc-mt-1'] });
     const r = await client(m).create();
