@@ -150,7 +150,8 @@ describe('live mode', () => {
     process.env.ALLOWED_KEY_MODES = 'test,live';
   });
   afterAll(() => {
-    process.env.ALLOWED_KEY_MODES = saved;
+    if (saved === undefined) delete process.env.ALLOWED_KEY_MODES;
+    else process.env.ALLOWED_KEY_MODES = saved;
   });
 
   it('answers METHOD_NOT_AVAILABLE without a live connector and never pretends', async () => {

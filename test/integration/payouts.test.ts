@@ -187,7 +187,8 @@ describe('create: bad input and refusals', () => {
       expect(r.body.error.code).toBe('METHOD_NOT_AVAILABLE');
       expect(await ledger(m)).toHaveLength(0);
     } finally {
-      process.env.ALLOWED_KEY_MODES = saved;
+      if (saved === undefined) delete process.env.ALLOWED_KEY_MODES;
+      else process.env.ALLOWED_KEY_MODES = saved;
     }
   });
 

@@ -1,0 +1,54 @@
+import type { Access } from './access';
+
+/** The shape of a route manifest entry (shared/manifest/routes.ts assembles the list). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * none: public (health, the customer-facing pages, which are authorised by an
+ * unguessable cs_/pi_ id in the path); api_key: X-API-Key / Bearer sk_...;
+ * session: authorised by the checkout session id in the body.
+ */
+export type AuthKind = 'none' | 'api_key' | 'session';
+
+/** Which of SPEC.md section 7's error shapes the route answers with. */
+export type ErrorFamily = 'checkout' | 'direct' | 'process';
+
+export const SCOPES = [
+  'methods:read',
+  'checkout:read',
+  'checkout:write',
+  'payments:read',
+  'payments:write',
+  'payouts:read',
+  'payouts:write',
+  'balance:read',
+  'events:read',
+  'events:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface RouteDefinition {
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: /api/v1/methods/{method_code} */
+  readonly path: string;
+  /** Handler file, relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+  readonly auth: AuthKind;
+  /** Scope an API key needs (auth api_key only). */
+  readonly scope?: Scope;
+  /** Requests per merchant per minute; null: not rate-limited. */
+  readonly rateLimitPerMinute: number | null;
+  readonly family: ErrorFamily;
+  /** Accepts X-Idempotency-Key. */
+  readonly idempotent: boolean;
+  readonly access: Access;
+  /** Request body encoding; 'form' for the sandbox pages' HTML forms. Default json. */
+  readonly bodyFormat?: 'json' | 'form';
+  readonly timeoutSeconds?: number;
+  readonly memoryMb?: number;
+  readonly summary: string;
+}
+
+/** DESIGN.md section 4: routes SPEC.md does not list get 300/min for GET, 100/min for POST. */
+export const defaultRateLimit = (method: HttpMethod) => (method === 'GET' ? 300 : 100);
