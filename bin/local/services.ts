@@ -78,6 +78,10 @@ export async function startDynamoDbLocal(opts: { port?: number; dataDir: string 
     sharedDb: true,
     stdio: 'pipe',
   });
+  // However this process ends (Ctrl-C, a crash, process.exit in a script), the Java process ends with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   let stderr = '';
   child.stdout?.resume();
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
