@@ -23,6 +23,8 @@ export interface LocalStackOptions {
   /** Where data, sandbox.json and stack.json live. */
   readonly stateDir: string;
   readonly onError?: (e: unknown) => void;
+  /** Run the queue consumers and scheduled jobs (default true; benchmarks of the API alone turn them off). */
+  readonly workers?: boolean;
 }
 
 export interface LocalStack {
@@ -82,12 +84,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     }));
 
     const sqsClient = new SQSClient({ endpoint: sqs.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    for (const q of queueDefinitions()) {
+    for (const q of opts.workers === false ? [] : queueDefinitions()) {
       if (!q.consumer) continue;
       const poller = startPoller({ sqs: sqsClient, queueId: q.id, queueUrl: queueEnv[queueUrlEnv(q.id)] ?? '', consumer: q.consumer, onError: opts.onError });
       stops.push(poller.stop);
     }
-    const scheduler = startScheduler(JOBS, { onError: opts.onError });
+    const scheduler = startScheduler(opts.workers === false ? [] : JOBS, { onError: opts.onError });
     stops.push(scheduler.stop);
 
     const seeded = await seedSandboxMerchant(join(opts.stateDir, 'sandbox.json'), baseUrl);

@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { countCalls, quantile } from './support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
@@ -17,17 +18,9 @@ const N = Number(process.env.BENCH_ITERATIONS ?? 60);
 
 async function main() {
   const { startLocalStack } = await import('../../bin/local/stack');
-  const stack = await startLocalStack({ port: 0, memory: true, stateDir: mkdtempSync(join(tmpdir(), 'bench-')) });
+  const stack = await startLocalStack({ port: 0, memory: true, workers: false, stateDir: mkdtempSync(join(tmpdir(), 'bench-')) });
   const { dynamoClient } = await import('../../shared/adapters/aws-clients');
-  let calls: Record<string, number> = {};
-  dynamoClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      const name = String(context.commandName ?? 'unknown').replace(/Command$/, '');
-      calls[name] = (calls[name] ?? 0) + 1;
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchCounter' },
-  );
+  const calls = countCalls(dynamoClient());
   const base = stack.sandbox.base_url;
   // Each case runs as its own merchant, so setup requests never meet the per-merchant rate limits.
   const { merchantAdmin } = await import('../../shared/application/merchants');
@@ -69,17 +62,17 @@ async function main() {
     let perRequest = '';
     for (let i = 0; i < N + 5; i++) {
       const run = await setup(); // a fresh object per request where the endpoint changes it
-      calls = {};
+      calls.reset();
       const t = performance.now();
       const res = await run();
       await res.arrayBuffer();
       const ms = performance.now() - t;
       if (res.status >= 400 && !(name.includes('cancel') && res.status === 409)) throw new Error(`${name}: ${res.status}`);
       if (i >= 5) samples.push(ms); // the first few warm the handler modules and caches
-      if (i === N + 4) perRequest = Object.entries(calls).map(([c, n]) => `${c} ${n}`).join(', ');
+      if (i === N + 4) perRequest = calls.describe();
     }
     samples.sort((a, b) => a - b);
-    const q = (p: number) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!.toFixed(1);
+    const q = (p: number) => quantile(samples, p);
     rows.push(`| ${name} | ${q(0.5)} | ${q(0.95)} | ${perRequest || 'none'} |`);
   }
   await stack.stop();

@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { countCalls, quantile } from './support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
@@ -19,7 +20,7 @@ const N = Number(process.env.BENCH_ITERATIONS ?? 20);
 
 async function main() {
   const { startLocalStack } = await import('../../bin/local/stack');
-  const stack = await startLocalStack({ port: 0, memory: true, stateDir: mkdtempSync(join(tmpdir(), 'bench-po-')) });
+  const stack = await startLocalStack({ port: 0, memory: true, workers: false, stateDir: mkdtempSync(join(tmpdir(), 'bench-po-')) });
   const { dynamoClient, documentClient } = await import('../../shared/adapters/aws-clients');
   const { BatchWriteCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
   const { config } = await import('../../shared/config');
@@ -32,15 +33,7 @@ async function main() {
   const { randomIds, randomSecrets, systemClock } = await import('../../shared/adapters/crypto');
   const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock, seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id) });
 
-  let calls: Record<string, number> = {};
-  dynamoClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      const name = String(context.commandName ?? 'unknown').replace(/Command$/, '');
-      calls[name] = (calls[name] ?? 0) + 1;
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchCounter' },
-  );
+  const calls = countCalls(dynamoClient());
 
   // 10,000 payouts for one merchant, written straight to the table (as the service stores them) with their counters.
   const big = await admin.createMerchant({ name: 'Bench 10k payouts' });
@@ -92,17 +85,17 @@ async function main() {
     const samples: number[] = [];
     let perRequest = '';
     for (let i = 0; i < N + 3; i++) {
-      calls = {};
+      calls.reset();
       const t = performance.now();
       const res = await run(i);
       const body = (await res.json()) as { pagination?: { total: number } };
       const ms = performance.now() - t;
       if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
       if (i >= 3) samples.push(ms);
-      if (i === N + 2) perRequest = `${Object.entries(calls).map(([c, n]) => `${c} ${n}`).join(', ')}${body.pagination ? ` (total ${body.pagination.total})` : ''}`;
+      if (i === N + 2) perRequest = `${calls.describe()}${body.pagination ? ` (total ${body.pagination.total})` : ''}`;
     }
     samples.sort((a, b) => a - b);
-    const q = (p: number) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!.toFixed(1);
+    const q = (p: number) => quantile(samples, p);
     rows.push(`| ${name} | ${q(0.5)} | ${q(0.95)} | ${perRequest} |`);
   }
   await stack.stop();
