@@ -7,8 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { countCalls, quantile } from './support';
+import { countCalls, measureCase, printReport } from './support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
@@ -58,28 +57,22 @@ async function main() {
     const created = await admin.createMerchant({ name: `Bench ${name}` });
     key = created.apiKey.secret;
     mch = created.merchant.merchant_id;
-    const samples: number[] = [];
-    let perRequest = '';
-    for (let i = 0; i < N + 5; i++) {
-      const run = await setup(); // a fresh object per request where the endpoint changes it
-      calls.reset();
-      const t = performance.now();
-      const res = await run();
-      await res.arrayBuffer();
-      const ms = performance.now() - t;
-      if (res.status >= 400 && !(name.includes('cancel') && res.status === 409)) throw new Error(`${name}: ${res.status}`);
-      if (i >= 5) samples.push(ms); // the first few warm the handler modules and caches
-      if (i === N + 4) perRequest = calls.describe();
-    }
-    samples.sort((a, b) => a - b);
-    const q = (p: number) => quantile(samples, p);
-    rows.push(`| ${name} | ${q(0.5)} | ${q(0.95)} | ${perRequest || 'none'} |`);
+    rows.push(
+      await measureCase(name, {
+        iterations: N,
+        warmup: 5,
+        calls,
+        prepare: () => setup(), // a fresh object per request where the endpoint changes it
+        ok: (status) => status < 400 || (name.includes('cancel') && status === 409),
+      }),
+    );
   }
   await stack.stop();
-  console.log(`Endpoint latency on the local stack: ${N} sequential requests per endpoint after 5 warm-up, Node ${process.version}, ${new Date().toISOString()}`);
-  console.log('| endpoint | median ms | p95 ms | DynamoDB calls per request (warm auth cache) |');
-  console.log('|---|---|---|---|');
-  for (const r of rows) console.log(r);
+  printReport(
+    `Endpoint latency on the local stack: ${N} sequential requests per endpoint after 5 warm-up, Node ${process.version}, ${new Date().toISOString()}`,
+    '| endpoint | median ms | p95 ms | DynamoDB calls per request (warm auth cache) |',
+    rows,
+  );
   process.exit(0);
 }
 

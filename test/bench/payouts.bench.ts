@@ -6,8 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { countCalls, quantile } from './support';
+import { countCalls, measureCase, printReport } from './support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
@@ -70,39 +69,38 @@ async function main() {
   const from = new Date(start + (PAYOUTS / 2) * 60_000).toISOString();
   const to = new Date(start + (PAYOUTS / 2 + 1440) * 60_000).toISOString();
 
-  const cases: Array<[string, (i: number) => Promise<Response>]> = [
+  const cases: Array<[string, (i: number) => Promise<() => Promise<Response>>]> = [
     ['POST /api/v1/payout (PIX, debit + ledger + counters)', async (i) => {
       if (i % 40 === 0) creator = await createKey(); // stay under 50/min per merchant
-      return fetch(`${base}/api/v1/payout`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': creator }, body: JSON.stringify({ method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary }) });
+      return () => fetch(`${base}/api/v1/payout`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': creator }, body: JSON.stringify({ method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary }) });
     }],
-    [`GET /api/v1/payout (first page of ${PAYOUTS})`, () => get(big.apiKey.secret, '/api/v1/payout?limit=20')],
-    ['GET /api/v1/payout?status=completed', () => get(big.apiKey.secret, '/api/v1/payout?status=completed&limit=20')],
-    ['GET /api/v1/payout?offset=5000', () => get(big.apiKey.secret, '/api/v1/payout?limit=20&offset=5000')],
-    ['GET /api/v1/payout?from_date&to_date (one day, 1,440 payouts)', () => get(big.apiKey.secret, `/api/v1/payout?limit=20&from_date=${from}&to_date=${to}`)],
+    [`GET /api/v1/payout (first page of ${PAYOUTS})`, async () => () => get(big.apiKey.secret, '/api/v1/payout?limit=20')],
+    ['GET /api/v1/payout?status=completed', async () => () => get(big.apiKey.secret, '/api/v1/payout?status=completed&limit=20')],
+    ['GET /api/v1/payout?offset=5000', async () => () => get(big.apiKey.secret, '/api/v1/payout?limit=20&offset=5000')],
+    ['GET /api/v1/payout?from_date&to_date (one day, 1,440 payouts)', async () => () => get(big.apiKey.secret, `/api/v1/payout?limit=20&from_date=${from}&to_date=${to}`)],
   ];
   const rows: string[] = [];
-  for (const [name, run] of cases) {
-    const samples: number[] = [];
-    let perRequest = '';
-    for (let i = 0; i < N + 3; i++) {
-      calls.reset();
-      const t = performance.now();
-      const res = await run(i);
-      const body = (await res.json()) as { pagination?: { total: number } };
-      const ms = performance.now() - t;
-      if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
-      if (i >= 3) samples.push(ms);
-      if (i === N + 2) perRequest = `${calls.describe()}${body.pagination ? ` (total ${body.pagination.total})` : ''}`;
-    }
-    samples.sort((a, b) => a - b);
-    const q = (p: number) => quantile(samples, p);
-    rows.push(`| ${name} | ${q(0.5)} | ${q(0.95)} | ${perRequest} |`);
+  for (const [name, prepare] of cases) {
+    rows.push(
+      await measureCase(name, {
+        iterations: N,
+        warmup: 3,
+        calls,
+        prepare,
+        ok: (status) => status === 200,
+        note: (body) => {
+          const total = (JSON.parse(body) as { pagination?: { total: number } }).pagination?.total;
+          return total === undefined ? '' : ` (total ${total})`;
+        },
+      }),
+    );
   }
   await stack.stop();
-  console.log(`Payout benchmark on the local stack: ${N} sequential requests per case after 3 warm-up, Node ${process.version}, ${new Date().toISOString()}`);
-  console.log('| request | median ms | p95 ms | DynamoDB calls per request |');
-  console.log('|---|---|---|---|');
-  for (const r of rows) console.log(r);
+  printReport(
+    `Payout benchmark on the local stack: ${N} sequential requests per case after 3 warm-up, Node ${process.version}, ${new Date().toISOString()}`,
+    '| request | median ms | p95 ms | DynamoDB calls per request |',
+    rows,
+  );
   process.exit(0);
 }
 
