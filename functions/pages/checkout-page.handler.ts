@@ -1,13 +1,27 @@
-/** GET /checkout/{session_id}: the hosted checkout page (checkout_url). */
-import { checkoutPageModel } from '../../shared/application/pages';
-import { sessionPath } from '../../shared/domain/payments/payment.schemas';
+/** GET /checkout/{session_id}: the hosted checkout page (checkout_url), in the shopper's language. */
+import { z } from 'zod';
+import { checkoutPageState } from '../../shared/application/checkout-page';
+import { isAppError } from '../../shared/domain/errors';
+import { sessionIdSchema } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { htmlResponse } from '../../shared/http/pages/html';
-import { renderCheckoutPage } from '../../shared/http/pages/checkout-page';
+import { renderCheckoutPage, renderNotFoundPage } from '../../shared/http/pages/checkout/checkout-page';
+import { resolveLocale } from '../../shared/http/pages/checkout/i18n/locale';
 import { paymentDeps } from '../../shared/http/payment-deps';
 
 export const handler = httpHandler({
   route: 'checkoutPage',
-  path: sessionPath,
-  handler: async ({ path }) => htmlResponse(renderCheckoutPage(await checkoutPageModel(paymentDeps(), path.session_id))),
+  // Any id reaches the handler: a shopper with a broken link gets a page, not a JSON error.
+  path: z.object({ session_id: z.string().max(200) }),
+  query: z.object({ locale: z.string().max(35).optional() }),
+  handler: async ({ path, query, event }) => {
+    const choice = { query: query.locale, acceptLanguage: event.headers?.['accept-language'] };
+    try {
+      if (!sessionIdSchema.safeParse(path.session_id).success) return renderNotFoundPage(resolveLocale(choice));
+      const state = await checkoutPageState(paymentDeps(), path.session_id);
+      return renderCheckoutPage(state, resolveLocale({ ...choice, country: state.country }));
+    } catch (e) {
+      if (isAppError(e) && e.code === 'SESSION_NOT_FOUND') return renderNotFoundPage(resolveLocale(choice));
+      throw e;
+    }
+  },
 });

@@ -2,12 +2,11 @@
 import { sandboxPayment } from '../../shared/application/pages';
 import { paymentPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { htmlResponse } from '../../shared/http/pages/html';
 import { renderDonePage } from '../../shared/http/pages/sandbox-page';
 import { paymentDeps } from '../../shared/http/payment-deps';
 
 export const handler = httpHandler({
   route: 'sandboxDone',
   path: paymentPath,
-  handler: async ({ path }) => htmlResponse(renderDonePage(await sandboxPayment(paymentDeps(), path.payment_id))),
+  handler: async ({ path }) => renderDonePage(await sandboxPayment(paymentDeps(), path.payment_id)),
 });

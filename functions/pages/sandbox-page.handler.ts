@@ -2,12 +2,11 @@
 import { sandboxPayment } from '../../shared/application/pages';
 import { sandboxPagePath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { htmlResponse } from '../../shared/http/pages/html';
 import { renderSandboxPage } from '../../shared/http/pages/sandbox-page';
 import { paymentDeps } from '../../shared/http/payment-deps';
 
 export const handler = httpHandler({
   route: 'sandboxPage',
   path: sandboxPagePath,
-  handler: async ({ path }) => htmlResponse(renderSandboxPage(path.kind, await sandboxPayment(paymentDeps(), path.payment_id))),
+  handler: async ({ path }) => renderSandboxPage(path.kind, await sandboxPayment(paymentDeps(), path.payment_id)),
 });

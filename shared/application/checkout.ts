@@ -2,6 +2,7 @@
 import { AppError } from '../domain/errors';
 import { sessionEvent, paymentEvent } from '../domain/events';
 import { fromMinor, toMinor } from '../domain/money';
+import { allowedInstallments, isAllowedInstallments } from '../domain/payments/installments';
 import { availableMethods } from '../domain/payments/methods';
 import type { CreateSessionInput, ProcessInput } from '../domain/payments/payment.schemas';
 import { effectiveSessionStatus, reportedStatus, type CheckoutSession } from '../domain/payments/session';
@@ -149,7 +150,15 @@ export async function processCheckoutPayment(deps: PaymentDeps, input: ProcessIn
   if (s.status !== 'pending' && s.status !== 'processing') throw new AppError('SESSION_NOT_PENDING', `The session is ${s.status}.`);
   const merchant = await deps.merchants.get(s.merchant_id);
   if (!merchant || merchant.status !== 'active') throw new AppError('MERCHANT_INACTIVE');
+  const installments = input.payment_method === 'card' ? input.card?.installments : undefined;
+  if (installments !== undefined && !isAllowedInstallments(s.country, s.amount_minor, s.currency, installments)) {
+    const allowed = allowedInstallments(s.country, s.amount_minor, s.currency).join(', ');
+    throw new AppError('VALIDATION_ERROR', `card.installments must be one of ${allowed} for this checkout.`, {
+      details: [{ field: 'card.installments', message: `must be one of ${allowed}` }],
+    });
+  }
   const { payment } = await initiatePayment(deps, {
+    installments,
     paymentId,
     merchant,
     livemode: s.livemode,

@@ -1,32 +1,10 @@
 /** Use cases behind the customer-facing pages: hosted checkout, sandbox completion, PIX QR image. */
 import { AppError } from '../domain/errors';
-import { availableMethods } from '../domain/payments/methods';
 import type { Payment } from '../domain/payments/payment';
-import type { CheckoutPageModel } from '../http/pages/checkout-page';
-import { settleExpiry } from './checkout';
+import { checkoutUrl } from './checkout';
+import { shopperReturnUrl, shopperState } from './checkout-page';
 import type { PaymentDeps } from './payment-deps';
 import { completePayment, settlePaymentExpiry } from './payments';
-
-export async function checkoutPageModel(deps: PaymentDeps, sessionId: string): Promise<CheckoutPageModel> {
-  const found = await deps.store.getSession(sessionId);
-  if (!found) throw new AppError('SESSION_NOT_FOUND');
-  const s = await settleExpiry(deps, found);
-  const merchant = await deps.merchants.get(s.merchant_id);
-  if (!merchant) throw new AppError('SESSION_NOT_FOUND');
-  return {
-    sessionId: s.session_id,
-    merchantName: merchant.name,
-    amountMinor: s.amount_minor,
-    currency: s.currency,
-    description: s.description,
-    status: s.status === 'processing' ? 'pending' : s.status,
-    livemode: s.livemode,
-    methods: availableMethods(s.country, s.currency, s.amount_minor, merchant),
-    customer: s.customer ?? {},
-    successUrl: s.success_url,
-    cancelUrl: s.cancel_url,
-  };
-}
 
 /** A test-mode payment for the sandbox pages; live payments are never completed from a page. */
 export async function sandboxPayment(deps: PaymentDeps, paymentId: string): Promise<Payment> {
@@ -35,16 +13,21 @@ export async function sandboxPayment(deps: PaymentDeps, paymentId: string): Prom
   return settlePaymentExpiry(deps, p);
 }
 
-/** Completes from a sandbox page and says where the customer goes next (SPEC.md 6.3). */
+/**
+ * Completes from a sandbox page and says where the customer goes next: a checkout
+ * payment to success_url when it succeeded, back to the hosted page when it failed
+ * and the session still takes payments (the shopper may retry, as after a decline),
+ * else to cancel_url (SPEC.md 6.3); a direct payment to its return_url.
+ */
 export async function completeFromPage(deps: PaymentDeps, paymentId: string, outcome: 'success' | 'failed'): Promise<{ payment: Payment; next: string }> {
   await sandboxPayment(deps, paymentId);
   const payment = await completePayment(deps, paymentId, outcome);
   if (payment.checkout_session_id) {
     const s = await deps.store.getSession(payment.checkout_session_id);
     if (s) {
-      const url = new URL(payment.status === 'success' ? s.success_url : s.cancel_url);
-      url.searchParams.set('session_id', s.session_id);
-      return { payment, next: url.toString() };
+      if (payment.status === 'success') return { payment, next: shopperReturnUrl(s.success_url, s.session_id) };
+      if (shopperState(s) === 'open') return { payment, next: checkoutUrl(deps, s.session_id) };
+      return { payment, next: shopperReturnUrl(s.cancel_url, s.session_id) };
     }
   }
   if (payment.return_url) {

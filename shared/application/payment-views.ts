@@ -1,13 +1,20 @@
 /** How payments look to merchants and customers (SPEC.md 2.4 response shapes). */
 import { qrPngDataUri } from '../adapters/qr';
+import { ERRORS, type ErrorCode } from '../domain/errors';
 import { fromMinor } from '../domain/money';
 import type { Payment } from '../domain/payments/payment';
 import type { PaymentDeps } from './payment-deps';
 
 export const pixQrUrl = (deps: PaymentDeps, paymentId: string) => `${deps.baseUrl()}/checkout/pix-qr/${paymentId}`;
 
+/** A payment's failure reason as merchants and the hosted page read it: the direct API's lowercase code (card_declined, ...). */
+export function publicFailureCode(code: string | null): string | null {
+  if (!code) return null;
+  return code in ERRORS ? ERRORS[code as ErrorCode].direct : code.toLowerCase();
+}
+
 /** The method artefact as response fields: pix_code, boleto_line, clabe, voucher_reference, ... */
-function artefactFields(p: Payment): Record<string, string> {
+export function artefactFields(p: Payment): Record<string, string> {
   const a = { ...(p.artefact ?? {}) };
   delete a.txid;
   return a;
@@ -16,7 +23,10 @@ function artefactFields(p: Payment): Record<string, string> {
 /** POST /api/v1/checkout/process response (success and failure shapes). */
 export function processResponse(deps: PaymentDeps, p: Payment) {
   if (p.status === 'failed') {
-    return { status: 422, body: { success: false, status: 'failed', payment_id: p.payment_id, error_message: p.failure_message ?? 'The payment failed.' } };
+    return {
+      status: 422,
+      body: { success: false, status: 'failed', payment_id: p.payment_id, error_message: p.failure_message ?? 'The payment failed.', failure_code: publicFailureCode(p.failure_code) },
+    };
   }
   return {
     status: 200,

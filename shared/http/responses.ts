@@ -30,7 +30,8 @@ export function errorBody(family: ErrorFamily, err: AppError, requestId: string)
         payment_id: err.paymentId ?? null,
       };
     case 'process':
-      return { success: false, status: 'failed', error_message: message };
+      // error_code and details are additions to SPEC.md's shape: the hosted page localises by them.
+      return { success: false, status: 'failed', error_message: message, error_code: err.code, ...(details ? { details } : {}) };
   }
 }
 

@@ -105,6 +105,18 @@ export const PAYIN_ROUTES = [
     summary: 'The hosted checkout page (HTML).',
   },
   {
+    id: 'checkoutStatus',
+    method: 'GET',
+    path: '/checkout/{session_id}/status',
+    handler: 'functions/pages/checkout-status.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 120,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite', queues: { webhooks: 'send' } },
+    summary: 'What the hosted page polls: the session state for the shopper and its latest payment (authorised by the session id).',
+  },
+  {
     id: 'pixQrImage',
     method: 'GET',
     path: '/checkout/pix-qr/{payment_id}',

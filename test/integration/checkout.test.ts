@@ -190,11 +190,11 @@ describe('POST /api/v1/checkout/process', () => {
     expect((await api.getSession(id)).body.status).toBe('success');
   });
 
-  it('card 3DS failed: cancel_url, and the session stays payable', async () => {
+  it('card 3DS failed: back to the hosted page, and the session stays payable', async () => {
     const id = await newSession();
     const r = await api.process(id, 'card', { card: card('4000000000003220') });
     const done = await api.page('3ds', r.body.payment_id, 'failed');
-    expect(done.headers.get('location')).toBe(`https://shop.example/cancel?session_id=${id}`);
+    expect(done.headers.get('location')).toBe(`${stack.baseUrl}/checkout/${id}`);
     expect((await api.getSession(id)).body).toMatchObject({ status: 'failed', payment_status: 'failed' });
     const retry = await api.process(id, 'card', { card: card('5555555555554444') });
     expect(retry.body.status).toBe('success');
@@ -205,7 +205,7 @@ describe('POST /api/v1/checkout/process', () => {
     const before = await balanceMinor(m);
     const declined = await api.process(id, 'card', { card: card('4000000000000002') });
     expect(declined.status).toBe(422);
-    expect(declined.body).toMatchObject({ success: false, status: 'failed', error_message: expect.any(String) });
+    expect(declined.body).toMatchObject({ success: false, status: 'failed', error_message: expect.any(String), failure_code: 'card_declined' });
     const ok = await api.process(id, 'card', { card: card('4242424242424242') });
     expect(ok.body).toMatchObject({ success: true, status: 'success', card_brand: 'visa', card_last_four: '4242' });
     const again = await api.process(id, 'pix');
@@ -299,7 +299,34 @@ describe('hosted checkout page', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
-    for (const text of ['Test Merchant', '100.50 BRL', 'Blue shirt', 'PIX', 'SANDBOX']) expect(html).toContain(text);
+    // No Accept-Language: the country's language (pt-BR for BRA), amounts as Brazil writes them.
+    for (const text of ['lang="pt-BR"', 'Test Merchant', 'R$\u00a0100,50', 'Blue shirt', 'PIX', 'Modo de teste', 'CPF ou CNPJ']) expect(html).toContain(text);
+  });
+
+  it('GET /checkout/{id}/status: the shopper-facing state and latest payment, no key needed, unknown id 404', async () => {
+    const r = await api.createSession();
+    const id = r.body.session_id as string;
+    const before = await fetch(`${stack.baseUrl}/checkout/${id}/status`);
+    expect(before.status).toBe(200);
+    expect(before.headers.get('cache-control')).toBe('no-store');
+    expect(await before.json()).toEqual({ session_id: id, state: 'open', expires_at: r.body.expires_at, payment: null, next_url: null });
+    const pix = await api.process(id, 'pix');
+    const during = (await (await fetch(`${stack.baseUrl}/checkout/${id}/status`)).json()) as any;
+    expect(during.payment).toMatchObject({ payment_id: pix.body.payment_id, status: 'pending', payment_method: 'pix', pix_qr_code: pix.body.pix_qr_code, artefact: { pix_code: pix.body.pix_code } });
+    await api.simulate(pix.body.payment_id, 'success');
+    const after = (await (await fetch(`${stack.baseUrl}/checkout/${id}/status`)).json()) as any;
+    expect(after).toMatchObject({ state: 'completed', payment: { status: 'success' }, next_url: `https://shop.example/ok?session_id=${id}` });
+    expect((await fetch(`${stack.baseUrl}/checkout/cs_${'z'.repeat(22)}/status`)).status).toBe(404);
+  });
+
+  it('card installments: allowed counts for the country pass, others are 400 naming card.installments', async () => {
+    const id = (await api.createSession()).body.session_id as string;
+    const twelve = await api.process(id, 'card', { card: { ...card('4242424242424242'), installments: 12 } }); // 12x R$ 8,38: above the R$ 5 floor
+    expect(twelve.body.status).toBe('success');
+    const mx = (await api.createSession({ amount: 250, currency: 'MXN', country: 'MEX' })).body.session_id as string;
+    const two = await api.process(mx, 'card', { customer: { ...customer, document: 'BOXW310820HNERXN09' }, card: { ...card('4242424242424242'), installments: 2 } });
+    expect(two.status).toBe(400);
+    expect(two.body).toMatchObject({ success: false, error_code: 'VALIDATION_ERROR', details: [{ field: 'card.installments' }] });
   });
 });
 

@@ -68,11 +68,13 @@ describe('errorBody shapes', () => {
     });
   });
 
-  it('process: success false, status failed, error_message', () => {
+  it('process: success false, status failed, error_message, plus the code and fields the hosted page localises by', () => {
     expect(errorBody('process', validationError(), REQ_ID)).toStrictEqual({
       success: false,
       status: 'failed',
       error_message: 'Invalid request parameters: amount, customer.email.',
+      error_code: 'VALIDATION_ERROR',
+      details: validationError().details,
     });
   });
 });
@@ -173,7 +175,7 @@ describe('errorMapper middleware', () => {
     const message = `${ERRORS.INTERNAL_ERROR.message} Request id: ${REQ_ID}.`;
     if (family === 'checkout') expect(body).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message, request_id: REQ_ID } });
     if (family === 'direct') expect(body).toEqual({ detail: message, error_code: 'internal_error', payment_id: null });
-    if (family === 'process') expect(body).toEqual({ success: false, status: 'failed', error_message: message });
+    if (family === 'process') expect(body).toEqual({ success: false, status: 'failed', error_message: message, error_code: 'INTERNAL_ERROR' });
   });
 
   it('hides the message of a 5xx AppError too', () => {

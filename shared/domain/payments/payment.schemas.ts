@@ -77,7 +77,8 @@ const cardFields = {
   expiry_year: z.string().regex(/^\d{4}$/, 'must be YYYY'),
   cvv: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
 };
-export const processCardSchema = z.object(cardFields);
+/** Checkout cards may carry installments; which counts a session allows depends on its country and amount (installments.ts). */
+export const processCardSchema = z.object({ ...cardFields, installments: z.number().int().min(1).max(12).optional() });
 export const directCardSchema = z.object({ ...cardFields, installments: z.number().int().min(1).max(12).default(1) });
 export type CardInput = z.infer<typeof processCardSchema>;
 

@@ -26,6 +26,10 @@ export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly Paymen
 /** Statuses a payment may be created in (SPEC.md 3.1 rows from "(none)"). */
 export const INITIAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['pending', 'pending_3ds', 'processing', 'success', 'failed'];
 
+/** Statuses in which a payment still waits for the customer or the provider (it can still succeed, fail or expire). */
+export const OPEN_PAYMENT_STATUSES: readonly PaymentStatus[] = ['pending', 'pending_3ds', 'processing'];
+export const isOpenPaymentStatus = (s: PaymentStatus) => OPEN_PAYMENT_STATUSES.includes(s);
+
 export const canTransition = (from: PaymentStatus, to: PaymentStatus) => PAYMENT_TRANSITIONS[from].includes(to);
 
 /** Statuses from which `to` is reachable: the condition of the conditional write. */

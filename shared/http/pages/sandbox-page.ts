@@ -1,7 +1,9 @@
 /** Sandbox completion pages: the 3-D Secure challenge, the wallet approval and "customer paid" for vouchers and PIX. */
 import { fromMinor } from '../../domain/money';
 import type { Payment } from '../../domain/payments/payment';
-import { esc, page } from './html';
+import { isOpenPaymentStatus } from '../../domain/payments/payment';
+import type { HttpResponse } from '../types';
+import { esc, htmlPage } from './html';
 
 export type SandboxPageKind = '3ds' | 'wallet' | 'pay';
 
@@ -11,18 +13,21 @@ const TITLES: Readonly<Record<SandboxPageKind, [string, string, string]>> = {
   pay: ['Simulate the customer paying', 'Customer paid', 'Payment failed'],
 };
 
-export function renderSandboxPage(kind: SandboxPageKind, p: Payment): string {
+const frame = (title: string, inner: string) =>
+  `<main class="layout"><div class="panel"><p class="badge">SANDBOX</p><h1 class="merchant">${esc(title)}</h1>${inner}</div></main>`;
+
+export function renderSandboxPage(kind: SandboxPageKind, p: Payment): HttpResponse {
   const [title, yes, no] = TITLES[kind];
   const amount = `${fromMinor(p.amount_minor, p.currency)} ${p.currency}`;
   const card = p.card ? `<p class="muted">${esc(p.card.brand)} •••• ${esc(p.card.last_four)}</p>` : '';
-  const open = ['pending', 'pending_3ds', 'processing'].includes(p.status);
-  const actions = open
-    ? `<form method="post"><input type="hidden" name="outcome" value="success"><button type="submit">${yes}</button></form>
-<form method="post"><input type="hidden" name="outcome" value="failed"><button class="secondary" type="submit">${no}</button></form>`
+  const actions = isOpenPaymentStatus(p.status)
+    ? `<div class="actions"><form method="post"><input type="hidden" name="outcome" value="success"><button class="btn" type="submit">${yes}</button></form>
+<form method="post"><input type="hidden" name="outcome" value="failed"><button class="btn btn-ghost" type="submit">${no}</button></form></div>`
     : `<p>This payment is <b>${esc(p.status)}</b>.</p>`;
-  return page(title, `<span class="sandbox">SANDBOX</span><h1>${title}</h1><div class="amount">${esc(amount)}</div>${card}<p class="muted">Payment ${esc(p.payment_id)}</p>${actions}`);
+  const body = `<p class="amount">${esc(amount)}</p>${card}<p class="muted small">Payment ${esc(p.payment_id)}</p>${actions}`;
+  return htmlPage({ title, body: frame(title, body), formsRedirectOffSite: true });
 }
 
-export function renderDonePage(p: Payment): string {
-  return page('Payment result', `<span class="sandbox">SANDBOX</span><h1>Payment ${esc(p.status)}</h1><p class="muted">${esc(p.payment_id)}</p>`);
+export function renderDonePage(p: Payment): HttpResponse {
+  return htmlPage({ title: 'Payment result', body: frame(`Payment ${p.status}`, `<p class="muted">${esc(p.payment_id)}</p>`) });
 }

@@ -1,0 +1,133 @@
+/// <reference lib="dom" />
+/** The result views of the page: what to do with each method's artefact, paid, and expired. */
+import { formatTypeableLine, typeableLineToBarcode } from '../../../../domain/payments/boleto';
+import { itf25Svg } from '../../../../domain/payments/itf';
+import type { MessageKey } from '../i18n/en';
+import type { Translate } from '../i18n/locale';
+import { variant } from '../i18n/locale';
+import { formatDay, formatInstant } from '../format';
+import { copyRow, h } from './dom';
+import type { PageModel, PagePayment } from './model';
+
+export interface ViewContext {
+  readonly model: PageModel;
+  readonly t: Translate;
+  readonly amount: string;
+}
+
+const copy = (c: ViewContext, id: string, label: string, value: string) =>
+  copyRow(id, label, value, { copy: c.t('result.copy'), copied: c.t('result.copied'), announce: c.t('result.copied_announce', { label }) });
+
+const facts = (rows: [string, string][]) => h('dl', { class: 'facts' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+
+const title = (text: string) => h('h2', { id: 'result-title', tabindex: '-1' }, text);
+
+/** "Waiting for your payment" (live) and the time left (not live: it changes every second). */
+function waiting(c: ViewContext, p: PagePayment, countdown: boolean): HTMLElement[] {
+  const out = [h('p', { class: 'status', role: 'status' }, h('span', { class: 'status-dot', 'aria-hidden': 'true' }), c.t('result.waiting'))];
+  if (p.expires_at && countdown) {
+    const [before, after] = c.t('result.expires_in', { time: '\u0000' }).split('\u0000');
+    out.push(h('p', { class: 'muted' }, before ?? '', h('span', { class: 'countdown', id: 'countdown' }), after ?? ''));
+  } else if (p.expires_at) {
+    out.push(h('p', { class: 'muted' }, c.t('result.pay_by', { date: formatInstant(c.model.tag, p.expires_at) })));
+  }
+  return out;
+}
+
+function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
+  const a = p.artefact;
+  const { t } = c;
+  const country = c.model.country;
+  switch (p.payment_method) {
+    case 'pix':
+      return [
+        title(t('result.pix.title')),
+        h('p', { class: 'steps' }, t('result.pix.steps')),
+        p.pix_qr_code ? h('img', { class: 'qr', src: p.pix_qr_code, width: '220', height: '220', alt: t('result.pix.qr_alt', { amount: c.amount }) }) : null,
+        copy(c, 'pix-code', t('result.pix.code'), a.pix_code ?? ''),
+      ].filter(Boolean) as HTMLElement[];
+    case 'boleto': {
+      const line = a.boleto_line ?? '';
+      const barcode = a.boleto_barcode ?? typeableLineToBarcode(line);
+      const bars = h('div', { class: 'barcode', id: 'boleto-barcode' });
+      bars.innerHTML = itf25Svg(barcode, { label: t('result.boleto.barcode') }); // digits and an escaped label only
+      return [
+        title(t('result.boleto.title')),
+        h('p', { class: 'steps' }, t('result.boleto.steps')),
+        facts([[t('result.amount'), c.amount], ...(a.due_date ? [[t('result.boleto.due'), formatDay(c.model.tag, a.due_date)] as [string, string]] : [])]),
+        copy(c, 'boleto-line', t('result.boleto.line'), formatTypeableLine(line)),
+        bars,
+        h('button', { type: 'button', class: 'btn btn-ghost no-print', 'data-action': 'print' }, t('result.boleto.print')),
+      ];
+    }
+    case 'spei':
+      return [
+        title(t('result.spei.title')),
+        h('p', { class: 'steps' }, t('result.spei.steps')),
+        facts([[t('result.amount'), c.amount], ...(a.bank_name ? [[t('result.spei.bank'), a.bank_name] as [string, string]] : [])]),
+        copy(c, 'clabe', t('result.spei.clabe'), a.clabe ?? ''),
+        copy(c, 'reference', t('result.reference'), a.reference ?? ''),
+      ];
+    case 'cash':
+      return [
+        title(t('result.cash.title')),
+        h('p', { class: 'steps' }, t(variant(c.model.messages, 'result.cash.steps', country))),
+        facts([[t('result.amount'), c.amount]]),
+        copy(c, 'voucher', t('result.cash.reference'), a.voucher_reference ?? ''),
+        h('button', { type: 'button', class: 'btn btn-ghost no-print', 'data-action': 'print' }, t('result.print')),
+      ];
+    case 'cip':
+      return [
+        title(t('result.cip.title')),
+        h('p', { class: 'steps' }, t('result.cip.steps')),
+        facts([[t('result.amount'), c.amount]]),
+        copy(c, 'cip', t('result.cip.code'), a.cip_code ?? ''),
+      ];
+    case 'bank_transfer':
+      return [
+        title(t('result.transfer.title')),
+        h('p', { class: 'steps' }, t('result.transfer.steps')),
+        facts([
+          [t('result.amount'), c.amount],
+          [t('result.spei.bank'), a.bank_name ?? ''],
+          [t('result.transfer.holder'), a.account_holder ?? ''],
+        ]),
+        copy(c, 'account', t('result.transfer.account'), a.account_number ?? ''),
+        copy(c, 'reference', t('result.reference'), a.reference ?? ''),
+      ];
+    default: // card 3DS or wallet, shown again after a reload: continue where the shopper left off
+      return [
+        title(t(p.payment_method === 'wallet' ? 'pay.redirect_wallet' : 'pay.redirect_3ds')),
+        p.redirect_url ? h('a', { class: 'btn', href: p.redirect_url }, t(p.payment_method === 'wallet' ? 'pay.button.wallet' : 'pay.button', { amount: c.amount })) : null,
+      ].filter(Boolean) as HTMLElement[];
+  }
+}
+
+const another = (c: ViewContext) => h('button', { type: 'button', class: 'link no-print', 'data-action': 'change' }, c.t('result.change_method'));
+
+/** An open payment: its artefact, the live status and the ways out. */
+export function paymentView(c: ViewContext, p: PagePayment): HTMLElement[] {
+  const voucher = p.payment_method !== 'card' && p.payment_method !== 'wallet';
+  const sandbox = c.model.sandbox && voucher ? h('p', { class: 'small no-print' }, h('a', { href: `/sandbox/pay/${p.payment_id}` }, c.t('result.sandbox_pay'))) : null;
+  return [...artefactView(c, p), ...(voucher ? waiting(c, p, p.payment_method === 'pix') : []), ...(sandbox ? [sandbox] : []), h('p', {}, another(c))];
+}
+
+export function paidView(c: ViewContext, next: string): HTMLElement[] {
+  return [
+    title(c.t('result.paid.title')),
+    h('p', { role: 'status' }, c.t('result.paid.text', { merchant: c.model.merchantName })),
+    h('a', { class: 'btn', href: next }, c.t('result.paid.continue', { merchant: c.model.merchantName })),
+  ];
+}
+
+export function expiredView(c: ViewContext, p: PagePayment): HTMLElement[] {
+  const pix = p.payment_method === 'pix';
+  return [
+    title(c.t(pix ? 'result.pix.expired' : 'result.expired')),
+    h('button', { type: 'button', class: 'btn', 'data-action': 'retry' }, c.t(pix ? 'result.pix.retry' : 'result.retry')),
+    h('p', {}, another(c)),
+  ];
+}
+
+export const declineKey = (code: string | null | undefined): MessageKey =>
+  (code && ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'authentication_failed'].includes(code) ? `decline.${code}` : 'decline.generic') as MessageKey;
