@@ -2,6 +2,8 @@
  * Browser tests: Debian's Chromium driven by playwright-core (never a downloaded
  * browser), axe-core injected into the page, and every console error, page error,
  * failed request and 4xx/5xx response recorded as a problem.
+ *
+ * Tests live in test/browser/*.test.ts and set their own `jest.setTimeout(60_000)`.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -10,6 +12,12 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/**
+ * `--no-sandbox`: CI and dev containers run as root, where Chromium will not start sandboxed
+ * (playwright already adds it while `chromiumSandbox` is false, its default; said here so it stays
+ * said). The rest keep a headless run quiet and offline (no component updates, sync, QUIC probes)
+ * and off /dev/shm.
+ */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -23,9 +31,21 @@ export const VIEWPORTS = {
   mobile: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
 } as const;
 
+export interface OpenOptions {
+  /** BCP 47 tag: sets Accept-Language and navigator.language. Default en-US. */
+  locale?: string;
+  viewport?: keyof typeof VIEWPORTS;
+  /**
+   * Problems a test accepts up front: a response (status >= 400), a failed request (status 0), or
+   * Chromium's console line about that response ("Failed to load resource: ... status of 404").
+   */
+  allow?: (url: string, status: number) => boolean;
+}
+
 export interface OpenedPage {
   page: Page;
   context: BrowserContext;
+  /** Every console error, page error, failed request and response >= 400, in order, unless `allow`ed. */
   problems: string[];
   /** Problems a test expects (a declined card is a 422 the browser logs); matched and left out of `unexpected()`. */
   expected: RegExp[];
@@ -44,36 +64,107 @@ export async function startShop(): Promise<{ url: string; close(): Promise<void>
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-/** A fresh context in the shopper's locale and viewport, recording every problem. */
-export async function openPage(browser: Browser, opts: { locale?: string; viewport?: keyof typeof VIEWPORTS } = {}): Promise<OpenedPage> {
+/** Chromium's own console line for a failed resource: an HTTP status, or a net:: error (status 0 for `allow`). */
+const FAILED_RESOURCE = /^Failed to load resource: (?:the server responded with a status of (\d+)|net::ERR_)/;
+
+/**
+ * A fresh context in the shopper's locale and viewport, recording every problem;
+ * with a `url`, the page has navigated there (load event) when this resolves.
+ */
+export async function openPage(browser: Browser, url: string, opts?: OpenOptions): Promise<OpenedPage>;
+export async function openPage(browser: Browser, opts?: OpenOptions): Promise<OpenedPage>;
+export async function openPage(browser: Browser, urlOrOpts?: string | OpenOptions, maybeOpts: OpenOptions = {}): Promise<OpenedPage> {
+  const url = typeof urlOrOpts === 'string' ? urlOrOpts : undefined;
+  const opts = typeof urlOrOpts === 'string' ? maybeOpts : (urlOrOpts ?? {});
+  const allow = opts.allow ?? (() => false);
   const context = await browser.newContext({ ...VIEWPORTS[opts.viewport ?? 'desktop'], locale: opts.locale ?? 'en-US' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
   const problems: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    const failed = FAILED_RESOURCE.exec(m.text());
+    if (failed && allow(m.location().url, Number(failed[1] ?? 0))) return;
+    problems.push(`console: ${m.text()}${m.location().url ? ` (${m.location().url})` : ''}`);
+  });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => !/ERR_ABORTED/.test(r.failure()?.errorText ?? '') && problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
-  page.on('response', (r) => r.status() >= 400 && problems.push(`http ${r.status()}: ${r.url()}`));
+  page.on('requestfailed', (r) => {
+    if (!allow(r.url(), 0)) problems.push(`failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !allow(r.url(), r.status())) problems.push(`http ${r.status()}: ${r.url()}`);
+  });
   const expected: RegExp[] = [];
   const unexpected = () => problems.filter((p) => !expected.some((re) => re.test(p)));
+  if (url) await page.goto(url).catch(async (e: unknown) => {
+    await context.close();
+    throw e;
+  });
   return { page, context, problems, expected, unexpected, close: () => context.close() };
 }
 
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-export interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
-
-/** axe-core in the page (evaluated, so the page's CSP does not block it); serious and critical violations. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(() =>
-    (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe
-      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
-      .then((r) => r.violations),
-  )) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+/** Fails with the list of problems, one a line. */
+export function expectNoProblems(problems: readonly string[]): void {
+  const listing = problems.length === 0 ? '' : `${problems.length} browser problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`;
+  expect(listing).toBe('');
 }
 
-export const hasHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+export interface AxeViolation {
+  id: string;
+  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  help: string;
+  helpUrl: string;
+  nodes: { target: unknown[]; html: string; failureSummary?: string }[];
+}
+
+/**
+ * axe-core's WCAG 2.1 A/AA and best-practice violations on the page as it is now.
+ * The source goes in through `page.evaluate` (DevTools protocol), which the page's CSP does not
+ * govern; `page.addScriptTag({ content })` would be an inline script the nonce policy blocks.
+ */
+export async function runAxe(page: Page): Promise<AxeViolation[]> {
+  const loaded = await page.evaluate(() => typeof (window as { axe?: unknown }).axe === 'object');
+  if (!loaded) await page.evaluate(AXE);
+  return page.evaluate(
+    (tags) =>
+      (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe
+        .run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+        .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })) }))),
+    AXE_TAGS,
+  );
+}
+
+/** One line a violation: impact, rule id, help text and the offending nodes' selectors. */
+export function formatViolations(violations: readonly AxeViolation[]): string[] {
+  return violations.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+/**
+ * The serious and critical ones. Given axe results, filters them; given a page, runs axe and
+ * returns them formatted (so `expect(await seriousViolations(page)).toEqual([])` reads well).
+ */
+export function seriousViolations(violations: readonly AxeViolation[]): AxeViolation[];
+export function seriousViolations(page: Page): Promise<string[]>;
+export function seriousViolations(arg: readonly AxeViolation[] | Page): AxeViolation[] | Promise<string[]> {
+  const serious = (vs: readonly AxeViolation[]) => vs.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (Array.isArray(arg)) return serious(arg);
+  return runAxe(arg as Page).then((vs) => formatViolations(serious(vs)));
+}
+
+/**
+ * Whether the page scrolls sideways. Compared with the layout viewport (`clientWidth`), not
+ * `innerWidth`: under mobile emulation (isMobile) Chromium, like Chrome on Android, widens the
+ * layout viewport to the content (up to 4x the device width), so a 1200px-wide page on a 390px phone
+ * reports innerWidth 1216 and `scrollWidth > innerWidth` never fires.
+ */
+export const hasHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+/** Bytes of the HTML document itself (the pages are self-contained: CSS and JS are inline). */
+export async function pageWeight(url: string, init?: RequestInit): Promise<number> {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`pageWeight: ${res.status} for ${url}`);
+  return (await res.arrayBuffer()).byteLength;
+}
