@@ -61,11 +61,34 @@ export function barcodeToTypeableLine(barcode: string): string {
   return f1 + mod10(f1) + f2 + mod10(f2) + f3 + mod10(f3) + barcode[4] + barcode.slice(5, 19);
 }
 
-/** 47-digit typeable line → 44-digit barcode (check digits of the line are dropped, not checked). */
+/** The line as 47 digits without the usual dots and spaces, or null when it is not one. */
+const lineDigits = (line: string): string | null => {
+  const l = typeof line === 'string' ? line.replace(/[\s.]/g, '') : '';
+  return /^\d{47}$/.test(l) ? l : null;
+};
+
+/** Fields 1-3 of the line: [start, end) of the data, the mod10 DV at `end`. */
+const FIELDS = [[0, 9], [10, 20], [21, 31]] as const;
+
+/** Barcode of a 47-digit line, or why it is not a valid one. */
+function decodeLine(l: string): { barcode: string } | { error: string } {
+  const bad = FIELDS.findIndex(([a, b]) => mod10(l.slice(a, b)) !== l[b]);
+  if (bad >= 0) return { error: `typeable line field ${bad + 1} check digit is wrong` };
+  const barcode = l.slice(0, 4) + l[32] + l.slice(33, 47) + l.slice(4, 9) + l.slice(10, 20) + l.slice(21, 31);
+  if (barcodeDv(barcode.slice(0, 4) + barcode.slice(5)) !== barcode[4]) return { error: 'typeable line general check digit is wrong' };
+  return { barcode };
+}
+
+/**
+ * 47-digit typeable line (digits only, or with the usual dots and spaces) → 44-digit barcode; the inverse of
+ * barcodeToTypeableLine. Throws RangeError unless it has 47 digits and its three field DVs and general DV are right.
+ */
 export function typeableLineToBarcode(line: string): string {
-  const l = line.replace(/[\s.]/g, '');
-  if (!/^\d{47}$/.test(l)) throw new RangeError('typeable line must be 47 digits');
-  return l.slice(0, 4) + l[32] + l.slice(33, 47) + l.slice(4, 9) + l.slice(10, 20) + l.slice(21, 31);
+  const l = lineDigits(line);
+  if (!l) throw new RangeError('typeable line must be 47 digits');
+  const r = decodeLine(l);
+  if ('error' in r) throw new RangeError(r.error);
+  return r.barcode;
 }
 
 export function buildBoleto(input: BoletoInput): Boleto {
@@ -82,17 +105,16 @@ export function buildBoleto(input: BoletoInput): Boleto {
 
 /** Accepts the line with or without the usual dots and spaces; checks the three field DVs and the general DV. */
 export function isValidTypeableLine(line: string): boolean {
-  if (typeof line !== 'string') return false;
-  const l = line.replace(/[\s.]/g, '');
-  if (!/^\d{47}$/.test(l)) return false;
-  const fieldsOk = [[0, 9], [10, 20], [21, 31]].every(([a, b]) => mod10(l.slice(a, b)) === l[b!]);
-  if (!fieldsOk) return false;
-  const barcode = typeableLineToBarcode(l);
-  return barcodeDv(barcode.slice(0, 4) + barcode.slice(5)) === barcode[4];
+  const l = lineDigits(line);
+  return l !== null && 'barcode' in decodeLine(l);
 }
 
-/** The usual display form: AAABC.CCCCX DDDDD.DDDDDY EEEEE.EEEEEZ K UUUUVVVVVVVVVV. */
+/**
+ * The usual display form AAAAA.AAAAA BBBBB.BBBBBB CCCCC.CCCCCC D EEEEEEEEEEEEEE of a 47-digit line (dots and
+ * spaces in the input are ignored; check digits are not verified). Throws RangeError unless it has 47 digits.
+ */
 export function formatTypeableLine(line: string): string {
-  const l = line.replace(/[\s.]/g, '');
+  const l = lineDigits(line);
+  if (!l) throw new RangeError('typeable line must be 47 digits');
   return `${l.slice(0, 5)}.${l.slice(5, 10)} ${l.slice(10, 15)}.${l.slice(15, 21)} ${l.slice(21, 26)}.${l.slice(26, 32)} ${l[32]} ${l.slice(33)}`;
 }

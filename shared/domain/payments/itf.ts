@@ -8,9 +8,13 @@ const PATTERNS = ['00110', '10001', '01001', '11000', '00101', '10100', '01100',
 const WIDE = 3;
 const QUIET = 10;
 
-/** Element widths in narrow modules, alternating bar, space, bar, ... from the start pattern to the stop. */
+/**
+ * Element widths in narrow modules (1 narrow, 3 wide), alternating bar, space, bar, ... from the start
+ * pattern to the stop; the first and last elements are bars. Quiet zones are not included.
+ * Throws RangeError unless `digits` is a non-empty, even-length string of 0-9.
+ */
 export function itf25Widths(digits: string): number[] {
-  if (!/^\d*$/.test(digits) || digits.length === 0 || digits.length % 2 !== 0) throw new RangeError('ITF needs a non-empty even number of digits');
+  if (typeof digits !== 'string' || !/^(\d\d)+$/.test(digits)) throw new RangeError('ITF needs a non-empty even number of digits');
   const widths = [1, 1, 1, 1];
   for (let i = 0; i < digits.length; i += 2) {
     const bars = PATTERNS[Number(digits[i])]!;
@@ -22,11 +26,28 @@ export function itf25Widths(digits: string): number[] {
 }
 
 const escAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const positiveInt = (v: number, name: string) => {
+  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`${name} must be a positive integer`);
+  return v;
+};
 
-/** A standalone SVG of the barcode: one <rect> per bar, quiet zones of 10 modules, an accessible label. */
-export function itf25Svg(digits: string, opts: { height?: number; narrow?: number; label?: string } = {}): string {
-  const narrow = opts.narrow ?? 2;
-  const height = opts.height ?? 100;
+export interface Itf25SvgOptions {
+  /** Bar height in SVG units (default 100). */
+  height?: number;
+  /** Narrow module width in SVG units (default 2); wide elements are 3 of them. */
+  narrow?: number;
+  /** Accessible name (aria-label), escaped here; default 'Barcode'. */
+  label?: string;
+}
+
+/**
+ * A standalone SVG of the barcode: one <rect> per bar (integer x, width, height) inside a black <g>, no
+ * background, a quiet zone of 10 narrow modules on each side, role="img" and an escaped aria-label.
+ * Throws RangeError like itf25Widths, or when height or narrow is not a positive integer.
+ */
+export function itf25Svg(digits: string, opts: Itf25SvgOptions = {}): string {
+  const narrow = positiveInt(opts.narrow ?? 2, 'narrow');
+  const height = positiveInt(opts.height ?? 100, 'height');
   const widths = itf25Widths(digits);
   let x = QUIET * narrow;
   const rects: string[] = [];
@@ -36,5 +57,5 @@ export function itf25Svg(digits: string, opts: { height?: number; narrow?: numbe
   });
   const total = x + QUIET * narrow;
   const label = escAttr(opts.label ?? 'Barcode');
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total} ${height}" preserveAspectRatio="none" role="img" aria-label="${label}" data-digits="${digits}"><rect x="0" y="0" width="${total}" height="${height}" fill="#fff"/><g fill="#000">${rects.join('')}</g></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total} ${height}" preserveAspectRatio="none" role="img" aria-label="${label}"><g fill="#000">${rects.join('')}</g></svg>`;
 }

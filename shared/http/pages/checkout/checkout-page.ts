@@ -14,6 +14,7 @@ import { METHOD_ICONS } from './icons';
 import type { MessageKey } from './i18n/en';
 import { CATALOGS, translator, variant, type Locale, type Translate } from './i18n/locale';
 import type { PageModel } from './client/model';
+import { documentPlaceholder } from './client/masks';
 
 const LANGUAGES = [
   ['pt-BR', 'Português'],
@@ -68,7 +69,7 @@ ${s.installments.length > 1 ? `<div class="field"><label for="f-installments">${
 <fieldset><legend>${esc(t('details.legend'))}</legend>
 ${field('name', t('field.name'), 'autocomplete="name" required maxlength="200"', c.name)}
 ${field('email', t('field.email'), 'type="email" autocomplete="email" required maxlength="254"', c.email)}
-${field('document', t(`field.document.${s.country}` as MessageKey), 'autocomplete="off" required maxlength="24" spellcheck="false"', c.document)}
+${field('document', t(`field.document.${s.country}` as MessageKey), `autocomplete="off" required maxlength="24" spellcheck="false" placeholder="${documentPlaceholder(s.country)}"`, c.document)}
 ${field('phone', t('field.phone'), 'type="tel" autocomplete="tel" maxlength="30"', c.phone)}
 </fieldset>${card}
 <button class="btn" id="submit" type="submit">${esc(t('pay.button', { amount }))}</button>

@@ -64,11 +64,13 @@ function syncMethod() {
   submit.textContent = t(key, { amount: ctx.amount });
 }
 
-function mask(name: string, format: (v: string) => string, after?: () => void) {
+function mask(name: string, format: (v: string, previous: string) => string, after?: () => void) {
   const el = input(name);
+  let previous = el?.value ?? '';
   el?.addEventListener('input', () => {
     const atEnd = el.selectionStart === el.value.length;
-    const next = format(el.value);
+    const next = format(el.value, previous);
+    previous = next;
     if (next !== el.value) {
       el.value = next;
       if (atEnd) el.setSelectionRange(next.length, next.length);
