@@ -152,8 +152,7 @@ export class StatelessStack extends Stack {
       fn.addEventSource(
         new SqsEventSource(queue.queue, {
           batchSize: consumer.batchSize,
-          maxBatchingWindow:
-            consumer.maxBatchingWindowSeconds > 0 ? Duration.seconds(consumer.maxBatchingWindowSeconds) : undefined,
+          maxBatchingWindow: consumer.maxBatchingWindowSeconds > 0 ? Duration.seconds(consumer.maxBatchingWindowSeconds) : undefined,
           reportBatchItemFailures: true,
         }),
       );

@@ -47,7 +47,10 @@ export const config = {
    * the live stage sk_live_ keys only, unless ALLOWED_KEY_MODES says otherwise.
    */
   get allowedKeyModes(): readonly Mode[] {
-    const listed = (env('ALLOWED_KEY_MODES') ?? '').split(',').map((m) => m.trim()).filter((m): m is Mode => m === 'test' || m === 'live');
+    const listed = (env('ALLOWED_KEY_MODES') ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter((m): m is Mode => m === 'test' || m === 'live');
     // Unset or unreadable: the stage's own mode, never "no key works".
     if (listed.length > 0) return listed;
     return this.stage === 'live' ? ['live'] : ['test'];

@@ -50,7 +50,13 @@ export interface CliIo {
 
 class UsageError extends Error {}
 
-const list = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (v: string | undefined) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 
 /** Points shared/config at the target table before any repository is used. */
 function selectTarget(v: { table?: string; region?: string; endpoint?: string; 'state-dir'?: string }) {
@@ -83,7 +89,11 @@ async function webhookQueues(v: { region?: string; stage?: string; endpoint?: st
   const file = join(v['state-dir'] ?? '.local', 'stack.json');
   if (!existsSync(file)) throw new UsageError(`No local stack found (${file}); for a deployed stage pass --region and --stage.`);
   const stack = JSON.parse(readFileSync(file, 'utf8')) as { sqs_endpoint: string; region: string; queues: Record<string, string> };
-  const sqs = new SQSClient({ region: stack.region, endpoint: stack.sqs_endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const sqs = new SQSClient({
+    region: stack.region,
+    endpoint: stack.sqs_endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   return { sqs, from: stack.queues[`${queueUrlEnv('webhooks')}_DLQ`] as string, to: stack.queues[queueUrlEnv('webhooks')] as string };
 }
 
@@ -114,7 +124,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`${(e as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  const { values: v, positionals: [group, action, ...args] } = parsed;
+  const {
+    values: v,
+    positionals: [group, action, ...args],
+  } = parsed;
   if (v.help || !group) {
     io.out(USAGE);
     return v.help ? 0 : 2;
@@ -128,11 +141,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   try {
     selectTarget(v);
-    const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock, seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id) });
+    const admin = merchantAdmin({
+      ...repositories,
+      ids: randomIds,
+      secrets: randomSecrets,
+      clock: systemClock,
+      seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id),
+    });
     switch (`${group} ${action ?? ''}`.trim()) {
       case 'merchants create': {
         if (!v.name) throw new UsageError('merchants create needs --name.');
-        if (v['notification-url']) checkUrlSyntax(v['notification-url'], { requireHttps: false, allowLoopback: process.env.WEBHOOK_ALLOW_LOOPBACK === 'true' || !v.table });
+        if (v['notification-url'])
+          checkUrlSyntax(v['notification-url'], {
+            requireHttps: false,
+            allowLoopback: process.env.WEBHOOK_ALLOW_LOOPBACK === 'true' || !v.table,
+          });
         const r = await admin.createMerchant({
           name: v.name,
           countries: list(v.countries) as CountryCode[] | undefined,
@@ -140,7 +163,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           notification_url: v['notification-url'] ?? null,
         });
         print(
-          { merchant_id: r.merchant.merchant_id, name: r.merchant.name, api_key: r.apiKey.secret, key_id: r.apiKey.key.key_id, webhook_secret: r.webhookSecret },
+          {
+            merchant_id: r.merchant.merchant_id,
+            name: r.merchant.name,
+            api_key: r.apiKey.secret,
+            key_id: r.apiKey.key.key_id,
+            webhook_secret: r.webhookSecret,
+          },
           [
             `Merchant created: ${r.merchant.merchant_id} (${r.merchant.name})`,
             `API key (shown once):        ${r.apiKey.secret}   [${r.apiKey.key.key_id}]`,
@@ -151,7 +180,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       }
       case 'merchants show': {
         const m = await admin.getMerchant(need(0, 'MERCHANT_ID'));
-        print(m, `${m.merchant_id}  ${m.name}  ${m.status}\ncountries: ${m.countries.join(', ')}\nmethods: ${m.methods.join(', ')}\nnotification_url: ${m.notification_url ?? '-'}`);
+        print(
+          m,
+          `${m.merchant_id}  ${m.name}  ${m.status}\ncountries: ${m.countries.join(', ')}\nmethods: ${m.methods.join(', ')}\nnotification_url: ${m.notification_url ?? '-'}`,
+        );
         return 0;
       }
       case 'merchants deactivate':
@@ -175,7 +207,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       }
       case 'keys list': {
         const keys = await admin.listKeys(need(0, 'MERCHANT_ID'));
-        print(keys, keys.map((k) => `${k.key_id}  ${k.hint}  ${k.mode}  ${k.status}  ${k.scopes.join(',')}  ${k.created_at}`).join('\n') || 'No keys.');
+        print(
+          keys,
+          keys.map((k) => `${k.key_id}  ${k.hint}  ${k.mode}  ${k.status}  ${k.scopes.join(',')}  ${k.created_at}`).join('\n') ||
+            'No keys.',
+        );
         return 0;
       }
       case 'keys revoke': {
@@ -194,7 +230,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'webhooks redrive': {
         const { sqs, from, to } = await webhookQueues(v);
         const r = await redriveDeadLetters(sqs, from, to, Number(v.max ?? 1000));
-        print(r, `Moved ${r.moved} dead-lettered delivery(ies) back to the webhooks queue${r.skipped ? `; ${r.skipped} unreadable message(s) left in the DLQ` : ''}.`);
+        print(
+          r,
+          `Moved ${r.moved} dead-lettered delivery(ies) back to the webhooks queue${r.skipped ? `; ${r.skipped} unreadable message(s) left in the DLQ` : ''}.`,
+        );
         return 0;
       }
       default:

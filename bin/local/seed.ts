@@ -29,7 +29,13 @@ export async function seedSandboxMerchant(file: string, baseUrl: string): Promis
       // unreadable or stale: seed a new merchant
     }
   }
-  const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock, seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id) });
+  const admin = merchantAdmin({
+    ...repositories,
+    ids: randomIds,
+    secrets: randomSecrets,
+    clock: systemClock,
+    seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id),
+  });
   const created = await admin.createMerchant({ name: SANDBOX_MERCHANT_NAME });
   return {
     base_url: baseUrl,

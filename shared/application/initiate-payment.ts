@@ -51,7 +51,8 @@ function checkInputs(req: InitiateRequest, now: Date) {
   const doc = validateCustomerDocument(req.country, req.customer.document);
   if (!doc.valid) errors.push({ field: 'customer.document', message: doc.message ?? 'is not a valid document' });
   if (req.kind === 'card' && req.card) errors.push(...validateCard(req.card, now));
-  if (errors.length) throw new AppError('VALIDATION_ERROR', `Invalid request parameters: ${errors.map((e) => e.field).join(', ')}.`, { details: errors });
+  if (errors.length)
+    throw new AppError('VALIDATION_ERROR', `Invalid request parameters: ${errors.map((e) => e.field).join(', ')}.`, { details: errors });
 }
 
 export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): Promise<Initiated> {
@@ -68,7 +69,8 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
   }
   checkInputs(req, now);
   const connectors = deps.connectors.forMode(req.livemode);
-  if (!connectors) throw new AppError('METHOD_NOT_AVAILABLE', `No ${req.livemode ? 'live' : 'test'} provider is configured for ${req.kind}.`);
+  if (!connectors)
+    throw new AppError('METHOD_NOT_AVAILABLE', `No ${req.livemode ? 'live' : 'test'} provider is configured for ${req.kind}.`);
 
   const at = now.toISOString();
   const sessionEnd = req.session ? Date.parse(req.session.expires_at) : Infinity;
@@ -114,36 +116,68 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
   switch (req.kind) {
     case 'card': {
       const c = req.card as CardInput;
-      card = await connectors.card.authorize({ paymentId: req.paymentId, amountMinor: req.amountMinor, currency: req.currency, card: c, installments: req.installments ?? 1 });
+      card = await connectors.card.authorize({
+        paymentId: req.paymentId,
+        amountMinor: req.amountMinor,
+        currency: req.currency,
+        card: c,
+        installments: req.installments ?? 1,
+      });
       const summary = { brand: cardBrand(c.number) ?? 'unknown', last_four: lastFour(c.number) };
       if (card.kind === 'approved') {
         payment = { ...base, status: 'success', card: summary, authorization_code: card.authorizationCode, paid_at: at, expires_at: null };
       } else if (card.kind === 'requires_3ds') {
-        payment = { ...base, status: req.threeDsStatus, card: summary, redirect_url: pageUrl('3ds'), return_url: req.returnUrl ?? `${pageUrl('3ds')}/done` };
+        payment = {
+          ...base,
+          status: req.threeDsStatus,
+          card: summary,
+          redirect_url: pageUrl('3ds'),
+          return_url: req.returnUrl ?? `${pageUrl('3ds')}/done`,
+        };
       } else {
         payment = { ...base, status: 'failed', card: summary, failure_code: card.code, failure_message: card.message, expires_at: null };
       }
       break;
     }
     case 'pix': {
-      const charge = await connectors.pix.createCharge({ paymentId: req.paymentId, amountMinor: req.amountMinor, merchantName: req.merchant.name, expiresAt });
+      const charge = await connectors.pix.createCharge({
+        paymentId: req.paymentId,
+        amountMinor: req.amountMinor,
+        merchantName: req.merchant.name,
+        expiresAt,
+      });
       payment = { ...base, artefact: { pix_code: charge.pixCode, txid: charge.txid } };
       break;
     }
     case 'wallet': {
-      const w = await connectors.wallet.start({ paymentId: req.paymentId, amountMinor: req.amountMinor, currency: req.currency, country: req.country });
+      const w = await connectors.wallet.start({
+        paymentId: req.paymentId,
+        amountMinor: req.amountMinor,
+        currency: req.currency,
+        country: req.country,
+      });
       payment = { ...base, redirect_url: w.redirectUrl };
       break;
     }
     default: {
-      const artefact = await connectors.voucher.issue({ kind: req.kind, paymentId: req.paymentId, amountMinor: req.amountMinor, currency: req.currency, country: req.country, dueAt: expiresAt });
+      const artefact = await connectors.voucher.issue({
+        kind: req.kind,
+        paymentId: req.paymentId,
+        amountMinor: req.amountMinor,
+        currency: req.currency,
+        country: req.country,
+        dueAt: expiresAt,
+      });
       payment = { ...base, artefact };
     }
   }
 
   const type = PAYMENT_EVENT[payment.status];
   const events = type ? [paymentEvent(type, payment, req.session ?? null, deps.ids.newId('evt_'), at)] : [];
-  const credit = payment.status === 'success' ? { amountMinor: payment.amount_minor, currency: payment.currency, entryId: deps.ids.newId('le_') } : undefined;
+  const credit =
+    payment.status === 'success'
+      ? { amountMinor: payment.amount_minor, currency: payment.currency, entryId: deps.ids.newId('le_') }
+      : undefined;
   try {
     await deps.store.recordNewPayment({
       payment,

@@ -19,7 +19,11 @@ export async function sandboxPayment(deps: PaymentDeps, paymentId: string): Prom
  * and the session still takes payments (the shopper may retry, as after a decline),
  * else to cancel_url (SPEC.md 6.3); a direct payment to its return_url.
  */
-export async function completeFromPage(deps: PaymentDeps, paymentId: string, outcome: 'success' | 'failed'): Promise<{ payment: Payment; next: string }> {
+export async function completeFromPage(
+  deps: PaymentDeps,
+  paymentId: string,
+  outcome: 'success' | 'failed',
+): Promise<{ payment: Payment; next: string }> {
   await sandboxPayment(deps, paymentId);
   const payment = await completePayment(deps, paymentId, outcome);
   if (payment.checkout_session_id) {

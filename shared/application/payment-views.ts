@@ -25,7 +25,13 @@ export function processResponse(deps: PaymentDeps, p: Payment) {
   if (p.status === 'failed') {
     return {
       status: 422,
-      body: { success: false, status: 'failed', payment_id: p.payment_id, error_message: p.failure_message ?? 'The payment failed.', failure_code: publicFailureCode(p.failure_code) },
+      body: {
+        success: false,
+        status: 'failed',
+        payment_id: p.payment_id,
+        error_message: p.failure_message ?? 'The payment failed.',
+        failure_code: publicFailureCode(p.failure_code),
+      },
     };
   }
   return {
@@ -55,7 +61,9 @@ export async function directResponse(p: Payment) {
     ...(p.payment_method === 'pix' && p.artefact?.pix_code
       ? { pix_code: p.artefact.pix_code, pix_qr_code_base64: await qrPngDataUri(p.artefact.pix_code), expires_at: p.expires_at }
       : {}),
-    ...(p.card && p.status === 'success' ? { card_brand: p.card.brand, card_last_four: p.card.last_four, authorization_code: p.authorization_code } : {}),
+    ...(p.card && p.status === 'success'
+      ? { card_brand: p.card.brand, card_last_four: p.card.last_four, authorization_code: p.authorization_code }
+      : {}),
     ...(p.status === 'pending_3ds' ? { redirect_url: p.redirect_url, return_url: p.return_url } : {}),
   };
 }

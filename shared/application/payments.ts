@@ -36,7 +36,9 @@ export async function createDirectPayment(deps: PaymentDeps, principal: Principa
     metadata: input.metadata,
   });
   if (payment.status === 'failed') {
-    throw new AppError((payment.failure_code ?? 'CARD_DECLINED') as ErrorCode, payment.failure_message ?? undefined, { paymentId: payment.payment_id });
+    throw new AppError((payment.failure_code ?? 'CARD_DECLINED') as ErrorCode, payment.failure_message ?? undefined, {
+      paymentId: payment.payment_id,
+    });
   }
   return directResponse(payment);
 }
@@ -118,7 +120,7 @@ export async function completePayment(deps: PaymentDeps, paymentId: string, outc
   if (current.status === outcome) return current;
   if (!OPEN.includes(current.status)) throw new AppError('PAYMENT_STATE_CONFLICT', `The payment is already ${current.status}.`);
   let to: PaymentStatus = outcome;
-  let patch: Partial<Payment> = {};
+  let patch: Partial<Payment>;
   const at = deps.clock.now().toISOString();
   if (current.payment_method === 'card') {
     const connectors = deps.connectors.forMode(current.livemode);
@@ -127,7 +129,10 @@ export async function completePayment(deps: PaymentDeps, paymentId: string, outc
     if (result.kind === 'approved') patch = { authorization_code: result.authorizationCode, paid_at: at, expires_at: null };
     else {
       to = 'failed';
-      patch = { failure_code: result.kind === 'declined' ? 'AUTHENTICATION_FAILED' : 'CARD_DECLINED', failure_message: result.kind === 'declined' ? result.message : '3-D Secure failed.' };
+      patch = {
+        failure_code: result.kind === 'declined' ? 'AUTHENTICATION_FAILED' : 'CARD_DECLINED',
+        failure_message: result.kind === 'declined' ? result.message : '3-D Secure failed.',
+      };
     }
   } else if (to === 'success') {
     patch = { paid_at: at, expires_at: null };

@@ -21,10 +21,25 @@ export interface PayoutStore {
   create(op: { payout: Payout; events: DomainEvent[]; ledgerEntryId: string; now: string }): Promise<void>;
   get(payoutId: string): Promise<Payout | null>;
   /** status -> to conditional on the status read; counters, events and any credit-back in the same transaction. */
-  transition(op: { payout: Payout; to: PayoutStatus; patch: Partial<Payout>; events: DomainEvent[]; creditEntryId?: string; now: string }): Promise<void>;
+  transition(op: {
+    payout: Payout;
+    to: PayoutStatus;
+    patch: Partial<Payout>;
+    events: DomainEvent[];
+    creditEntryId?: string;
+    now: string;
+  }): Promise<void>;
   list(merchantId: string, mode: string, q: PayoutListQuery): Promise<{ items: Payout[]; total: number }>;
   balances(merchantId: string, mode: string): Promise<BalanceView[]>;
-  topUp(op: { merchantId: string; livemode: boolean; currency: string; amountMinor: number; entryId: string; reason: string; now: string }): Promise<void>;
+  topUp(op: {
+    merchantId: string;
+    livemode: boolean;
+    currency: string;
+    amountMinor: number;
+    entryId: string;
+    reason: string;
+    now: string;
+  }): Promise<void>;
 }
 
 export type SettlementStep = 'start' | 'settle' | 'refund';

@@ -37,8 +37,14 @@ function methodFor(principal: Principal, code: string) {
 
 function checkBeneficiary(method: NonNullable<ReturnType<typeof findPayoutMethod>>, beneficiary: unknown) {
   const r = validateBeneficiary(method, beneficiary);
-  if (r.malformed.length) throw new AppError('VALIDATION_ERROR', `Invalid request parameters: ${r.malformed.map((e) => e.field).join(', ')}.`, { details: r.malformed });
-  if (r.invalid.length) throw new AppError('INVALID_BENEFICIARY', `Invalid beneficiary: ${r.invalid.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { details: r.invalid });
+  if (r.malformed.length)
+    throw new AppError('VALIDATION_ERROR', `Invalid request parameters: ${r.malformed.map((e) => e.field).join(', ')}.`, {
+      details: r.malformed,
+    });
+  if (r.invalid.length)
+    throw new AppError('INVALID_BENEFICIARY', `Invalid beneficiary: ${r.invalid.map((e) => `${e.field} ${e.message}`).join('; ')}.`, {
+      details: r.invalid,
+    });
 }
 
 export function payoutRecord(p: Payout) {
@@ -69,21 +75,36 @@ const MESSAGES: Readonly<Record<PayoutStatus, string>> = {
 export async function createPayout(deps: PayoutDeps, principal: Principal, input: CreatePayoutInput, payoutId: string) {
   const method = methodFor(principal, input.method_code);
   if (input.currency !== method.currency) {
-    throw new AppError('VALIDATION_ERROR', `${method.method_code} pays out in ${method.currency}.`, { details: [{ field: 'currency', message: `must be ${method.currency} for ${method.method_code}` }] });
+    throw new AppError('VALIDATION_ERROR', `${method.method_code} pays out in ${method.currency}.`, {
+      details: [{ field: 'currency', message: `must be ${method.currency} for ${method.method_code}` }],
+    });
   }
   const amountMinor = toMinor(input.amount, input.currency as CurrencyCode);
-  if (amountMinor === null) throw new AppError('VALIDATION_ERROR', 'Invalid amount.', { details: [{ field: 'amount', message: `must be greater than 0 with at most the decimals of ${input.currency}` }] });
-  if (input.amount > method.max_amount) throw new AppError('AMOUNT_LIMIT_EXCEEDED', `${method.name} pays out at most ${method.max_amount} ${method.currency}.`);
+  if (amountMinor === null)
+    throw new AppError('VALIDATION_ERROR', 'Invalid amount.', {
+      details: [{ field: 'amount', message: `must be greater than 0 with at most the decimals of ${input.currency}` }],
+    });
+  if (input.amount > method.max_amount)
+    throw new AppError('AMOUNT_LIMIT_EXCEEDED', `${method.name} pays out at most ${method.max_amount} ${method.currency}.`);
   if (input.amount < method.min_amount) {
-    throw new AppError('VALIDATION_ERROR', `${method.name} pays out at least ${method.min_amount} ${method.currency}.`, { details: [{ field: 'amount', message: `must be at least ${method.min_amount}` }] });
+    throw new AppError('VALIDATION_ERROR', `${method.name} pays out at least ${method.min_amount} ${method.currency}.`, {
+      details: [{ field: 'amount', message: `must be at least ${method.min_amount}` }],
+    });
   }
   checkBeneficiary(method, input.beneficiary);
   if (input.notification_url) {
     const problem = deps.checkNotificationUrl(input.notification_url, principal.livemode);
-    if (problem) throw new AppError('VALIDATION_ERROR', `notification_url is not allowed: ${problem}`, { details: [{ field: 'notification_url', message: problem }] });
+    if (problem)
+      throw new AppError('VALIDATION_ERROR', `notification_url is not allowed: ${problem}`, {
+        details: [{ field: 'notification_url', message: problem }],
+      });
   }
   const rail = deps.rails.forMode(principal.livemode);
-  if (!rail) throw new AppError('METHOD_NOT_AVAILABLE', `No ${principal.livemode ? 'live' : 'test'} payout provider is configured for ${method.name}.`);
+  if (!rail)
+    throw new AppError(
+      'METHOD_NOT_AVAILABLE',
+      `No ${principal.livemode ? 'live' : 'test'} payout provider is configured for ${method.name}.`,
+    );
 
   const at = deps.clock.now().toISOString();
   const outcome = principal.livemode ? null : sandboxOutcome(input.beneficiary.document);
@@ -109,7 +130,12 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
   };
   const type = PAYOUT_EVENT[status];
   try {
-    await deps.store.create({ payout, events: type ? [payoutEvent(type, payout, deps.ids.newId('evt_'), at)] : [], ledgerEntryId: deps.ids.newId('le_'), now: at });
+    await deps.store.create({
+      payout,
+      events: type ? [payoutEvent(type, payout, deps.ids.newId('evt_'), at)] : [],
+      ledgerEntryId: deps.ids.newId('le_'),
+      now: at,
+    });
   } catch (e) {
     if (e instanceof WriteConflict && e.part === 'balance') {
       throw new AppError('INSUFFICIENT_BALANCE', `The ${input.currency} balance does not cover ${input.amount} ${input.currency}.`);
@@ -125,7 +151,13 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
   return createdResponse(payout);
 }
 
-const createdResponse = (p: Payout) => ({ success: true, payout_id: p.payout_id, status: p.status, created_at: p.created_at, message: MESSAGES[p.status] });
+const createdResponse = (p: Payout) => ({
+  success: true,
+  payout_id: p.payout_id,
+  status: p.status,
+  created_at: p.created_at,
+  message: MESSAGES[p.status],
+});
 
 async function ownPayout(deps: PayoutDeps, principal: Principal, payoutId: string) {
   const p = await deps.store.get(payoutId);
@@ -157,7 +189,10 @@ async function transition(deps: PayoutDeps, p: Payout, to: PayoutStatus, patch: 
 export async function cancelPayout(deps: PayoutDeps, principal: Principal, payoutId: string) {
   const p = await ownPayout(deps, principal, payoutId);
   if (p.status !== 'pending') {
-    throw new AppError('CANNOT_CANCEL', p.status === 'processing' ? 'The payout is already processing.' : `The payout is already ${p.status}.`);
+    throw new AppError(
+      'CANNOT_CANCEL',
+      p.status === 'processing' ? 'The payout is already processing.' : `The payout is already ${p.status}.`,
+    );
   }
   try {
     await transition(deps, p, 'cancelled');
@@ -168,7 +203,11 @@ export async function cancelPayout(deps: PayoutDeps, principal: Principal, payou
   return { success: true, payout_id: p.payout_id, status: 'cancelled', message: 'Payout cancelled; the amount is back in your balance.' };
 }
 
-export async function listPayouts(deps: PayoutDeps, principal: Principal, q: { status?: PayoutStatus; from_date?: string; to_date?: string; limit: number; offset: number }) {
+export async function listPayouts(
+  deps: PayoutDeps,
+  principal: Principal,
+  q: { status?: PayoutStatus; from_date?: string; to_date?: string; limit: number; offset: number },
+) {
   const query: PayoutListQuery = {
     status: q.status,
     from: q.from_date ? new Date(q.from_date).toISOString() : undefined,
@@ -179,7 +218,14 @@ export async function listPayouts(deps: PayoutDeps, principal: Principal, q: { s
   const { items, total } = await deps.store.list(principal.merchant.merchant_id, principal.mode, query);
   return {
     success: true,
-    data: items.map((p) => ({ payout_id: p.payout_id, status: p.status, amount: fromMinor(p.amount_minor, p.currency), currency: p.currency, beneficiary_name: p.beneficiary.name, created_at: p.created_at })),
+    data: items.map((p) => ({
+      payout_id: p.payout_id,
+      status: p.status,
+      amount: fromMinor(p.amount_minor, p.currency),
+      currency: p.currency,
+      beneficiary_name: p.beneficiary.name,
+      created_at: p.created_at,
+    })),
     pagination: { total, limit: q.limit, offset: q.offset },
   };
 }
@@ -207,14 +253,34 @@ export async function balances(deps: PayoutDeps, principal: Principal) {
   return {
     success: true,
     livemode: principal.livemode,
-    balances: list.map((b) => ({ currency: b.currency, available: fromMinor(b.available_minor, b.currency as CurrencyCode), updated_at: b.updated_at })),
+    balances: list.map((b) => ({
+      currency: b.currency,
+      available: fromMinor(b.available_minor, b.currency as CurrencyCode),
+      updated_at: b.updated_at,
+    })),
   };
 }
 
-export async function topUpTestBalance(deps: Pick<PayoutDeps, 'store' | 'ids' | 'clock'>, merchantId: string, currency: CurrencyCode, amount: number) {
+export async function topUpTestBalance(
+  deps: Pick<PayoutDeps, 'store' | 'ids' | 'clock'>,
+  merchantId: string,
+  currency: CurrencyCode,
+  amount: number,
+) {
   const minor = toMinor(amount, currency);
-  if (minor === null) throw new AppError('VALIDATION_ERROR', 'Invalid amount.', { details: [{ field: 'amount', message: `must be greater than 0 with at most the decimals of ${currency}` }] });
-  await deps.store.topUp({ merchantId, livemode: false, currency, amountMinor: minor, entryId: deps.ids.newId('le_'), reason: 'test_top_up', now: deps.clock.now().toISOString() });
+  if (minor === null)
+    throw new AppError('VALIDATION_ERROR', 'Invalid amount.', {
+      details: [{ field: 'amount', message: `must be greater than 0 with at most the decimals of ${currency}` }],
+    });
+  await deps.store.topUp({
+    merchantId,
+    livemode: false,
+    currency,
+    amountMinor: minor,
+    entryId: deps.ids.newId('le_'),
+    reason: 'test_top_up',
+    now: deps.clock.now().toISOString(),
+  });
 }
 
 /**
@@ -237,7 +303,8 @@ export async function runSettlementStep(deps: PayoutDeps, payoutId: string, step
       if (p.sandbox_outcome === 'complete_then_refund') await rail?.schedule(payoutId, 'refund');
       return done;
     }
-    if (step === 'refund' && p.status === 'completed') return await transition(deps, p, 'refunded', { failure_reason: 'returned_by_beneficiary_bank' });
+    if (step === 'refund' && p.status === 'completed')
+      return await transition(deps, p, 'refunded', { failure_reason: 'returned_by_beneficiary_bank' });
   } catch (e) {
     if (e instanceof WriteConflict) return deps.store.get(payoutId); // lost a race: the winner's state stands
     throw e;
@@ -258,6 +325,14 @@ export const INITIAL_TEST_BALANCES: Readonly<Partial<Record<CurrencyCode, number
 
 export async function seedSandboxBalances(deps: Pick<PayoutDeps, 'store' | 'ids' | 'clock'>, merchantId: string) {
   for (const [currency, amount] of Object.entries(INITIAL_TEST_BALANCES)) {
-    await deps.store.topUp({ merchantId, livemode: false, currency, amountMinor: toMinor(amount as number, currency as CurrencyCode) as number, entryId: deps.ids.newId('le_'), reason: 'initial_test_balance', now: deps.clock.now().toISOString() });
+    await deps.store.topUp({
+      merchantId,
+      livemode: false,
+      currency,
+      amountMinor: toMinor(amount as number, currency as CurrencyCode) as number,
+      entryId: deps.ids.newId('le_'),
+      reason: 'initial_test_balance',
+      now: deps.clock.now().toISOString(),
+    });
   }
 }

@@ -15,9 +15,13 @@ export function makeRateLimiter(deps: { counter: RateLimitCounter; clock: Clock 
       const count = await deps.counter.hit(subject, routeId, start, limit, end + TTL_GRACE_SECONDS);
       if (count === null) {
         const headers = { ...rateLimitHeaders({ limit, remaining: 0, resetAt: end }), 'retry-after': String(retryAfterSeconds(end, now)) };
-        throw new AppError('RATE_LIMIT_EXCEEDED', `Rate limit of ${limit} requests per minute exceeded; retry after ${headers['retry-after']} s.`, {
-          headers,
-        });
+        throw new AppError(
+          'RATE_LIMIT_EXCEEDED',
+          `Rate limit of ${limit} requests per minute exceeded; retry after ${headers['retry-after']} s.`,
+          {
+            headers,
+          },
+        );
       }
       return rateLimitHeaders({ limit, remaining: limit - count, resetAt: end });
     },

@@ -26,7 +26,11 @@ export interface EventStore {
   /** Events still in the outbox created at or before `before` (ISO), across the outbox shards. */
   undispatched(before: string, limit: number): Promise<string[]>;
   recordAttempt(eventId: string, attempt: DeliveryAttempt, status: DeliveryStatus): Promise<void>;
-  list(merchantId: string, mode: string, q: { type?: string; objectId?: string; deliveryStatus?: string; limit: number; cursor?: string }): Promise<{ items: StoredEvent[]; nextCursor: string | null }>;
+  list(
+    merchantId: string,
+    mode: string,
+    q: { type?: string; objectId?: string; deliveryStatus?: string; limit: number; cursor?: string },
+  ): Promise<{ items: StoredEvent[]; nextCursor: string | null }>;
 }
 
 export interface DeliveryQueue {

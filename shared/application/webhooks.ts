@@ -25,22 +25,41 @@ export interface WebhookDeps {
   readonly schedule: () => readonly number[];
   /** SSRF guard: resolves and checks a URL, or throws with the reason. */
   readonly checkUrl: (url: string, livemode: boolean) => Promise<DeliveryTarget>;
-  readonly signHeaders: (a: { eventId: string; eventType: string; timestampSec: number; rawBody: string; secrets: string[] }) => Record<string, string>;
-  readonly send: (req: { target: DeliveryTarget; body: string; headers: Record<string, string> }) => Promise<{ ok: boolean; status?: number; error?: string; durationMs: number }>;
+  readonly signHeaders: (a: {
+    eventId: string;
+    eventType: string;
+    timestampSec: number;
+    rawBody: string;
+    secrets: string[];
+  }) => Record<string, string>;
+  readonly send: (req: {
+    target: DeliveryTarget;
+    body: string;
+    headers: Record<string, string>;
+  }) => Promise<{ ok: boolean; status?: number; error?: string; durationMs: number }>;
 }
 
 /** Right after a commit: put the events on the queue and clear their outbox markers. */
-export async function dispatchEvents(deps: Pick<WebhookDeps, 'events' | 'queue' | 'clock'>, events: readonly Pick<DomainEvent, 'event_id'>[]) {
+export async function dispatchEvents(
+  deps: Pick<WebhookDeps, 'events' | 'queue' | 'clock'>,
+  events: readonly Pick<DomainEvent, 'event_id'>[],
+) {
   if (events.length === 0) return;
   await deps.queue.send(events.map((e) => ({ event_id: e.event_id, attempt: 0 })));
-  await deps.events.markDispatched(events.map((e) => e.event_id), deps.clock.now().toISOString());
+  await deps.events.markDispatched(
+    events.map((e) => e.event_id),
+    deps.clock.now().toISOString(),
+  );
 }
 
 /** The sweeper: events still in the outbox `graceSeconds` after they were written go on the queue now. */
 export async function sweepOutbox(deps: Pick<WebhookDeps, 'events' | 'queue' | 'clock'>, graceSeconds = 30, limit = 500) {
   const before = new Date(deps.clock.now().getTime() - graceSeconds * 1000).toISOString();
   const ids = await deps.events.undispatched(before, limit);
-  await dispatchEvents(deps, ids.map((event_id) => ({ event_id })));
+  await dispatchEvents(
+    deps,
+    ids.map((event_id) => ({ event_id })),
+  );
   return { requeued: ids.length };
 }
 
@@ -101,7 +120,10 @@ export async function deliverMessage(deps: WebhookDeps, msg: DeliveryMessage): P
   if (step === 'retry') {
     const wait = delayBeforeAttempt(schedule, msg.attempt + 1) ?? 0;
     const h = hop(wait, now.getTime());
-    await deps.queue.send([{ event_id: event.event_id, attempt: msg.attempt + 1, not_before: h.notBefore, manual: msg.manual }], h.delaySeconds);
+    await deps.queue.send(
+      [{ event_id: event.event_id, attempt: msg.attempt + 1, not_before: h.notBefore, manual: msg.manual }],
+      h.delaySeconds,
+    );
   } else if (step === 'dead_letter') {
     await deps.queue.sendToDeadLetter({ event_id: event.event_id, attempt: msg.attempt });
   }
@@ -129,9 +151,24 @@ async function ownEvent(deps: Pick<WebhookDeps, 'events'>, principal: Principal,
   return e;
 }
 
-export async function listEvents(deps: Pick<WebhookDeps, 'events'>, principal: Principal, q: { type?: string; object_id?: string; delivery_status?: string; limit: number; cursor?: string }) {
-  const page = await deps.events.list(principal.merchant.merchant_id, principal.mode, { type: q.type, objectId: q.object_id, deliveryStatus: q.delivery_status, limit: q.limit, cursor: q.cursor });
-  return { success: true, data: page.items.map((e) => eventView(e, false)), has_more: page.nextCursor !== null, next_cursor: page.nextCursor };
+export async function listEvents(
+  deps: Pick<WebhookDeps, 'events'>,
+  principal: Principal,
+  q: { type?: string; object_id?: string; delivery_status?: string; limit: number; cursor?: string },
+) {
+  const page = await deps.events.list(principal.merchant.merchant_id, principal.mode, {
+    type: q.type,
+    objectId: q.object_id,
+    deliveryStatus: q.delivery_status,
+    limit: q.limit,
+    cursor: q.cursor,
+  });
+  return {
+    success: true,
+    data: page.items.map((e) => eventView(e, false)),
+    has_more: page.nextCursor !== null,
+    next_cursor: page.nextCursor,
+  };
 }
 
 export async function getEvent(deps: Pick<WebhookDeps, 'events'>, principal: Principal, eventId: string) {

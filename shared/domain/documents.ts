@@ -6,8 +6,14 @@ export type DocumentType = 'CPF' | 'CNPJ' | 'DNI' | 'RUT' | 'CURP' | 'CC' | 'CE'
 export const DOCUMENT_TYPES: readonly DocumentType[] = ['CPF', 'CNPJ', 'DNI', 'RUT', 'CURP', 'CC', 'CE', 'RUC', 'CUIT', 'CI'];
 export type DocumentCountry = 'BRA' | 'PER' | 'COL' | 'CHL' | 'MEX' | 'ECU' | 'ARG';
 
-export interface DocumentCheck { valid: boolean; normalized: string; message?: string }
-export interface CustomerDocumentCheck extends DocumentCheck { type?: DocumentType }
+export interface DocumentCheck {
+  valid: boolean;
+  normalized: string;
+  message?: string;
+}
+export interface CustomerDocumentCheck extends DocumentCheck {
+  type?: DocumentType;
+}
 
 export const normalizeDocument = (value: string): string => value.replace(/[\s.\-/]/g, '').toUpperCase();
 
@@ -17,7 +23,10 @@ const allSame = (s: string) => /^(.)\1*$/.test(s);
 const weighted = (s: string, weights: readonly number[]) =>
   [...s].reduce((sum, c, i) => sum + (c.charCodeAt(0) - 48) * (weights[i] ?? 0), 0);
 /** The usual "11 - r, with 10 and 11 → 0" modulo-11 digit of CPF and CNPJ. */
-const mod11Digit = (sum: number) => { const r = sum % 11; return r < 2 ? 0 : 11 - r; };
+const mod11Digit = (sum: number) => {
+  const r = sum % 11;
+  return r < 2 ? 0 : 11 - r;
+};
 
 export function cpfCheckDigits(first9: string): string {
   const d1 = mod11Digit(weighted(first9, [10, 9, 8, 7, 6, 5, 4, 3, 2]));
@@ -43,11 +52,15 @@ export function rutVerifier(body: string): string {
 /** Peru RUC and Argentina CUIT/CUIL share the weights 5,4,3,2,7,6,5,4,3,2 and 11 - Σ mod 11. */
 const w5432 = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
 const rucDigit = (first10: string) => (11 - (weighted(first10, w5432) % 11)) % 10; // 10 → 0, 11 → 1
-const cuitDigit = (first10: string) => { const v = 11 - (weighted(first10, w5432) % 11); return v === 11 ? 0 : v; }; // 10: never issued
+const cuitDigit = (first10: string) => {
+  const v = 11 - (weighted(first10, w5432) % 11);
+  return v === 11 ? 0 : v;
+}; // 10: never issued
 /** Argentina: 20/23/24/25/26/27 people, 30/33/34 companies, 50/51/55 foreign ("CUIT país"). */
 const CUIT_PREFIXES = new Set(['20', '23', '24', '25', '26', '27', '30', '33', '34', '50', '51', '55']);
 
-const CURP_RE = /^[A-Z][AEIOUX][A-Z]{2}\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[HMX](AS|B[CS]|C[CLMSH]|D[FG]|G[TR]|HG|JC|M[CNS]|N[ETL]|OC|PL|Q[TR]|S[PLR]|T[CSL]|VZ|YN|ZS|NE)[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d$/;
+const CURP_RE =
+  /^[A-Z][AEIOUX][A-Z]{2}\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[HMX](AS|B[CS]|C[CLMSH]|D[FG]|G[TR]|HG|JC|M[CNS]|N[ETL]|OC|PL|Q[TR]|S[PLR]|T[CSL]|VZ|YN|ZS|NE)[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d$/;
 const CURP_ALPHABET = '0123456789ABCDEFGHIJKLMNÑOPQRSTUVWXYZ';
 /** RENAPO: Σ value·(18 - i) over the first 17 characters, digit = (10 - Σ mod 10) mod 10. */
 export function curpCheckDigit(first17: string): string {
@@ -64,7 +77,10 @@ function curpDateValid(curp: string): boolean {
 
 /** Ecuador cédula: province 01-24 or 30, third digit < 6, coefficients 2,1,2,... (products > 9 minus 9), mod 10. */
 export function ecuadorCiCheckDigit(first9: string): number {
-  const sum = digits(first9).reduce((s, d, i) => { const p = d * (i % 2 === 0 ? 2 : 1); return s + (p > 9 ? p - 9 : p); }, 0);
+  const sum = digits(first9).reduce((s, d, i) => {
+    const p = d * (i % 2 === 0 ? 2 : 1);
+    return s + (p > 9 ? p - 9 : p);
+  }, 0);
   return (10 - (sum % 10)) % 10;
 }
 
@@ -130,13 +146,25 @@ export function validateDocument(type: DocumentType, value: string, country?: Do
 
 /** Which document types a customer of each country may give, and how to tell them apart by shape. */
 const CUSTOMER_RULES: Record<DocumentCountry, { pick: (n: string) => DocumentType | undefined; hint: string }> = {
-  BRA: { pick: (n) => (n.length === 11 ? 'CPF' : n.length === 14 ? 'CNPJ' : undefined), hint: 'Enter a CPF (11 digits) or a CNPJ (14 characters).' },
-  PER: { pick: (n) => (n.length === 8 ? 'DNI' : n.length === 11 ? 'RUC' : undefined), hint: 'Enter a DNI (8 digits) or a RUC (11 digits).' },
-  COL: { pick: (n) => (/^\d{6,10}$/.test(n) ? 'CC' : /^[\dA-Z]{6,12}$/.test(n) ? 'CE' : undefined), hint: 'Enter a cédula de ciudadanía (6 to 10 digits) or de extranjería.' },
+  BRA: {
+    pick: (n) => (n.length === 11 ? 'CPF' : n.length === 14 ? 'CNPJ' : undefined),
+    hint: 'Enter a CPF (11 digits) or a CNPJ (14 characters).',
+  },
+  PER: {
+    pick: (n) => (n.length === 8 ? 'DNI' : n.length === 11 ? 'RUC' : undefined),
+    hint: 'Enter a DNI (8 digits) or a RUC (11 digits).',
+  },
+  COL: {
+    pick: (n) => (/^\d{6,10}$/.test(n) ? 'CC' : /^[\dA-Z]{6,12}$/.test(n) ? 'CE' : undefined),
+    hint: 'Enter a cédula de ciudadanía (6 to 10 digits) or de extranjería.',
+  },
   CHL: { pick: () => 'RUT', hint: 'Enter a RUT, like 12.345.678-5.' },
   MEX: { pick: () => 'CURP', hint: 'Enter a CURP (18 characters).' },
   ECU: { pick: () => 'CI', hint: 'Enter a cédula (10 digits).' },
-  ARG: { pick: (n) => (n.length === 7 || n.length === 8 ? 'DNI' : n.length === 11 ? 'CUIT' : undefined), hint: 'Enter a DNI (7 or 8 digits) or a CUIT/CUIL (11 digits).' },
+  ARG: {
+    pick: (n) => (n.length === 7 || n.length === 8 ? 'DNI' : n.length === 11 ? 'CUIT' : undefined),
+    hint: 'Enter a DNI (7 or 8 digits) or a CUIT/CUIL (11 digits).',
+  },
 };
 
 /**

@@ -18,7 +18,13 @@ export interface DomainEvent {
   readonly created_at: string;
 }
 
-export function paymentEvent(type: string, p: Payment, session: Pick<CheckoutSession, 'reference_id' | 'order_number' | 'notification_url' | 'metadata'> | null, eventId: string, at: string): DomainEvent {
+export function paymentEvent(
+  type: string,
+  p: Payment,
+  session: Pick<CheckoutSession, 'reference_id' | 'order_number' | 'notification_url' | 'metadata'> | null,
+  eventId: string,
+  at: string,
+): DomainEvent {
   const referenceId = session ? (session.order_number ?? session.reference_id) : p.reference_id;
   return {
     event_id: eventId,

@@ -76,9 +76,11 @@ function idempotencyScope(route: RouteDefinition, event: HttpEvent, context: Pip
   };
 }
 
-export function httpHandler<QS extends ZodType | undefined = undefined, PS extends ZodType | undefined = undefined, BS extends ZodType | undefined = undefined>(
-  options: HttpHandlerOptions<QS, PS, BS>,
-) {
+export function httpHandler<
+  QS extends ZodType | undefined = undefined,
+  PS extends ZodType | undefined = undefined,
+  BS extends ZodType | undefined = undefined,
+>(options: HttpHandlerOptions<QS, PS, BS>) {
   const route = typeof options.route === 'string' ? routeById(options.route) : options.route;
 
   const core = async (event: HttpEvent, context: PipelineContext): Promise<HttpResult> => {

@@ -14,8 +14,17 @@ let deps: PayoutDeps | undefined;
 
 export function payoutDeps(): PayoutDeps {
   deps ??= {
-    store: dispatchAfterCommit(payoutRepository(documentClient(), () => config.tableName), ['create', 'transition'], (events) => dispatchEvents(webhookDeps(), events), warnUndispatched),
-    rails: sandboxPayoutRails(sqsClient(), () => config.queueUrl('payouts'), () => config.payoutSettlementDelaySeconds),
+    store: dispatchAfterCommit(
+      payoutRepository(documentClient(), () => config.tableName),
+      ['create', 'transition'],
+      (events) => dispatchEvents(webhookDeps(), events),
+      warnUndispatched,
+    ),
+    rails: sandboxPayoutRails(
+      sqsClient(),
+      () => config.queueUrl('payouts'),
+      () => config.payoutSettlementDelaySeconds,
+    ),
     ids: randomIds,
     clock: systemClock,
     checkNotificationUrl: paymentDeps().checkNotificationUrl,

@@ -20,14 +20,26 @@ let deps: WebhookDeps | undefined;
 export function webhookDeps(clock: Clock = systemClock): WebhookDeps {
   deps ??= {
     events: eventRepository(documentClient(), () => config.tableName),
-    queue: deliveryQueue(sqsClient(), () => config.queueUrl('webhooks'), () => config.deadLetterUrl('webhooks')),
+    queue: deliveryQueue(
+      sqsClient(),
+      () => config.queueUrl('webhooks'),
+      () => config.deadLetterUrl('webhooks'),
+    ),
     merchants: repositories.merchants,
     clock: systemClock,
     schedule: () => parseSchedule(config.webhookRetrySchedule),
     checkUrl: (url, livemode) => checkWebhookUrl(url, { allowLoopback: config.webhookAllowLoopback, requireHttps: livemode }),
     signHeaders: signatureHeaders,
     send: ({ target, body, headers }) =>
-      deliver({ url: target.url, address: target.address, family: target.family, body, headers, timeoutMs: config.webhookTimeoutMs, userAgent: USER_AGENT }),
+      deliver({
+        url: target.url,
+        address: target.address,
+        family: target.family,
+        body,
+        headers,
+        timeoutMs: config.webhookTimeoutMs,
+        userAgent: USER_AGENT,
+      }),
   };
   return clock === systemClock ? deps : { ...deps, clock };
 }

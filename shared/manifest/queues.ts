@@ -60,7 +60,6 @@ export const QUEUES: readonly QueueDefinition[] = [
   },
 ];
 
-
 export const queueName = (prefix: string, id: string) => `${prefix}-${id}`;
 export const dlqName = (prefix: string, id: string) => `${prefix}-${id}-dlq`;
 /** Environment variable through which a function receives a queue's URL. */

@@ -12,7 +12,6 @@ export * from './route-types';
 
 export const ROUTES = [...CORE_ROUTES, ...PAYIN_ROUTES, ...PAYOUT_ROUTES] as const;
 
-
 export type RouteId = (typeof ROUTES)[number]['id'];
 
 /**

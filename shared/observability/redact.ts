@@ -83,8 +83,7 @@ const CVV_IN_TEXT = /((?:cvv2?|cvc|security[_ -]?code)["']?\s*[:=]?\s*["']?)\d{3
 export function redactString(s: string): string {
   return s
     .replace(BEARER, 'Bearer ****')
-    .replace(STRIPE_KEY, (_m, prefix: string, rest: string) =>
-      `${prefix}****${rest.length >= 8 ? rest.slice(-4) : ''}`)
+    .replace(STRIPE_KEY, (_m, prefix: string, rest: string) => `${prefix}****${rest.length >= 8 ? rest.slice(-4) : ''}`)
     .replace(WEBHOOK_SECRET, 'whsec_****')
     .replace(CVV_IN_TEXT, '$1***')
     .replace(DIGIT_RUN, maskDigitRun);
@@ -97,14 +96,22 @@ const normalizeKey = (key: string): string => key.toLowerCase().replace(/[\s_-]/
 const keySet = (...keys: string[]): ReadonlySet<string> => new Set(keys.map(normalizeKey));
 
 const ALWAYS_REDACTED = keySet(
-  'cvv', 'cvc', 'cvv2', 'security_code',
-  'api_key', 'x-api-key', 'authorization', 'secret', 'webhook_secret', 'password', 'token',
-  'current', 'previous',
+  'cvv',
+  'cvc',
+  'cvv2',
+  'security_code',
+  'api_key',
+  'x-api-key',
+  'authorization',
+  'secret',
+  'webhook_secret',
+  'password',
+  'token',
+  'current',
+  'previous',
 );
 const PAN_KEYS = keySet('number', 'card_number', 'pan');
-const DOCUMENT_KEYS = keySet(
-  'document', 'document_number', 'tax_id', 'cpf', 'cnpj', 'rut', 'dni', 'curp',
-);
+const DOCUMENT_KEYS = keySet('document', 'document_number', 'tax_id', 'cpf', 'cnpj', 'rut', 'dni', 'curp');
 
 function maskDocument(doc: string): string {
   return doc.length < 5 ? REDACTED : `***${doc.slice(-3)}`;

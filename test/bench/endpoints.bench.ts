@@ -31,25 +31,112 @@ async function main() {
   const customer = { name: 'Ana Silva', email: 'ana@example.com', document: '52998224725' };
   const card = (number: string) => ({ number, holder_name: 'ANA', expiry_month: '12', expiry_year: '2031', cvv: '123' });
   const post = (path: string, body: unknown, auth = true) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { 'x-api-key': key } : {}) }, body: JSON.stringify(body) });
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(auth ? { 'x-api-key': key } : {}) },
+      body: JSON.stringify(body),
+    });
   const get = (path: string) => fetch(`${base}${path}`, { headers: { 'x-api-key': key } });
-  const session = async () => ((await (await post('/api/v1/checkout', { amount: 10, currency: 'BRL', country: 'BRA', success_url: 'https://s.example/ok', cancel_url: 'https://s.example/no' })).json()) as { session_id: string }).session_id;
-  const pix = async () => ((await (await post('/cashier/cashier/payment', { payment_method: 'pix', amount: 10, currency: 'BRL', country: 'BRA', customer })).json()) as { payment_id: string }).payment_id;
+  const session = async () =>
+    (
+      (await (
+        await post('/api/v1/checkout', {
+          amount: 10,
+          currency: 'BRL',
+          country: 'BRA',
+          success_url: 'https://s.example/ok',
+          cancel_url: 'https://s.example/no',
+        })
+      ).json()) as { session_id: string }
+    ).session_id;
+  const pix = async () =>
+    (
+      (await (
+        await post('/cashier/cashier/payment', { payment_method: 'pix', amount: 10, currency: 'BRL', country: 'BRA', customer })
+      ).json()) as { payment_id: string }
+    ).payment_id;
 
   type Case = [string, () => Promise<() => Promise<Response>>];
   const cases: Case[] = [
     ['GET /health', async () => () => fetch(`${base}/health`)],
     ['GET /api/v1/methods?country=BRA', async () => () => get('/api/v1/methods?country=BRA')],
-    ['POST /api/v1/checkout', async () => () => post('/api/v1/checkout', { amount: 10, currency: 'BRL', country: 'BRA', success_url: 'https://s.example/ok', cancel_url: 'https://s.example/no' })],
-    ['GET /api/v1/checkout/{id}', async () => { const s = await session(); return () => get(`/api/v1/checkout/${s}`); }],
-    ['POST /api/v1/checkout/{id}/cancel', async () => { const s = await session(); return () => post(`/api/v1/checkout/${s}/cancel`, {}); }],
-    ['POST /api/v1/checkout/process (pix)', async () => { const s = await session(); return () => post('/api/v1/checkout/process', { session_id: s, payment_method: 'pix', customer }, false); }],
-    ['POST /api/v1/checkout/process (card, approved)', async () => { const s = await session(); return () => post('/api/v1/checkout/process', { session_id: s, payment_method: 'card', customer, card: card('4242424242424242') }, false); }],
-    ['POST /cashier/cashier/payment (pix, with QR data URI)', async () => () => post('/cashier/cashier/payment', { payment_method: 'pix', amount: 10, currency: 'BRL', country: 'BRA', customer })],
-    ['POST /cashier/cashier/payment (card, approved)', async () => () => post('/cashier/cashier/payment', { payment_method: 'card', amount: 10, currency: 'BRL', country: 'BRA', customer, card: card('4242424242424242') })],
-    ['GET /cashier/cashier/status/{m}/{p}', async () => { const p = await pix(); return () => get(`/cashier/cashier/status/${mch}/${p}`); }],
-    ['POST /api/v1/sandbox/payments/{p}/simulate', async () => { const p = await pix(); return () => post(`/api/v1/sandbox/payments/${p}/simulate`, { outcome: 'success' }); }],
-    ['GET /checkout/{id} (hosted page)', async () => { const s = await session(); return () => fetch(`${base}/checkout/${s}`); }],
+    [
+      'POST /api/v1/checkout',
+      async () => () =>
+        post('/api/v1/checkout', {
+          amount: 10,
+          currency: 'BRL',
+          country: 'BRA',
+          success_url: 'https://s.example/ok',
+          cancel_url: 'https://s.example/no',
+        }),
+    ],
+    [
+      'GET /api/v1/checkout/{id}',
+      async () => {
+        const s = await session();
+        return () => get(`/api/v1/checkout/${s}`);
+      },
+    ],
+    [
+      'POST /api/v1/checkout/{id}/cancel',
+      async () => {
+        const s = await session();
+        return () => post(`/api/v1/checkout/${s}/cancel`, {});
+      },
+    ],
+    [
+      'POST /api/v1/checkout/process (pix)',
+      async () => {
+        const s = await session();
+        return () => post('/api/v1/checkout/process', { session_id: s, payment_method: 'pix', customer }, false);
+      },
+    ],
+    [
+      'POST /api/v1/checkout/process (card, approved)',
+      async () => {
+        const s = await session();
+        return () =>
+          post('/api/v1/checkout/process', { session_id: s, payment_method: 'card', customer, card: card('4242424242424242') }, false);
+      },
+    ],
+    [
+      'POST /cashier/cashier/payment (pix, with QR data URI)',
+      async () => () => post('/cashier/cashier/payment', { payment_method: 'pix', amount: 10, currency: 'BRL', country: 'BRA', customer }),
+    ],
+    [
+      'POST /cashier/cashier/payment (card, approved)',
+      async () => () =>
+        post('/cashier/cashier/payment', {
+          payment_method: 'card',
+          amount: 10,
+          currency: 'BRL',
+          country: 'BRA',
+          customer,
+          card: card('4242424242424242'),
+        }),
+    ],
+    [
+      'GET /cashier/cashier/status/{m}/{p}',
+      async () => {
+        const p = await pix();
+        return () => get(`/cashier/cashier/status/${mch}/${p}`);
+      },
+    ],
+    [
+      'POST /api/v1/sandbox/payments/{p}/simulate',
+      async () => {
+        const p = await pix();
+        return () => post(`/api/v1/sandbox/payments/${p}/simulate`, { outcome: 'success' });
+      },
+    ],
+    [
+      'GET /checkout/{id} (hosted page)',
+      async () => {
+        const s = await session();
+        return () => fetch(`${base}/checkout/${s}`);
+      },
+    ],
   ];
 
   const rows: string[] = [];

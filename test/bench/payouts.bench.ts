@@ -30,7 +30,13 @@ async function main() {
   const { payoutDeps } = await import('../../shared/http/payout-deps');
   const { repositories } = await import('../../shared/adapters/dynamodb');
   const { randomIds, randomSecrets, systemClock } = await import('../../shared/adapters/crypto');
-  const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock, seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id) });
+  const admin = merchantAdmin({
+    ...repositories,
+    ids: randomIds,
+    secrets: randomSecrets,
+    clock: systemClock,
+    seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id),
+  });
 
   const calls = countCalls(dynamoClient());
 
@@ -49,35 +55,80 @@ async function main() {
       batch.push({
         PutRequest: {
           Item: payoutItem({
-            payout_id: randomIds.newId('po_'), merchant_id: big.merchant.merchant_id, livemode: false, method_code: 'svc-mt-5', country: 'BRA',
-            amount_minor: 1000 + j, currency: 'BRL', status, sandbox_outcome: 'complete',
-            beneficiary: { name: `Beneficiary ${j}`, document: '***725', document_type: 'CPF', instant_transfer_key: 'a***@example.com', instant_transfer_type: 'email', bank_code: null, account_number: null, account_type: null, wallet_id: null },
-            description: null, notification_url: null, metadata: {}, failure_reason: null, created_at: at, updated_at: at, completed_at: status === 'completed' ? at : null,
+            payout_id: randomIds.newId('po_'),
+            merchant_id: big.merchant.merchant_id,
+            livemode: false,
+            method_code: 'svc-mt-5',
+            country: 'BRA',
+            amount_minor: 1000 + j,
+            currency: 'BRL',
+            status,
+            sandbox_outcome: 'complete',
+            beneficiary: {
+              name: `Beneficiary ${j}`,
+              document: '***725',
+              document_type: 'CPF',
+              instant_transfer_key: 'a***@example.com',
+              instant_transfer_type: 'email',
+              bank_code: null,
+              account_number: null,
+              account_type: null,
+              wallet_id: null,
+            },
+            description: null,
+            notification_url: null,
+            metadata: {},
+            failure_reason: null,
+            created_at: at,
+            updated_at: at,
+            completed_at: status === 'completed' ? at : null,
           }),
         },
       });
     }
     await documentClient().send(new BatchWriteCommand({ RequestItems: { [config.tableName]: batch } }));
   }
-  await documentClient().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.payoutCounters(big.merchant.merchant_id, 'test'), ...envelope('payoutCounters'), ...counts } }));
+  await documentClient().send(
+    new PutCommand({
+      TableName: config.tableName,
+      Item: { ...keys.payoutCounters(big.merchant.merchant_id, 'test'), ...envelope('payoutCounters'), ...counts },
+    }),
+  );
 
   const base = stack.sandbox.base_url;
   const get = (key: string, path: string) => fetch(`${base}${path}`, { headers: { 'x-api-key': key } });
-  const beneficiary = { name: 'Ana Silva', document: '00000000434', document_type: 'CPF', instant_transfer_key: 'ana@example.com', instant_transfer_type: 'email' };
+  const beneficiary = {
+    name: 'Ana Silva',
+    document: '00000000434',
+    document_type: 'CPF',
+    instant_transfer_key: 'ana@example.com',
+    instant_transfer_type: 'email',
+  };
   const createKey = async () => (await admin.createMerchant({ name: 'Bench create' })).apiKey.secret;
   let creator = await createKey();
   const from = new Date(start + (PAYOUTS / 2) * 60_000).toISOString();
   const to = new Date(start + (PAYOUTS / 2 + 1440) * 60_000).toISOString();
 
   const cases: Array<[string, (i: number) => Promise<() => Promise<Response>>]> = [
-    ['POST /api/v1/payout (PIX, debit + ledger + counters)', async (i) => {
-      if (i % 40 === 0) creator = await createKey(); // stay under 50/min per merchant
-      return () => fetch(`${base}/api/v1/payout`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': creator }, body: JSON.stringify({ method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary }) });
-    }],
+    [
+      'POST /api/v1/payout (PIX, debit + ledger + counters)',
+      async (i) => {
+        if (i % 40 === 0) creator = await createKey(); // stay under 50/min per merchant
+        return () =>
+          fetch(`${base}/api/v1/payout`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': creator },
+            body: JSON.stringify({ method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary }),
+          });
+      },
+    ],
     [`GET /api/v1/payout (first page of ${PAYOUTS})`, async () => () => get(big.apiKey.secret, '/api/v1/payout?limit=20')],
     ['GET /api/v1/payout?status=completed', async () => () => get(big.apiKey.secret, '/api/v1/payout?status=completed&limit=20')],
     ['GET /api/v1/payout?offset=5000', async () => () => get(big.apiKey.secret, '/api/v1/payout?limit=20&offset=5000')],
-    ['GET /api/v1/payout?from_date&to_date (one day, 1,440 payouts)', async () => () => get(big.apiKey.secret, `/api/v1/payout?limit=20&from_date=${from}&to_date=${to}`)],
+    [
+      'GET /api/v1/payout?from_date&to_date (one day, 1,440 payouts)',
+      async () => () => get(big.apiKey.secret, `/api/v1/payout?limit=20&from_date=${from}&to_date=${to}`),
+    ],
   ];
   const rows: string[] = [];
   for (const [name, prepare] of cases) {

@@ -37,7 +37,16 @@ const merchant = {
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
 };
-const apiKey = { key_id: 'key_bench', merchant_id: merchant.merchant_id, mode: 'test', scopes: ['*'], status: 'active', hint: 'x', created_at: '', revoked_at: null };
+const apiKey = {
+  key_id: 'key_bench',
+  merchant_id: merchant.merchant_id,
+  mode: 'test',
+  scopes: ['*'],
+  status: 'active',
+  hint: 'x',
+  created_at: '',
+  revoked_at: null,
+};
 
 const calls = new Map<string, number>();
 let counting = false;
@@ -56,7 +65,8 @@ async function main() {
       let output: Record<string, unknown> = { $metadata: {} };
       if (command === 'GetItem' && pk.startsWith('APIKEY#')) output = { ...output, Item: apiKey };
       else if (command === 'GetItem' && pk.startsWith('MERCHANT#')) output = { ...output, Item: merchant };
-      else if (command === 'UpdateItem' && pk.startsWith('RATELIMIT#')) output = { ...output, Attributes: { count: (windowCount = (windowCount % 50) + 1) } };
+      else if (command === 'UpdateItem' && pk.startsWith('RATELIMIT#'))
+        output = { ...output, Attributes: { count: (windowCount = (windowCount % 50) + 1) } };
       return { output, response: {} } as never;
     },
     { step: 'initialize', name: 'benchStub', priority: 'high' },
@@ -108,9 +118,15 @@ async function main() {
   const body = JSON.stringify({ amount: 10.5, currency: 'BRL', description: 'bench order' });
 
   const cases: Array<[string, () => Promise<unknown>]> = [
-    ['bare: GET /api/v1/methods logic + JSON', async () => jsonResult(200, listPaymentMethods(merchant as never, listMethodsQuery.parse({ country: 'BRA' })))],
+    [
+      'bare: GET /api/v1/methods logic + JSON',
+      async () => jsonResult(200, listPaymentMethods(merchant as never, listMethodsQuery.parse({ country: 'BRA' }))),
+    ],
     ['pipeline: GET /api/v1/methods', () => listMethods(event('GET', '/api/v1/methods') as never, context as never)],
-    ['bare: POST create logic + JSON', async () => jsonResult(200, { success: true, id: 'bch_x', amount: bodySchema.parse(JSON.parse(body)).amount })],
+    [
+      'bare: POST create logic + JSON',
+      async () => jsonResult(200, { success: true, id: 'bch_x', amount: bodySchema.parse(JSON.parse(body)).amount }),
+    ],
     ['pipeline: POST create, no idempotency key', () => create(event('POST', '/bench', { body }) as never, context as never)],
     [
       'pipeline: POST create with X-Idempotency-Key',
@@ -140,7 +156,9 @@ async function main() {
     const perRequest = [...calls.entries()].map(([c, n]) => `${c} ${(n / ITERATIONS).toFixed(2)}`).join(', ') || 'none';
     rows.push(`| ${name} | ${q(0.5).toFixed(1)} | ${q(0.99).toFixed(1)} | ${perRequest} |`);
   }
-  console.log(`Pipeline benchmark: ${ITERATIONS} requests per case after ${WARMUP} warm-up, Node ${process.version}, ${new Date().toISOString()}`);
+  console.log(
+    `Pipeline benchmark: ${ITERATIONS} requests per case after ${WARMUP} warm-up, Node ${process.version}, ${new Date().toISOString()}`,
+  );
   console.log('| case | median µs | p99 µs | DynamoDB calls per request |');
   console.log('|---|---|---|---|');
   for (const r of rows) console.log(r);

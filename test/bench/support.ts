@@ -15,12 +15,16 @@ export function countCalls(client: DynamoDBClient) {
   );
   return {
     reset: () => (calls = {}),
-    describe: () => Object.entries(calls).map(([c, n]) => `${c} ${n}`).join(', ') || 'none',
+    describe: () =>
+      Object.entries(calls)
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ') || 'none',
   };
 }
 
 /** The p-quantile of sorted samples, formatted to 0.1. */
-export const quantile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(1);
+export const quantile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(1);
 
 export interface CaseOptions {
   readonly iterations: number;
@@ -56,6 +60,12 @@ export async function measureCase(name: string, o: CaseOptions): Promise<string>
 export function printReport(title: string, header: string, rows: readonly string[]) {
   console.log(title);
   console.log(header);
-  console.log(`|${header.split('|').slice(1, -1).map(() => '---').join('|')}|`);
+  console.log(
+    `|${header
+      .split('|')
+      .slice(1, -1)
+      .map(() => '---')
+      .join('|')}|`,
+  );
   for (const r of rows) console.log(r);
 }

@@ -34,7 +34,14 @@ async function main() {
     const res = await fetch(`${stack.sandbox.base_url}/cashier/cashier/payment`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': m.apiKey.secret },
-      body: JSON.stringify({ payment_method: 'card', amount: 10, currency: 'BRL', country: 'BRA', customer, card: { ...card, installments: 1 } }),
+      body: JSON.stringify({
+        payment_method: 'card',
+        amount: 10,
+        currency: 'BRL',
+        country: 'BRA',
+        customer,
+        card: { ...card, installments: 1 },
+      }),
     });
     const committedAt = Date.now(); // the response comes after the commit
     const { payment_id } = (await res.json()) as { payment_id: string };
@@ -57,7 +64,12 @@ async function main() {
   const principal = { merchant: m2.merchant, key: m2.apiKey.key, mode: 'test' as const, livemode: false };
   const backlog = new Set<string>();
   for (let i = 0; i < BACKLOG; i++) {
-    const p = await createDirectPayment(quiet, principal, { payment_method: 'card', amount: 10, currency: 'BRL', country: 'BRA', customer, card: { ...card, installments: 1 }, metadata: {} }, randomIds.newId('pi_'));
+    const p = await createDirectPayment(
+      quiet,
+      principal,
+      { payment_method: 'card', amount: 10, currency: 'BRL', country: 'BRA', customer, card: { ...card, installments: 1 }, metadata: {} },
+      randomIds.newId('pi_'),
+    );
     backlog.add(p.payment_id);
   }
   const later = new Date(Date.now() + 60_000);
@@ -73,7 +85,9 @@ async function main() {
   console.log('|---|---|');
   console.log(`| commit -> receiver, median (${LATENCY_N} payments, one at a time) | ${q(0.5)} ms |`);
   console.log(`| commit -> receiver, p99 | ${q(0.99)} ms |`);
-  console.log(`| one sender process draining ${requeued} queued events | ${(BACKLOG / seconds).toFixed(0)} deliveries/s (${seconds.toFixed(1)} s) |`);
+  console.log(
+    `| one sender process draining ${requeued} queued events | ${(BACKLOG / seconds).toFixed(0)} deliveries/s (${seconds.toFixed(1)} s) |`,
+  );
   process.exit(0);
 }
 

@@ -100,7 +100,9 @@ describe('Brazil, pt-BR', () => {
     await fillCard(page, '4000000000003220');
     await Promise.all([page.waitForURL('**/sandbox/3ds/**'), page.click('#submit')]);
     await Promise.all([page.waitForURL(url), page.getByRole('button', { name: 'Fail authentication' }).click()]);
-    await expect(page.locator('#alert').textContent()).resolves.toBe('Seu banco não confirmou este pagamento (3-D Secure). Tente de novo ou use outro cartão.');
+    await expect(page.locator('#alert').textContent()).resolves.toBe(
+      'Seu banco não confirmou este pagamento (3-D Secure). Tente de novo ou use outro cartão.',
+    );
     await expectAccessible(page);
     await chooseMethod(page, 'card');
     await fillCustomer(page, CPF);
@@ -130,7 +132,9 @@ describe('Brazil, pt-BR', () => {
     await fillCard(page, '4000000000000002');
     const declined = await pay(page);
     expect(declined).toMatchObject({ success: false, failure_code: 'card_declined' });
-    await expect(page.locator('#alert').textContent()).resolves.toBe('Seu cartão foi recusado. Tente outro cartão ou outra forma de pagamento.');
+    await expect(page.locator('#alert').textContent()).resolves.toBe(
+      'Seu cartão foi recusado. Tente outro cartão ou outra forma de pagamento.',
+    );
     expect(await page.isVisible('#pay')).toBe(true);
     await fillCard(page, '5555555555554444');
     expect((await pay(page)).status).toBe('success');
@@ -146,10 +150,14 @@ describe('Brazil, pt-BR', () => {
     await page.waitForSelector('#boleto-barcode svg');
     const line = await page.inputValue('#boleto-line');
     expect(line.replace(/\D/g, '')).toBe(body.boleto_line);
-    const rects = await page.$$eval('#boleto-barcode svg g rect', (rs) => rs.map((r) => ({ x: Number(r.getAttribute('x')), width: Number(r.getAttribute('width')) })));
+    const rects = await page.$$eval('#boleto-barcode svg g rect', (rs) =>
+      rs.map((r) => ({ x: Number(r.getAttribute('x')), width: Number(r.getAttribute('width')) })),
+    );
     expect(decodeItf(rects)).toBe(typeableLineToBarcode(body.boleto_line));
     expect(decodeItf(rects)).toBe(body.boleto_barcode);
-    await expect(page.locator('.facts').textContent()).resolves.toContain(new Intl.DateTimeFormat('pt-BR', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${body.due_date}T12:00:00Z`)));
+    await expect(page.locator('.facts').textContent()).resolves.toContain(
+      new Intl.DateTimeFormat('pt-BR', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${body.due_date}T12:00:00Z`)),
+    );
     await expect(page.getByRole('button', { name: 'Imprimir boleto' }).isVisible()).resolves.toBe(true);
     await expectAccessible(page);
   });

@@ -44,7 +44,12 @@ it('an expired session renders its own page (no form) with the way back', async 
   const { id, url } = await session();
   // Time passes: the session's expires_at moves into the past (the page settles the expiry on read).
   await documentClient().send(
-    new UpdateCommand({ TableName: config.tableName, Key: keys.session(id), UpdateExpression: 'SET expires_at = :past', ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() } }),
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keys.session(id),
+      UpdateExpression: 'SET expires_at = :past',
+      ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+    }),
   );
   const { page } = await open(url);
   expect(await page.textContent('h2')).toBe('Este checkout expirou');
@@ -63,7 +68,9 @@ it('a cancelled session renders its own page; a completed one says it is paid', 
   await expectAccessible(page);
 
   const b = await session();
-  const paid = await suite.api.process(b.id, 'card', { card: { number: '4242424242424242', holder_name: 'ANA', cvv: '123', expiry_month: '12', expiry_year: '2031' } });
+  const paid = await suite.api.process(b.id, 'card', {
+    card: { number: '4242424242424242', holder_name: 'ANA', cvv: '123', expiry_month: '12', expiry_year: '2031' },
+  });
   expect(paid.body.status).toBe('success');
   await page.goto(b.url);
   expect(await page.textContent('h2')).toBe('Este pedido está pago');

@@ -21,7 +21,8 @@ import {
 
 jest.setTimeout(60_000);
 
-const CSP = "default-src 'none'; script-src 'nonce-abc'; style-src 'nonce-abc'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'none'; script-src 'nonce-abc'; style-src 'nonce-abc'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 const doc = (title: string, body: string, script = '', css = '') => `<!doctype html>
 <html lang="en">
@@ -82,7 +83,9 @@ function serve(): Promise<{ server: Server; base: string }> {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP });
     res.end(req.method === 'POST' ? doc('Sent', '<h1>Sent</h1>') : html);
   });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((r) =>
+    server.listen(0, '127.0.0.1', () => r({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
 }
 
 /** Console and network events arrive on their own; wait until `done` or fail with what arrived. */
@@ -129,8 +132,16 @@ describe('browser harness', () => {
     // The CSP is real: an inline script without the nonce (what addScriptTag({ content }) adds) is refused and logged.
     await expect(page.addScriptTag({ content: 'window.injected = 1' })).rejects.toThrow();
     expect(await page.evaluate(() => (window as { injected?: number }).injected)).toBeUndefined();
-    await until('the CSP violation', () => problems.length > 0, () => problems);
-    expect(problems).toEqual([expect.stringMatching(/^console: Executing inline script violates the following Content Security Policy directive 'script-src 'nonce-abc''/)]);
+    await until(
+      'the CSP violation',
+      () => problems.length > 0,
+      () => problems,
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^console: Executing inline script violates the following Content Security Policy directive 'script-src 'nonce-abc''/,
+      ),
+    ]);
   });
 
   it('finds a known violation, so the accessibility check can fail', async () => {
@@ -150,7 +161,11 @@ describe('browser harness', () => {
   it('records console errors, page errors, failed requests and error responses', async () => {
     const { page, problems } = await open(`${base}/noisy`);
     await page.waitForSelector('#state:text("done")');
-    await until('every problem', () => problems.length >= 6, () => problems);
+    await until(
+      'every problem',
+      () => problems.length >= 6,
+      () => problems,
+    );
     expect(problems).toEqual(
       expect.arrayContaining([
         `http 404: ${base}/missing`,
@@ -169,7 +184,11 @@ describe('browser harness', () => {
     const allow = (url: string, status: number) => (url.endsWith('/missing') && status === 404) || (url.endsWith('/drop') && status === 0);
     const { page, problems } = await open(`${base}/noisy`, { allow });
     await page.waitForSelector('#state:text("done")');
-    await until('the rest', () => problems.length >= 2, () => problems);
+    await until(
+      'the rest',
+      () => problems.length >= 2,
+      () => problems,
+    );
     await page.waitForTimeout(100);
     expect(problems).toEqual([`console: x (${base}/noisy)`, 'pageerror: boom']);
   });
@@ -182,7 +201,10 @@ describe('browser harness', () => {
     const wide = await open(`${base}/wide`, { viewport: 'mobile' });
     expect(await hasHorizontalScroll(wide.page)).toBe(true);
     // Why the check compares with clientWidth: mobile emulation widens innerWidth to the content.
-    expect(await wide.page.evaluate(() => [window.innerWidth > 390, document.documentElement.scrollWidth > window.innerWidth])).toEqual([true, false]);
+    expect(await wide.page.evaluate(() => [window.innerWidth > 390, document.documentElement.scrollWidth > window.innerWidth])).toEqual([
+      true,
+      false,
+    ]);
     expectNoProblems([...wide.problems, ...fits.problems]);
   });
 

@@ -191,7 +191,9 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
       AlarmActions: [Match.anyValue()],
     });
     const fnCount = b.stateless.functions.size;
-    expect(Object.keys(t.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Throttles', Threshold: 0 } }))).toHaveLength(fnCount);
+    expect(Object.keys(t.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Throttles', Threshold: 0 } }))).toHaveLength(
+      fnCount,
+    );
     expect(Object.keys(t.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Errors' } }))).toHaveLength(fnCount);
     t.hasOutput('ApiUrl', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HttpApi'), 'ApiEndpoint'] } });
   });

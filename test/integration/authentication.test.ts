@@ -80,7 +80,9 @@ describe('authentication', () => {
     const { createHash } = await import('node:crypto');
     expect(dump).toContain(createHash('sha256').update(merchant.apiKey).digest('hex'));
     for (const item of all.Items ?? []) {
-      expect(item).toEqual(expect.objectContaining({ PK: expect.any(String), SK: expect.any(String), entity: expect.any(String), version: 1 }));
+      expect(item).toEqual(
+        expect.objectContaining({ PK: expect.any(String), SK: expect.any(String), entity: expect.any(String), version: 1 }),
+      );
     }
   });
 });

@@ -109,7 +109,15 @@ describe('GET /api/v1/checkout/{session_id}', () => {
     const ids = r.body.available_methods.map((x: { id: string }) => x.id);
     expect(ids).toEqual(expect.arrayContaining(['pix', 'card', 'boleto']));
     for (const x of r.body.available_methods) {
-      expect(x).toEqual(expect.objectContaining({ id: expect.any(String), type: expect.any(String), name: expect.any(String), enabled: expect.any(Boolean), flow_type: expect.stringMatching(/^(embedded|redirect)$/) }));
+      expect(x).toEqual(
+        expect.objectContaining({
+          id: expect.any(String),
+          type: expect.any(String),
+          name: expect.any(String),
+          enabled: expect.any(Boolean),
+          flow_type: expect.stringMatching(/^(embedded|redirect)$/),
+        }),
+      );
     }
   });
 
@@ -175,13 +183,21 @@ describe('POST /api/v1/checkout/process', () => {
     const img = await fetch(r.body.pix_qr_code);
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await img.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await img.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it('card with 3DS: processing with redirect_url; the challenge sends the customer to success_url', async () => {
     const id = await newSession();
     const r = await api.process(id, 'card', { card: card('4000000000003220') });
-    expect(r.body).toMatchObject({ success: true, status: 'processing', redirect_url: `${stack.baseUrl}/sandbox/3ds/${r.body.payment_id}` });
+    expect(r.body).toMatchObject({
+      success: true,
+      status: 'processing',
+      redirect_url: `${stack.baseUrl}/sandbox/3ds/${r.body.payment_id}`,
+    });
     const page = await fetch(r.body.redirect_url);
     expect(await page.text()).toContain('Authenticate');
     const done = await api.page('3ds', r.body.payment_id, 'success');
@@ -205,7 +221,12 @@ describe('POST /api/v1/checkout/process', () => {
     const before = await balanceMinor(m);
     const declined = await api.process(id, 'card', { card: card('4000000000000002') });
     expect(declined.status).toBe(422);
-    expect(declined.body).toMatchObject({ success: false, status: 'failed', error_message: expect.any(String), failure_code: 'card_declined' });
+    expect(declined.body).toMatchObject({
+      success: false,
+      status: 'failed',
+      error_message: expect.any(String),
+      failure_code: 'card_declined',
+    });
     const ok = await api.process(id, 'card', { card: card('4242424242424242') });
     expect(ok.body).toMatchObject({ success: true, status: 'success', card_brand: 'visa', card_last_four: '4242' });
     const again = await api.process(id, 'pix');
@@ -221,7 +242,13 @@ describe('POST /api/v1/checkout/process', () => {
     ['cash', 'COL', 'COP', 50000, /^\d{14}$/, 'voucher_reference'],
     ['bank_transfer', 'CHL', 'CLP', 20000, /^[A-Z0-9]{10}$/, 'reference'],
   ])('%s in %s: pending with its artefact', async (method, country, currency, amount, pattern, field) => {
-    const docs: Record<string, string> = { BRA: '52998224725', MEX: 'GODE561231HDFRRN00', PER: '12345678', COL: '1020304050', CHL: '12.345.678-5' };
+    const docs: Record<string, string> = {
+      BRA: '52998224725',
+      MEX: 'GODE561231HDFRRN00',
+      PER: '12345678',
+      COL: '1020304050',
+      CHL: '12.345.678-5',
+    };
     const id = await newSession({ country, currency, amount });
     const r = await api.process(id, method, { customer: { ...customer, document: docs[country] } });
     expect(r.status).toBe(200);
@@ -239,7 +266,11 @@ describe('POST /api/v1/checkout/process', () => {
 
   it('refuses methods the country lacks, a bad CPF, and bad card fields, naming each field', async () => {
     const id = await newSession();
-    expect((await api.process(id, 'spei')).body).toMatchObject({ success: false, status: 'failed', error_message: expect.stringContaining('spei') });
+    expect((await api.process(id, 'spei')).body).toMatchObject({
+      success: false,
+      status: 'failed',
+      error_message: expect.stringContaining('spei'),
+    });
     const badDoc = await api.process(id, 'pix', { customer: { ...customer, document: '52998224724' } });
     expect(badDoc.status).toBe(400);
     expect(badDoc.body.error_message).toContain('customer.document');
@@ -300,7 +331,8 @@ describe('hosted checkout page', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     // No Accept-Language: the country's language (pt-BR for BRA), amounts as Brazil writes them.
-    for (const text of ['lang="pt-BR"', 'Test Merchant', 'R$\u00a0100,50', 'Blue shirt', 'PIX', 'Modo de teste', 'CPF ou CNPJ']) expect(html).toContain(text);
+    for (const text of ['lang="pt-BR"', 'Test Merchant', 'R$\u00a0100,50', 'Blue shirt', 'PIX', 'Modo de teste', 'CPF ou CNPJ'])
+      expect(html).toContain(text);
   });
 
   it('GET /checkout/{id}/status: the shopper-facing state and latest payment, no key needed, unknown id 404', async () => {
@@ -312,10 +344,20 @@ describe('hosted checkout page', () => {
     expect(await before.json()).toEqual({ session_id: id, state: 'open', expires_at: r.body.expires_at, payment: null, next_url: null });
     const pix = await api.process(id, 'pix');
     const during = (await (await fetch(`${stack.baseUrl}/checkout/${id}/status`)).json()) as any;
-    expect(during.payment).toMatchObject({ payment_id: pix.body.payment_id, status: 'pending', payment_method: 'pix', pix_qr_code: pix.body.pix_qr_code, artefact: { pix_code: pix.body.pix_code } });
+    expect(during.payment).toMatchObject({
+      payment_id: pix.body.payment_id,
+      status: 'pending',
+      payment_method: 'pix',
+      pix_qr_code: pix.body.pix_qr_code,
+      artefact: { pix_code: pix.body.pix_code },
+    });
     await api.simulate(pix.body.payment_id, 'success');
     const after = (await (await fetch(`${stack.baseUrl}/checkout/${id}/status`)).json()) as any;
-    expect(after).toMatchObject({ state: 'completed', payment: { status: 'success' }, next_url: `https://shop.example/ok?session_id=${id}` });
+    expect(after).toMatchObject({
+      state: 'completed',
+      payment: { status: 'success' },
+      next_url: `https://shop.example/ok?session_id=${id}`,
+    });
     expect((await fetch(`${stack.baseUrl}/checkout/cs_${'z'.repeat(22)}/status`)).status).toBe(404);
   });
 
@@ -324,7 +366,10 @@ describe('hosted checkout page', () => {
     const twelve = await api.process(id, 'card', { card: { ...card('4242424242424242'), installments: 12 } }); // 12x R$ 8,38: above the R$ 5 floor
     expect(twelve.body.status).toBe('success');
     const mx = (await api.createSession({ amount: 250, currency: 'MXN', country: 'MEX' })).body.session_id as string;
-    const two = await api.process(mx, 'card', { customer: { ...customer, document: 'BOXW310820HNERXN09' }, card: { ...card('4242424242424242'), installments: 2 } });
+    const two = await api.process(mx, 'card', {
+      customer: { ...customer, document: 'BOXW310820HNERXN09' },
+      card: { ...card('4242424242424242'), installments: 2 },
+    });
     expect(two.status).toBe(400);
     expect(two.body).toMatchObject({ success: false, error_code: 'VALIDATION_ERROR', details: [{ field: 'card.installments' }] });
   });
@@ -366,7 +411,16 @@ describe('artefacts as served over HTTP, checked by independent libraries', () =
     const { execFileSync } = await import('node:child_process');
     const id = await newSession({ country: 'MEX', currency: 'MXN', amount: 500 });
     const r = await api.process(id, 'spei', { customer: { ...customer, document: 'GODE561231HDFRRN00' } });
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', "import { clabe } from 'clabe-validator'; console.log(JSON.stringify(clabe.validate(process.argv[1])))", r.body.clabe], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { clabe } from 'clabe-validator'; console.log(JSON.stringify(clabe.validate(process.argv[1])))",
+        r.body.clabe,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(JSON.parse(out)).toMatchObject({ ok: true });
   });
 });

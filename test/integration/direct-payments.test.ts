@@ -34,13 +34,22 @@ describe('POST /cashier/cashier/payment', () => {
     const before = await balanceMinor(m);
     const r = await api.direct({ payment_method: 'card', amount: 50, card: { ...card(number), installments: 3 } });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ status: 'success', card_brand: brand, card_last_four: last4, authorization_code: expect.stringMatching(/^[A-Z0-9]{6}$/) });
+    expect(r.body).toMatchObject({
+      status: 'success',
+      card_brand: brand,
+      card_last_four: last4,
+      authorization_code: expect.stringMatching(/^[A-Z0-9]{6}$/),
+    });
     expect(await balanceMinor(m)).toBe(before + 5000);
   });
 
   it('card needing 3DS: pending_3ds with redirect_url and return_url; authenticating completes it', async () => {
     const r = await api.direct({ payment_method: 'card', card: card('4000000000003220'), return_url: 'https://shop.example/return' });
-    expect(r.body).toMatchObject({ status: 'pending_3ds', redirect_url: `${stack.baseUrl}/sandbox/3ds/${r.body.payment_id}`, return_url: 'https://shop.example/return' });
+    expect(r.body).toMatchObject({
+      status: 'pending_3ds',
+      redirect_url: `${stack.baseUrl}/sandbox/3ds/${r.body.payment_id}`,
+      return_url: 'https://shop.example/return',
+    });
     const evs = await events(m);
     expect(evs.some((e) => e.type === 'payment.pending_3ds' && e.object_id === r.body.payment_id)).toBe(true);
     const done = await api.page('3ds', r.body.payment_id, 'success');
@@ -81,7 +90,12 @@ describe('POST /cashier/cashier/payment', () => {
 
   it('refuses card payments outside the method bounds and methods in countries without them', async () => {
     expect((await api.direct({ amount: 75_000, payment_method: 'card', card: card('4242424242424242') })).status).toBe(400);
-    const mx = await api.direct({ payment_method: 'pix', country: 'MEX', currency: 'MXN', customer: { name: 'Ana', email: 'a@b.co', document: 'GODE561231HDFRRN00' } });
+    const mx = await api.direct({
+      payment_method: 'pix',
+      country: 'MEX',
+      currency: 'MXN',
+      customer: { name: 'Ana', email: 'a@b.co', document: 'GODE561231HDFRRN00' },
+    });
     expect(mx.status).toBe(400);
     expect(mx.body.detail).toContain('pix');
   });
@@ -104,14 +118,27 @@ describe('GET /cashier/cashier/status/{merchant_id}/{payment_id}', () => {
     const p = await api.direct();
     const r = await api.status(p.body.payment_id);
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(['amount', 'created_at', 'currency', 'merchant_id', 'paid_at', 'payment_id', 'payment_method', 'status']);
+    expect(Object.keys(r.body).sort()).toEqual([
+      'amount',
+      'created_at',
+      'currency',
+      'merchant_id',
+      'paid_at',
+      'payment_id',
+      'payment_method',
+      'status',
+    ]);
     expect(r.body).toMatchObject({ payment_id: p.body.payment_id, merchant_id: m.merchantId, status: 'pending', paid_at: null });
   });
 
   it('answers 404 when the path merchant is not the key’s merchant, or the payment is another merchant’s', async () => {
     const p = await api.direct();
     const other = await stack.createMerchant();
-    expect((await api.status(p.body.payment_id, other.merchantId)).body).toEqual({ detail: expect.any(String), error_code: 'not_found', payment_id: null });
+    expect((await api.status(p.body.payment_id, other.merchantId)).body).toEqual({
+      detail: expect.any(String),
+      error_code: 'not_found',
+      payment_id: null,
+    });
     expect((await payments(stack, other).status(p.body.payment_id, other.merchantId)).status).toBe(404);
     expect((await payments(stack, other).simulate(p.body.payment_id, 'success')).status).toBe(404);
   });
@@ -160,7 +187,14 @@ describe('live mode', () => {
       method: 'POST',
       apiKey: live.secret,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ payment_method: 'card', amount: 10, currency: 'BRL', country: 'BRA', customer: { name: 'Ana Silva', email: 'a@b.co', document: '52998224725' }, card: card('4242424242424242') }),
+      body: JSON.stringify({
+        payment_method: 'card',
+        amount: 10,
+        currency: 'BRL',
+        country: 'BRA',
+        customer: { name: 'Ana Silva', email: 'a@b.co', document: '52998224725' },
+        card: card('4242424242424242'),
+      }),
     });
     expect(r.status).toBe(400);
     expect(r.body.detail).toMatch(/live/);

@@ -36,7 +36,18 @@ describe('GET /api/v1/methods', () => {
     expect(res.body.total).toBe(res.body.methods.length);
     for (const m of res.body.methods) {
       expect(Object.keys(m).sort()).toEqual(
-        ['country', 'currency', 'description', 'flow_type', 'max_amount', 'method_code', 'min_amount', 'name', 'payment_type', 'required_fields'].sort(),
+        [
+          'country',
+          'currency',
+          'description',
+          'flow_type',
+          'max_amount',
+          'method_code',
+          'min_amount',
+          'name',
+          'payment_type',
+          'required_fields',
+        ].sort(),
       );
     }
   });
@@ -49,7 +60,9 @@ describe('GET /api/v1/methods', () => {
 
   it('uses the country document type: rut for Chile, dni for Peru', async () => {
     const chl = await get('/api/v1/methods?country=CHL');
-    const types = chl.body.methods.flatMap((m: any) => m.required_fields.filter((f: any) => f.field === 'document').map((f: any) => f.type));
+    const types = chl.body.methods.flatMap((m: any) =>
+      m.required_fields.filter((f: any) => f.field === 'document').map((f: any) => f.type),
+    );
     expect(new Set(types)).toEqual(new Set(['rut']));
     const per = await get('/api/v1/methods?country=PER&payment_type=wallet');
     expect(per.body.methods[0].required_fields).toContainEqual(expect.objectContaining({ field: 'document', type: 'dni' }));

@@ -16,13 +16,21 @@ beforeAll(() => {
 });
 
 const runJobAt = (time: Date) =>
-  expireJob({ time: time.toISOString(), 'detail-type': 'Scheduled Event' } as ScheduledEvent, { getRemainingTimeInMillis: () => 60_000, functionName: 'expire' } as Context);
+  expireJob(
+    { time: time.toISOString(), 'detail-type': 'Scheduled Event' } as ScheduledEvent,
+    { getRemainingTimeInMillis: () => 60_000, functionName: 'expire' } as Context,
+  );
 
 async function workIndexHas(id: string) {
   const found = [];
   for (let shard = 0; shard < 4; shard++) {
     const r = await documentClient().send(
-      new QueryCommand({ TableName: config.tableName, IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': `EXPIRY#${shard}` } }),
+      new QueryCommand({
+        TableName: config.tableName,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': `EXPIRY#${shard}` },
+      }),
     );
     found.push(...(r.Items ?? []).filter((i) => String(i.GSI2SK).endsWith(`#${id}`)));
   }
@@ -38,7 +46,13 @@ describe('expiry', () => {
     expect((await api.getSession(s)).body.status).toBe('pending');
     const result = await runJobAt(new Date(Date.now() + 6 * 60_000));
     expect(result).toEqual(expect.objectContaining({ expired: expect.any(Number) }));
-    const stored = await documentClient().send(new QueryCommand({ TableName: config.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `SESSION#${s}` } }));
+    const stored = await documentClient().send(
+      new QueryCommand({
+        TableName: config.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': `SESSION#${s}` },
+      }),
+    );
     expect(stored.Items?.[0]).toMatchObject({ status: 'expired' });
     expect(stored.Items?.[0]).not.toHaveProperty('GSI2PK');
     const evs = await events(m);

@@ -28,17 +28,29 @@ const pix = (document = '52998224725', key = 'ana@example.com', type = 'email') 
 
 function client(m: TestMerchant) {
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    stack.request(path, { method, apiKey: m.apiKey, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    stack.request(path, {
+      method,
+      apiKey: m.apiKey,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   return {
     call,
     topUp: (amount: number, currency = 'BRL') => call('POST', '/api/v1/sandbox/balance/top-up', { currency, amount }),
     create: (over: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-      call('POST', '/api/v1/payout', { method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary: pix(), metadata: { batch: 'b1' }, ...over }, headers),
+      call(
+        'POST',
+        '/api/v1/payout',
+        { method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary: pix(), metadata: { batch: 'b1' }, ...over },
+        headers,
+      ),
     get: (id: string) => call('GET', `/api/v1/payout/${id}`),
     cancel: (id: string) => call('POST', `/api/v1/payout/${id}/cancel`),
     balance: async (currency = 'BRL') => {
       const r = await call('GET', '/api/v1/balance');
-      return Math.round(((r.body.balances as Array<{ currency: string; available: number }>).find((b) => b.currency === currency)?.available ?? 0) * 100);
+      return Math.round(
+        ((r.body.balances as Array<{ currency: string; available: number }>).find((b) => b.currency === currency)?.available ?? 0) * 100,
+      );
     },
   };
 }
@@ -75,7 +87,15 @@ describe('SPEC.md 3.3', () => {
     const hooks = await receiver.waitFor(2, 15_000, (h) => h.body?.payout_id === r.body.payout_id);
     expect(hooks.map((h) => h.body.event).sort()).toEqual(['payout.completed', 'payout.processing']);
     const completed = hooks.find((h) => h.body.event === 'payout.completed')!;
-    expect(completed.body).toMatchObject({ payout_id: r.body.payout_id, status: 'completed', amount: 40, currency: 'BRL', beneficiary_name: 'Ana Silva', completed_at: expect.any(String), metadata: { batch: 'b1' } });
+    expect(completed.body).toMatchObject({
+      payout_id: r.body.payout_id,
+      status: 'completed',
+      amount: 40,
+      currency: 'BRL',
+      beneficiary_name: 'Ana Silva',
+      completed_at: expect.any(String),
+      metadata: { batch: 'b1' },
+    });
     expect(completed.headers['x-webhook-signature']).toMatch(/^[0-9a-f]{64}$/);
     expect(completed.headers['x-signature']).toBeUndefined();
     expect(await ledgerSum(m)).toBe(await c.balance());
@@ -150,7 +170,10 @@ describe('create: bad input and refusals', () => {
     [{ beneficiary: pix('52998224725', 'not-an-email', 'email') }, 'INVALID_BENEFICIARY'],
     [{ beneficiary: pix('52998224725', '11987654321', 'phone') }, 'INVALID_BENEFICIARY'],
     [{ beneficiary: pix('52998224725', 'zzzz', 'random') }, 'INVALID_BENEFICIARY'],
-    [{ beneficiary: pix('52998224725', '00000000000000000000000000000000000000000000000000000000000000000000000000000000', 'email') }, 'VALIDATION_ERROR'],
+    [
+      { beneficiary: pix('52998224725', '00000000000000000000000000000000000000000000000000000000000000000000000000000000', 'email') },
+      'VALIDATION_ERROR',
+    ],
     [{ notification_url: 'http://169.254.169.254/' }, 'VALIDATION_ERROR'],
   ])('rejects bad payout #%# with its code and writes nothing', async (over, code) => {
     const { m, c } = await funded(100);
@@ -204,15 +227,65 @@ describe('create: bad input and refusals', () => {
     await c.topUp(100000, 'ARS');
     await c.topUp(1000000, 'COP');
     await c.topUp(5000, 'PEN');
-    const spei = await c.create({ method_code: 'svc-mt-30', currency: 'MXN', amount: 100, beneficiary: { name: 'Juan Perez', document: 'GODE561231HDFRRN00', document_type: 'CURP', instant_transfer_key: '646180157000000004', instant_transfer_type: 'clabe' } });
+    const spei = await c.create({
+      method_code: 'svc-mt-30',
+      currency: 'MXN',
+      amount: 100,
+      beneficiary: {
+        name: 'Juan Perez',
+        document: 'GODE561231HDFRRN00',
+        document_type: 'CURP',
+        instant_transfer_key: '646180157000000004',
+        instant_transfer_type: 'clabe',
+      },
+    });
     expect(spei.body).toMatchObject({ success: true, status: 'processing' });
-    const badClabe = await c.create({ method_code: 'svc-mt-30', currency: 'MXN', amount: 100, beneficiary: { name: 'Juan Perez', document: 'GODE561231HDFRRN00', document_type: 'CURP', instant_transfer_key: '646180157000000005', instant_transfer_type: 'clabe' } });
+    const badClabe = await c.create({
+      method_code: 'svc-mt-30',
+      currency: 'MXN',
+      amount: 100,
+      beneficiary: {
+        name: 'Juan Perez',
+        document: 'GODE561231HDFRRN00',
+        document_type: 'CURP',
+        instant_transfer_key: '646180157000000005',
+        instant_transfer_type: 'clabe',
+      },
+    });
     expect(badClabe.body.error.code).toBe('INVALID_BENEFICIARY');
-    const cbu = await c.create({ method_code: 'svc-mt-31', currency: 'ARS', amount: 1000, beneficiary: { name: 'Lucia Gomez', document: '20304050', document_type: 'DNI', instant_transfer_key: '2850590940090418135201', instant_transfer_type: 'cbu' } });
+    const cbu = await c.create({
+      method_code: 'svc-mt-31',
+      currency: 'ARS',
+      amount: 1000,
+      beneficiary: {
+        name: 'Lucia Gomez',
+        document: '20304050',
+        document_type: 'DNI',
+        instant_transfer_key: '2850590940090418135201',
+        instant_transfer_type: 'cbu',
+      },
+    });
     expect(cbu.body).toMatchObject({ success: true });
-    const bank = await c.create({ method_code: 'svc-mt-32', currency: 'COP', amount: 50000, beneficiary: { name: 'Carlos Ruiz', document: '1020304050', document_type: 'CC', bank_code: '007', account_number: '12345678901', account_type: 'savings' } });
+    const bank = await c.create({
+      method_code: 'svc-mt-32',
+      currency: 'COP',
+      amount: 50000,
+      beneficiary: {
+        name: 'Carlos Ruiz',
+        document: '1020304050',
+        document_type: 'CC',
+        bank_code: '007',
+        account_number: '12345678901',
+        account_type: 'savings',
+      },
+    });
     expect(bank.body).toMatchObject({ success: true });
-    const noAccountType = await c.create({ method_code: 'svc-mt-6', currency: 'PEN', amount: 100, beneficiary: { name: 'Rosa Diaz', document: '12345678', document_type: 'DNI', bank_code: '002', account_number: '1912345678901' } });
+    const noAccountType = await c.create({
+      method_code: 'svc-mt-6',
+      currency: 'PEN',
+      amount: 100,
+      beneficiary: { name: 'Rosa Diaz', document: '12345678', document_type: 'DNI', bank_code: '002', account_number: '1912345678901' },
+    });
     expect(noAccountType.body.error.code).toBe('VALIDATION_ERROR');
   });
 });
@@ -222,7 +295,13 @@ describe('GET /api/v1/payout/{id}', () => {
     const { c } = await funded(100);
     const r = await c.create({ beneficiary: pix('52998224725', 'ana.silva@example.com', 'email') });
     const got = await c.get(r.body.payout_id);
-    expect(got.body).toMatchObject({ payout_id: r.body.payout_id, amount: 10, currency: 'BRL', method_code: 'svc-mt-5', beneficiary: { name: 'Ana Silva' } });
+    expect(got.body).toMatchObject({
+      payout_id: r.body.payout_id,
+      amount: 10,
+      currency: 'BRL',
+      method_code: 'svc-mt-5',
+      beneficiary: { name: 'Ana Silva' },
+    });
     expect(got.text).not.toContain('52998224725');
     expect(got.text).not.toContain('ana.silva@example.com');
     expect(got.body.beneficiary.document).toMatch(/725$/);
@@ -240,7 +319,14 @@ describe('GET /api/v1/payout', () => {
     const held = (await c.create({ beneficiary: pix('00000000434') })).body.payout_id;
     const page1 = await c.call('GET', '/api/v1/payout?limit=4');
     expect(page1.body.pagination).toEqual({ total: 6, limit: 4, offset: 0 });
-    expect(page1.body.data[0]).toEqual({ payout_id: held, status: 'pending', amount: 10, currency: 'BRL', beneficiary_name: 'Ana Silva', created_at: expect.any(String) });
+    expect(page1.body.data[0]).toEqual({
+      payout_id: held,
+      status: 'pending',
+      amount: 10,
+      currency: 'BRL',
+      beneficiary_name: 'Ana Silva',
+      created_at: expect.any(String),
+    });
     const page2 = await c.call('GET', '/api/v1/payout?limit=4&offset=4');
     expect(page2.body.data).toHaveLength(2);
     const all = [...page1.body.data, ...page2.body.data].map((p: { payout_id: string }) => p.payout_id);
@@ -250,7 +336,10 @@ describe('GET /api/v1/payout', () => {
     expect(pending.body.pagination.total).toBe(1);
     const future = await c.call('GET', `/api/v1/payout?from_date=${new Date(Date.now() + 3_600_000).toISOString()}`);
     expect(future.body).toMatchObject({ data: [], pagination: { total: 0 } });
-    const today = await c.call('GET', `/api/v1/payout?from_date=${new Date(Date.now() - 3_600_000).toISOString()}&to_date=${new Date(Date.now() + 60_000).toISOString()}&limit=2`);
+    const today = await c.call(
+      'GET',
+      `/api/v1/payout?from_date=${new Date(Date.now() - 3_600_000).toISOString()}&to_date=${new Date(Date.now() + 60_000).toISOString()}&limit=2`,
+    );
     expect(today.body.pagination.total).toBe(6);
     expect(today.body.data).toHaveLength(2);
   });
@@ -275,9 +364,21 @@ describe('methods and beneficiary validation', () => {
     const { c } = await funded(1);
     const r = await c.call('GET', '/api/v1/payout/methods/available?country=BRA');
     expect(r.body.success).toBe(true);
-    expect(r.body.methods).toEqual([expect.objectContaining({ method_code: 'svc-mt-5', country: 'BRA', currency: 'BRL', min_amount: expect.any(Number), max_amount: expect.any(Number) })]);
+    expect(r.body.methods).toEqual([
+      expect.objectContaining({
+        method_code: 'svc-mt-5',
+        country: 'BRA',
+        currency: 'BRL',
+        min_amount: expect.any(Number),
+        max_amount: expect.any(Number),
+      }),
+    ]);
     expect(r.body.methods[0].required_fields).toEqual(expect.arrayContaining(['instant_transfer_key', 'instant_transfer_type']));
-    expect((await c.call('GET', '/api/v1/payout/methods/available?currency=MXN')).body.methods.map((x: { method_code: string }) => x.method_code)).toEqual(['svc-mt-30']);
+    expect(
+      (await c.call('GET', '/api/v1/payout/methods/available?currency=MXN')).body.methods.map(
+        (x: { method_code: string }) => x.method_code,
+      ),
+    ).toEqual(['svc-mt-30']);
     expect((await c.call('GET', '/api/v1/payout/methods/available?country=CHL')).status).toBe(400);
   });
 
@@ -286,11 +387,16 @@ describe('methods and beneficiary validation', () => {
     const ok = await c.call('POST', '/api/v1/payout/validate-beneficiary', { method_code: 'svc-mt-5', beneficiary: pix() });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ success: true, valid: true, beneficiary: { name: 'Ana Silva', document_valid: true, key_valid: true } });
-    const bad = await c.call('POST', '/api/v1/payout/validate-beneficiary', { method_code: 'svc-mt-5', beneficiary: { ...pix(), document: '11111111111', instant_transfer_key: undefined } });
+    const bad = await c.call('POST', '/api/v1/payout/validate-beneficiary', {
+      method_code: 'svc-mt-5',
+      beneficiary: { ...pix(), document: '11111111111', instant_transfer_key: undefined },
+    });
     expect(bad.status).toBe(200);
     expect(bad.body.success).toBe(true);
     expect(bad.body.valid).toBe(false);
-    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['beneficiary.instant_transfer_key', 'beneficiary.document']));
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining(['beneficiary.instant_transfer_key', 'beneficiary.document']),
+    );
   });
 });
 
@@ -310,7 +416,9 @@ describe('money under concurrency', () => {
   it('20 concurrent identical requests with one idempotency key: one payout, one debit', async () => {
     const { m, c } = await funded(100);
     const key = `po-key-${Date.now()}`;
-    const results = await Promise.all(Array.from({ length: 20 }, () => c.create({ amount: 10, beneficiary: pix('00000000434') }, { 'x-idempotency-key': key })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => c.create({ amount: 10, beneficiary: pix('00000000434') }, { 'x-idempotency-key': key })),
+    );
     expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
     expect(new Set(results.filter((r) => r.status === 200).map((r) => r.body.payout_id)).size).toBe(1);
     expect(await c.balance()).toBe(9000);

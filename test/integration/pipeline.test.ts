@@ -85,7 +85,11 @@ describe('idempotency (X-Idempotency-Key)', () => {
   it('treats key order, ignored fields and a client merchant_id as the same request', async () => {
     const key = newKey();
     const first = await post('/test/widgets', { name: 'b', amount: 7 }, { 'x-idempotency-key': key });
-    const same = await post('/test/widgets', { amount: 7, merchant_id: 'mch_someoneelse', extra: 1, name: 'b' }, { 'x-idempotency-key': key });
+    const same = await post(
+      '/test/widgets',
+      { amount: 7, merchant_id: 'mch_someoneelse', extra: 1, name: 'b' },
+      { 'x-idempotency-key': key },
+    );
     expect(same.text).toBe(first.text);
     const stored = await documentClient().send(
       new GetCommand({ TableName: config.tableName, Key: { PK: `TESTWIDGET#${first.body.widget_id}`, SK: 'WIDGET' } }),
@@ -149,7 +153,9 @@ describe('idempotency (X-Idempotency-Key)', () => {
     const key = newKey();
     await post('/test/widgets', { name: 'i', amount: 1 }, { 'x-idempotency-key': key });
     const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-    const all = await documentClient().send(new ScanCommand({ TableName: config.tableName, FilterExpression: 'SK = :sk', ExpressionAttributeValues: { ':sk': 'IDEMPOTENCY' } }));
+    const all = await documentClient().send(
+      new ScanCommand({ TableName: config.tableName, FilterExpression: 'SK = :sk', ExpressionAttributeValues: { ':sk': 'IDEMPOTENCY' } }),
+    );
     expect(all.Items!.length).toBeGreaterThan(0);
     for (const item of all.Items!) {
       expect(item.PK).toMatch(/^IDEMPOTENCY#/);
@@ -175,7 +181,9 @@ describe('rate limit', () => {
     const limited = results.filter((r) => r.status === 429);
     expect(ok).toHaveLength(100);
     expect(limited).toHaveLength(30);
-    expect(new Set(ok.map((r) => r.headers.get('x-ratelimit-remaining')))).toEqual(new Set(Array.from({ length: 100 }, (_, i) => String(i))));
+    expect(new Set(ok.map((r) => r.headers.get('x-ratelimit-remaining')))).toEqual(
+      new Set(Array.from({ length: 100 }, (_, i) => String(i))),
+    );
     const r = limited[0]!;
     expect(r.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -222,7 +230,12 @@ describe('validation', () => {
     ['a missing body', '', 'application/json', 'body'],
   ])('rejects %s with 400 before any write', async (_what, body, contentType, field) => {
     const before = await effects();
-    const r = await stack.request('/test/widgets', { method: 'POST', apiKey: merchant.apiKey, headers: { 'content-type': contentType }, body });
+    const r = await stack.request('/test/widgets', {
+      method: 'POST',
+      apiKey: merchant.apiKey,
+      headers: { 'content-type': contentType },
+      body,
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.details).toEqual([expect.objectContaining({ field })]);
     expect(await effects()).toBe(before);
@@ -237,7 +250,11 @@ describe('errors and logs', () => {
   it('answers an unexpected failure with a generic 500 naming the request id, and logs the stack', async () => {
     const r = await stack.request('/test/boom', { apiKey: merchant.apiKey });
     expect(r.status).toBe(500);
-    expect(r.body).toEqual({ detail: expect.stringContaining(r.headers.get('x-request-id')!), error_code: 'internal_error', payment_id: null });
+    expect(r.body).toEqual({
+      detail: expect.stringContaining(r.headers.get('x-request-id')!),
+      error_code: 'internal_error',
+      payment_id: null,
+    });
     expect(r.text).not.toContain('hunter2');
     const log = captured.join('');
     expect(log).toContain('"level":"ERROR"');

@@ -44,7 +44,11 @@ beforeEach(() => receiver.script([], 200));
 
 const forPayment = (id: string) => (r: { body: any }) => r.body?.payment_id === id;
 
-function expectGenuine(r: { headers: Record<string, unknown>; rawBody: Buffer }, secret: string, hexHeader: 'x-signature' | 'x-webhook-signature' = 'x-signature') {
+function expectGenuine(
+  r: { headers: Record<string, unknown>; rawBody: Buffer },
+  secret: string,
+  hexHeader: 'x-signature' | 'x-webhook-signature' = 'x-signature',
+) {
   // By hand: hex HMAC-SHA256 of the raw body keyed with the whole secret string.
   expect(String(r.headers[hexHeader]).split(',')).toContain(createHmac('sha256', secret).update(r.rawBody).digest('hex'));
   // By an independent Standard Webhooks implementation.
@@ -72,7 +76,14 @@ describe('delivery', () => {
     const [success] = await receiver.waitFor(1, 15_000, forPayment(ok.body.payment_id));
     const [failed] = await receiver.waitFor(1, 15_000, forPayment(declined.body.payment_id));
     const [expired] = await receiver.waitFor(1, 15_000, forPayment(pix.body.payment_id));
-    expect(success!.body).toMatchObject({ event: 'payment.success', status: 'success', amount: 25, currency: 'BRL', payment_method: 'card', merchant_id: m.merchantId });
+    expect(success!.body).toMatchObject({
+      event: 'payment.success',
+      status: 'success',
+      amount: 25,
+      currency: 'BRL',
+      payment_method: 'card',
+      merchant_id: m.merchantId,
+    });
     expect(failed!.body).toMatchObject({ event: 'payment.failed', status: 'failed' });
     expect(expired!.body).toMatchObject({ event: 'payment.expired', status: 'expired' });
     for (const r of [success!, failed!, expired!]) {
@@ -93,7 +104,9 @@ describe('delivery', () => {
     const ev = await api.json('GET', `/api/v1/events/${eventId}`);
     expect(ev.body).toMatchObject({ event_id: eventId, type: 'payment.success', delivery_status: 'delivered', attempt_count: 3 });
     expect(ev.body.attempts.map((a: { status: number }) => a.status)).toEqual([500, 500, 200]);
-    expect(ev.body.attempts[0]).toEqual(expect.objectContaining({ at: expect.any(String), duration_ms: expect.any(Number), url: receiver.url }));
+    expect(ev.body.attempts[0]).toEqual(
+      expect.objectContaining({ at: expect.any(String), duration_ms: expect.any(Number), url: receiver.url }),
+    );
   });
 
   it('retries a receiver that times out', async () => {
@@ -136,9 +149,32 @@ describe('delivery', () => {
   });
 
   it('heals a crash between commit and enqueue: the sweeper enqueues what the outbox still holds', async () => {
-    const broken = { ...paymentDeps(), store: dispatchAfterCommit(paymentRepository(documentClient(), () => config.tableName), ['recordNewPayment', 'transitionPayment', 'transitionSession'], async () => { throw new Error('process died before enqueue'); }, () => undefined) };
-    const principal = { merchant: (await stack.admin.getMerchant(m.merchantId)), key: {} as never, mode: 'test' as const, livemode: false };
-    const payment = await createDirectPayment(broken, principal, { payment_method: 'card', amount: 12, currency: 'BRL', country: 'BRA', customer, card: { ...card('4242424242424242'), installments: 1 }, metadata: {} }, `pi_${Date.now()}faultinjection00`);
+    const broken = {
+      ...paymentDeps(),
+      store: dispatchAfterCommit(
+        paymentRepository(documentClient(), () => config.tableName),
+        ['recordNewPayment', 'transitionPayment', 'transitionSession'],
+        async () => {
+          throw new Error('process died before enqueue');
+        },
+        () => undefined,
+      ),
+    };
+    const principal = { merchant: await stack.admin.getMerchant(m.merchantId), key: {} as never, mode: 'test' as const, livemode: false };
+    const payment = await createDirectPayment(
+      broken,
+      principal,
+      {
+        payment_method: 'card',
+        amount: 12,
+        currency: 'BRL',
+        country: 'BRA',
+        customer,
+        card: { ...card('4242424242424242'), installments: 1 },
+        metadata: {},
+      },
+      `pi_${Date.now()}faultinjection00`,
+    );
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received.filter(forPayment(payment.payment_id))).toHaveLength(0);
     const ev = (await events(m)).find((e) => e.object_id === payment.payment_id);
@@ -171,7 +207,11 @@ describe('delivery', () => {
     process.env.WEBHOOK_ALLOW_LOOPBACK = 'false';
     try {
       const before = receiver.received.length;
-      const p = await api.direct({ payment_method: 'card', card: card('4242424242424242'), notification_url: receiver.url.replace('127.0.0.1', 'localhost') });
+      const p = await api.direct({
+        payment_method: 'card',
+        card: card('4242424242424242'),
+        notification_url: receiver.url.replace('127.0.0.1', 'localhost'),
+      });
       const eventId = (await events(m)).find((e) => e.object_id === p.body.payment_id)!.event_id as string;
       const ev = await waitForStatus(eventId, 'no_endpoint');
       expect(ev.attempts[0].error).toMatch(/refused/);
@@ -228,4 +268,3 @@ async function waitForStatus(eventId: string, status: string, who: TestMerchant 
     await new Promise((res) => setTimeout(res, 100));
   }
 }
-

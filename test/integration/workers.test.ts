@@ -2,7 +2,13 @@
  * The local event-source poller and job timers: Lambda's SQS batch semantics
  * (partial batch failures, redelivery, redrive to the DLQ) on fauxqs.
  */
-import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { startPoller } from '../../bin/local/sqs-poller';
 import { startScheduler } from '../../bin/local/scheduler';
 import { engines } from '../support/engines';
@@ -13,7 +19,8 @@ const sqs = () => new SQSClient({ endpoint: engines().sqs, region: 'us-east-1', 
 
 async function queueWithDlq(client: SQSClient, name: string) {
   const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
-  const arn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn;
+  const arn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes
+    ?.QueueArn;
   const main = await client.send(
     new CreateQueueCommand({
       QueueName: name,
@@ -72,7 +79,12 @@ describe('SQS poller', () => {
     expect(deliveries.filter((d) => d.id === 'ok-1')).toHaveLength(1);
     expect(deliveries.filter((d) => d.id === 'ok-2')).toHaveLength(1);
     expect(deliveries.filter((d) => d.id === 'bad').map((d) => d.receiveCount)).toEqual([1, 2]);
-    const left = await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+    const left = await client.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: url,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    );
     expect(left.Attributes).toMatchObject({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
   }, 30_000);
 });
@@ -80,7 +92,16 @@ describe('SQS poller', () => {
 describe('job scheduler', () => {
   it('invokes each job on its timer with an EventBridge scheduled event', async () => {
     const s = startScheduler(
-      [{ id: 'count', description: 'test', handler: 'test/support/fixtures/counting-job.ts', everyMinutes: 1, timeoutSeconds: 5, access: { table: 'none' } }],
+      [
+        {
+          id: 'count',
+          description: 'test',
+          handler: 'test/support/fixtures/counting-job.ts',
+          everyMinutes: 1,
+          timeoutSeconds: 5,
+          access: { table: 'none' },
+        },
+      ],
       { intervalMs: () => 50 },
     );
     await waitFor(() => runs.length >= 3);

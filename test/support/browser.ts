@@ -22,7 +22,16 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -96,10 +105,11 @@ export async function openPage(browser: Browser, urlOrOpts?: string | OpenOption
   });
   const expected: RegExp[] = [];
   const unexpected = () => problems.filter((p) => !expected.some((re) => re.test(p)));
-  if (url) await page.goto(url).catch(async (e: unknown) => {
-    await context.close();
-    throw e;
-  });
+  if (url)
+    await page.goto(url).catch(async (e: unknown) => {
+      await context.close();
+      throw e;
+    });
   return { page, context, problems, expected, unexpected, close: () => context.close() };
 }
 
@@ -132,7 +142,15 @@ export async function runAxe(page: Page): Promise<AxeViolation[]> {
     (tags) =>
       (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe
         .run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
-        .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })) }))),
+        .then((r) =>
+          r.violations.map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            help: v.help,
+            helpUrl: v.helpUrl,
+            nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })),
+          })),
+        ),
     AXE_TAGS,
   );
 }
@@ -160,7 +178,8 @@ export function seriousViolations(arg: readonly AxeViolation[] | Page): AxeViola
  * layout viewport to the content (up to 4x the device width), so a 1200px-wide page on a 390px phone
  * reports innerWidth 1216 and `scrollWidth > innerWidth` never fires.
  */
-export const hasHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+export const hasHorizontalScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 /** Bytes of the HTML document itself (the pages are self-contained: CSS and JS are inline). */
 export async function pageWeight(url: string, init?: RequestInit): Promise<number> {

@@ -5,16 +5,12 @@
 import { startDynamoDbLocal, startSqsEmulator } from '../../bin/local/services';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __ENGINES__: { stop(): Promise<void> }[] | undefined;
 }
 
 export default async function globalSetup() {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const [dynamodb, sqs] = await Promise.all([
-    startDynamoDbLocal({ dataDir: null }),
-    startSqsEmulator({ childProcess: true }),
-  ]);
+  const [dynamodb, sqs] = await Promise.all([startDynamoDbLocal({ dataDir: null }), startSqsEmulator({ childProcess: true })]);
   globalThis.__ENGINES__ = [dynamodb, sqs];
   process.env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
   process.env.TEST_SQS_ENDPOINT = sqs.endpoint;

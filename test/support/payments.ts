@@ -20,16 +20,21 @@ export function payments(stack: TestStack, m: TestMerchant) {
   return {
     json,
     createSession: (over: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-      json('POST', '/api/v1/checkout', {
-        amount: 100.5,
-        currency: 'BRL',
-        country: 'BRA',
-        success_url: 'https://shop.example/ok',
-        cancel_url: 'https://shop.example/cancel',
-        order_number: 'ORD-1',
-        metadata: { cart: '42' },
-        ...over,
-      }, headers),
+      json(
+        'POST',
+        '/api/v1/checkout',
+        {
+          amount: 100.5,
+          currency: 'BRL',
+          country: 'BRA',
+          success_url: 'https://shop.example/ok',
+          cancel_url: 'https://shop.example/cancel',
+          order_number: 'ORD-1',
+          metadata: { cart: '42' },
+          ...over,
+        },
+        headers,
+      ),
     getSession: (id: string) => json('GET', `/api/v1/checkout/${id}`),
     cancelSession: (id: string) => json('POST', `/api/v1/checkout/${id}/cancel`),
     process: (sessionId: string, method: string, extra: Record<string, unknown> = {}) =>
@@ -37,7 +42,8 @@ export function payments(stack: TestStack, m: TestMerchant) {
     direct: (over: Record<string, unknown> = {}) =>
       json('POST', '/cashier/cashier/payment', { payment_method: 'pix', amount: 25, currency: 'BRL', country: 'BRA', customer, ...over }),
     status: (paymentId: string, merchantId = m.merchantId) => json('GET', `/cashier/cashier/status/${merchantId}/${paymentId}`),
-    simulate: (paymentId: string, outcome: 'success' | 'failed') => json('POST', `/api/v1/sandbox/payments/${paymentId}/simulate`, { outcome }),
+    simulate: (paymentId: string, outcome: 'success' | 'failed') =>
+      json('POST', `/api/v1/sandbox/payments/${paymentId}/simulate`, { outcome }),
     /** Submits a sandbox page form (3DS, wallet, pay) like a browser, without following the redirect. */
     page: async (kind: string, paymentId: string, outcome: 'success' | 'failed') =>
       fetch(`${stack.baseUrl}/sandbox/${kind}/${paymentId}`, {

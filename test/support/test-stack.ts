@@ -52,7 +52,16 @@ export async function startTestStack(options: { extraRoutes?: ExtraRoute[]; work
   if (options.workers) {
     const client = new SQSClient({ endpoint: sqs, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     for (const q of queueDefinitions()) {
-      if (q.consumer) pollers.push(startPoller({ sqs: client, queueId: q.id, queueUrl: queueEnv[queueUrlEnv(q.id)] ?? '', consumer: q.consumer, onError: (e) => errors.push(e) }));
+      if (q.consumer)
+        pollers.push(
+          startPoller({
+            sqs: client,
+            queueId: q.id,
+            queueUrl: queueEnv[queueUrlEnv(q.id)] ?? '',
+            consumer: q.consumer,
+            onError: (e) => errors.push(e),
+          }),
+        );
     }
   }
 
@@ -71,7 +80,7 @@ export async function startTestStack(options: { extraRoutes?: ExtraRoute[]; work
       if (apiKey) headers.set('x-api-key', apiKey);
       const res = await fetch(`${baseUrl}${path}`, { ...rest, headers });
       const text = await res.text();
-      let body: unknown = undefined;
+      let body: unknown;
       try {
         body = text ? JSON.parse(text) : undefined;
       } catch {

@@ -9,13 +9,25 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { qrPng, qrPngDataUri } from '../../shared/adapters/qr';
 import { buildPixBrCode, crc16CcittFalse, isValidBrCodeCrc, parseEmv } from '../../shared/domain/payments/pix-brcode';
-import { buildBoleto, dueFactor, formatTypeableLine, isValidTypeableLine, typeableLineToBarcode } from '../../shared/domain/payments/boleto';
+import {
+  buildBoleto,
+  dueFactor,
+  formatTypeableLine,
+  isValidTypeableLine,
+  typeableLineToBarcode,
+} from '../../shared/domain/payments/boleto';
 import { buildClabe, clabeCheckDigit, isValidClabe } from '../../shared/domain/payments/clabe';
 import { pixTxid } from '../../shared/domain/payments/references';
 
 /** @mrmgomes/boleto-utils ships no types: the part we use. */
 interface BoletoUtils {
-  validarBoleto(code: string): { sucesso: boolean; tipoBoleto?: string; codigoBarras?: string; valor?: number; vencimentoComNovoFator2025: Date };
+  validarBoleto(code: string): {
+    sucesso: boolean;
+    tipoBoleto?: string;
+    codigoBarras?: string;
+    valor?: number;
+    vencimentoComNovoFator2025: Date;
+  };
   identificarData(code: string, kind: 'CODIGO_DE_BARRAS' | 'LINHA_DIGITAVEL'): Date;
   codBarras2LinhaDigitavel(barcode: string, formatted: boolean): string;
   calculaDVCodBarras(code: string, position: number, mod: 10 | 11): number;
@@ -38,16 +50,46 @@ describe('PIX BR Code', () => {
   it('CRC16-CCITT-FALSE matches the standard check value and the BCB manual example', () => {
     expect(crc16CcittFalse('123456789')).toBe('29B1');
     // Manual de Padrões para Iniciação do Pix, static BR Code example.
-    const bcb = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***6304';
+    const bcb =
+      '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***6304';
     expect(crc16CcittFalse(bcb)).toBe('1D3D');
     expect(isValidBrCodeCrc(`${bcb}1D3D`)).toBe(true);
   });
 
   const cases = [
-    { pixKey: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Loja Exemplo', merchantCity: 'Sao Paulo', amount: 10.5, txid: 'TX123', want: { name: 'Loja Exemplo', city: 'Sao Paulo', amount: '10.50' } },
-    { pixKey: 'pagamentos@exemplo.com.br', merchantName: 'Padaria São João e Confeitaria Ltda', merchantCity: 'Florianópolis SC', amount: 1234.56, txid: 'A'.repeat(25), description: 'Pedido nº 42', want: { name: 'Padaria Sao Joao e Confei', city: 'Florianopolis S', amount: '1234.56' } },
-    { pixKey: '+5511987654321', merchantName: 'Açaí & Cia', merchantCity: 'Belém', amount: 0.01, txid: 'abcXYZ019', want: { name: 'Acai & Cia', city: 'Belem', amount: '0.01' } },
-    { pixKey: '52998224725', merchantName: 'X', merchantCity: 'Rio', amount: 99999.999, txid: 'Z', want: { name: 'X', city: 'Rio', amount: '100000.00' } },
+    {
+      pixKey: '123e4567-e12b-12d1-a456-426655440000',
+      merchantName: 'Loja Exemplo',
+      merchantCity: 'Sao Paulo',
+      amount: 10.5,
+      txid: 'TX123',
+      want: { name: 'Loja Exemplo', city: 'Sao Paulo', amount: '10.50' },
+    },
+    {
+      pixKey: 'pagamentos@exemplo.com.br',
+      merchantName: 'Padaria São João e Confeitaria Ltda',
+      merchantCity: 'Florianópolis SC',
+      amount: 1234.56,
+      txid: 'A'.repeat(25),
+      description: 'Pedido nº 42',
+      want: { name: 'Padaria Sao Joao e Confei', city: 'Florianopolis S', amount: '1234.56' },
+    },
+    {
+      pixKey: '+5511987654321',
+      merchantName: 'Açaí & Cia',
+      merchantCity: 'Belém',
+      amount: 0.01,
+      txid: 'abcXYZ019',
+      want: { name: 'Acai & Cia', city: 'Belem', amount: '0.01' },
+    },
+    {
+      pixKey: '52998224725',
+      merchantName: 'X',
+      merchantCity: 'Rio',
+      amount: 99999.999,
+      txid: 'Z',
+      want: { name: 'X', city: 'Rio', amount: '100000.00' },
+    },
   ];
 
   it.each(cases)('is parsed by pix-utils with the same key, amount, name, city and txid ($pixKey)', (c) => {
@@ -56,8 +98,15 @@ describe('PIX BR Code', () => {
     const parsed = parsePix(code);
     if (hasError(parsed)) throw new Error(`pix-utils rejected ${code}: ${parsed.message}`);
     expect(parsed).toMatchObject({
-      type: 'STATIC', pixKey: c.pixKey, merchantName: c.want.name, merchantCity: c.want.city, txid: c.txid,
-      transactionAmount: Number(c.want.amount), merchantCategoryCode: '0000', transactionCurrency: '986', countryCode: 'BR',
+      type: 'STATIC',
+      pixKey: c.pixKey,
+      merchantName: c.want.name,
+      merchantCity: c.want.city,
+      txid: c.txid,
+      transactionAmount: Number(c.want.amount),
+      merchantCategoryCode: '0000',
+      transactionCurrency: '986',
+      countryCode: 'BR',
     });
     if (c.description) expect(parsed).toMatchObject({ infoAdicional: 'Pedido no 42' });
 
@@ -118,7 +167,13 @@ describe('QR PNG', () => {
   });
 
   function cases0() {
-    return { pixKey: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Loja Exemplo', merchantCity: 'São Paulo', amount: 25, txid: 'QRTEST1' };
+    return {
+      pixKey: '123e4567-e12b-12d1-a456-426655440000',
+      merchantName: 'Loja Exemplo',
+      merchantCity: 'São Paulo',
+      amount: 25,
+      txid: 'QRTEST1',
+    };
   }
 });
 
@@ -146,7 +201,7 @@ describe('boleto', () => {
   const inputs = Array.from({ length: 60 }, (_, i) => ({
     bankCode: ['001', '033', '104', '237', '341', '260'][i % 6]!,
     amountMinor: Number(digitsOf(random, 1 + (i % 9))) + 1,
-    dueDate: new Date(Date.UTC(2025, 1, 22) + (i * 97 % 3000) * 86_400_000),
+    dueDate: new Date(Date.UTC(2025, 1, 22) + ((i * 97) % 3000) * 86_400_000),
     freeField: digitsOf(random, 25),
   }));
 
@@ -191,13 +246,27 @@ describe('boleto', () => {
 describe('CLABE (oracle: clabe-validator, ESM-only, run in a child node process)', () => {
   type Check = { ok: boolean; error: string | null; checksum: number | null };
   const oracle = (script: string, input: unknown): unknown =>
-    JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e',
-      `import { clabe } from 'clabe-validator'; const input = JSON.parse(process.argv[1]); ${script}`, JSON.stringify(input)],
-    { cwd: process.cwd(), encoding: 'utf8' }));
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { clabe } from 'clabe-validator'; const input = JSON.parse(process.argv[1]); ${script}`,
+          JSON.stringify(input),
+        ],
+        { cwd: process.cwd(), encoding: 'utf8' },
+      ),
+    );
 
   const random = seeded('clabe');
   const built = Array.from({ length: 40 }, (_, i) =>
-    buildClabe(['002', '012', '014', '021', '072', '127', '137', '646'][i % 8]!, ['010', '180', '320', '580', '650'][i % 5]!, digitsOf(random, 11)));
+    buildClabe(
+      ['002', '012', '014', '021', '072', '127', '137', '646'][i % 8]!,
+      ['010', '180', '320', '580', '650'][i % 5]!,
+      digitsOf(random, 11),
+    ),
+  );
 
   it('CLABEs from buildClabe are accepted by clabe-validator; a wrong check digit is rejected by both', () => {
     const wrong = built.map((c) => c.slice(0, 17) + String((Number(c[17]) + 3) % 10));

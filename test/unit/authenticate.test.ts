@@ -44,7 +44,11 @@ function setup(opts: { key?: ApiKey | null; merchant?: Merchant | null; ttl?: nu
   return { auth, calls, keys, advance: (ms: number) => (now += ms) };
 }
 
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: AppError) => e.code);
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: AppError) => e.code,
+  );
 
 describe('extractApiKey', () => {
   it('reads X-API-Key first, then Authorization: Bearer', () => {
@@ -80,7 +84,9 @@ describe('authenticate', () => {
   });
 
   it('rejects an inactive merchant with MERCHANT_INACTIVE', async () => {
-    expect(await code(setup({ merchant: { ...merchant, status: 'inactive' } }).auth.authenticate(RAW, undefined))).toBe('MERCHANT_INACTIVE');
+    expect(await code(setup({ merchant: { ...merchant, status: 'inactive' } }).auth.authenticate(RAW, undefined))).toBe(
+      'MERCHANT_INACTIVE',
+    );
   });
 
   it('rejects a missing scope and a mode the stage does not serve with FORBIDDEN', async () => {

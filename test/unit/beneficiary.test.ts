@@ -12,7 +12,9 @@ import { validateBeneficiary } from '../../shared/domain/payouts/beneficiary';
 import { buildCbu, buildCvu, cbuBlock1CheckDigit, cbuBlock2CheckDigit, isValidCbu, isValidCvu } from '../../shared/domain/payouts/cbu';
 
 /** arg.js ships no types: the part we use. */
-interface ArgJs { cbu: { isValid(cbu: string): boolean } }
+interface ArgJs {
+  cbu: { isValid(cbu: string): boolean };
+}
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const argjs = require('arg.js') as ArgJs;
 
@@ -39,11 +41,43 @@ const wrongAt = (s: string, i: number) => s.slice(0, i) + String((Number(s[i]) +
 const CLABE = buildClabe('002', '180', '70123456789');
 const CBU = '2850590940090418135201'; // Banco Macro example, also arg.js's own test value
 const BASE: Record<string, Record<string, unknown>> = {
-  'svc-mt-5': { name: 'Maria da Silva', document: '52998224725', document_type: 'CPF', instant_transfer_key: 'maria@example.com.br', instant_transfer_type: 'email' },
-  'svc-mt-6': { name: 'Juan Pérez', document: '12345678', document_type: 'DNI', bank_code: '002', account_number: '19312345678901', account_type: 'savings' },
-  'svc-mt-30': { name: 'Ana López', document: 'BOXW310820HNERXN09', document_type: 'CURP', instant_transfer_key: CLABE, instant_transfer_type: 'clabe' },
-  'svc-mt-31': { name: 'Lucía Gómez', document: '20-12345678-6', document_type: 'CUIT', instant_transfer_key: CBU, instant_transfer_type: 'cbu' },
-  'svc-mt-32': { name: 'Carlos Rodríguez', document: '1020304050', document_type: 'CC', bank_code: '1007', account_number: '12345678901', account_type: 'checking' },
+  'svc-mt-5': {
+    name: 'Maria da Silva',
+    document: '52998224725',
+    document_type: 'CPF',
+    instant_transfer_key: 'maria@example.com.br',
+    instant_transfer_type: 'email',
+  },
+  'svc-mt-6': {
+    name: 'Juan Pérez',
+    document: '12345678',
+    document_type: 'DNI',
+    bank_code: '002',
+    account_number: '19312345678901',
+    account_type: 'savings',
+  },
+  'svc-mt-30': {
+    name: 'Ana López',
+    document: 'BOXW310820HNERXN09',
+    document_type: 'CURP',
+    instant_transfer_key: CLABE,
+    instant_transfer_type: 'clabe',
+  },
+  'svc-mt-31': {
+    name: 'Lucía Gómez',
+    document: '20-12345678-6',
+    document_type: 'CUIT',
+    instant_transfer_key: CBU,
+    instant_transfer_type: 'cbu',
+  },
+  'svc-mt-32': {
+    name: 'Carlos Rodríguez',
+    document: '1020304050',
+    document_type: 'CC',
+    bank_code: '1007',
+    account_number: '12345678901',
+    account_type: 'checking',
+  },
 };
 const METHODS = [PIX, PER, SPEI, ARG, COL];
 const check = (m: PayoutMethodInfo, patch: Record<string, unknown> = {}) => validateBeneficiary(m, { ...BASE[m.method_code], ...patch });
@@ -63,7 +97,9 @@ describe('a valid beneficiary for each method', () => {
   });
 
   it('ignores surrounding whitespace and fields the method does not use', () => {
-    expect(outcome(PIX, { name: '  Maria  ', instant_transfer_key: ' maria@example.com.br ', account_type: 'current', bank_code: 'x' })).toBe('ok');
+    expect(
+      outcome(PIX, { name: '  Maria  ', instant_transfer_key: ' maria@example.com.br ', account_type: 'current', bank_code: 'x' }),
+    ).toBe('ok');
     expect(outcome(PER, { instant_transfer_type: 'bogus', instant_transfer_key: '1', wallet_id: 'w' })).toBe('ok');
   });
 });
@@ -134,22 +170,42 @@ describe('malformed: shape errors (VALIDATION_ERROR)', () => {
 
   it('bank transfers: bank_code 3-4 digits, account_number 6-20 digits, account_type checking | savings', () => {
     for (const m of [PER, COL]) {
-      for (const ok of [{ bank_code: '002' }, { bank_code: '1007' }, { account_number: '123456' }, { account_number: '1'.repeat(20) }, { account_type: 'savings' }, { account_type: 'checking' }]) {
+      for (const ok of [
+        { bank_code: '002' },
+        { bank_code: '1007' },
+        { account_number: '123456' },
+        { account_number: '1'.repeat(20) },
+        { account_type: 'savings' },
+        { account_type: 'checking' },
+      ]) {
         expect(outcome(m, ok)).toBe('ok');
       }
       for (const bad of ['02', '12345', 'ABC', '0-2']) expect(outcome(m, { bank_code: bad })).toBe('malformed:beneficiary.bank_code');
-      for (const bad of ['12345', '1'.repeat(21), '1234-5678', 'ES1234567890']) expect(outcome(m, { account_number: bad })).toBe('malformed:beneficiary.account_number');
-      for (const bad of ['current', 'Savings', 'CHECKING', 'ahorros']) expect(outcome(m, { account_type: bad })).toBe('malformed:beneficiary.account_type');
+      for (const bad of ['12345', '1'.repeat(21), '1234-5678', 'ES1234567890'])
+        expect(outcome(m, { account_number: bad })).toBe('malformed:beneficiary.account_number');
+      for (const bad of ['current', 'Savings', 'CHECKING', 'ahorros'])
+        expect(outcome(m, { account_type: bad })).toBe('malformed:beneficiary.account_type');
     }
   });
 
   it('lists every malformed field in field order and keeps invalid ones apart', () => {
-    const r = check(PIX, { account_type: 'x', instant_transfer_key: '123', instant_transfer_type: 'cpf', document: '52998224726', name: 'M' });
+    const r = check(PIX, {
+      account_type: 'x',
+      instant_transfer_key: '123',
+      instant_transfer_type: 'cpf',
+      document: '52998224726',
+      name: 'M',
+    });
     expect(fields(r.malformed)).toEqual(['beneficiary.name', 'beneficiary.instant_transfer_key']);
     expect(fields(r.invalid)).toEqual(['beneficiary.document']);
     expect(r).toMatchObject({ document_valid: false, key_valid: false });
     const bank = validateBeneficiary(PER, { ...BASE['svc-mt-6'], name: undefined, account_type: 5, bank_code: '1', document_type: 'CPF' });
-    expect(fields(bank.malformed)).toEqual(['beneficiary.name', 'beneficiary.document_type', 'beneficiary.bank_code', 'beneficiary.account_type']);
+    expect(fields(bank.malformed)).toEqual([
+      'beneficiary.name',
+      'beneficiary.document_type',
+      'beneficiary.bank_code',
+      'beneficiary.account_type',
+    ]);
   });
 });
 
@@ -251,7 +307,9 @@ describe('PIX keys', () => {
   });
   it.each(cases)('%s key %s is %s', (type, key, want) => {
     const r = check(PIX, { instant_transfer_type: type, instant_transfer_key: key });
-    expect(outcome(PIX, { instant_transfer_type: type, instant_transfer_key: key })).toBe(want === 'ok' ? 'ok' : `${want}:beneficiary.instant_transfer_key`);
+    expect(outcome(PIX, { instant_transfer_type: type, instant_transfer_key: key })).toBe(
+      want === 'ok' ? 'ok' : `${want}:beneficiary.instant_transfer_key`,
+    );
     expect(r.key_valid).toBe(want === 'ok');
   });
 });
@@ -287,22 +345,41 @@ describe('CPF and CNPJ (oracle: cpf-cnpj-validator)', () => {
     }
   });
 
-  it.each(['00000000191', '00000000272', '00000000353', '00000000434'])('sandbox document %s is a valid CPF and a valid PIX beneficiary', (doc) => {
-    expect(cpf.isValid(doc)).toBe(true);
-    expect(check(PIX, { document_type: 'CPF', document: doc })).toEqual({ malformed: [], invalid: [], document_valid: true, key_valid: true });
-    expect(outcome(PIX, { document_type: 'CPF', document: doc, instant_transfer_type: 'cpf', instant_transfer_key: doc })).toBe('ok');
-  });
+  it.each(['00000000191', '00000000272', '00000000353', '00000000434'])(
+    'sandbox document %s is a valid CPF and a valid PIX beneficiary',
+    (doc) => {
+      expect(cpf.isValid(doc)).toBe(true);
+      expect(check(PIX, { document_type: 'CPF', document: doc })).toEqual({
+        malformed: [],
+        invalid: [],
+        document_valid: true,
+        key_valid: true,
+      });
+      expect(outcome(PIX, { document_type: 'CPF', document: doc, instant_transfer_type: 'cpf', instant_transfer_key: doc })).toBe('ok');
+    },
+  );
 });
 
 describe('SPEI CLABE (oracle: clabe-validator, ESM-only, run in a child node process)', () => {
   type Check = { ok: boolean };
   const oracle = (values: string[]): Check[] =>
-    JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e',
-      "import { clabe } from 'clabe-validator'; console.log(JSON.stringify(JSON.parse(process.argv[1]).map((v) => clabe.validate(v))));",
-      JSON.stringify(values)], { cwd: process.cwd(), encoding: 'utf8' })) as Check[];
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "import { clabe } from 'clabe-validator'; console.log(JSON.stringify(JSON.parse(process.argv[1]).map((v) => clabe.validate(v))));",
+          JSON.stringify(values),
+        ],
+        { cwd: process.cwd(), encoding: 'utf8' },
+      ),
+    ) as Check[];
 
   const banks = ['002', '012', '014', '021', '072', '127', '137', '646'];
-  const built = Array.from({ length: 20 }, (_, i) => buildClabe(banks[i % banks.length]!, ['010', '180', '320', '580', '650'][i % 5]!, digitsFrom(`clabe${i}`, 11)));
+  const built = Array.from({ length: 20 }, (_, i) =>
+    buildClabe(banks[i % banks.length]!, ['010', '180', '320', '580', '650'][i % 5]!, digitsFrom(`clabe${i}`, 11)),
+  );
   const wrong = built.map(wrongLast);
 
   it('CLABEs the oracle accepts are valid keys; a wrong check digit is INVALID for both', () => {
@@ -318,7 +395,13 @@ describe('SPEI CLABE (oracle: clabe-validator, ESM-only, run in a child node pro
   });
 
   it('a key that is not 18 digits is malformed', () => {
-    for (const bad of [CLABE.slice(0, 17), `${CLABE}0`, `${CLABE.slice(0, 17)}X`, `${CLABE.slice(0, 3)} ${CLABE.slice(3)}`, `${CLABE.slice(0, 3)}-${CLABE.slice(3)}`]) {
+    for (const bad of [
+      CLABE.slice(0, 17),
+      `${CLABE}0`,
+      `${CLABE.slice(0, 17)}X`,
+      `${CLABE.slice(0, 3)} ${CLABE.slice(3)}`,
+      `${CLABE.slice(0, 3)}-${CLABE.slice(3)}`,
+    ]) {
       const r = check(SPEI, { instant_transfer_key: bad });
       expect(fields(r.malformed)).toEqual(['beneficiary.instant_transfer_key']);
       expect(r.key_valid).toBe(false);
@@ -327,10 +410,12 @@ describe('SPEI CLABE (oracle: clabe-validator, ESM-only, run in a child node pro
 });
 
 describe('Argentina CBU / CVU (oracle: arg.js)', () => {
-  const built = Array.from({ length: 40 }, (_, i) => buildCbu(digitsFrom(`bank${i}`, 3).replace(/^000/, '007'), digitsFrom(`branch${i}`, 4), digitsFrom(`acct${i}`, 13)));
+  const built = Array.from({ length: 40 }, (_, i) =>
+    buildCbu(digitsFrom(`bank${i}`, 3).replace(/^000/, '007'), digitsFrom(`branch${i}`, 4), digitsFrom(`acct${i}`, 13)),
+  );
   const cvus = Array.from({ length: 10 }, (_, i) => buildCvu(digitsFrom(`psp${i}`, 4), digitsFrom(`cvu${i}`, 13)));
 
-  it('accepts published example CBUs and rejects arg.js\'s negative examples', () => {
+  it("accepts published example CBUs and rejects arg.js's negative examples", () => {
     for (const v of [CBU]) {
       expect(argjs.cbu.isValid(v)).toBe(true);
       expect(isValidCbu(v)).toBe(true);
@@ -349,7 +434,11 @@ describe('Argentina CBU / CVU (oracle: arg.js)', () => {
       expect([v, argjs.cbu.isValid(v)]).toEqual([v, true]);
       expect(isValidCbu(v)).toBe(true);
       expect(isValidCvu(v)).toBe(false);
-      expect(check(ARG, { instant_transfer_type: 'cbu', instant_transfer_key: v })).toMatchObject({ malformed: [], invalid: [], key_valid: true });
+      expect(check(ARG, { instant_transfer_type: 'cbu', instant_transfer_key: v })).toMatchObject({
+        malformed: [],
+        invalid: [],
+        key_valid: true,
+      });
       for (const bad of [wrongAt(v, 7), wrongAt(v, 21), wrongAt(v, 0), wrongAt(v, 12)]) {
         expect([bad, argjs.cbu.isValid(bad)]).toEqual([bad, false]);
         expect(isValidCbu(bad)).toBe(false);
@@ -361,7 +450,9 @@ describe('Argentina CBU / CVU (oracle: arg.js)', () => {
   it('agrees with arg.js on arbitrary 22-digit strings, half of them with repaired check digits', () => {
     for (let i = 0; i < 400; i++) {
       let s = digitsFrom(`any-cbu${i}`, 22);
-      if (i % 2 === 0) s = s.slice(0, 7) + cbuBlock1CheckDigit(s.slice(0, 7)) + s.slice(8, 21) + (i % 4 === 0 ? cbuBlock2CheckDigit(s.slice(8, 21)) : s[21]);
+      if (i % 2 === 0)
+        s =
+          s.slice(0, 7) + cbuBlock1CheckDigit(s.slice(0, 7)) + s.slice(8, 21) + (i % 4 === 0 ? cbuBlock2CheckDigit(s.slice(8, 21)) : s[21]);
       expect([s, isValidCbu(s)]).toEqual([s, argjs.cbu.isValid(s)]);
     }
   });
@@ -373,7 +464,9 @@ describe('Argentina CBU / CVU (oracle: arg.js)', () => {
       expect(isValidCvu(v)).toBe(true);
       expect(outcome(ARG, { instant_transfer_type: 'cvu', instant_transfer_key: v })).toBe('ok');
       expect(outcome(ARG, { instant_transfer_type: 'cbu', instant_transfer_key: v })).toBe('invalid:beneficiary.instant_transfer_key');
-      expect(outcome(ARG, { instant_transfer_type: 'cvu', instant_transfer_key: wrongLast(v) })).toBe('invalid:beneficiary.instant_transfer_key');
+      expect(outcome(ARG, { instant_transfer_type: 'cvu', instant_transfer_key: wrongLast(v) })).toBe(
+        'invalid:beneficiary.instant_transfer_key',
+      );
     }
     expect(outcome(ARG, { instant_transfer_type: 'cvu', instant_transfer_key: CBU })).toBe('invalid:beneficiary.instant_transfer_key');
   });

@@ -3,7 +3,12 @@
  * independent oracle for both conversions and the display form, and check digits enforced.
  */
 import {
-  barcodeDv, barcodeToTypeableLine, formatTypeableLine, isValidTypeableLine, mod10, typeableLineToBarcode,
+  barcodeDv,
+  barcodeToTypeableLine,
+  formatTypeableLine,
+  isValidTypeableLine,
+  mod10,
+  typeableLineToBarcode,
 } from '../../shared/domain/payments/boleto';
 
 /** @mrmgomes/boleto-utils ships no types (its .d.ts is not wired in package.json): the part we use. */
@@ -139,7 +144,9 @@ describe('typeableLineToBarcode', () => {
 
 describe('formatTypeableLine', () => {
   it('groups AAAAA.AAAAA BBBBB.BBBBBB CCCCC.CCCCCC D EEEEEEEEEEEEEE, like boleto-utils', () => {
-    expect(formatTypeableLine('34192220090000556638551012140003679060000100000')).toBe('34192.22009 00005.566385 51012.140003 6 79060000100000');
+    expect(formatTypeableLine('34192220090000556638551012140003679060000100000')).toBe(
+      '34192.22009 00005.566385 51012.140003 6 79060000100000',
+    );
     for (const barcode of barcodes.slice(0, 100)) {
       const line = barcodeToTypeableLine(barcode);
       const shown = formatTypeableLine(line);

@@ -4,7 +4,12 @@ import { luhnCheckDigit } from '../../shared/domain/payments/references';
 
 const NOW = new Date('2026-05-15T12:00:00Z');
 const card = (over: Partial<CardInput> = {}): CardInput => ({
-  number: '4242424242424242', holder_name: 'Maria Silva', expiry_month: '12', expiry_year: '2030', cvv: '123', ...over,
+  number: '4242424242424242',
+  holder_name: 'Maria Silva',
+  expiry_month: '12',
+  expiry_year: '2030',
+  cvv: '123',
+  ...over,
 });
 const fields = (c: CardInput, now = NOW) => validateCard(c, now).map((e) => e.field);
 
@@ -114,7 +119,11 @@ describe('validateCard', () => {
 
   it('reports every bad field at once and survives missing fields', () => {
     expect(fields({ number: '1', holder_name: '', expiry_month: '', expiry_year: '', cvv: '' })).toEqual([
-      'card.number', 'card.expiry_month', 'card.expiry_year', 'card.cvv', 'card.holder_name',
+      'card.number',
+      'card.expiry_month',
+      'card.expiry_year',
+      'card.cvv',
+      'card.holder_name',
     ]);
     expect(fields({} as CardInput)).toHaveLength(5);
   });

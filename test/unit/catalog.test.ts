@@ -7,11 +7,24 @@ const everything = { methods: COLLECTION_METHOD_CODES, countries: COUNTRY_CODES 
 
 /** SPEC.md 2.5's collection method table, copied independently of the catalog. */
 const SPEC_TABLE: Array<[string, string, string]> = [
-  ['svc-mt-1', 'BRA', 'pix'], ['svc-mt-7', 'BRA', 'bank_transfer'], ['svc-mt-8', 'BRA', 'boleto'], ['svc-mt-9', 'BRA', 'wallet'],
-  ['svc-mt-3', 'PER', 'payin'], ['svc-mt-11', 'PER', 'bank_transfer'], ['svc-mt-12', 'PER', 'bank_transfer'], ['svc-mt-13', 'PER', 'wallet'],
-  ['svc-mt-14', 'COL', 'bank_transfer'], ['svc-mt-15', 'COL', 'wallet'], ['svc-mt-16', 'COL', 'cash'], ['svc-mt-17', 'COL', 'bank_transfer'],
-  ['svc-mt-18', 'CHL', 'bank_transfer'], ['svc-mt-19', 'CHL', 'cash'], ['svc-mt-23', 'MEX', 'bank_transfer'], ['svc-mt-24', 'MEX', 'cash'],
-  ['svc-mt-2', 'global', 'card'], ['svc-mt-4', 'global', 'crypto'],
+  ['svc-mt-1', 'BRA', 'pix'],
+  ['svc-mt-7', 'BRA', 'bank_transfer'],
+  ['svc-mt-8', 'BRA', 'boleto'],
+  ['svc-mt-9', 'BRA', 'wallet'],
+  ['svc-mt-3', 'PER', 'payin'],
+  ['svc-mt-11', 'PER', 'bank_transfer'],
+  ['svc-mt-12', 'PER', 'bank_transfer'],
+  ['svc-mt-13', 'PER', 'wallet'],
+  ['svc-mt-14', 'COL', 'bank_transfer'],
+  ['svc-mt-15', 'COL', 'wallet'],
+  ['svc-mt-16', 'COL', 'cash'],
+  ['svc-mt-17', 'COL', 'bank_transfer'],
+  ['svc-mt-18', 'CHL', 'bank_transfer'],
+  ['svc-mt-19', 'CHL', 'cash'],
+  ['svc-mt-23', 'MEX', 'bank_transfer'],
+  ['svc-mt-24', 'MEX', 'cash'],
+  ['svc-mt-2', 'global', 'card'],
+  ['svc-mt-4', 'global', 'crypto'],
 ];
 
 describe('payment method catalog', () => {
@@ -57,7 +70,10 @@ describe('payment method catalog', () => {
   });
 
   it('filters by country, currency and payment_type together', () => {
-    expect(listMethods({ country: 'COL', payment_type: 'bank_transfer' }, everything).map((m) => m.method_code)).toEqual(['svc-mt-14', 'svc-mt-17']);
+    expect(listMethods({ country: 'COL', payment_type: 'bank_transfer' }, everything).map((m) => m.method_code)).toEqual([
+      'svc-mt-14',
+      'svc-mt-17',
+    ]);
     expect(listMethods({ currency: 'USDT' }, everything)).toHaveLength(COUNTRY_CODES.length);
     expect(listMethods({ currency: 'USD' }, everything).map((m) => `${m.method_code}@${m.country}`)).toEqual(['svc-mt-2@ECU']);
     expect(listMethods({ country: 'ECU' }, everything).map((m) => m.method_code)).toEqual(['svc-mt-2', 'svc-mt-4']);

@@ -17,7 +17,9 @@ describe('message catalogs', () => {
   });
 
   it.each(ids.filter((id) => id !== 'en'))('%s uses the same {placeholders} as English in every message', (id) => {
-    const wrong = Object.entries(CATALOGS.en).filter(([k, v]) => placeholders(v).join() !== placeholders((CATALOGS[id] as Record<string, string>)[k] ?? '').join());
+    const wrong = Object.entries(CATALOGS.en).filter(
+      ([k, v]) => placeholders(v).join() !== placeholders((CATALOGS[id] as Record<string, string>)[k] ?? '').join(),
+    );
     expect(wrong.map(([k]) => k)).toEqual([]);
   });
 
@@ -27,7 +29,8 @@ describe('message catalogs', () => {
   });
 
   it('names every country document in every catalog', () => {
-    for (const id of ids) for (const c of COUNTRY_CODES) expect((CATALOGS[id] as Record<string, string>)[`field.document.${c}`]).toBeTruthy();
+    for (const id of ids)
+      for (const c of COUNTRY_CODES) expect((CATALOGS[id] as Record<string, string>)[`field.document.${c}`]).toBeTruthy();
   });
 });
 

@@ -6,11 +6,24 @@ import { buildSync } from 'esbuild';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import * as rutjs from 'rut.js';
 import { COUNTRY_CODES, type CountryCode } from '../../shared/domain/geo';
-import { curpCheckDigit, ecuadorCiCheckDigit, normalizeDocument, rutVerifier, validateCustomerDocument } from '../../shared/domain/documents';
-import { cvvLength, documentPlaceholder, formatCardNumber, formatDocument, formatExpiry, parseExpiry } from '../../shared/http/pages/checkout/client/masks';
+import {
+  curpCheckDigit,
+  ecuadorCiCheckDigit,
+  normalizeDocument,
+  rutVerifier,
+  validateCustomerDocument,
+} from '../../shared/domain/documents';
+import {
+  cvvLength,
+  documentPlaceholder,
+  formatCardNumber,
+  formatDocument,
+  formatExpiry,
+  parseExpiry,
+} from '../../shared/http/pages/checkout/client/masks';
 
 let seed = 11;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const digits = (n: number) => Array.from({ length: n }, () => String(Math.floor(rand() * 10))).join('');
 const rut = (body: string) => `${body}${rutVerifier(body)}`;
 const rutBody = (len: number) => String(1 + Math.floor(rand() * 9)) + digits(len - 1);
@@ -18,15 +31,30 @@ const rutBody = (len: number) => String(1 + Math.floor(rand() * 9)) + digits(len
 /** Valid documents per country, in the forms a shopper may type or paste (from documents.test.ts and oracles). */
 const VALID: Record<CountryCode, string[]> = {
   BRA: [
-    '529.982.247-25', '52998224725', '00000000191', '54.550.752/0001-55', '54550752000155', '12.ABC.345/01DE-35', '12abc34501de35',
-    ...Array.from({ length: 40 }, () => cpf.generate()), ...Array.from({ length: 20 }, () => cpf.format(cpf.generate())),
-    ...Array.from({ length: 40 }, () => cnpj.generate()), ...Array.from({ length: 20 }, () => cnpj.format(cnpj.generate())),
+    '529.982.247-25',
+    '52998224725',
+    '00000000191',
+    '54.550.752/0001-55',
+    '54550752000155',
+    '12.ABC.345/01DE-35',
+    '12abc34501de35',
+    ...Array.from({ length: 40 }, () => cpf.generate()),
+    ...Array.from({ length: 20 }, () => cpf.format(cpf.generate())),
+    ...Array.from({ length: 40 }, () => cnpj.generate()),
+    ...Array.from({ length: 20 }, () => cnpj.format(cnpj.generate())),
   ],
   CHL: [
-    '12.345.678-5', '123456785', '12345678-5', '11.111.111-1',
+    '12.345.678-5',
+    '123456785',
+    '12345678-5',
+    '11.111.111-1',
     ...Array.from({ length: 60 }, (_, i) => rut(rutBody(6 + (i % 3)))),
     ...Array.from({ length: 20 }, () => rutjs.format(rut(rutBody(8)))),
-    ...[...Array(200).keys()].map(() => rut(rutBody(8))).filter((r) => r.endsWith('K')).slice(0, 5).map((r) => r.toLowerCase()),
+    ...[...Array(200).keys()]
+      .map(() => rut(rutBody(8)))
+      .filter((r) => r.endsWith('K'))
+      .slice(0, 5)
+      .map((r) => r.toLowerCase()),
   ],
   ARG: ['12.345.678', '12345678', '1234567', '30123456', '20-05536168-2', '20267565393', '20055361682'],
   MEX: ['BOXW310820HNERXN09', 'boxw310820hnerxn09', ...['GODE561231HDFRRN0', 'GODE000229HDFRRNA'].map((c) => c + curpCheckDigit(c))],
@@ -79,15 +107,29 @@ describe('formatDocument', () => {
     expect(formatDocument('BRA', '54550752000155')).toBe('54.550.752/0001-55');
     expect(formatDocument('BRA', '12abc34501de35')).toBe('12.ABC.345/01DE-35');
     expect(typeInto('BRA', '54550752000155').steps).toEqual([
-      '5', '54', '545', '545.5', '545.50', '545.507', '545.507.5', '545.507.52', '545.507.520', '545.507.520-0', '545.507.520-00',
-      '54.550.752/0001', '54.550.752/0001-5', '54.550.752/0001-55',
+      '5',
+      '54',
+      '545',
+      '545.5',
+      '545.50',
+      '545.507',
+      '545.507.5',
+      '545.507.52',
+      '545.507.520',
+      '545.507.520-0',
+      '545.507.520-00',
+      '54.550.752/0001',
+      '54.550.752/0001-5',
+      '54.550.752/0001-55',
     ]);
     expect(formatDocument('BRA', '5299822472599999')).toBe('52.998.224/7259-99'); // 14 at most
     expect(formatDocument('BRA', '12ABC34501DEXY35')).toBe('12.ABC.345/01DE-35'); // letters only in the first 12
     expect(formatDocument('BRA', ' 529 982 247 25 ')).toBe('529.982.247-25');
     expect(formatDocument('BRA', '')).toBe('');
     for (const doc of VALID.BRA) {
-      expect(formatDocument('BRA', doc)).toMatch(normalizeDocument(doc).length === 11 ? /^\d{3}\.\d{3}\.\d{3}-\d{2}$/ : /^[\dA-Z]{2}\.[\dA-Z]{3}\.[\dA-Z]{3}\/[\dA-Z]{4}-\d{2}$/);
+      expect(formatDocument('BRA', doc)).toMatch(
+        normalizeDocument(doc).length === 11 ? /^\d{3}\.\d{3}\.\d{3}-\d{2}$/ : /^[\dA-Z]{2}\.[\dA-Z]{3}\.[\dA-Z]{3}\/[\dA-Z]{4}-\d{2}$/,
+      );
     }
   });
 
@@ -96,9 +138,17 @@ describe('formatDocument', () => {
     expect(formatDocument('CHL', '12345678k')).toBe('12.345.678-K');
     expect(formatDocument('CHL', '1234567-4')).toBe('1.234.567-4');
     expect(formatDocument('CHL', '1234564')).toBe('123.456-4');
-    expect(typeInto('CHL', '12345678K').steps).toEqual(
-      ['1', '1-2', '12-3', '123-4', '1.234-5', '12.345-6', '123.456-7', '1.234.567-8', '12.345.678-K'],
-    );
+    expect(typeInto('CHL', '12345678K').steps).toEqual([
+      '1',
+      '1-2',
+      '12-3',
+      '123-4',
+      '1.234-5',
+      '12.345-6',
+      '123.456-7',
+      '1.234.567-8',
+      '12.345.678-K',
+    ]);
     expect(formatDocument('CHL', '12.345.678-59')).toBe('12.345.678-5'); // 9 characters at most
     expect(formatDocument('CHL', '1K2K')).toBe('12-K'); // K only as the verifier
     for (const doc of VALID.CHL) {
@@ -109,11 +159,20 @@ describe('formatDocument', () => {
 
   it('Argentina: DNI plain, CUIT/CUIL 20-12345678-6; MEX, COL, PER, ECU: no punctuation, uppercase, length capped', () => {
     const cases: [CountryCode, string, string][] = [
-      ['ARG', '12.345.678', '12345678'], ['ARG', '1234567', '1234567'], ['ARG', '20055361682', '20-05536168-2'],
-      ['ARG', '200553616', '20-0553616'], ['ARG', '2005536168299', '20-05536168-2'],
-      ['MEX', 'boxw-310820 hnerxn09', 'BOXW310820HNERXN09'], ['MEX', 'BOXW310820HNERXN09XYZ', 'BOXW310820HNERXN09'],
-      ['COL', '1.020.304.050', '1020304050'], ['COL', 'e-123456', 'E123456'] /* cédula de extranjería */, ['COL', '1234567890123', '123456789012'],
-      ['PER', '20512333797999', '20512333797'], ['PER', 'A12345678', '12345678'], ['ECU', '171430710-3', '1714307103'], ['ECU', '17143071039', '1714307103'],
+      ['ARG', '12.345.678', '12345678'],
+      ['ARG', '1234567', '1234567'],
+      ['ARG', '20055361682', '20-05536168-2'],
+      ['ARG', '200553616', '20-0553616'],
+      ['ARG', '2005536168299', '20-05536168-2'],
+      ['MEX', 'boxw-310820 hnerxn09', 'BOXW310820HNERXN09'],
+      ['MEX', 'BOXW310820HNERXN09XYZ', 'BOXW310820HNERXN09'],
+      ['COL', '1.020.304.050', '1020304050'],
+      ['COL', 'e-123456', 'E123456'] /* cédula de extranjería */,
+      ['COL', '1234567890123', '123456789012'],
+      ['PER', '20512333797999', '20512333797'],
+      ['PER', 'A12345678', '12345678'],
+      ['ECU', '171430710-3', '1714307103'],
+      ['ECU', '17143071039', '1714307103'],
     ];
     for (const [country, raw, shown] of cases) expect([country, raw, formatDocument(country, raw)]).toEqual([country, raw, shown]);
   });
@@ -144,7 +203,11 @@ describe('card masks', () => {
     expect(formatCardNumber('378282246310005')).toBe('3782 822463 10005');
     expect(formatCardNumber('371449635398431')).toBe('3714 496353 98431');
     expect(formatCardNumber('3400000000000099')).toBe('3400 000000 00009');
-    expect([formatCardNumber('3'), formatCardNumber('3782822'), formatCardNumber('37828224631')]).toEqual(['3', '3782 822', '3782 822463 1']);
+    expect([formatCardNumber('3'), formatCardNumber('3782822'), formatCardNumber('37828224631')]).toEqual([
+      '3',
+      '3782 822',
+      '3782 822463 1',
+    ]);
   });
 
   it('typing digit by digit gives the pasted result and keeps every digit', () => {
@@ -167,9 +230,28 @@ describe('card masks', () => {
 
 describe('expiry', () => {
   it.each([
-    ['', ''], ['1', '1'], ['0', '0'], ['12', '12/'], ['123', '12/3'], ['1230', '12/30'], ['12/30', '12/30'], ['12 / 30', '12/30'],
-    ['12305', '12/30'], ['2', '02/'], ['9', '09/'], ['25', '02/5'], ['13', '01/3'], ['19', '01/9'], ['10', '10/'], ['1/', '01/'],
-    ['01/2', '01/2'], ['12/', '12/'], ['a', ''], ['12/2030', '12/30'], ['1/2030', '01/30'], [' 07 / 2029 ', '07/29'],
+    ['', ''],
+    ['1', '1'],
+    ['0', '0'],
+    ['12', '12/'],
+    ['123', '12/3'],
+    ['1230', '12/30'],
+    ['12/30', '12/30'],
+    ['12 / 30', '12/30'],
+    ['12305', '12/30'],
+    ['2', '02/'],
+    ['9', '09/'],
+    ['25', '02/5'],
+    ['13', '01/3'],
+    ['19', '01/9'],
+    ['10', '10/'],
+    ['1/', '01/'],
+    ['01/2', '01/2'],
+    ['12/', '12/'],
+    ['a', ''],
+    ['12/2030', '12/30'],
+    ['1/2030', '01/30'],
+    [' 07 / 2029 ', '07/29'],
   ])('formatExpiry(%j) = %j', (raw, out) => {
     expect(formatExpiry(raw)).toBe(out);
   });
@@ -190,15 +272,27 @@ describe('expiry', () => {
     expect(parseExpiry('01/2031')).toEqual({ month: '01', year: '2031' });
     expect(parseExpiry(' 07 / 29 ')).toEqual({ month: '07', year: '2029' });
     expect(parseExpiry(formatExpiry('0330'))).toEqual({ month: '03', year: '2030' });
-    for (const bad of ['', '1', '12', '12/', '12/3', '13/30', '00/30', '1230', '12/300', 'ab/cd', '1/30']) expect([bad, parseExpiry(bad)]).toEqual([bad, null]);
+    for (const bad of ['', '1', '12', '12/', '12/3', '13/30', '00/30', '1230', '12/300', 'ab/cd', '1/30'])
+      expect([bad, parseExpiry(bad)]).toEqual([bad, null]);
   });
 });
 
 describe('browser-safe modules', () => {
   it.each([
-    'shared/http/pages/checkout/client/masks.ts', 'shared/domain/payments/boleto.ts', 'shared/domain/payments/itf.ts', 'shared/domain/payments/installments.ts',
+    'shared/http/pages/checkout/client/masks.ts',
+    'shared/domain/payments/boleto.ts',
+    'shared/domain/payments/itf.ts',
+    'shared/domain/payments/installments.ts',
   ])('%s bundles for the browser from shared/domain and client/ only', (entry) => {
-    const out = buildSync({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const out = buildSync({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
     const inputs = Object.keys(out.metafile.inputs);
     for (const input of inputs) expect(input).toMatch(/^shared\/(domain|http\/pages\/checkout\/client)\/[\w/.-]+\.ts$/);
     expect(out.outputFiles[0]!.text).not.toMatch(/\bBuffer\b|\brequire\(|\bprocess\./);

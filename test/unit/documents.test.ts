@@ -3,14 +3,24 @@ import { createHash } from 'node:crypto';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import * as rutjs from 'rut.js';
 import {
-  cnpjCheckDigits, cpfCheckDigits, curpCheckDigit, ecuadorCiCheckDigit, maskDocument, rutVerifier,
-  validateCustomerDocument, validateDocument, type DocumentType,
+  cnpjCheckDigits,
+  cpfCheckDigits,
+  curpCheckDigit,
+  ecuadorCiCheckDigit,
+  maskDocument,
+  rutVerifier,
+  validateCustomerDocument,
+  validateDocument,
+  type DocumentType,
 } from '../../shared/domain/documents';
 
 /** Deterministic digit strings. */
 function digitsFrom(seed: string, length: number): string {
   const hex = createHash('sha256').update(seed).digest('hex') + createHash('sha256').update(`${seed}+`).digest('hex');
-  return [...hex].map((c) => String(parseInt(c, 16) % 10)).join('').slice(0, length);
+  return [...hex]
+    .map((c) => String(parseInt(c, 16) % 10))
+    .join('')
+    .slice(0, length);
 }
 /** The same string with its last digit replaced by a different one. */
 const wrongLast = (s: string) => s.slice(0, -1) + String((Number(s.slice(-1)) + 1) % 10);
@@ -96,7 +106,7 @@ describe('RUT (oracle: rut.js)', () => {
   it('computes the verifier rut.js computes, K included, and validates like rut.js in every written form', () => {
     let sawK = false;
     for (let i = 0; i < 300; i++) {
-      const body = String(Number(digitsFrom(`rut${i}`, 8)) % 99_000_000 + 1_000_000);
+      const body = String((Number(digitsFrom(`rut${i}`, 8)) % 99_000_000) + 1_000_000);
       const v = rutVerifier(body);
       expect(v).toBe(rutjs.getCheckDigit(body));
       sawK ||= v === 'K';

@@ -8,17 +8,37 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { deliver, MAX_RESPONSE_BYTES } from '../../shared/adapters/webhooks/http-sender';
 
-interface Received { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string; remote?: string }
+interface Received {
+  method?: string;
+  url?: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  remote?: string;
+}
 
-interface TestServer { port: number; received: Received[]; close(): Promise<void> }
+interface TestServer {
+  port: number;
+  received: Received[];
+  close(): Promise<void>;
+}
 
-async function serve(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void, host = '127.0.0.1', server: http.Server = http.createServer()): Promise<TestServer> {
+async function serve(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+  host = '127.0.0.1',
+  server: http.Server = http.createServer(),
+): Promise<TestServer> {
   const received: Received[] = [];
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), remote: req.socket.remoteAddress });
+      received.push({
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        remote: req.socket.remoteAddress,
+      });
       handler(req, res);
     });
   });
@@ -26,16 +46,32 @@ async function serve(handler: (req: http.IncomingMessage, res: http.ServerRespon
   return {
     port: (server.address() as AddressInfo).port,
     received,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 const servers: TestServer[] = [];
-const start = async (...args: Parameters<typeof serve>) => { const s = await serve(...args); servers.push(s); return s; };
-afterEach(async () => { await Promise.all(servers.splice(0).map((s) => s.close())); });
+const start = async (...args: Parameters<typeof serve>) => {
+  const s = await serve(...args);
+  servers.push(s);
+  return s;
+};
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
 
 const body = JSON.stringify({ event: 'payment.success', payment_id: 'pi_1', amount: 10.5, name: 'Café' });
-const base = { address: '127.0.0.1', family: 4 as const, body, headers: { 'x-signature': 'ab'.repeat(32), 'webhook-id': 'evt_1' }, userAgent: 'LatamPayments-Webhooks/1.0' };
+const base = {
+  address: '127.0.0.1',
+  family: 4 as const,
+  body,
+  headers: { 'x-signature': 'ab'.repeat(32), 'webhook-id': 'evt_1' },
+  userAgent: 'LatamPayments-Webhooks/1.0',
+};
 
 describe('deliver', () => {
   it('POSTs the exact body with the given headers and reports 200 as ok', async () => {
@@ -46,21 +82,39 @@ describe('deliver', () => {
     const got = s.received[0]!;
     expect(got).toMatchObject({ method: 'POST', url: '/hooks/pay?x=1', body });
     expect(got.headers).toMatchObject({
-      'content-type': 'application/json', 'user-agent': 'LatamPayments-Webhooks/1.0', 'content-length': String(Buffer.byteLength(body)),
-      'x-signature': 'ab'.repeat(32), 'webhook-id': 'evt_1', host: `127.0.0.1:${s.port}`,
+      'content-type': 'application/json',
+      'user-agent': 'LatamPayments-Webhooks/1.0',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-signature': 'ab'.repeat(32),
+      'webhook-id': 'evt_1',
+      host: `127.0.0.1:${s.port}`,
     });
   });
 
   it('sets content-type, user-agent and host itself, whatever the caller passes', async () => {
     const s = await start((_req, res) => res.writeHead(204).end());
-    const r = await deliver({ ...base, url: `http://127.0.0.1:${s.port}/`, headers: {
-      'Content-Type': 'text/plain', Host: 'evil.example', 'User-Agent': 'x', 'X-Extra': 'y', 'Transfer-Encoding': 'chunked', 'Content-Length': '1', Connection: 'keep-alive',
-    } });
+    const r = await deliver({
+      ...base,
+      url: `http://127.0.0.1:${s.port}/`,
+      headers: {
+        'Content-Type': 'text/plain',
+        Host: 'evil.example',
+        'User-Agent': 'x',
+        'X-Extra': 'y',
+        'Transfer-Encoding': 'chunked',
+        'Content-Length': '1',
+        Connection: 'keep-alive',
+      },
+    });
     expect(r).toMatchObject({ ok: true, status: 204 });
     const got = s.received[0]!;
     expect(got.headers).toMatchObject({
-      'content-type': 'application/json', host: `127.0.0.1:${s.port}`, 'user-agent': base.userAgent, 'x-extra': 'y',
-      'content-length': String(Buffer.byteLength(body)), connection: 'close',
+      'content-type': 'application/json',
+      host: `127.0.0.1:${s.port}`,
+      'user-agent': base.userAgent,
+      'x-extra': 'y',
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
     });
     expect(got.headers['transfer-encoding']).toBeUndefined();
     expect(got.body).toBe(body);
@@ -89,7 +143,9 @@ describe('deliver', () => {
   });
 
   it('a server that never answers times out after timeoutMs', async () => {
-    const s = await start(() => { /* never answers */ });
+    const s = await start(() => {
+      /* never answers */
+    });
     const r = await deliver({ ...base, url: `http://127.0.0.1:${s.port}/`, timeoutMs: 300 });
     expect(r).toEqual({ ok: false, error: 'timeout', durationMs: expect.any(Number) });
     expect(r.durationMs).toBeGreaterThanOrEqual(290);
@@ -97,7 +153,10 @@ describe('deliver', () => {
   });
 
   it('the timeout is total: a 200 whose body never ends is a timeout', async () => {
-    const s = await start((_req, res) => { res.writeHead(200); res.write('{"partial":'); });
+    const s = await start((_req, res) => {
+      res.writeHead(200);
+      res.write('{"partial":');
+    });
     const r = await deliver({ ...base, url: `http://127.0.0.1:${s.port}/`, timeoutMs: 300 });
     expect(r).toMatchObject({ ok: false, status: 200, error: 'timeout' });
     expect(r.durationMs).toBeLessThan(2000);
@@ -135,7 +194,11 @@ describe('deliver', () => {
     const s = await start((_req, res) => res.writeHead(200).end());
     const r = await deliver({ ...base, url: `http://merchant.invalid:${s.port}/hook`, address: '127.0.0.1', family: 4, timeoutMs: 2000 });
     expect(r).toMatchObject({ ok: true, status: 200 });
-    expect(s.received[0]).toMatchObject({ url: '/hook', remote: '127.0.0.1', headers: expect.objectContaining({ host: `merchant.invalid:${s.port}` }) });
+    expect(s.received[0]).toMatchObject({
+      url: '/hook',
+      remote: '127.0.0.1',
+      headers: expect.objectContaining({ host: `merchant.invalid:${s.port}` }),
+    });
   });
 
   it('the same over IPv6 loopback', async () => {
@@ -162,7 +225,14 @@ describe('deliver', () => {
 
   it('https: SNI and the certificate check use the URL host name; an untrusted certificate fails', async () => {
     const servernames: Array<string | undefined> = [];
-    const tlsServer = https.createServer({ key: TEST_KEY, cert: TEST_CERT, SNICallback: (name, cb) => { servernames.push(name); cb(null); } });
+    const tlsServer = https.createServer({
+      key: TEST_KEY,
+      cert: TEST_CERT,
+      SNICallback: (name, cb) => {
+        servernames.push(name);
+        cb(null);
+      },
+    });
     const s = await start((_req, res) => res.writeHead(200).end(), '127.0.0.1', tlsServer);
     const r = await deliver({ ...base, url: `https://merchant.invalid:${s.port}/`, timeoutMs: 2000 });
     expect(r).toMatchObject({ ok: false, error: 'DEPTH_ZERO_SELF_SIGNED_CERT' });

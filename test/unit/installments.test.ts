@@ -1,16 +1,31 @@
 /** Card installments offered by the hosted checkout and accepted by POST /checkout/process. */
 import { COUNTRIES, COUNTRY_CODES, type CountryCode, type CurrencyCode } from '../../shared/domain/geo';
 import {
-  allowedInstallments, installmentPlan, isAllowedInstallments, minInstallmentMinor,
+  allowedInstallments,
+  installmentPlan,
+  isAllowedInstallments,
+  minInstallmentMinor,
 } from '../../shared/domain/payments/installments';
 
 const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 const COUNTS: Record<CountryCode, number[]> = {
-  BRA: range(1, 12), MEX: [1, 3, 6, 9, 12], ARG: [1, 3, 6, 12], COL: range(1, 12), CHL: range(1, 12), PER: range(1, 12), ECU: [1, 3, 6, 12],
+  BRA: range(1, 12),
+  MEX: [1, 3, 6, 9, 12],
+  ARG: [1, 3, 6, 12],
+  COL: range(1, 12),
+  CHL: range(1, 12),
+  PER: range(1, 12),
+  ECU: [1, 3, 6, 12],
 };
 /** The minimums of the brief, written in minor units by hand. */
 const MIN_MINOR: Record<Exclude<CurrencyCode, 'USDT'>, number> = {
-  BRL: 500, MXN: 10_000, ARS: 100_000, COP: 1_000_000, CLP: 5000, PEN: 1000, USD: 500,
+  BRL: 500,
+  MXN: 10_000,
+  ARS: 100_000,
+  COP: 1_000_000,
+  CLP: 5000,
+  PEN: 1000,
+  USD: 500,
 };
 
 describe('installmentPlan', () => {

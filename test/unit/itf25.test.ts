@@ -5,7 +5,12 @@
 import { itf25Svg, itf25Widths } from '../../shared/domain/payments/itf';
 import { barcodeDv } from '../../shared/domain/payments/boleto';
 
-interface Rect { x: number; y: number; width: number; height: number }
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** The SVG's attributes we rely on, and every <rect> with its integer geometry. */
 function parseSvg(svg: string) {
@@ -22,7 +27,16 @@ function parseSvg(svg: string) {
 }
 
 const DIGIT: Record<string, string> = {
-  NNWWN: '0', WNNNW: '1', NWNNW: '2', WWNNN: '3', NNWNW: '4', WNWNN: '5', NWWNN: '6', NNNWW: '7', WNNWN: '8', NWNWN: '9',
+  NNWWN: '0',
+  WNNNW: '1',
+  NWNNW: '2',
+  WWNNN: '3',
+  NNWNW: '4',
+  WNWNN: '5',
+  NWWNN: '6',
+  NNNWW: '7',
+  WNNWN: '8',
+  NWNWN: '9',
 };
 
 /** Decodes ITF from bars: checks start (n bar, n space, n bar, n space) and stop (W bar, n space, n bar). */
@@ -61,7 +75,7 @@ function decode(rects: Rect[]): { digits: string; narrow: number; quietLeft: num
 }
 
 let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const randomDigits = (n: number) => Array.from({ length: n }, () => String(Math.floor(rand() * 10))).join('');
 
 describe('itf25Svg', () => {
@@ -83,7 +97,12 @@ describe('itf25Svg', () => {
     const head = '2379';
     const rest = randomDigits(39);
     const barcode = head + barcodeDv(head + rest) + rest;
-    for (const [digits, narrow, height] of [[barcode, 1, 50], ['00', 3, 40], ['1234567890', 4, 120], [randomDigits(100), 2, 80]] as const) {
+    for (const [digits, narrow, height] of [
+      [barcode, 1, 50],
+      ['00', 3, 40],
+      ['1234567890', 4, 120],
+      [randomDigits(100), 2, 80],
+    ] as const) {
       const { rects, viewBox } = parseSvg(itf25Svg(digits, { narrow, height }));
       const d = decode(rects);
       expect(d).toMatchObject({ digits, narrow });
@@ -107,7 +126,10 @@ describe('itf25Svg', () => {
     // Known pair "12": 1 in bars WNNNW, 2 in spaces NWNNW, interleaved.
     expect(itf25Widths('12').slice(4, 14)).toEqual([3, 1, 1, 3, 1, 1, 1, 1, 3, 3]);
     const { rects } = parseSvg(itf25Svg('12', { narrow: 2 }));
-    expect(rects.slice(0, 2)).toEqual([{ x: 20, y: 0, width: 2, height: 100 }, { x: 24, y: 0, width: 2, height: 100 }]);
+    expect(rects.slice(0, 2)).toEqual([
+      { x: 20, y: 0, width: 2, height: 100 },
+      { x: 24, y: 0, width: 2, height: 100 },
+    ]);
     expect(rects.slice(-2).map((r) => r.width)).toEqual([6, 2]);
   });
 

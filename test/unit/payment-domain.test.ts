@@ -8,12 +8,21 @@ import { COUNTRY_CODES } from '../../shared/domain/geo';
 
 describe('payment transitions', () => {
   it('allows exactly the table of SPEC.md 3.1 plus DESIGN.md extensions', () => {
-    const allowed = PAYMENT_STATUSES.flatMap((from) => PAYMENT_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}->${to}`));
+    const allowed = PAYMENT_STATUSES.flatMap((from) =>
+      PAYMENT_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}->${to}`),
+    );
     expect(allowed.sort()).toEqual(
       [
-        'pending->success', 'pending->failed', 'pending->expired', 'pending->cancelled',
-        'pending_3ds->success', 'pending_3ds->failed', 'pending_3ds->expired',
-        'processing->success', 'processing->failed', 'processing->expired',
+        'pending->success',
+        'pending->failed',
+        'pending->expired',
+        'pending->cancelled',
+        'pending_3ds->success',
+        'pending_3ds->failed',
+        'pending_3ds->expired',
+        'processing->success',
+        'processing->failed',
+        'processing->expired',
         'success->refunded',
       ].sort(),
     );

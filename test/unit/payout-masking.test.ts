@@ -48,7 +48,14 @@ describe('maskKey', () => {
   });
 
   it('short or unexpected values are still hidden', () => {
-    for (const [type, value] of [['phone', '12345'], ['email', 'no-at-sign'], ['random', 'not-a-uuid'], ['clabe', '1234'], ['x', 'abcdefg'], ['cbu', '']]) {
+    for (const [type, value] of [
+      ['phone', '12345'],
+      ['email', 'no-at-sign'],
+      ['random', 'not-a-uuid'],
+      ['clabe', '1234'],
+      ['x', 'abcdefg'],
+      ['cbu', ''],
+    ]) {
       const masked = maskKey(type!, value!);
       if (value) hides(masked, value);
       expect(masked).toContain('*');
@@ -61,23 +68,54 @@ describe('maskKey', () => {
 
 describe('maskBeneficiary', () => {
   it('masks document, key and account, keeps the rest, nulls what is missing', () => {
-    const pix = { name: 'Maria da Silva', document: '529.982.247-25', document_type: 'CPF', instant_transfer_key: '+5511987654321', instant_transfer_type: 'phone' };
+    const pix = {
+      name: 'Maria da Silva',
+      document: '529.982.247-25',
+      document_type: 'CPF',
+      instant_transfer_key: '+5511987654321',
+      instant_transfer_type: 'phone',
+    };
     expect(maskBeneficiary(pix)).toEqual({
-      name: 'Maria da Silva', document: '***725', document_type: 'CPF', instant_transfer_key: '+55*******4321', instant_transfer_type: 'phone',
-      bank_code: null, account_number: null, account_type: null, wallet_id: null,
+      name: 'Maria da Silva',
+      document: '***725',
+      document_type: 'CPF',
+      instant_transfer_key: '+55*******4321',
+      instant_transfer_type: 'phone',
+      bank_code: null,
+      account_number: null,
+      account_type: null,
+      wallet_id: null,
     });
-    const bank = { name: 'Juan Pérez', document: '12345678', document_type: 'DNI', bank_code: '002', account_number: '19312345678901', account_type: 'savings' };
+    const bank = {
+      name: 'Juan Pérez',
+      document: '12345678',
+      document_type: 'DNI',
+      bank_code: '002',
+      account_number: '19312345678901',
+      account_type: 'savings',
+    };
     expect(maskBeneficiary(bank)).toEqual({
-      name: 'Juan Pérez', document: '***678', document_type: 'DNI', instant_transfer_key: null, instant_transfer_type: null,
-      bank_code: '002', account_number: '**********8901', account_type: 'savings', wallet_id: null,
+      name: 'Juan Pérez',
+      document: '***678',
+      document_type: 'DNI',
+      instant_transfer_key: null,
+      instant_transfer_type: null,
+      bank_code: '002',
+      account_number: '**********8901',
+      account_type: 'savings',
+      wallet_id: null,
     });
   });
 
   it('the serialised result contains none of the secret values', () => {
     const b = {
-      name: 'Ana López', document: 'BOXW310820HNERXN09', document_type: 'CURP',
-      instant_transfer_key: buildClabe('002', '180', '70123456789'), instant_transfer_type: 'clabe',
-      account_number: '1234567890', wallet_id: 'wallet-123456789',
+      name: 'Ana López',
+      document: 'BOXW310820HNERXN09',
+      document_type: 'CURP',
+      instant_transfer_key: buildClabe('002', '180', '70123456789'),
+      instant_transfer_type: 'clabe',
+      account_number: '1234567890',
+      wallet_id: 'wallet-123456789',
     };
     const json = JSON.stringify(maskBeneficiary(b));
     for (const secret of [b.document, b.instant_transfer_key, b.account_number, b.wallet_id]) expect(json.includes(secret)).toBe(false);

@@ -46,10 +46,16 @@ describe('payout catalog (SPEC.md 2.6)', () => {
   it('accepts the document types and instant-transfer types of each country', () => {
     const rules = Object.fromEntries(PAYOUT_METHODS.map((m) => [m.method_code, [[...m.document_types], [...m.instant_transfer_types]]]));
     expect(rules).toEqual({
-      'svc-mt-5': [['CPF', 'CNPJ'], ['cpf', 'cnpj', 'email', 'phone', 'random']],
+      'svc-mt-5': [
+        ['CPF', 'CNPJ'],
+        ['cpf', 'cnpj', 'email', 'phone', 'random'],
+      ],
       'svc-mt-6': [['DNI', 'RUC', 'CE'], []],
       'svc-mt-30': [['CURP'], ['clabe']],
-      'svc-mt-31': [['DNI', 'CUIT'], ['cvu', 'cbu']],
+      'svc-mt-31': [
+        ['DNI', 'CUIT'],
+        ['cvu', 'cbu'],
+      ],
       'svc-mt-32': [['CC', 'CE'], []],
     });
     for (const m of PAYOUT_METHODS) {
@@ -75,8 +81,14 @@ describe('listPayoutMethods', () => {
       expect(item.required_fields.every((f) => typeof f === 'string')).toBe(true);
     }
     expect(items[0]).toEqual({
-      method_code: 'svc-mt-5', name: 'PIX', type: 'instant_transfer', country: 'BRA', currency: 'BRL',
-      min_amount: 1, max_amount: 50_000, required_fields: INSTANT,
+      method_code: 'svc-mt-5',
+      name: 'PIX',
+      type: 'instant_transfer',
+      country: 'BRA',
+      currency: 'BRL',
+      min_amount: 1,
+      max_amount: 50_000,
+      required_fields: INSTANT,
     });
   });
 
@@ -97,7 +109,10 @@ describe('listPayoutMethods', () => {
   });
 
   it('only lists the methods the merchant has enabled, ignoring collection codes', () => {
-    expect(listPayoutMethods({}, ['svc-mt-1', 'svc-mt-31', 'svc-mt-2', 'svc-mt-5']).map((i) => i.method_code)).toEqual(['svc-mt-5', 'svc-mt-31']);
+    expect(listPayoutMethods({}, ['svc-mt-1', 'svc-mt-31', 'svc-mt-2', 'svc-mt-5']).map((i) => i.method_code)).toEqual([
+      'svc-mt-5',
+      'svc-mt-31',
+    ]);
     expect(listPayoutMethods({}, [])).toEqual([]);
     expect(listPayoutMethods({ country: 'BRA' }, ['svc-mt-30'])).toEqual([]);
   });

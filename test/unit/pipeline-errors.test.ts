@@ -175,7 +175,8 @@ describe('errorMapper middleware', () => {
     const message = `${ERRORS.INTERNAL_ERROR.message} Request id: ${REQ_ID}.`;
     if (family === 'checkout') expect(body).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message, request_id: REQ_ID } });
     if (family === 'direct') expect(body).toEqual({ detail: message, error_code: 'internal_error', payment_id: null });
-    if (family === 'process') expect(body).toEqual({ success: false, status: 'failed', error_message: message, error_code: 'INTERNAL_ERROR' });
+    if (family === 'process')
+      expect(body).toEqual({ success: false, status: 'failed', error_message: message, error_code: 'INTERNAL_ERROR' });
   });
 
   it('hides the message of a 5xx AppError too', () => {

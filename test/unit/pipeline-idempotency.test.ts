@@ -1,6 +1,10 @@
 /** Idempotency helpers and the Powertools-backed runner over an in-memory persistence layer. No AWS. */
 import type { Context } from 'aws-lambda';
-import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError, IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
+import {
+  IdempotencyItemAlreadyExistsError,
+  IdempotencyItemNotFoundError,
+  IdempotencyRecordStatus,
+} from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import type { IdempotencyRecordOptions } from '@aws-lambda-powertools/idempotency/types';
 import {
@@ -70,7 +74,8 @@ interface Result {
   headers?: Record<string, string>;
 }
 
-const lambdaContext = (remainingMs = 30_000) => ({ awsRequestId: 'aws-1', getRemainingTimeInMillis: () => remainingMs }) as unknown as Context;
+const lambdaContext = (remainingMs = 30_000) =>
+  ({ awsRequestId: 'aws-1', getRemainingTimeInMillis: () => remainingMs }) as unknown as Context;
 const scope: IdempotencyScope = { merchantId: 'mch_1', mode: 'test', routeId: 'createPayment', key: 'order-42' };
 const input = { query: {}, path: {}, body: { amount: 100, currency: 'BRL' } };
 
@@ -78,15 +83,21 @@ function setup() {
   const store = new InMemoryPersistenceLayer();
   const run = makeIdempotentRunner<Result>(() => store);
   let calls = 0;
-  const work = (statusCode = 201) => async (): Promise<Result> => ({
-    statusCode,
-    body: JSON.stringify({ id: `pi_${++calls}` }),
-    headers: { 'content-type': 'application/json' },
-  });
+  const work =
+    (statusCode = 201) =>
+    async (): Promise<Result> => ({
+      statusCode,
+      body: JSON.stringify({ id: `pi_${++calls}` }),
+      headers: { 'content-type': 'application/json' },
+    });
   return { store, run, work, calls: () => calls };
 }
 
-const codeOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof AppError ? e.code : `not an AppError: ${String(e)}`));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.code : `not an AppError: ${String(e)}`),
+  );
 
 describe('checkIdempotencyKey', () => {
   it('accepts 1 to 255 printable ASCII characters', () => {

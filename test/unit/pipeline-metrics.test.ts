@@ -26,7 +26,12 @@ interface Emf {
 const emitted = () => metrics.serializeMetrics() as unknown as Emf;
 
 function request(response: HttpResult | undefined, startedAgoMs = 0): Request {
-  const context = { route, requestId: 'req-1', startedAt: performance.now() - startedAgoMs, responseHeaders: {} } as unknown as PipelineContext;
+  const context = {
+    route,
+    requestId: 'req-1',
+    startedAt: performance.now() - startedAgoMs,
+    responseHeaders: {},
+  } as unknown as PipelineContext;
   return { event: {} as HttpEvent, context, response, error: undefined, internal: {} };
 }
 
@@ -95,11 +100,7 @@ describe('routeMetrics middleware', () => {
 
 describe('routeMetrics in a middy chain (error mapping runs first on errors)', () => {
   const chain = (core: () => Promise<HttpResult>) =>
-    middy<HttpEvent, HttpResult, Error, PipelineContext>()
-      .use(requestContext(route))
-      .use(routeMetrics())
-      .use(errorMapper())
-      .handler(core);
+    middy<HttpEvent, HttpResult, Error, PipelineContext>().use(requestContext(route)).use(routeMetrics()).use(errorMapper()).handler(core);
   const event = { requestContext: { requestId: 'apigw-1' }, headers: {} } as unknown as HttpEvent;
 
   it('sees the mapped 404 of a thrown AppError', async () => {

@@ -75,12 +75,8 @@ describe('redactString', () => {
   });
 
   it('masks whsec_ webhook secrets and Bearer tokens', () => {
-    expect(redactString('secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+/== rotated')).toBe(
-      'secret whsec_**** rotated',
-    );
-    expect(redactString('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig-_x ok')).toBe(
-      'Authorization: Bearer **** ok',
-    );
+    expect(redactString('secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+/== rotated')).toBe('secret whsec_**** rotated');
+    expect(redactString('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig-_x ok')).toBe('Authorization: Bearer **** ok');
     expect(redactString('bearer sk_test_abcdefghijkl')).toBe('Bearer ****');
   });
 
@@ -146,8 +142,17 @@ describe('redactValue / redactReplacer key rules', () => {
 
   it('redacts secrets by key name', () => {
     for (const key of [
-      'api_key', 'apiKey', 'x-api-key', 'X-Api-Key', 'Authorization', 'secret', 'webhookSecret',
-      'password', 'token', 'current', 'previous',
+      'api_key',
+      'apiKey',
+      'x-api-key',
+      'X-Api-Key',
+      'Authorization',
+      'secret',
+      'webhookSecret',
+      'password',
+      'token',
+      'current',
+      'previous',
     ]) {
       expect(redactValue(key, 'hunter2-value')).toBe(REDACTED);
     }
@@ -239,13 +244,7 @@ function gatewayEvent(): APIGatewayProxyEventV2 {
     isBase64Encoded: false,
   };
 }
-const SECRETS = [
-  '4242424242424242',
-  '"837"',
-  '52998224725',
-  'sk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-  'eyJhbGciOiJIUzI1NiJ9',
-];
+const SECRETS = ['4242424242424242', '"837"', '52998224725', 'sk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'eyJhbGciOiJIUzI1NiJ9'];
 
 describe('API Gateway v2 event', () => {
   it('JSON.stringify(event, redactReplacer) drops the secrets and keeps the useful fields', () => {

@@ -2,7 +2,13 @@
 import { createHash } from 'node:crypto';
 import { luhnValid } from '../../shared/domain/payments/card';
 import {
-  bankTransferReference, cashVoucherReference, cipCode, luhnCheckDigit, pixTxid, randomChars, UPPER_ALNUM,
+  bankTransferReference,
+  cashVoucherReference,
+  cipCode,
+  luhnCheckDigit,
+  pixTxid,
+  randomChars,
+  UPPER_ALNUM,
 } from '../../shared/domain/payments/references';
 
 function seeded(seed: string) {

@@ -8,7 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import {
-  hexSignatureHeaderName, payloadSignature, signatureHeaders, standardSignature, verifyPayloadSignature, verifyStandardSignature,
+  hexSignatureHeaderName,
+  payloadSignature,
+  signatureHeaders,
+  standardSignature,
+  verifyPayloadSignature,
+  verifyStandardSignature,
 } from '../../shared/domain/webhooks/signature';
 import { verifyWebhook } from '../support/merchant-verify';
 
@@ -16,11 +21,15 @@ const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64')}`;
 const nowSec = () => Math.floor(Date.now() / 1000);
 
 /** Independent computations, straight from DESIGN.md section 5. */
-const refHex = (body: string | Buffer, secret: string) => crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
+const refHex = (body: string | Buffer, secret: string) =>
+  crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
 const refStandard = (id: string, ts: number, body: string | Buffer, secret: string) => {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const body64 = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  return `v1,${crypto.createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}.${ts}.`), body64])).digest('base64')}`;
+  return `v1,${crypto
+    .createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from(`${id}.${ts}.`), body64]))
+    .digest('base64')}`;
 };
 
 const bodies = [
@@ -45,7 +54,12 @@ describe('payloadSignature (X-Signature / X-Webhook-Signature)', () => {
     expect(sig).toMatch(/^[0-9a-f]{64}$/);
     expect(sig).toBe(refHex(body, secret));
     // Keyed with the whole string, not the decoded bytes.
-    expect(sig).not.toBe(crypto.createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(body).digest('hex'));
+    expect(sig).not.toBe(
+      crypto
+        .createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+        .update(body)
+        .digest('hex'),
+    );
   });
 
   it('signs raw bytes, not a string round trip (invalid UTF-8 stays as sent)', () => {
@@ -58,8 +72,9 @@ describe('payloadSignature (X-Signature / X-Webhook-Signature)', () => {
 
 describe('standardSignature (Webhook-Signature)', () => {
   it('reproduces the Standard Webhooks specification example (checked with openssl too)', () => {
-    expect(standardSignature('msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'))
-      .toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(
+      standardSignature('msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
   it.each(bodies)('equals the independent computation and the reference library sign() (%#)', (body) => {
@@ -82,13 +97,27 @@ describe('signatureHeaders', () => {
 
   it('payment events carry x-signature, payout events x-webhook-signature (never both)', () => {
     const secret = newSecret();
-    const pay = signatureHeaders({ eventId: 'evt_1', eventType: 'payment.success', timestampSec: 1_700_000_000, rawBody: body, secrets: [secret] });
+    const pay = signatureHeaders({
+      eventId: 'evt_1',
+      eventType: 'payment.success',
+      timestampSec: 1_700_000_000,
+      rawBody: body,
+      secrets: [secret],
+    });
     expect(Object.keys(pay).sort()).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp', 'x-signature']);
     expect(pay).toEqual({
-      'webhook-id': 'evt_1', 'webhook-timestamp': '1700000000',
-      'webhook-signature': refStandard('evt_1', 1_700_000_000, body, secret), 'x-signature': refHex(body, secret),
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': refStandard('evt_1', 1_700_000_000, body, secret),
+      'x-signature': refHex(body, secret),
     });
-    const payout = signatureHeaders({ eventId: 'evt_2', eventType: 'payout.failed', timestampSec: 1_700_000_000, rawBody: body, secrets: [secret] });
+    const payout = signatureHeaders({
+      eventId: 'evt_2',
+      eventType: 'payout.failed',
+      timestampSec: 1_700_000_000,
+      rawBody: body,
+      secrets: [secret],
+    });
     expect(Object.keys(payout).sort()).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp', 'x-webhook-signature']);
     expect(payout).toMatchObject({ 'x-webhook-signature': refHex(body, secret) });
     expect(hexSignatureHeaderName('payment.pending_3ds')).toBe('x-signature');
@@ -98,20 +127,36 @@ describe('signatureHeaders', () => {
 
   it('two secrets: space-separated v1 values and comma-separated hex values, in the given order', () => {
     const [a, b] = [newSecret(), newSecret()];
-    const h = signatureHeaders({ eventId: 'evt_r', eventType: 'payout.completed', timestampSec: 1_700_000_000, rawBody: body, secrets: [a, b] });
+    const h = signatureHeaders({
+      eventId: 'evt_r',
+      eventType: 'payout.completed',
+      timestampSec: 1_700_000_000,
+      rawBody: body,
+      secrets: [a, b],
+    });
     expect(h['webhook-signature']).toBe(`${refStandard('evt_r', 1_700_000_000, body, a)} ${refStandard('evt_r', 1_700_000_000, body, b)}`);
     expect('x-webhook-signature' in h && h['x-webhook-signature']).toBe(`${refHex(body, a)},${refHex(body, b)}`);
   });
 
   it('refuses no secret and an id that cannot be a header value', () => {
-    expect(() => signatureHeaders({ eventId: 'evt_1', eventType: 'payment.success', timestampSec: 1, rawBody: body, secrets: [] })).toThrow();
-    expect(() => signatureHeaders({ eventId: 'evt 1\r\n', eventType: 'payment.success', timestampSec: 1, rawBody: body, secrets: [newSecret()] })).toThrow();
+    expect(() =>
+      signatureHeaders({ eventId: 'evt_1', eventType: 'payment.success', timestampSec: 1, rawBody: body, secrets: [] }),
+    ).toThrow();
+    expect(() =>
+      signatureHeaders({ eventId: 'evt 1\r\n', eventType: 'payment.success', timestampSec: 1, rawBody: body, secrets: [newSecret()] }),
+    ).toThrow();
   });
 
   describe('verified by the standardwebhooks reference library', () => {
     it.each(bodies)('one secret (%#)', (raw) => {
       const secret = newSecret();
-      const h = signatureHeaders({ eventId: 'evt_lib', eventType: 'payment.success', timestampSec: nowSec(), rawBody: raw, secrets: [secret] });
+      const h = signatureHeaders({
+        eventId: 'evt_lib',
+        eventType: 'payment.success',
+        timestampSec: nowSec(),
+        rawBody: raw,
+        secrets: [secret],
+      });
       expect(new Webhook(secret).verify(raw, h)).toEqual(JSON.parse(raw));
       expect(new Webhook(secret).verify(Buffer.from(raw), h)).toEqual(JSON.parse(raw));
       expect(() => new Webhook(newSecret()).verify(raw, h)).toThrow('No matching signature found');
@@ -120,7 +165,13 @@ describe('signatureHeaders', () => {
     it('two secrets: either one verifies, a third does not', () => {
       const [a, b] = [newSecret(), newSecret()];
       const raw = bodies[1]!;
-      const h = signatureHeaders({ eventId: 'evt_rot', eventType: 'payout.completed', timestampSec: nowSec(), rawBody: raw, secrets: [a, b] });
+      const h = signatureHeaders({
+        eventId: 'evt_rot',
+        eventType: 'payout.completed',
+        timestampSec: nowSec(),
+        rawBody: raw,
+        secrets: [a, b],
+      });
       expect(new Webhook(a).verify(raw, h)).toEqual(JSON.parse(raw));
       expect(new Webhook(b).verify(raw, h)).toEqual(JSON.parse(raw));
       expect(() => new Webhook(newSecret()).verify(raw, h)).toThrow();
@@ -139,9 +190,25 @@ describe('signatureHeaders', () => {
       ];
       for (const t of tampered) {
         expect(() => lib.verify(t.raw, t.h)).toThrow();
-        expect(verifyStandardSignature({ id: t.h['webhook-id'], timestamp: t.h['webhook-timestamp'], signatureHeader: t.h['webhook-signature'], rawBody: t.raw, secret })).toBe(false);
+        expect(
+          verifyStandardSignature({
+            id: t.h['webhook-id'],
+            timestamp: t.h['webhook-timestamp'],
+            signatureHeader: t.h['webhook-signature'],
+            rawBody: t.raw,
+            secret,
+          }),
+        ).toBe(false);
       }
-      expect(verifyStandardSignature({ id: h['webhook-id'], timestamp: h['webhook-timestamp'], signatureHeader: h['webhook-signature'], rawBody: raw, secret })).toBe(true);
+      expect(
+        verifyStandardSignature({
+          id: h['webhook-id'],
+          timestamp: h['webhook-timestamp'],
+          signatureHeader: h['webhook-signature'],
+          rawBody: raw,
+          secret,
+        }),
+      ).toBe(true);
       expect(verifyPayloadSignature(raw.replace('10.5', '99.5'), 'x-signature' in h ? h['x-signature'] : '', secret)).toBe(false);
     });
   });
@@ -178,7 +245,16 @@ describe('verifyPayloadSignature', () => {
       expect(verifyPayloadSignature(body, refHex(body, a), a)).toBe(true);
       expect(spy).toHaveBeenCalled();
       spy.mockClear();
-      expect(verifyStandardSignature({ id: 'evt_1', timestamp: 100, signatureHeader: refStandard('evt_1', 100, body, a), rawBody: body, secret: a, nowSec: 100 })).toBe(true);
+      expect(
+        verifyStandardSignature({
+          id: 'evt_1',
+          timestamp: 100,
+          signatureHeader: refStandard('evt_1', 100, body, a),
+          rawBody: body,
+          secret: a,
+          nowSec: 100,
+        }),
+      ).toBe(true);
       expect(spy).toHaveBeenCalled();
     } finally {
       spy.mockRestore();
@@ -233,11 +309,24 @@ describe('verifyStandardSignature', () => {
 });
 
 describe('merchant recipe (test/support/merchant-verify.ts)', () => {
-  const deliver = (eventType: string, secrets: string[], ts = nowSec(), raw = JSON.stringify({ event: eventType, event_id: 'evt_m', amount: 12.34, name: 'Café' })) => ({
-    raw, ts, headers: signatureHeaders({ eventId: 'evt_m', eventType, timestampSec: ts, rawBody: raw, secrets }) as unknown as Record<string, string>,
+  const deliver = (
+    eventType: string,
+    secrets: string[],
+    ts = nowSec(),
+    raw = JSON.stringify({ event: eventType, event_id: 'evt_m', amount: 12.34, name: 'Café' }),
+  ) => ({
+    raw,
+    ts,
+    headers: signatureHeaders({ eventId: 'evt_m', eventType, timestampSec: ts, rawBody: raw, secrets }) as unknown as Record<
+      string,
+      string
+    >,
   });
   /** As an HTTP framework hands them over: canonical casing. */
-  const titleCase = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase()), v]));
+  const titleCase = (h: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(h).map(([k, v]) => [k.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase()), v]),
+    );
 
   it('accepts genuine payment and payout deliveries, as string or Buffer, any header casing', () => {
     const secret = newSecret();

@@ -59,7 +59,13 @@ export function sandboxConnectors(baseUrl: () => string): Connectors {
     pix: {
       async createCharge({ amountMinor, merchantName }) {
         const txid = pixTxid(random);
-        const pixCode = buildPixBrCode({ pixKey: SANDBOX_PIX_KEY, merchantName, merchantCity: SANDBOX_PIX_CITY, amount: fromMinor(amountMinor, 'BRL'), txid });
+        const pixCode = buildPixBrCode({
+          pixKey: SANDBOX_PIX_KEY,
+          merchantName,
+          merchantCity: SANDBOX_PIX_CITY,
+          amount: fromMinor(amountMinor, 'BRL'),
+          txid,
+        });
         return { pixCode, txid };
       },
     },
@@ -77,7 +83,12 @@ export function sandboxConnectors(baseUrl: () => string): Connectors {
           case 'cash':
             return { voucher_reference: cashVoucherReference(random) };
           case 'bank_transfer':
-            return { bank_name: 'Sandbox Bank', account_number: digits(10), account_holder: 'LatAm Payments Sandbox', reference: bankTransferReference(random) };
+            return {
+              bank_name: 'Sandbox Bank',
+              account_number: digits(10),
+              account_holder: 'LatAm Payments Sandbox',
+              reference: bankTransferReference(random),
+            };
         }
       },
     },

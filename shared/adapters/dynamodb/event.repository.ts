@@ -64,9 +64,19 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
       const filters: string[] = [];
       const values: Record<string, unknown> = { ':pk': keys.listing(merchantId, mode, 'EVENT').GSI1PK };
       const names: Record<string, string> = {};
-      if (q.type) (filters.push('#type = :type'), (names['#type'] = 'type'), (values[':type'] = q.type));
-      if (q.objectId) (filters.push('object_id = :oid'), (values[':oid'] = q.objectId));
-      if (q.deliveryStatus) (filters.push('delivery_status = :ds'), (values[':ds'] = q.deliveryStatus));
+      if (q.type) {
+        filters.push('#type = :type');
+        names['#type'] = 'type';
+        values[':type'] = q.type;
+      }
+      if (q.objectId) {
+        filters.push('object_id = :oid');
+        values[':oid'] = q.objectId;
+      }
+      if (q.deliveryStatus) {
+        filters.push('delivery_status = :ds');
+        values[':ds'] = q.deliveryStatus;
+      }
       const items: StoredEvent[] = [];
       let start = decodeCursor(q.cursor);
       let last: Record<string, unknown> | undefined;

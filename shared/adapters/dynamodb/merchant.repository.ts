@@ -63,9 +63,7 @@ export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => 
     },
 
     async getWebhookSecrets(merchantId: string) {
-      const res = await db.send(
-        new GetCommand({ TableName: tableName(), Key: keys.webhookSecret(merchantId), ConsistentRead: true }),
-      );
+      const res = await db.send(new GetCommand({ TableName: tableName(), Key: keys.webhookSecret(merchantId), ConsistentRead: true }));
       return res.Item ? stripKeys<WebhookSecrets>(res.Item) : null;
     },
 
@@ -74,8 +72,7 @@ export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => 
         new UpdateCommand({
           TableName: tableName(),
           Key: keys.webhookSecret(merchantId),
-          UpdateExpression:
-            'SET #current = :current, #previous = :previous, previous_expires_at = :exp, rotated_at = :rotated',
+          UpdateExpression: 'SET #current = :current, #previous = :previous, previous_expires_at = :exp, rotated_at = :rotated',
           ConditionExpression: '#current = :expected',
           ExpressionAttributeNames: { '#current': 'current', '#previous': 'previous' },
           ExpressionAttributeValues: {
@@ -90,4 +87,3 @@ export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => 
     },
   };
 }
-

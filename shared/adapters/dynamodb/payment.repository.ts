@@ -9,7 +9,6 @@ import { transact as transactItems, type TxItem, type TxPart } from './transact'
 import { keys, stripKeys } from './keys';
 import { dueInWorkIndex } from './work-index';
 
-
 const OPEN = [':pending', ':pending3ds', ':processing'];
 const OPEN_VALUES = { ':pending': 'pending', ':pending3ds': 'pending_3ds', ':processing': 'processing' };
 
@@ -26,7 +25,14 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
           UpdateExpression: 'SET #status = :completed, payment_id = :pid, payment_status = :ps, updated_at = :now REMOVE GSI2PK, GSI2SK',
           ConditionExpression: '#status IN (:pending, :processing) AND expires_at > :now',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':completed': 'completed', ':pid': paymentId, ':ps': status, ':now': now, ':pending': 'pending', ':processing': 'processing' },
+          ExpressionAttributeValues: {
+            ':completed': 'completed',
+            ':pid': paymentId,
+            ':ps': status,
+            ':now': now,
+            ':pending': 'pending',
+            ':processing': 'processing',
+          },
         },
       };
     }
@@ -57,7 +63,9 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
   return {
     async createSession(session) {
       try {
-        await db.send(new PutCommand({ TableName: tableName(), Item: sessionItem(session), ConditionExpression: 'attribute_not_exists(PK)' }));
+        await db.send(
+          new PutCommand({ TableName: tableName(), Item: sessionItem(session), ConditionExpression: 'attribute_not_exists(PK)' }),
+        );
         return 'created';
       } catch (e) {
         if (e instanceof ConditionalCheckFailedException) return 'exists';
@@ -88,7 +96,14 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
         parts.push('other');
       }
       if (credit) {
-        const writes = balanceWrites(TableName, { merchantId: payment.merchant_id, livemode: payment.livemode, ...credit, reason: 'payment', objectId: payment.payment_id, at: now });
+        const writes = balanceWrites(TableName, {
+          merchantId: payment.merchant_id,
+          livemode: payment.livemode,
+          ...credit,
+          reason: 'payment',
+          objectId: payment.payment_id,
+          at: now,
+        });
         items.push(...(writes as TxItem[]));
         parts.push('balance', 'balance');
       }
@@ -128,7 +143,16 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
         parts.push('other');
       }
       if (credit) {
-        items.push(...(balanceWrites(TableName, { merchantId: payment.merchant_id, livemode: payment.livemode, ...credit, reason: 'payment', objectId: payment.payment_id, at: now }) as TxItem[]));
+        items.push(
+          ...(balanceWrites(TableName, {
+            merchantId: payment.merchant_id,
+            livemode: payment.livemode,
+            ...credit,
+            reason: 'payment',
+            objectId: payment.payment_id,
+            at: now,
+          }) as TxItem[]),
+        );
         parts.push('balance', 'balance');
       }
       await transact(items, parts);
@@ -136,7 +160,8 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
 
     async transitionSession({ session, to, payment, events, now }) {
       const TableName = tableName();
-      const condition = to === 'expired' ? '#status IN (:pending, :processing) AND expires_at <= :now' : '#status IN (:pending, :processing)';
+      const condition =
+        to === 'expired' ? '#status IN (:pending, :processing) AND expires_at <= :now' : '#status IN (:pending, :processing)';
       const items: TxItem[] = [
         {
           Update: {
@@ -145,7 +170,13 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
             UpdateExpression: `SET #status = :to, updated_at = :now${payment ? ', payment_status = :pto' : ''} REMOVE GSI2PK, GSI2SK`,
             ConditionExpression: condition,
             ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':to': to, ':now': now, ':pending': 'pending', ':processing': 'processing', ...(payment ? { ':pto': payment.to } : {}) },
+            ExpressionAttributeValues: {
+              ':to': to,
+              ':now': now,
+              ':pending': 'pending',
+              ':processing': 'processing',
+              ...(payment ? { ':pto': payment.to } : {}),
+            },
           },
         },
       ];

@@ -9,7 +9,12 @@ import { transact as transactItems, type TxItem, type TxPart } from './transact'
 const mode = (livemode: boolean) => (livemode ? 'live' : 'test');
 
 export function payoutItem(p: Payout) {
-  return { ...keys.payout(p.payout_id), ...keys.listing(p.merchant_id, mode(p.livemode), 'PAYOUT', p.created_at, p.payout_id), ...envelope('payout'), ...p };
+  return {
+    ...keys.payout(p.payout_id),
+    ...keys.listing(p.merchant_id, mode(p.livemode), 'PAYOUT', p.created_at, p.payout_id),
+    ...envelope('payout'),
+    ...p,
+  };
 }
 
 export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => string): PayoutStore {
@@ -17,7 +22,11 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
 
   const counters = (p: Payout, changes: Record<string, number>, now: string): TxItem => {
     const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':now': now, ':entity': envelope('payoutCounters').entity, ':version': envelope('payoutCounters').version };
+    const values: Record<string, unknown> = {
+      ':now': now,
+      ':entity': envelope('payoutCounters').entity,
+      ':version': envelope('payoutCounters').version,
+    };
     const adds = Object.entries(changes).map(([field, n], i) => {
       names[`#c${i}`] = field;
       values[`:c${i}`] = n;
@@ -113,7 +122,14 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       const values: Record<string, unknown> = { ':pk': pk, ...(range ? { ':from': q.from ?? '0000', ':to': `${q.to ?? '9999'}#~` } : {}) };
       const filter = q.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {};
       if (q.status) values[':status'] = q.status;
-      const base = { TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: key, ExpressionAttributeValues: values, ScanIndexForward: false, ...filter };
+      const base = {
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: key,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        ...filter,
+      };
 
       // Total: the counters item when no date range applies; a COUNT query over the key range otherwise.
       let total: number;
@@ -161,11 +177,27 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
           ConsistentRead: true,
         }),
       );
-      return (r.Items ?? []).map((i): BalanceView => ({ currency: String(i.currency), available_minor: Number(i.available_minor ?? 0), updated_at: (i.updated_at as string) ?? null }));
+      return (r.Items ?? []).map((i): BalanceView => ({
+        currency: String(i.currency),
+        available_minor: Number(i.available_minor ?? 0),
+        updated_at: (i.updated_at as string) ?? null,
+      }));
     },
 
     async topUp({ merchantId, livemode, currency, amountMinor, entryId, reason, now }) {
-      await transact(balanceWrites(tableName(), { merchantId, livemode, currency, amountMinor, entryId, reason, objectId: merchantId, at: now }) as TxItem[], ['balance', 'balance']);
+      await transact(
+        balanceWrites(tableName(), {
+          merchantId,
+          livemode,
+          currency,
+          amountMinor,
+          entryId,
+          reason,
+          objectId: merchantId,
+          at: now,
+        }) as TxItem[],
+        ['balance', 'balance'],
+      );
     },
   };
 }

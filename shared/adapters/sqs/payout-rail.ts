@@ -7,7 +7,12 @@ export interface SettlementMessage {
   readonly step: SettlementStep;
 }
 
-export function sandboxPayoutRails(sqs: SQSClient, queueUrl: () => string, delaySeconds: () => number, live: PayoutRail | null = null): PayoutRails {
+export function sandboxPayoutRails(
+  sqs: SQSClient,
+  queueUrl: () => string,
+  delaySeconds: () => number,
+  live: PayoutRail | null = null,
+): PayoutRails {
   const sandbox: PayoutRail = {
     async schedule(payoutId, step) {
       const message: SettlementMessage = { payout_id: payoutId, step };

@@ -5,11 +5,18 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DeliveryMessage } from '../../application/webhook-ports';
 
-export async function redriveDeadLetters(sqs: SQSClient, from: string, to: string, max = 1000): Promise<{ moved: number; skipped: number }> {
+export async function redriveDeadLetters(
+  sqs: SQSClient,
+  from: string,
+  to: string,
+  max = 1000,
+): Promise<{ moved: number; skipped: number }> {
   let moved = 0;
   let skipped = 0;
   while (moved + skipped < max) {
-    const r = await sqs.send(new ReceiveMessageCommand({ QueueUrl: from, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 60 }));
+    const r = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: from, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 60 }),
+    );
     const messages = r.Messages ?? [];
     if (messages.length === 0) break;
     const entries = messages.flatMap((m, i) => {
@@ -31,7 +38,12 @@ export async function redriveDeadLetters(sqs: SQSClient, from: string, to: strin
     // Unparseable messages stay in the DLQ for a person to read; the rest leave it.
     const done = messages.filter((_, i) => entries.some((e) => e.Id === String(i)));
     if (done.length > 0) {
-      await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: from, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })) }));
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: from,
+          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })),
+        }),
+      );
     }
   }
   return { moved, skipped };

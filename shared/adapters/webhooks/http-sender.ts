@@ -42,7 +42,15 @@ const OVERRIDDEN = new Set(['host', 'content-type', 'content-length', 'user-agen
 
 const canonicalIp = (ip: string) => (isIP(ip) === 6 ? new URL(`http://[${ip}]/`).hostname : ip);
 
-export function deliver({ url, address, family, body, headers, timeoutMs = DEFAULT_TIMEOUT_MS, userAgent }: DeliverInput): Promise<DeliveryResult> {
+export function deliver({
+  url,
+  address,
+  family,
+  body,
+  headers,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  userAgent,
+}: DeliverInput): Promise<DeliveryResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
 
@@ -67,7 +75,8 @@ export function deliver({ url, address, family, body, headers, timeoutMs = DEFAU
       const hostname = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
       const literal = isIP(hostname) !== 0;
       // A literal IP host is connected to directly (Node skips lookup), so it must be the checked one.
-      if (literal && canonicalIp(hostname) !== canonicalIp(address)) return fail(`address ${address} does not match the URL host ${hostname}`);
+      if (literal && canonicalIp(hostname) !== canonicalIp(address))
+        return fail(`address ${address} does not match the URL host ${hostname}`);
 
       const lookup: LookupFunction = (_name, options, callback) => {
         if (options.all) callback(null, [{ address, family }]);

@@ -40,7 +40,11 @@ export class UnsafeUrlError extends Error {
 // ---------------------------------------------------------------------------------------------
 // Address classification
 
-interface Range4 { base: number; bits: number; cls: IpClass }
+interface Range4 {
+  base: number;
+  bits: number;
+  cls: IpClass;
+}
 const v4 = (cidr: string, cls: IpClass): Range4 => {
   const [ip, bits] = cidr.split('/') as [string, string];
   return { base: parseIpv4(ip)!, bits: Number(bits), cls };
@@ -229,7 +233,8 @@ export function checkUrlSyntax(raw: string, { requireHttps, allowLoopback = true
   if (host === '') throw new UnsafeUrlError('invalid_url', 'The URL has no host.');
   if (isIP(host)) {
     const cls = classifyIp(host);
-    if (!addressAllowed(cls, allowLoopback)) throw new UnsafeUrlError('address_not_allowed', `Address ${host} is ${cls}, not a public address.`);
+    if (!addressAllowed(cls, allowLoopback))
+      throw new UnsafeUrlError('address_not_allowed', `Address ${host} is ${cls}, not a public address.`);
   }
   return url;
 }
@@ -256,7 +261,10 @@ export interface CheckOptions {
  * The delivery-time check: syntax as above, then the host resolved once; EVERY resolved address
  * must be public (or loopback when allowed). Returns the address to connect to (the first one).
  */
-export async function checkWebhookUrl(raw: string, { allowLoopback, requireHttps, resolver = defaultResolver }: CheckOptions): Promise<{ url: URL; address: string; family: 4 | 6 }> {
+export async function checkWebhookUrl(
+  raw: string,
+  { allowLoopback, requireHttps, resolver = defaultResolver }: CheckOptions,
+): Promise<{ url: URL; address: string; family: 4 | 6 }> {
   const url = checkUrlSyntax(raw, { requireHttps, allowLoopback });
   const host = hostOf(url);
   const literal = isIP(host);

@@ -12,7 +12,10 @@ export interface BoletoInput {
   /** 25-digit bank-defined free field (campo livre). */
   freeField: string;
 }
-export interface Boleto { barcode: string; typeableLine: string }
+export interface Boleto {
+  barcode: string;
+  typeableLine: string;
+}
 
 const DAY_MS = 86_400_000;
 const FACTOR_BASE = Date.UTC(1997, 9, 7); // factor 0 = 1997-10-07
@@ -68,7 +71,11 @@ const lineDigits = (line: string): string | null => {
 };
 
 /** Fields 1-3 of the line: [start, end) of the data, the mod10 DV at `end`. */
-const FIELDS = [[0, 9], [10, 20], [21, 31]] as const;
+const FIELDS = [
+  [0, 9],
+  [10, 20],
+  [21, 31],
+] as const;
 
 /** Barcode of a 47-digit line, or why it is not a valid one. */
 function decodeLine(l: string): { barcode: string } | { error: string } {

@@ -13,25 +13,46 @@ export interface CardInput {
   expiry_year: string;
   cvv: string;
 }
-export interface CardFieldError { field: string; message: string }
+export interface CardFieldError {
+  field: string;
+  message: string;
+}
 
-export const luhnValid = (digits: string): boolean =>
-  /^\d{2,}$/.test(digits) && luhnCheckDigit(digits.slice(0, -1)) === digits.slice(-1);
+export const luhnValid = (digits: string): boolean => /^\d{2,}$/.test(digits) && luhnCheckDigit(digits.slice(0, -1)) === digits.slice(-1);
 
 type Range = readonly [number, number];
 const r = (from: number, to = from): Range => [from, to];
 
 /** Elo BINs (6 digits). */
 const ELO: readonly Range[] = [
-  r(401178), r(401179), r(431274), r(438935), r(451416), r(457393), r(457631), r(457632), r(504175),
-  r(506699, 506778), r(509000, 509999), r(627780), r(636297), r(636368), r(650031, 650033), r(650035, 650051),
-  r(650405, 650439), r(650485, 650538), r(650541, 650598), r(650700, 650718), r(650720, 650727), r(650901, 650920),
-  r(651652, 651679), r(655000, 655019), r(655021, 655058),
+  r(401178),
+  r(401179),
+  r(431274),
+  r(438935),
+  r(451416),
+  r(457393),
+  r(457631),
+  r(457632),
+  r(504175),
+  r(506699, 506778),
+  r(509000, 509999),
+  r(627780),
+  r(636297),
+  r(636368),
+  r(650031, 650033),
+  r(650035, 650051),
+  r(650405, 650439),
+  r(650485, 650538),
+  r(650541, 650598),
+  r(650700, 650718),
+  r(650720, 650727),
+  r(650901, 650920),
+  r(651652, 651679),
+  r(655000, 655019),
+  r(655021, 655058),
 ];
 /** Hipercard BINs (6 digits). */
-const HIPERCARD: readonly Range[] = [
-  r(606282), r(384100), r(384140), r(384160), r(637095), r(637568), r(637599), r(637609), r(637612),
-];
+const HIPERCARD: readonly Range[] = [r(606282), r(384100), r(384140), r(384160), r(637095), r(637568), r(637599), r(637609), r(637612)];
 const inRanges = (bin: number, ranges: readonly Range[]) => ranges.some(([a, b]) => bin >= a && bin <= b);
 
 /** Valid number lengths per brand. */
@@ -94,7 +115,14 @@ export function validateCard(card: CardInput, now: Date): CardFieldError[] {
   const cvv = str(card.cvv);
   const cvvRe = knownBrand === 'amex' ? /^\d{4}$/ : knownBrand ? /^\d{3}$/ : /^\d{3,4}$/;
   if (!cvvRe.test(cvv)) {
-    add('cvv', knownBrand === 'amex' ? 'CVV must be 4 digits for American Express.' : knownBrand ? 'CVV must be 3 digits.' : 'CVV must be 3 or 4 digits.');
+    add(
+      'cvv',
+      knownBrand === 'amex'
+        ? 'CVV must be 4 digits for American Express.'
+        : knownBrand
+          ? 'CVV must be 3 digits.'
+          : 'CVV must be 3 or 4 digits.',
+    );
   }
 
   const holder = str(card.holder_name).trim();

@@ -16,11 +16,19 @@ const COUNTS: Readonly<Record<CountryCode, readonly number[]>> = {
 };
 
 /** Smallest installment, in major units of the currency (USDT, never a checkout currency, as USD). */
-const MIN_INSTALLMENT: Readonly<Record<CurrencyCode, number>> = { BRL: 5, MXN: 100, ARS: 1000, COP: 10_000, CLP: 5000, PEN: 10, USD: 5, USDT: 5 };
+const MIN_INSTALLMENT: Readonly<Record<CurrencyCode, number>> = {
+  BRL: 5,
+  MXN: 100,
+  ARS: 1000,
+  COP: 10_000,
+  CLP: 5000,
+  PEN: 10,
+  USD: 5,
+  USDT: 5,
+};
 
 /** Smallest installment of each currency in its minor unit (CURRENCY_DECIMALS), e.g. BRL 5.00 → 500. */
-export const minInstallmentMinor = (currency: CurrencyCode): number =>
-  MIN_INSTALLMENT[currency] * 10 ** CURRENCY_DECIMALS[currency];
+export const minInstallmentMinor = (currency: CurrencyCode): number => MIN_INSTALLMENT[currency] * 10 ** CURRENCY_DECIMALS[currency];
 
 export interface InstallmentOption {
   readonly count: number;

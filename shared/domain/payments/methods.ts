@@ -53,7 +53,12 @@ export interface AvailableMethod {
 const KINDS: readonly PaymentMethod[] = ['pix', 'card', 'boleto', 'spei', 'bank_transfer', 'cip', 'cash', 'wallet'];
 
 /** The methods a session in `country` can show; enabled when the merchant has them and the amount fits. */
-export function availableMethods(country: CountryCode, currency: CurrencyCode, amountMinor: number, enabled: Enablement): AvailableMethod[] {
+export function availableMethods(
+  country: CountryCode,
+  currency: CurrencyCode,
+  amountMinor: number,
+  enabled: Enablement,
+): AvailableMethod[] {
   const amount = fromMinor(amountMinor, currency);
   const out: AvailableMethod[] = [];
   for (const kind of KINDS) {

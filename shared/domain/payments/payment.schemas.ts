@@ -48,7 +48,12 @@ export const createSessionBody = z
     cancel_url: httpUrl,
     notification_url: httpUrl.optional(),
     description: z.string().max(500).optional(),
-    expires_in_minutes: z.number().int().min(SESSION_EXPIRY_MINUTES.min).max(SESSION_EXPIRY_MINUTES.max).default(SESSION_EXPIRY_MINUTES.default),
+    expires_in_minutes: z
+      .number()
+      .int()
+      .min(SESSION_EXPIRY_MINUTES.min)
+      .max(SESSION_EXPIRY_MINUTES.max)
+      .default(SESSION_EXPIRY_MINUTES.default),
     customer: prefill,
     order_number: text(100).optional(),
     reference_id: text(100).optional(),
@@ -66,7 +71,12 @@ export const customerSchema = z.object({
   name: text(200).refine((n) => n.length >= 2, 'must be at least 2 characters'),
   email: z.string().trim().max(254).email(),
   document: text(30),
-  phone: z.string().trim().max(30).regex(/^\+?[0-9 ()-]{6,30}$/, 'must be a phone number').optional(),
+  phone: z
+    .string()
+    .trim()
+    .max(30)
+    .regex(/^\+?[0-9 ()-]{6,30}$/, 'must be a phone number')
+    .optional(),
 });
 export type CustomerInput = z.infer<typeof customerSchema>;
 

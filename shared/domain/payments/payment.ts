@@ -33,8 +33,7 @@ export const isOpenPaymentStatus = (s: PaymentStatus) => OPEN_PAYMENT_STATUSES.i
 export const canTransition = (from: PaymentStatus, to: PaymentStatus) => PAYMENT_TRANSITIONS[from].includes(to);
 
 /** Statuses from which `to` is reachable: the condition of the conditional write. */
-export const sourcesOf = (to: PaymentStatus): PaymentStatus[] =>
-  PAYMENT_STATUSES.filter((from) => PAYMENT_TRANSITIONS[from].includes(to));
+export const sourcesOf = (to: PaymentStatus): PaymentStatus[] => PAYMENT_STATUSES.filter((from) => PAYMENT_TRANSITIONS[from].includes(to));
 
 export const isFinal = (s: PaymentStatus) => PAYMENT_TRANSITIONS[s].length === 0 || s === 'success';
 

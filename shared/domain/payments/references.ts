@@ -30,15 +30,17 @@ export function luhnCheckDigit(payload: string): string {
   for (let i = 0; i < payload.length; i++) {
     // Rightmost payload digit is doubled (it becomes second from the right once the check digit is appended).
     let d = Number(payload[payload.length - 1 - i]);
-    if (i % 2 === 0) { d *= 2; if (d > 9) d -= 9; }
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
     sum += d;
   }
   return String((10 - (sum % 10)) % 10);
 }
 
 /** PagoEfectivo-style CIP: 8 digits, never starting with 0 (so it survives being read as a number). */
-export const cipCode = (random: RandomBytes): string =>
-  randomChars(random, '123456789', 1) + randomChars(random, DIGITS, 7);
+export const cipCode = (random: RandomBytes): string => randomChars(random, '123456789', 1) + randomChars(random, DIGITS, 7);
 
 /** Cash voucher reference: 13 random digits plus a Luhn check digit (14), catching mistyped digits at the till. */
 export function cashVoucherReference(random: RandomBytes): string {

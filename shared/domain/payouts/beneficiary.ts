@@ -119,8 +119,10 @@ export function checkInstantTransferKey(type: InstantTransferType, key: string):
       const label = type.toUpperCase();
       if (!/^\d{22}$/.test(key)) return malformedKey(`A ${label} has 22 digits.`);
       if (!isValidCbu(key)) return invalidKey(`This ${label} is not valid: the check digits do not match.`);
-      if (type === 'cvu' && !key.startsWith('000')) return invalidKey('A CVU starts with 000; this is a CBU, so set instant_transfer_type to cbu.');
-      if (type === 'cbu' && key.startsWith('000')) return invalidKey('This is a CVU (it starts with 000), so set instant_transfer_type to cvu.');
+      if (type === 'cvu' && !key.startsWith('000'))
+        return invalidKey('A CVU starts with 000; this is a CBU, so set instant_transfer_type to cbu.');
+      if (type === 'cbu' && key.startsWith('000'))
+        return invalidKey('This is a CVU (it starts with 000), so set instant_transfer_type to cvu.');
       return OK;
     }
   }
@@ -152,7 +154,8 @@ export function validateBeneficiary(method: PayoutMethodInfo, input: unknown): B
     }
   }
   for (const f of method.required_fields) {
-    if (values[f] === undefined && !wrongType.has(f)) malformed.push({ field: field(f), message: `${f} is required for ${method.name} payouts.` });
+    if (values[f] === undefined && !wrongType.has(f))
+      malformed.push({ field: field(f), message: `${f} is required for ${method.name} payouts.` });
   }
   const requires = (f: BeneficiaryField) => method.required_fields.includes(f);
 
@@ -161,7 +164,8 @@ export function validateBeneficiary(method: PayoutMethodInfo, input: unknown): B
     const length = [...name].length;
     if (length < 2 || length > 100) malformed.push({ field: field('name'), message: 'name must have 2 to 100 characters.' });
     // eslint-disable-next-line no-control-regex
-    else if (/[\u0000-\u001f\u007f]/.test(name)) malformed.push({ field: field('name'), message: 'name must not contain control characters.' });
+    else if (/[\u0000-\u001f\u007f]/.test(name))
+      malformed.push({ field: field('name'), message: 'name must not contain control characters.' });
   }
 
   // Document: the type must be one the method accepts; then shape (malformed) and checks (invalid).
@@ -169,7 +173,10 @@ export function validateBeneficiary(method: PayoutMethodInfo, input: unknown): B
   const docType = values.document_type;
   const typeAllowed = docType !== undefined && (method.document_types as readonly string[]).includes(docType);
   if (docType !== undefined && !typeAllowed) {
-    malformed.push({ field: field('document_type'), message: `document_type must be one of ${list(method.document_types)} for ${method.name} payouts.` });
+    malformed.push({
+      field: field('document_type'),
+      message: `document_type must be one of ${list(method.document_types)} for ${method.name} payouts.`,
+    });
   }
   const doc = values.document;
   if (doc !== undefined && typeAllowed) {
@@ -209,7 +216,11 @@ export function validateBeneficiary(method: PayoutMethodInfo, input: unknown): B
   if (requires('account_number') && values.account_number !== undefined && !/^\d{6,20}$/.test(values.account_number)) {
     malformed.push({ field: field('account_number'), message: 'account_number must be 6 to 20 digits.' });
   }
-  if (requires('account_type') && values.account_type !== undefined && !(ACCOUNT_TYPES as readonly string[]).includes(values.account_type)) {
+  if (
+    requires('account_type') &&
+    values.account_type !== undefined &&
+    !(ACCOUNT_TYPES as readonly string[]).includes(values.account_type)
+  ) {
     malformed.push({ field: field('account_type'), message: `account_type must be one of ${list(ACCOUNT_TYPES)}.` });
   }
 

@@ -37,7 +37,10 @@ export const payoutPath = z.object({ payout_id: z.string().regex(/^po_[A-Za-z0-9
 const isoDate = z
   .string()
   .max(40)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date or date-time');
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
+    'must be an ISO 8601 date or date-time',
+  );
 
 export const listPayoutsQuery = z
   .object({
@@ -47,7 +50,10 @@ export const listPayoutsQuery = z
     limit: z.coerce.number().int().min(1).max(100).default(20),
     offset: z.coerce.number().int().min(0).max(100_000).default(0),
   })
-  .refine((q) => !q.from_date || !q.to_date || Date.parse(q.from_date) <= Date.parse(q.to_date), { path: ['from_date'], message: 'must be before to_date' });
+  .refine((q) => !q.from_date || !q.to_date || Date.parse(q.from_date) <= Date.parse(q.to_date), {
+    path: ['from_date'],
+    message: 'must be before to_date',
+  });
 
 export const availablePayoutMethodsQuery = z.object({
   country: z.enum(PAYOUT_COUNTRIES).optional(),
@@ -59,4 +65,7 @@ export const validateBeneficiaryBody = z.object({
   beneficiary: z.record(z.string(), z.unknown()),
 });
 
-export const topUpBody = z.object({ currency: z.enum(['BRL', 'PEN', 'COP', 'CLP', 'MXN', 'USD', 'ARS']), amount: z.number().positive().max(10_000_000) });
+export const topUpBody = z.object({
+  currency: z.enum(['BRL', 'PEN', 'COP', 'CLP', 'MXN', 'USD', 'ARS']),
+  amount: z.number().positive().max(10_000_000),
+});

@@ -40,7 +40,11 @@ export interface DeliveryAttempt {
 }
 
 /** What happens after an attempt's outcome. */
-export function nextStep(outcome: { ok: boolean; status?: number }, attempt: number, schedule: readonly number[]): 'delivered' | 'gone' | 'retry' | 'dead_letter' {
+export function nextStep(
+  outcome: { ok: boolean; status?: number },
+  attempt: number,
+  schedule: readonly number[],
+): 'delivered' | 'gone' | 'retry' | 'dead_letter' {
   if (outcome.ok) return 'delivered';
   if (outcome.status === 410) return 'gone';
   return attempt + 1 < schedule.length ? 'retry' : 'dead_letter';

@@ -128,7 +128,13 @@ export interface StandardVerifyInput {
  * direction, boundary included) and any space-separated `v1,<base64>` value matching.
  */
 export function verifyStandardSignature({
-  id, timestamp, signatureHeader, rawBody, secret, toleranceSec = DEFAULT_TOLERANCE_SEC, nowSec = Math.floor(Date.now() / 1000),
+  id,
+  timestamp,
+  signatureHeader,
+  rawBody,
+  secret,
+  toleranceSec = DEFAULT_TOLERANCE_SEC,
+  nowSec = Math.floor(Date.now() / 1000),
 }: StandardVerifyInput): boolean {
   if (!id || !signatureHeader || timestamp === null || timestamp === undefined) return false;
   const ts = typeof timestamp === 'number' ? timestamp : /^[0-9]{1,15}$/.test(timestamp) ? Number(timestamp) : NaN;

@@ -9,7 +9,12 @@ export const esc = (v: unknown) =>
 
 /** JSON safe inside <script type="application/json">: no `</script>`, no HTML comment openers, no JS line separators. */
 export const jsonForScript = (value: unknown) =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 export interface PageOptions {
   readonly title: string;
@@ -39,4 +44,8 @@ export function htmlPage(o: PageOptions): HttpResponse {
   };
 }
 
-export const redirect = (location: string) => ({ status: 303, headers: { location, 'cache-control': 'no-store' }, raw: { contentType: 'text/plain; charset=utf-8', text: `See ${location}` } });
+export const redirect = (location: string) => ({
+  status: 303,
+  headers: { location, 'cache-control': 'no-store' },
+  raw: { contentType: 'text/plain; charset=utf-8', text: `See ${location}` },
+});

@@ -95,7 +95,9 @@ export function renderCheckoutPage(s: CheckoutPageState, locale: Locale): HttpRe
   if (!open) inner = closedState(s, t);
   else if (s.methods.length === 0) inner = `<p class="alert">${esc(t('page.no_methods'))}</p>`;
   else inner = form(s, t, amount);
-  const cancel = open ? `<p class="cancel no-print"><a href="${esc(s.cancelUrl)}" id="cancel">${esc(t('page.cancel', { merchant: s.merchantName }))}</a></p>` : '';
+  const cancel = open
+    ? `<p class="cancel no-print"><a href="${esc(s.cancelUrl)}" id="cancel">${esc(t('page.cancel', { merchant: s.merchantName }))}</a></p>`
+    : '';
   const body = `<div class="layout">${summary(s, t, amount)}<main class="panel" id="main">${inner}${cancel}</main>${footer(t, locale)}</div>`;
   const model: PageModel | undefined =
     open && s.methods.length > 0

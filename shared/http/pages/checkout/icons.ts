@@ -5,14 +5,20 @@ const svg = (body: string, color: string) =>
   `<svg viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false" fill="none" stroke="${color}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
 
 export const METHOD_ICONS: Readonly<Record<PaymentMethod, string>> = {
-  pix: svg('<path d="M16 3l5.5 5.5-5.5 5.5-5.5-5.5zM16 18l5.5 5.5L16 29l-5.5-5.5zM3 16l5.5-5.5L14 16l-5.5 5.5zM18 16l5.5-5.5L29 16l-5.5 5.5z"/>', '#1f8f84'),
+  pix: svg(
+    '<path d="M16 3l5.5 5.5-5.5 5.5-5.5-5.5zM16 18l5.5 5.5L16 29l-5.5-5.5zM3 16l5.5-5.5L14 16l-5.5 5.5zM18 16l5.5-5.5L29 16l-5.5 5.5z"/>',
+    '#1f8f84',
+  ),
   card: svg('<rect x="3" y="7" width="26" height="18" rx="3"/><path d="M3 12h26M7 20h6"/>', '#0a5cd5'),
   boleto: svg('<path d="M5 7v18M8 7v18M12 7v18M14 7v18M18 7v18M22 7v18M24 7v18M27 7v18"/>', '#1a1f36'),
   spei: svg('<path d="M4 12l12-7 12 7M6 12v11M11 12v11M16 12v11M21 12v11M26 12v11M3 27h26"/>', '#7a3db8'),
   bank_transfer: svg('<path d="M4 12l12-7 12 7M6 12v11M11 12v11M16 12v11M21 12v11M26 12v11M3 27h26"/>', '#7a3db8'),
   cip: svg('<path d="M8 3h16v26l-4-3-4 3-4-3-4 3z"/><path d="M12 10h8M12 15h8M12 20h5"/>', '#b34700'),
   cash: svg('<rect x="3" y="8" width="26" height="16" rx="2"/><circle cx="16" cy="16" r="4"/><path d="M7 12v0M25 20v0"/>', '#1d7a3a'),
-  wallet: svg('<path d="M5 9h20a3 3 0 013 3v12a3 3 0 01-3 3H6a2 2 0 01-2-2V8a3 3 0 013-3h15"/><circle cx="22" cy="18" r="1.5"/>', '#a3156e'),
+  wallet: svg(
+    '<path d="M5 9h20a3 3 0 013 3v12a3 3 0 01-3 3H6a2 2 0 01-2-2V8a3 3 0 013-3h15"/><circle cx="22" cy="18" r="1.5"/>',
+    '#a3156e',
+  ),
 };
 
 /** Favicon as a data URI, so the browser does not ask for /favicon.ico (a 404 in the console). */

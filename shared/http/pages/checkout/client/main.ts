@@ -33,7 +33,8 @@ let busy = false;
 let pollTimer = 0;
 let tick = 0;
 
-const method = () => (form.querySelector<HTMLInputElement>('input[name=payment_method]:checked')?.value ?? '') as PagePayment['payment_method'];
+const method = () =>
+  (form.querySelector<HTMLInputElement>('input[name=payment_method]:checked')?.value ?? '') as PagePayment['payment_method'];
 
 function showAlert(text: string | null) {
   alertBox.textContent = text ?? '';
@@ -50,7 +51,12 @@ function setProblem(name: string, problem: FieldProblem) {
 }
 
 const documentLabel = () => document.querySelector(`label[for=f-document]`)?.textContent ?? '';
-const cardFields = (): CardFields => ({ number: input('number')?.value ?? '', expiry: input('expiry')?.value ?? '', cvc: input('cvc')?.value ?? '', holder: input('holder')?.value ?? '' });
+const cardFields = (): CardFields => ({
+  number: input('number')?.value ?? '',
+  expiry: input('expiry')?.value ?? '',
+  cvc: input('cvc')?.value ?? '',
+  holder: input('holder')?.value ?? '',
+});
 
 function check(name: string): FieldProblem {
   if (['number', 'expiry', 'cvc', 'holder'].includes(name)) return checkCard(cardFields(), new Date())[name as keyof CardFields] ?? null;
@@ -60,7 +66,8 @@ function check(name: string): FieldProblem {
 function syncMethod() {
   const m = method();
   if (cardBox) cardBox.hidden = m !== 'card';
-  const key: MessageKey = m === 'card' ? 'pay.button' : m === 'pix' ? 'pay.button.pix' : m === 'wallet' ? 'pay.button.wallet' : 'pay.button.voucher';
+  const key: MessageKey =
+    m === 'card' ? 'pay.button' : m === 'pix' ? 'pay.button.pix' : m === 'wallet' ? 'pay.button.wallet' : 'pay.button.voucher';
   submit.textContent = t(key, { amount: ctx.amount });
 }
 
@@ -89,7 +96,14 @@ function body(kind: string) {
   if (kind === 'card') {
     const exp = parseExpiry(value('expiry'));
     const installments = Number(byId<HTMLSelectElement>('f-installments')?.value ?? 1);
-    out.card = { number: value('number').replace(/\D/g, ''), holder_name: value('holder'), expiry_month: exp?.month, expiry_year: exp?.year, cvv: value('cvc'), ...(installments > 1 ? { installments } : {}) };
+    out.card = {
+      number: value('number').replace(/\D/g, ''),
+      holder_name: value('holder'),
+      expiry_month: exp?.month,
+      expiry_year: exp?.year,
+      cvv: value('cvc'),
+      ...(installments > 1 ? { installments } : {}),
+    };
   }
   return out;
 }
@@ -172,7 +186,17 @@ const PROCESS_ERRORS: Record<string, MessageKey> = {
   AMOUNT_LIMIT_EXCEEDED: 'error.amount_limit',
   RATE_LIMIT_EXCEEDED: 'error.rate_limited',
 };
-const FIELD_OF: Record<string, string> = { 'customer.name': 'name', 'customer.email': 'email', 'customer.document': 'document', 'customer.phone': 'phone', 'card.number': 'number', 'card.cvv': 'cvc', 'card.holder_name': 'holder', 'card.expiry_month': 'expiry', 'card.expiry_year': 'expiry' };
+const FIELD_OF: Record<string, string> = {
+  'customer.name': 'name',
+  'customer.email': 'email',
+  'customer.document': 'document',
+  'customer.phone': 'phone',
+  'card.number': 'number',
+  'card.cvv': 'cvc',
+  'card.holder_name': 'holder',
+  'card.expiry_month': 'expiry',
+  'card.expiry_year': 'expiry',
+};
 
 async function pay(kind: string) {
   if (busy) return;
@@ -189,7 +213,11 @@ async function pay(kind: string) {
   announce(t('pay.processing'));
   let leaving = false;
   try {
-    const r = await fetch('/api/v1/checkout/process', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body(kind)) });
+    const r = await fetch('/api/v1/checkout/process', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body(kind)),
+    });
     const j = (await r.json()) as Record<string, unknown> & { success: boolean };
     if (!j.success) return failed(j);
     if (typeof j.redirect_url === 'string') {
@@ -211,7 +239,10 @@ const NOT_ARTEFACT = new Set(['success', 'payment_id', 'status', 'payment_method
 
 /** The process response as the status endpoint's payment view. */
 function fromProcess(j: Record<string, unknown>): PagePayment {
-  const artefact = Object.fromEntries(Object.entries(j).filter(([k, v]) => !NOT_ARTEFACT.has(k) && typeof v === 'string')) as Record<string, string>;
+  const artefact = Object.fromEntries(Object.entries(j).filter(([k, v]) => !NOT_ARTEFACT.has(k) && typeof v === 'string')) as Record<
+    string,
+    string
+  >;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   return {
     payment_id: String(j.payment_id),
@@ -244,7 +275,8 @@ function failed(j: Record<string, unknown>) {
   if (code === 'SESSION_EXPIRED' || code === 'SESSION_NOT_PENDING') return window.location.reload();
   const details = Array.isArray(j.details) ? (j.details as { field: string }[]) : [];
   const fields = details.map((d) => FIELD_OF[d.field]).filter((f): f is string => Boolean(f));
-  for (const f of fields) setProblem(f, check(f) ?? { key: f === 'document' ? 'error.document' : 'error.required', vars: { document: documentLabel() } });
+  for (const f of fields)
+    setProblem(f, check(f) ?? { key: f === 'document' ? 'error.document' : 'error.required', vars: { document: documentLabel() } });
   showAlert(t(fields.length ? 'error.summary' : (PROCESS_ERRORS[code] ?? 'error.generic')));
   if (fields[0]) input(fields[0])?.focus();
 }
@@ -252,7 +284,10 @@ function failed(j: Record<string, unknown>) {
 function boot() {
   const select = byId<HTMLSelectElement>('f-installments');
   for (const o of model.installments) {
-    const label = o.count === 1 ? t('card.installments.one', { amount: ctx.amount }) : t('card.installments.many', { count: o.count, amount: money(o.perInstallmentMinor) });
+    const label =
+      o.count === 1
+        ? t('card.installments.one', { amount: ctx.amount })
+        : t('card.installments.many', { count: o.count, amount: money(o.perInstallmentMinor) });
     select?.append(h('option', { value: String(o.count) }, label));
   }
   mask('document', (v) => formatDocument(country, v));

@@ -33,7 +33,11 @@ function brazil(raw: string): string {
 
 /** Chile RUT: body of up to 8 digits grouped by thousands, a dash, then the verifier (0-9 or K, last only). */
 function chile(raw: string): string {
-  const v = raw.toUpperCase().replace(/[^0-9K]/g, '').replace(/K(?!$)/g, '').slice(0, 9);
+  const v = raw
+    .toUpperCase()
+    .replace(/[^0-9K]/g, '')
+    .replace(/K(?!$)/g, '')
+    .slice(0, 9);
   if (v.length < 2) return v;
   return `${v.slice(0, -1).replace(/\B(?=(\d{3})+(?!\d))/g, '.')}-${v.slice(-1)}`;
 }

@@ -49,7 +49,9 @@ export function checkCard(f: CardFields, now: Date): Partial<Record<keyof CardFi
   const out: Partial<Record<keyof CardFields, FieldProblem>> = {};
   for (const e of errors) {
     if (e.field === 'card.number') {
-      out.number = { key: !number ? 'error.required' : /^\d{13,19}$/.test(number) && !cardBrand(number) ? 'error.card_brand' : 'error.card_number' };
+      out.number = {
+        key: !number ? 'error.required' : /^\d{13,19}$/.test(number) && !cardBrand(number) ? 'error.card_brand' : 'error.card_number',
+      };
     } else if (e.field === 'card.expiry_month' || e.field === 'card.expiry_year') {
       out.expiry = { key: !f.expiry ? 'error.required' : expiry && /expired/.test(e.message) ? 'error.expired' : 'error.expiry' };
     } else if (e.field === 'card.cvv') {

@@ -24,7 +24,9 @@ const title = (text: string) => h('h2', { id: 'result-title', tabindex: '-1' }, 
 
 /** "Waiting for your payment" (live) and the time left (not live: it changes every second). */
 function waiting(c: ViewContext, p: PagePayment, countdown: boolean): HTMLElement[] {
-  const out = [h('p', { class: 'status', role: 'status' }, h('span', { class: 'status-dot', 'aria-hidden': 'true' }), c.t('result.waiting'))];
+  const out = [
+    h('p', { class: 'status', role: 'status' }, h('span', { class: 'status-dot', 'aria-hidden': 'true' }), c.t('result.waiting')),
+  ];
   if (p.expires_at && countdown) {
     const [before, after] = c.t('result.expires_in', { time: '\u0000' }).split('\u0000');
     out.push(h('p', { class: 'muted' }, before ?? '', h('span', { class: 'countdown', id: 'countdown' }), after ?? ''));
@@ -43,7 +45,9 @@ function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
       return [
         title(t('result.pix.title')),
         h('p', { class: 'steps' }, t('result.pix.steps')),
-        p.pix_qr_code ? h('img', { class: 'qr', src: p.pix_qr_code, width: '220', height: '220', alt: t('result.pix.qr_alt', { amount: c.amount }) }) : null,
+        p.pix_qr_code
+          ? h('img', { class: 'qr', src: p.pix_qr_code, width: '220', height: '220', alt: t('result.pix.qr_alt', { amount: c.amount }) })
+          : null,
         copy(c, 'pix-code', t('result.pix.code'), a.pix_code ?? ''),
       ].filter(Boolean) as HTMLElement[];
     case 'boleto': {
@@ -54,7 +58,10 @@ function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
       return [
         title(t('result.boleto.title')),
         h('p', { class: 'steps' }, t('result.boleto.steps')),
-        facts([[t('result.amount'), c.amount], ...(a.due_date ? [[t('result.boleto.due'), formatDay(c.model.tag, a.due_date)] as [string, string]] : [])]),
+        facts([
+          [t('result.amount'), c.amount],
+          ...(a.due_date ? [[t('result.boleto.due'), formatDay(c.model.tag, a.due_date)] as [string, string]] : []),
+        ]),
         copy(c, 'boleto-line', t('result.boleto.line'), formatTypeableLine(line)),
         bars,
         h('button', { type: 'button', class: 'btn btn-ghost no-print', 'data-action': 'print' }, t('result.boleto.print')),
@@ -98,18 +105,33 @@ function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
     default: // card 3DS or wallet, shown again after a reload: continue where the shopper left off
       return [
         title(t(p.payment_method === 'wallet' ? 'pay.redirect_wallet' : 'pay.redirect_3ds')),
-        p.redirect_url ? h('a', { class: 'btn', href: p.redirect_url }, t(p.payment_method === 'wallet' ? 'pay.button.wallet' : 'pay.button', { amount: c.amount })) : null,
+        p.redirect_url
+          ? h(
+              'a',
+              { class: 'btn', href: p.redirect_url },
+              t(p.payment_method === 'wallet' ? 'pay.button.wallet' : 'pay.button', { amount: c.amount }),
+            )
+          : null,
       ].filter(Boolean) as HTMLElement[];
   }
 }
 
-const another = (c: ViewContext) => h('button', { type: 'button', class: 'link no-print', 'data-action': 'change' }, c.t('result.change_method'));
+const another = (c: ViewContext) =>
+  h('button', { type: 'button', class: 'link no-print', 'data-action': 'change' }, c.t('result.change_method'));
 
 /** An open payment: its artefact, the live status and the ways out. */
 export function paymentView(c: ViewContext, p: PagePayment): HTMLElement[] {
   const voucher = p.payment_method !== 'card' && p.payment_method !== 'wallet';
-  const sandbox = c.model.sandbox && voucher ? h('p', { class: 'small no-print' }, h('a', { href: `/sandbox/pay/${p.payment_id}` }, c.t('result.sandbox_pay'))) : null;
-  return [...artefactView(c, p), ...(voucher ? waiting(c, p, p.payment_method === 'pix') : []), ...(sandbox ? [sandbox] : []), h('p', {}, another(c))];
+  const sandbox =
+    c.model.sandbox && voucher
+      ? h('p', { class: 'small no-print' }, h('a', { href: `/sandbox/pay/${p.payment_id}` }, c.t('result.sandbox_pay')))
+      : null;
+  return [
+    ...artefactView(c, p),
+    ...(voucher ? waiting(c, p, p.payment_method === 'pix') : []),
+    ...(sandbox ? [sandbox] : []),
+    h('p', {}, another(c)),
+  ];
 }
 
 export function paidView(c: ViewContext, next: string): HTMLElement[] {
@@ -130,4 +152,6 @@ export function expiredView(c: ViewContext, p: PagePayment): HTMLElement[] {
 }
 
 export const declineKey = (code: string | null | undefined): MessageKey =>
-  (code && ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'authentication_failed'].includes(code) ? `decline.${code}` : 'decline.generic') as MessageKey;
+  (code && ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'authentication_failed'].includes(code)
+    ? `decline.${code}`
+    : 'decline.generic') as MessageKey;

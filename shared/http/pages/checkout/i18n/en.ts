@@ -5,7 +5,8 @@ export const en = {
   'page.sandbox_note': 'Test mode: no real money moves.',
   'page.order': 'Order {reference}',
   'page.amount_due': 'Amount due',
-  'page.secure': 'Payment processed securely by LatAm Payments. Your card details go straight to the payment network and are never shared with the store.',
+  'page.secure':
+    'Payment processed securely by LatAm Payments. Your card details go straight to the payment network and are never shared with the store.',
   'page.language': 'Language',
   'page.cancel': 'Cancel and return to {merchant}',
   'page.no_methods': 'No payment method is available for this purchase. Please return to the store.',
@@ -89,13 +90,15 @@ export const en = {
   'result.reference': 'Reference',
   'result.sandbox_pay': 'Simulate the customer paying (test mode)',
   'result.pix.title': 'Pay with PIX',
-  'result.pix.steps': 'Open your bank app, choose PIX, then scan the QR code or paste the code below. This page updates by itself when the payment arrives.',
+  'result.pix.steps':
+    'Open your bank app, choose PIX, then scan the QR code or paste the code below. This page updates by itself when the payment arrives.',
   'result.pix.qr_alt': 'PIX QR code for {amount}',
   'result.pix.code': 'PIX copy-and-paste code',
   'result.pix.expired': 'This PIX code has expired.',
   'result.pix.retry': 'Generate a new PIX code',
   'result.boleto.title': 'Your boleto is ready',
-  'result.boleto.steps': 'Pay it in your bank app with the typeable line or the barcode, or print it and pay at a bank or lottery outlet. It clears in 1-3 business days.',
+  'result.boleto.steps':
+    'Pay it in your bank app with the typeable line or the barcode, or print it and pay at a bank or lottery outlet. It clears in 1-3 business days.',
   'result.boleto.line': 'Typeable line',
   'result.boleto.barcode': 'Boleto barcode',
   'result.boleto.due': 'Due date',

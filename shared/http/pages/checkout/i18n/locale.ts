@@ -69,7 +69,8 @@ export type Translate = (key: MessageKey, vars?: Readonly<Record<string, string 
 
 /** `{name}` placeholders filled from vars; the message itself when a key has no country variant. */
 export function translator(catalog: Catalog): Translate {
-  return (key, vars) => (vars ? catalog[key].replace(/\{(\w+)\}/g, (all, name: string) => (name in vars ? String(vars[name]) : all)) : catalog[key]);
+  return (key, vars) =>
+    vars ? catalog[key].replace(/\{(\w+)\}/g, (all, name: string) => (name in vars ? String(vars[name]) : all)) : catalog[key];
 }
 
 /** A key's country variant (e.g. method.cash.desc.MEX) when the catalog has one. */

@@ -1,0 +1,23 @@
+// ESLint (flat config): typescript-eslint's recommended rules over every TypeScript file; formatting is Prettier's job.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'coverage/', 'shared/http/pages/checkout/client-bundle.generated.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-console': 'off',
+    },
+  },
+  { files: ['**/*.mjs', 'scripts/**', 'bin/**'], languageOptions: { globals: globals.node } },
+  // Tests read JSON bodies whose shape the assertions check: `any` there is the honest type.
+  { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  prettier,
+);
