@@ -2,10 +2,10 @@
  * Runtime configuration from the environment. Read at call time (cheap), so the
  * local stack and tests can point the same code at their own table and queues.
  */
+import type { Mode } from './domain/access';
 import { queueUrlEnv, type QueueId } from './manifest/queues';
 
 export type Stage = 'sandbox' | 'live';
-export type Mode = 'test' | 'live';
 
 const env = (name: string): string | undefined => {
   const v = process.env[name];

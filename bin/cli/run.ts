@@ -6,13 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { seedSandboxBalances } from '../../shared/application/payouts';
-import { payoutDeps } from '../../shared/http/payout-deps';
-import { merchantAdmin } from '../../shared/application/merchants';
-import { randomIds, randomSecrets, systemClock } from '../../shared/adapters/crypto';
-import { repositories } from '../../shared/adapters/dynamodb';
+import { adminService } from '../../shared/wiring';
 import { isAppError } from '../../shared/domain/errors';
-import { SCOPES, type Scope } from '../../shared/manifest/routes';
+import { SCOPES, type Scope } from '../../shared/domain/access';
 import { dlqName, queueName, queueUrlEnv } from '../../shared/manifest/queues';
 import { redriveDeadLetters } from '../../shared/adapters/sqs/redrive';
 import { checkUrlSyntax } from '../../shared/adapters/webhooks/ssrf-guard';
@@ -141,13 +137,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   try {
     selectTarget(v);
-    const admin = merchantAdmin({
-      ...repositories,
-      ids: randomIds,
-      secrets: randomSecrets,
-      clock: systemClock,
-      seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id),
-    });
+    const admin = adminService();
     switch (`${group} ${action ?? ''}`.trim()) {
       case 'merchants create': {
         if (!v.name) throw new UsageError('merchants create needs --name.');

@@ -1,10 +1,7 @@
 /** Seeds (or reuses) the sandbox merchant of the local stack and records how to reach it. */
 import { existsSync, readFileSync } from 'node:fs';
-import { seedSandboxBalances } from '../../shared/application/payouts';
-import { payoutDeps } from '../../shared/http/payout-deps';
-import { merchantAdmin } from '../../shared/application/merchants';
-import { randomIds, randomSecrets, systemClock } from '../../shared/adapters/crypto';
-import { repositories } from '../../shared/adapters/dynamodb';
+import { randomSecrets } from '../../shared/adapters/crypto';
+import { adminService, repositories } from '../../shared/wiring';
 
 export interface SandboxInfo {
   base_url: string;
@@ -29,13 +26,7 @@ export async function seedSandboxMerchant(file: string, baseUrl: string): Promis
       // unreadable or stale: seed a new merchant
     }
   }
-  const admin = merchantAdmin({
-    ...repositories,
-    ids: randomIds,
-    secrets: randomSecrets,
-    clock: systemClock,
-    seedTestBalances: (id) => seedSandboxBalances(payoutDeps(), id),
-  });
+  const admin = adminService();
   const created = await admin.createMerchant({ name: SANDBOX_MERCHANT_NAME });
   return {
     base_url: baseUrl,

@@ -2,7 +2,7 @@
 import { getCheckoutSession } from '../../shared/application/checkout';
 import { sessionPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'getCheckoutSession',

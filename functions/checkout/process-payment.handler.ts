@@ -2,7 +2,7 @@
 import { processCheckoutPayment } from '../../shared/application/checkout';
 import { processBody } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'processCheckoutPayment',

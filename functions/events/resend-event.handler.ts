@@ -2,7 +2,7 @@
 import { resendEvent } from '../../shared/application/webhooks';
 import { eventPath } from '../../shared/domain/webhooks/event.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { webhookDeps } from '../../shared/http/webhook-deps';
+import { webhookDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'resendEvent',

@@ -5,7 +5,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { ScheduledEvent } from 'aws-lambda';
 import { expireDue } from '../../shared/application/payments';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 import { logger, metrics } from '../../shared/observability';
 
 /** The schedule's own time is "now", so a late or replayed run expires exactly what was due then. */

@@ -5,7 +5,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { ScheduledEvent } from 'aws-lambda';
 import { sweepOutbox } from '../../shared/application/webhooks';
-import { webhookDeps } from '../../shared/http/webhook-deps';
+import { webhookDeps } from '../../shared/wiring';
 import { logger, metrics } from '../../shared/observability';
 
 export const handler = middy(async (event: ScheduledEvent) => {

@@ -6,7 +6,7 @@ import { sessionIdSchema } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { renderCheckoutPage, renderNotFoundPage } from '../../shared/http/pages/checkout/checkout-page';
 import { resolveLocale } from '../../shared/http/pages/checkout/i18n/locale';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'checkoutPage',

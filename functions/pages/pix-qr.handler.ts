@@ -3,7 +3,7 @@ import { pixQrCode } from '../../shared/application/pages';
 import { qrPng } from '../../shared/adapters/qr';
 import { paymentPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'pixQrImage',

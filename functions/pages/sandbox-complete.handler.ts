@@ -2,7 +2,7 @@
 import { completeFromPage } from '../../shared/application/pages';
 import { httpHandler } from '../../shared/http/handler';
 import { redirect } from '../../shared/http/pages/html';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 import { sandboxPagePath, simulateBody } from '../../shared/domain/payments/payment.schemas';
 
 export const handler = httpHandler({

@@ -3,7 +3,7 @@ import { sandboxPayment } from '../../shared/application/pages';
 import { sandboxPagePath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { renderSandboxPage } from '../../shared/http/pages/sandbox-page';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'sandboxPage',

@@ -2,7 +2,7 @@
 import { createDirectPayment } from '../../shared/application/payments';
 import { directPaymentBody } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'createDirectPayment',

@@ -2,7 +2,7 @@
 import { cancelPayout } from '../../shared/application/payouts';
 import { payoutPath } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { payoutDeps } from '../../shared/http/payout-deps';
+import { payoutDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'cancelPayout',

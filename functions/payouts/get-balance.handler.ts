@@ -1,7 +1,7 @@
 /** GET /api/v1/balance: the merchant's balance per currency in the key's mode. */
 import { balances } from '../../shared/application/payouts';
 import { httpHandler } from '../../shared/http/handler';
-import { payoutDeps } from '../../shared/http/payout-deps';
+import { payoutDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'getBalance',

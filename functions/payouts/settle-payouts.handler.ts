@@ -7,7 +7,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { runSettlementStep } from '../../shared/application/payouts';
 import type { SettlementMessage } from '../../shared/adapters/sqs/payout-rail';
-import { payoutDeps } from '../../shared/http/payout-deps';
+import { payoutDeps } from '../../shared/wiring';
 import { logger, metrics } from '../../shared/observability';
 
 const processor = new BatchProcessor(EventType.SQS);

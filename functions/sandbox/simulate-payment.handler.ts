@@ -4,7 +4,7 @@ import { statusRecord } from '../../shared/application/payment-views';
 import { AppError } from '../../shared/domain/errors';
 import { paymentPath, simulateBody } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'simulatePayment',

@@ -3,7 +3,7 @@ import { balances, topUpTestBalance } from '../../shared/application/payouts';
 import { AppError } from '../../shared/domain/errors';
 import { topUpBody } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { payoutDeps } from '../../shared/http/payout-deps';
+import { payoutDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'topUpTestBalance',

@@ -11,7 +11,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { deliverMessage } from '../../shared/application/webhooks';
 import type { DeliveryMessage } from '../../shared/application/webhook-ports';
-import { webhookDeps } from '../../shared/http/webhook-deps';
+import { webhookDeps } from '../../shared/wiring';
 import { logger, metrics, tracer } from '../../shared/observability';
 
 const processor = new BatchProcessor(EventType.SQS);

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock, IdGenerator, SecretGenerator } from '../application/ports';
 import { KEY_PREFIX } from '../domain/merchant';
-import type { Mode } from '../config';
+import type { Mode } from '../domain/access';
 
 export const randomIds: IdGenerator = {
   // 16 bytes = 128 bits, base64url: 22 characters.

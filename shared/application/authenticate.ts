@@ -2,7 +2,7 @@
  * API key authentication (DESIGN.md sections 4.2 and 5). The key is hashed and
  * looked up by hash; results are cached per container for a short time.
  */
-import type { Mode } from '../config';
+import type { Mode } from '../domain/access';
 import type { Scope } from '../manifest/routes';
 import { AppError } from '../domain/errors';
 import { keyAllows, keyModeOf, type ApiKey, type Merchant } from '../domain/merchant';

@@ -8,9 +8,11 @@ import type { CreateSessionInput, ProcessInput } from '../domain/payments/paymen
 import { effectiveSessionStatus, reportedStatus, type CheckoutSession } from '../domain/payments/session';
 import type { Principal } from './authenticate';
 import { initiatePayment } from './initiate-payment';
+import { isOpenPaymentStatus } from '../domain/payments/payment';
 import type { PaymentDeps } from './payment-deps';
 import { WriteConflict } from './payment-ports';
 import { processResponse } from './payment-views';
+import { commitAndPublish } from './ports';
 
 /** Refuses a notification_url the webhook sender would never call (SPEC.md 6; DESIGN.md 5 SSRF rules). */
 export function requireSafeNotificationUrl(deps: PaymentDeps, url: string | null | undefined, livemode: boolean) {
@@ -91,10 +93,13 @@ async function ownSession(deps: PaymentDeps, principal: Principal, sessionId: st
  */
 async function closeSession(deps: PaymentDeps, s: CheckoutSession, to: 'cancelled' | 'expired', at: string) {
   const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
-  const openPayment = open && ['pending', 'pending_3ds', 'processing'].includes(open.status) ? open : null;
+  const openPayment = open && isOpenPaymentStatus(open.status) ? open : null;
   const events = [sessionEvent(`checkout.session.${to}`, { ...s, status: to, updated_at: at }, deps.ids.newId('evt_'), at)];
   if (openPayment) events.push(paymentEvent(`payment.${to}`, { ...openPayment, status: to }, s, deps.ids.newId('evt_'), at));
-  await deps.store.transitionSession({ session: s, to, payment: openPayment ? { payment: openPayment, to } : undefined, events, now: at });
+  await commitAndPublish(
+    deps.publisher,
+    deps.store.transitionSession({ session: s, to, payment: openPayment ? { payment: openPayment, to } : undefined, events, now: at }),
+  );
 }
 
 /** Moves a session past its expires_at to expired (and its open payment), once; then returns it fresh. */

@@ -17,6 +17,8 @@ import type { Merchant } from '../domain/merchant';
 import type { CardOutcome } from './connectors';
 import type { PaymentDeps } from './payment-deps';
 import { WriteConflict } from './payment-ports';
+import { modeOf } from '../domain/access';
+import { commitAndPublish } from './ports';
 
 export interface InitiateRequest {
   readonly paymentId: string;
@@ -69,8 +71,7 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
   }
   checkInputs(req, now);
   const connectors = deps.connectors.forMode(req.livemode);
-  if (!connectors)
-    throw new AppError('METHOD_NOT_AVAILABLE', `No ${req.livemode ? 'live' : 'test'} provider is configured for ${req.kind}.`);
+  if (!connectors) throw new AppError('METHOD_NOT_AVAILABLE', `No ${modeOf(req.livemode)} provider is configured for ${req.kind}.`);
 
   const at = now.toISOString();
   const sessionEnd = req.session ? Date.parse(req.session.expires_at) : Infinity;
@@ -179,13 +180,16 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
       ? { amountMinor: payment.amount_minor, currency: payment.currency, entryId: deps.ids.newId('le_') }
       : undefined;
   try {
-    await deps.store.recordNewPayment({
-      payment,
-      session: req.session ? { sessionId: req.session.session_id, complete: payment.status === 'success', latestOnly: false } : undefined,
-      events,
-      credit,
-      now: at,
-    });
+    await commitAndPublish(
+      deps.publisher,
+      deps.store.recordNewPayment({
+        payment,
+        session: req.session ? { sessionId: req.session.session_id, complete: payment.status === 'success', latestOnly: false } : undefined,
+        events,
+        credit,
+        now: at,
+      }),
+    );
   } catch (e) {
     if (e instanceof WriteConflict && e.part === 'payment') {
       const existing = await deps.store.getPayment(req.paymentId);

@@ -1,5 +1,5 @@
 /** Ops use cases for merchants and API keys (the CLI calls these). */
-import type { Mode } from '../config';
+import type { Mode } from '../domain/access';
 import { AppError } from '../domain/errors';
 import { COUNTRY_CODES, type CountryCode } from '../domain/geo';
 import { COLLECTION_METHOD_CODES } from '../domain/catalog/payment-methods';

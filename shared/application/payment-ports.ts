@@ -25,13 +25,23 @@ export class WriteConflict extends Error {
   }
 }
 
+/** The events a write committed (the outbox items of its transaction), for the publisher. */
+export type Committed = readonly DomainEvent[];
+
+/** Methods that commit events return them: the use case publishes exactly those (commitAndPublish). */
 export interface PaymentStore {
   /** 'exists' when the id is taken (a keyed retry after a crash). */
   createSession(session: CheckoutSession): Promise<'created' | 'exists'>;
   getSession(sessionId: string): Promise<CheckoutSession | null>;
   getPayment(paymentId: string): Promise<Payment | null>;
   /** A new payment in its initial status, its events, the session link and a credit, atomically. */
-  recordNewPayment(op: { payment: Payment; session?: SessionLink; events: DomainEvent[]; credit?: Credit; now: string }): Promise<void>;
+  recordNewPayment(op: {
+    payment: Payment;
+    session?: SessionLink;
+    events: DomainEvent[];
+    credit?: Credit;
+    now: string;
+  }): Promise<Committed>;
   /** payment.status -> to, conditional on the status read; session, events and credit in the same transaction. */
   transitionPayment(op: {
     payment: Payment;
@@ -41,7 +51,7 @@ export interface PaymentStore {
     events: DomainEvent[];
     credit?: Credit;
     now: string;
-  }): Promise<void>;
+  }): Promise<Committed>;
   /** session.status -> to (cancelled/expired), with its still-open latest payment moved to `paymentTo`. */
   transitionSession(op: {
     session: CheckoutSession;
@@ -49,7 +59,7 @@ export interface PaymentStore {
     payment?: { payment: Payment; to: Extract<PaymentStatus, 'cancelled' | 'expired'> };
     events: DomainEvent[];
     now: string;
-  }): Promise<void>;
+  }): Promise<Committed>;
   /** Sessions and payments whose expiry is due, from the work index (no Scan). */
   dueForExpiry(now: string, limit: number): Promise<Array<{ kind: 'session' | 'payment'; id: string }>>;
 }

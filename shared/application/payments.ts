@@ -2,7 +2,7 @@
 import { AppError, type ErrorCode } from '../domain/errors';
 import { paymentEvent } from '../domain/events';
 import { toMinor } from '../domain/money';
-import { canTransition, PAYMENT_EVENT, type Payment, type PaymentStatus } from '../domain/payments/payment';
+import { canTransition, isOpenPaymentStatus, PAYMENT_EVENT, type Payment, type PaymentStatus } from '../domain/payments/payment';
 import type { DirectPaymentInput } from '../domain/payments/payment.schemas';
 import type { CheckoutSession } from '../domain/payments/session';
 import type { Principal } from './authenticate';
@@ -11,6 +11,7 @@ import { initiatePayment } from './initiate-payment';
 import type { PaymentDeps } from './payment-deps';
 import { WriteConflict } from './payment-ports';
 import { directResponse, statusRecord } from './payment-views';
+import { commitAndPublish } from './ports';
 
 export async function createDirectPayment(deps: PaymentDeps, principal: Principal, input: DirectPaymentInput, paymentId: string) {
   if (!principal.merchant.countries.includes(input.country)) {
@@ -54,12 +55,10 @@ export async function getPaymentStatus(deps: PaymentDeps, principal: Principal, 
   return statusRecord(await settlePaymentExpiry(deps, await ownPayment(deps, principal, paymentId)));
 }
 
-const OPEN: readonly PaymentStatus[] = ['pending', 'pending_3ds', 'processing'];
-
 /** An open payment past its expires_at becomes expired (once), whatever reads it first. */
 export async function settlePaymentExpiry(deps: PaymentDeps, p: Payment): Promise<Payment> {
   const now = deps.clock.now();
-  if (!OPEN.includes(p.status) || !p.expires_at || Date.parse(p.expires_at) > now.getTime()) return p;
+  if (!isOpenPaymentStatus(p.status) || !p.expires_at || Date.parse(p.expires_at) > now.getTime()) return p;
   if (p.checkout_session_id) {
     const s = await deps.store.getSession(p.checkout_session_id);
     if (s && s.payment_id === p.payment_id && Date.parse(s.expires_at) <= now.getTime()) {
@@ -89,15 +88,18 @@ async function transition(deps: PaymentDeps, p: Payment, to: PaymentStatus, patc
         : undefined
     : undefined;
   try {
-    await deps.store.transitionPayment({
-      payment: p,
-      to,
-      patch,
-      session: link,
-      events,
-      credit: to === 'success' ? { amountMinor: p.amount_minor, currency: p.currency, entryId: deps.ids.newId('le_') } : undefined,
-      now: at,
-    });
+    await commitAndPublish(
+      deps.publisher,
+      deps.store.transitionPayment({
+        payment: p,
+        to,
+        patch,
+        session: link,
+        events,
+        credit: to === 'success' ? { amountMinor: p.amount_minor, currency: p.currency, entryId: deps.ids.newId('le_') } : undefined,
+        now: at,
+      }),
+    );
   } catch (e) {
     if (e instanceof WriteConflict && e.part === 'session' && to === 'success') {
       throw new AppError('SESSION_NOT_PENDING', 'The checkout session was already completed, cancelled or expired.');
@@ -118,7 +120,7 @@ export async function completePayment(deps: PaymentDeps, paymentId: string, outc
   if (!p) throw new AppError('PAYMENT_NOT_FOUND');
   const current = await settlePaymentExpiry(deps, p);
   if (current.status === outcome) return current;
-  if (!OPEN.includes(current.status)) throw new AppError('PAYMENT_STATE_CONFLICT', `The payment is already ${current.status}.`);
+  if (!isOpenPaymentStatus(current.status)) throw new AppError('PAYMENT_STATE_CONFLICT', `The payment is already ${current.status}.`);
   let to: PaymentStatus = outcome;
   let patch: Partial<Payment>;
   const at = deps.clock.now().toISOString();

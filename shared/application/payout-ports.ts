@@ -1,6 +1,7 @@
 /** What the payout use cases need from storage and from the payout rail. */
 import type { DomainEvent } from '../domain/events';
 import type { Payout, PayoutStatus } from '../domain/payouts/payout';
+import type { Committed } from './payment-ports';
 
 export interface BalanceView {
   readonly currency: string;
@@ -17,8 +18,11 @@ export interface PayoutListQuery {
 }
 
 export interface PayoutStore {
-  /** Payout + balance debit (conditional on covering it) + ledger entry + event + counters, one transaction. WriteConflict('balance') when the balance is short. */
-  create(op: { payout: Payout; events: DomainEvent[]; ledgerEntryId: string; now: string }): Promise<void>;
+  /**
+   * Payout + balance debit (conditional on covering it) + ledger entry + event + counters, one transaction.
+   * WriteConflict('balance') when the balance is short. Returns the committed events.
+   */
+  create(op: { payout: Payout; events: DomainEvent[]; ledgerEntryId: string; now: string }): Promise<Committed>;
   get(payoutId: string): Promise<Payout | null>;
   /** status -> to conditional on the status read; counters, events and any credit-back in the same transaction. */
   transition(op: {
@@ -28,7 +32,7 @@ export interface PayoutStore {
     events: DomainEvent[];
     creditEntryId?: string;
     now: string;
-  }): Promise<void>;
+  }): Promise<Committed>;
   list(merchantId: string, mode: string, q: PayoutListQuery): Promise<{ items: Payout[]; total: number }>;
   balances(merchantId: string, mode: string): Promise<BalanceView[]>;
   topUp(op: {

@@ -14,9 +14,10 @@ import { payoutEvent } from '../domain/payouts/payout-events';
 import type { CreatePayoutInput } from '../domain/payouts/payout.schemas';
 import type { CurrencyCode } from '../domain/geo';
 import type { Principal } from './authenticate';
-import type { Clock, IdGenerator } from './ports';
+import { commitAndPublish, type Clock, type EventPublisher, type IdGenerator } from './ports';
 import { WriteConflict } from './payment-ports';
 import type { PayoutListQuery, PayoutRails, PayoutStore, SettlementStep } from './payout-ports';
+import { modeOf } from '../domain/access';
 
 export interface PayoutDeps {
   readonly store: PayoutStore;
@@ -24,6 +25,7 @@ export interface PayoutDeps {
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly checkNotificationUrl: (url: string, livemode: boolean) => string | null;
+  readonly publisher: EventPublisher;
 }
 
 function methodFor(principal: Principal, code: string) {
@@ -101,10 +103,7 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
   }
   const rail = deps.rails.forMode(principal.livemode);
   if (!rail)
-    throw new AppError(
-      'METHOD_NOT_AVAILABLE',
-      `No ${principal.livemode ? 'live' : 'test'} payout provider is configured for ${method.name}.`,
-    );
+    throw new AppError('METHOD_NOT_AVAILABLE', `No ${modeOf(principal.livemode)} payout provider is configured for ${method.name}.`);
 
   const at = deps.clock.now().toISOString();
   const outcome = principal.livemode ? null : sandboxOutcome(input.beneficiary.document);
@@ -130,12 +129,15 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
   };
   const type = PAYOUT_EVENT[status];
   try {
-    await deps.store.create({
-      payout,
-      events: type ? [payoutEvent(type, payout, deps.ids.newId('evt_'), at)] : [],
-      ledgerEntryId: deps.ids.newId('le_'),
-      now: at,
-    });
+    await commitAndPublish(
+      deps.publisher,
+      deps.store.create({
+        payout,
+        events: type ? [payoutEvent(type, payout, deps.ids.newId('evt_'), at)] : [],
+        ledgerEntryId: deps.ids.newId('le_'),
+        now: at,
+      }),
+    );
   } catch (e) {
     if (e instanceof WriteConflict && e.part === 'balance') {
       throw new AppError('INSUFFICIENT_BALANCE', `The ${input.currency} balance does not cover ${input.amount} ${input.currency}.`);
@@ -175,14 +177,17 @@ async function transition(deps: PayoutDeps, p: Payout, to: PayoutStatus, patch: 
   const at = deps.clock.now().toISOString();
   const next: Payout = { ...p, ...patch, status: to, updated_at: at };
   const type = PAYOUT_EVENT[to];
-  await deps.store.transition({
-    payout: p,
-    to,
-    patch,
-    events: type ? [payoutEvent(type, next, deps.ids.newId('evt_'), at)] : [],
-    creditEntryId: RETURNS_FUNDS.has(to) ? deps.ids.newId('le_') : undefined,
-    now: at,
-  });
+  await commitAndPublish(
+    deps.publisher,
+    deps.store.transition({
+      payout: p,
+      to,
+      patch,
+      events: type ? [payoutEvent(type, next, deps.ids.newId('evt_'), at)] : [],
+      creditEntryId: RETURNS_FUNDS.has(to) ? deps.ids.newId('le_') : undefined,
+      now: at,
+    }),
+  );
   return next;
 }
 

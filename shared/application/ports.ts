@@ -3,7 +3,21 @@
  * the system clock); unit tests pass in-memory fakes: no AWS, no module spying.
  */
 import type { ApiKey, Merchant, MerchantStatus } from '../domain/merchant';
-import type { Mode } from '../config';
+import type { Mode } from '../domain/access';
+import type { DomainEvent } from '../domain/events';
+
+/**
+ * Hands committed events to webhook delivery right after their transaction. Never throws: an event it
+ * cannot enqueue stays in the outbox, and the sweeper enqueues it later.
+ */
+export interface EventPublisher {
+  publish(events: readonly DomainEvent[]): Promise<void>;
+}
+
+/** Runs a store write that commits events and publishes exactly the events it committed. */
+export async function commitAndPublish(publisher: EventPublisher, write: Promise<readonly DomainEvent[]>): Promise<void> {
+  await publisher.publish(await write);
+}
 
 export interface Clock {
   now(): Date;

@@ -1,8 +1,7 @@
 /** Merchants and their API keys: pure types and rules, no AWS. */
 import { z } from 'zod';
 import { COUNTRY_CODES, type CountryCode } from './geo';
-import { SCOPES, type Scope } from '../manifest/routes';
-import type { Mode } from '../config';
+import { SCOPES, type Mode, type Scope } from './access';
 
 export const MERCHANT_STATUSES = ['active', 'inactive'] as const;
 export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];

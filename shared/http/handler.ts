@@ -13,7 +13,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { z, ZodType } from 'zod';
 import type { Principal } from '../application/authenticate';
 import { checkIdempotencyKey, deriveId, makeIdempotentRunner, type IdempotencyScope } from '../application/idempotency';
-import { idempotencyStore } from '../adapters/dynamodb/idempotency.store';
+import { idempotencyStore } from '../wiring';
 import { randomIds } from '../adapters/crypto';
 import { logger, metrics, tracer } from '../observability';
 import { routeById, type RouteDefinition, type RouteId } from '../manifest/routes';

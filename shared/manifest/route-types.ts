@@ -1,4 +1,5 @@
 import type { Access } from './access';
+import type { Scope } from '../domain/access';
 
 /** The shape of a route manifest entry (shared/manifest/routes.ts assembles the list). */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -13,19 +14,7 @@ export type AuthKind = 'none' | 'api_key' | 'session';
 /** Which of SPEC.md section 7's error shapes the route answers with. */
 export type ErrorFamily = 'checkout' | 'direct' | 'process';
 
-export const SCOPES = [
-  'methods:read',
-  'checkout:read',
-  'checkout:write',
-  'payments:read',
-  'payments:write',
-  'payouts:read',
-  'payouts:write',
-  'balance:read',
-  'events:read',
-  'events:write',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from '../domain/access';
 
 export interface RouteDefinition {
   readonly id: string;

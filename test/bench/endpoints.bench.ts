@@ -23,7 +23,7 @@ async function main() {
   const base = stack.sandbox.base_url;
   // Each case runs as its own merchant, so setup requests never meet the per-merchant rate limits.
   const { merchantAdmin } = await import('../../shared/application/merchants');
-  const { repositories } = await import('../../shared/adapters/dynamodb');
+  const { repositories } = await import('../../shared/wiring');
   const { randomIds, randomSecrets, systemClock } = await import('../../shared/adapters/crypto');
   const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock });
   let key = stack.sandbox.api_key;

@@ -27,8 +27,8 @@ async function main() {
   const { keys, envelope } = await import('../../shared/adapters/dynamodb/keys');
   const { merchantAdmin } = await import('../../shared/application/merchants');
   const { seedSandboxBalances } = await import('../../shared/application/payouts');
-  const { payoutDeps } = await import('../../shared/http/payout-deps');
-  const { repositories } = await import('../../shared/adapters/dynamodb');
+  const { payoutDeps } = await import('../../shared/wiring');
+  const { repositories } = await import('../../shared/wiring');
   const { randomIds, randomSecrets, systemClock } = await import('../../shared/adapters/crypto');
   const admin = merchantAdmin({
     ...repositories,

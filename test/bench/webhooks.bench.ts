@@ -21,7 +21,7 @@ async function main() {
   const receiver = await startReceiver();
   const stack = await startLocalStack({ port: 0, memory: true, stateDir: mkdtempSync(join(tmpdir(), 'bench-wh-')) });
   const { merchantAdmin } = await import('../../shared/application/merchants');
-  const { repositories } = await import('../../shared/adapters/dynamodb');
+  const { repositories } = await import('../../shared/wiring');
   const { randomIds, randomSecrets, systemClock } = await import('../../shared/adapters/crypto');
   const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock });
   const customer = { name: 'Ana Silva', email: 'ana@example.com', document: '52998224725' };
@@ -53,12 +53,12 @@ async function main() {
 
   // 2. Throughput: a backlog of events written to the outbox only, then enqueued at once.
   const { createDirectPayment } = await import('../../shared/application/payments');
-  const { paymentDeps } = await import('../../shared/http/payment-deps');
+  const { paymentDeps } = await import('../../shared/wiring');
   const { paymentRepository } = await import('../../shared/adapters/dynamodb/payment.repository');
   const { documentClient } = await import('../../shared/adapters/aws-clients');
   const { config } = await import('../../shared/config');
   const { sweepOutbox } = await import('../../shared/application/webhooks');
-  const { webhookDeps } = await import('../../shared/http/webhook-deps');
+  const { webhookDeps } = await import('../../shared/wiring');
   const quiet = { ...paymentDeps(), store: paymentRepository(documentClient(), () => config.tableName) };
   const m2 = await admin.createMerchant({ name: 'Bench backlog', notification_url: receiver.url });
   const principal = { merchant: m2.merchant, key: m2.apiKey.key, mode: 'test' as const, livemode: false };

@@ -428,7 +428,7 @@ describe('money under concurrency', () => {
 
   it('cancel racing the start of settlement: exactly one wins', async () => {
     const { runSettlementStep } = await import('../../shared/application/payouts');
-    const { payoutDeps } = await import('../../shared/http/payout-deps');
+    const { payoutDeps } = await import('../../shared/wiring');
     for (let round = 0; round < 5; round++) {
       const { m, c } = await funded(100);
       const id = (await c.create({ amount: 10, beneficiary: pix('00000000434') })).body.payout_id;

@@ -7,11 +7,7 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { createHmac } from 'node:crypto';
 import { handler as sweepJob } from '../../functions/jobs/sweep-outbox.handler';
 import { createDirectPayment } from '../../shared/application/payments';
-import { dispatchAfterCommit } from '../../shared/application/dispatching-store';
-import { paymentRepository } from '../../shared/adapters/dynamodb/payment.repository';
-import { documentClient } from '../../shared/adapters/aws-clients';
-import { config } from '../../shared/config';
-import { paymentDeps } from '../../shared/http/payment-deps';
+import { paymentDeps } from '../../shared/wiring';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,17 +145,8 @@ describe('delivery', () => {
   });
 
   it('heals a crash between commit and enqueue: the sweeper enqueues what the outbox still holds', async () => {
-    const broken = {
-      ...paymentDeps(),
-      store: dispatchAfterCommit(
-        paymentRepository(documentClient(), () => config.tableName),
-        ['recordNewPayment', 'transitionPayment', 'transitionSession'],
-        async () => {
-          throw new Error('process died before enqueue');
-        },
-        () => undefined,
-      ),
-    };
+    // The process dies between the commit and the enqueue: the publisher is never reached.
+    const broken = { ...paymentDeps(), publisher: { publish: async () => undefined } };
     const principal = { merchant: await stack.admin.getMerchant(m.merchantId), key: {} as never, mode: 'test' as const, livemode: false };
     const payment = await createDirectPayment(
       broken,

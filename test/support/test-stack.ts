@@ -10,9 +10,8 @@ import { createHttpServer, listen, type ExtraRoute } from '../../bin/local/http-
 import { startPoller } from '../../bin/local/sqs-poller';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { queueDefinitions, queueUrlEnv } from '../../shared/manifest/queues';
-import { merchantAdmin, type CreateMerchantInput } from '../../shared/application/merchants';
-import { randomIds, randomSecrets, systemClock } from '../../shared/adapters/crypto';
-import { repositories } from '../../shared/adapters/dynamodb';
+import type { CreateMerchantInput, merchantAdmin } from '../../shared/application/merchants';
+import { adminService } from '../../shared/wiring';
 import { engines } from './engines';
 
 export interface TestMerchant {
@@ -47,7 +46,7 @@ export async function startTestStack(options: { extraRoutes?: ExtraRoute[]; work
   const baseUrl = `http://127.0.0.1:${port}`;
   process.env.PUBLIC_BASE_URL = baseUrl;
 
-  const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock });
+  const admin = adminService({ seedBalances: false });
   const pollers: Array<{ stop(): Promise<void> }> = [];
   if (options.workers) {
     const client = new SQSClient({ endpoint: sqs, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });

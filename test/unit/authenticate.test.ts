@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { extractApiKey, makeAuthenticator } from '../../shared/application/authenticate';
 import { AppError } from '../../shared/domain/errors';
 import type { ApiKey, Merchant } from '../../shared/domain/merchant';
-import type { Mode } from '../../shared/config';
+import type { Mode } from '../../shared/domain/access';
 
 const hash = (k: string) => createHash('sha256').update(k).digest('hex');
 const RAW = 'sk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';

@@ -1,15 +1,14 @@
 /** Item builders for the pay-in entities: keys, envelope and work-index attributes in one place. */
 import type { DomainEvent } from '../../domain/events';
-import type { Payment } from '../../domain/payments/payment';
+import { isOpenPaymentStatus, type Payment } from '../../domain/payments/payment';
 import type { CheckoutSession } from '../../domain/payments/session';
 import { envelope, keys } from './keys';
-
-const mode = (livemode: boolean) => (livemode ? 'live' : 'test');
+import { modeOf } from '../../domain/access';
 
 export function sessionItem(s: CheckoutSession) {
   return {
     ...keys.session(s.session_id),
-    ...keys.listing(s.merchant_id, mode(s.livemode), 'SESSION', s.created_at, s.session_id),
+    ...keys.listing(s.merchant_id, modeOf(s.livemode), 'SESSION', s.created_at, s.session_id),
     ...(s.status === 'pending' ? keys.expiry(s.session_id, s.expires_at) : {}),
     ...envelope('session'),
     ...s,
@@ -17,10 +16,10 @@ export function sessionItem(s: CheckoutSession) {
 }
 
 export function paymentItem(p: Payment) {
-  const canExpire = p.expires_at && (p.status === 'pending' || p.status === 'pending_3ds' || p.status === 'processing');
+  const canExpire = p.expires_at && isOpenPaymentStatus(p.status);
   return {
     ...keys.payment(p.payment_id),
-    ...keys.listing(p.merchant_id, mode(p.livemode), 'PAYMENT', p.created_at, p.payment_id),
+    ...keys.listing(p.merchant_id, modeOf(p.livemode), 'PAYMENT', p.created_at, p.payment_id),
     ...(canExpire ? keys.expiry(p.payment_id, p.expires_at as string) : {}),
     ...envelope('payment'),
     ...p,
@@ -30,7 +29,7 @@ export function paymentItem(p: Payment) {
 export function eventItem(e: DomainEvent) {
   return {
     ...keys.event(e.event_id),
-    ...keys.listing(e.merchant_id, mode(e.livemode), 'EVENT', e.created_at, e.event_id),
+    ...keys.listing(e.merchant_id, modeOf(e.livemode), 'EVENT', e.created_at, e.event_id),
     ...keys.outbox(e.event_id, e.created_at),
     ...envelope('event'),
     ...e,
@@ -52,7 +51,7 @@ export interface BalanceMovement {
 }
 
 export function balanceWrites(tableName: string, m: BalanceMovement) {
-  const md = mode(m.livemode);
+  const md = modeOf(m.livemode);
   return [
     {
       Update: {

@@ -2,15 +2,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PaymentStore, SessionLink } from '../../application/payment-ports';
-import type { Payment } from '../../domain/payments/payment';
+import { isOpenPaymentStatus, OPEN_PAYMENT_STATUSES, type Payment } from '../../domain/payments/payment';
 import type { CheckoutSession } from '../../domain/payments/session';
 import { balanceWrites, eventItem, paymentItem, sessionItem } from './payment.items';
 import { transact as transactItems, type TxItem, type TxPart } from './transact';
 import { keys, stripKeys } from './keys';
 import { dueInWorkIndex } from './work-index';
 
-const OPEN = [':pending', ':pending3ds', ':processing'];
-const OPEN_VALUES = { ':pending': 'pending', ':pending3ds': 'pending_3ds', ':processing': 'processing' };
+/** `#status IN (:open0, ...)` over the domain's open payment statuses. */
+const OPEN_VALUES = Object.fromEntries(OPEN_PAYMENT_STATUSES.map((s, i) => [`:open${i}`, s]));
+const OPEN = Object.keys(OPEN_VALUES);
 
 export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => string): PaymentStore {
   const transact = (items: TxItem[], parts: TxPart[]) => transactItems(db, items, parts);
@@ -108,6 +109,7 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
         parts.push('balance', 'balance');
       }
       await transact(items, parts);
+      return events;
     },
 
     async transitionPayment({ payment, to, patch, session, events, credit, now }) {
@@ -120,7 +122,7 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
         values[`:v${i}`] = v;
         return `#f${i} = :v${i}`;
       });
-      const stillOpen = to === 'pending' || to === 'pending_3ds' || to === 'processing';
+      const stillOpen = isOpenPaymentStatus(to);
       const items: TxItem[] = [
         {
           Update: {
@@ -156,6 +158,7 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
         parts.push('balance', 'balance');
       }
       await transact(items, parts);
+      return events;
     },
 
     async transitionSession({ session, to, payment, events, now }) {
@@ -199,6 +202,7 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
         parts.push('other');
       }
       await transact(items, parts);
+      return events;
     },
 
     async dueForExpiry(now, limit) {

@@ -5,13 +5,12 @@ import { RETURNS_FUNDS, type Payout } from '../../domain/payouts/payout';
 import { balanceWrites, eventItem } from './payment.items';
 import { envelope, keys, stripKeys } from './keys';
 import { transact as transactItems, type TxItem, type TxPart } from './transact';
-
-const mode = (livemode: boolean) => (livemode ? 'live' : 'test');
+import { modeOf } from '../../domain/access';
 
 export function payoutItem(p: Payout) {
   return {
     ...keys.payout(p.payout_id),
-    ...keys.listing(p.merchant_id, mode(p.livemode), 'PAYOUT', p.created_at, p.payout_id),
+    ...keys.listing(p.merchant_id, modeOf(p.livemode), 'PAYOUT', p.created_at, p.payout_id),
     ...envelope('payout'),
     ...p,
   };
@@ -35,7 +34,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
     return {
       Update: {
         TableName: tableName(),
-        Key: keys.payoutCounters(p.merchant_id, mode(p.livemode)),
+        Key: keys.payoutCounters(p.merchant_id, modeOf(p.livemode)),
         UpdateExpression: `ADD ${adds.join(', ')} SET updated_at = :now, entity = :entity, version = :version`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
@@ -65,6 +64,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
         counters(payout, { total: 1, [payout.status]: 1 }, now),
       ];
       await transact(items, ['payment', 'balance', 'balance', ...events.map(() => 'other' as const), 'other']);
+      return events;
     },
 
     async get(payoutId) {
@@ -113,6 +113,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
         parts.push('balance', 'balance');
       }
       await transact(items, parts);
+      return events;
     },
 
     async list(merchantId, md, q) {

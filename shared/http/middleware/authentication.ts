@@ -2,7 +2,7 @@
 import type middy from '@middy/core';
 import { extractApiKey } from '../../application/authenticate';
 import { logger } from '../../observability';
-import { authenticator } from '../auth';
+import { authenticator } from '../../wiring';
 import type { HttpEvent, HttpResult, PipelineContext } from '../types';
 
 export function authentication(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, PipelineContext> {

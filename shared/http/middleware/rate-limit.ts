@@ -4,12 +4,8 @@
  * session-authorised routes, and the object in the path for public pages.
  */
 import type middy from '@middy/core';
-import { makeRateLimiter, type RateLimiter } from '../../application/rate-limit';
-import { systemClock } from '../../adapters/crypto';
-import { repositories } from '../../adapters/dynamodb';
+import { rateLimiter } from '../../wiring';
 import type { HttpEvent, HttpResult, PipelineContext } from '../types';
-
-let limiter: RateLimiter | undefined;
 
 function sessionIdInBody(event: HttpEvent): string | undefined {
   try {
@@ -35,8 +31,7 @@ export function rateLimit(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, P
       if (route.rateLimitPerMinute === null) return;
       const subject = rateLimitSubject(request.context, request.event);
       if (!subject) return;
-      limiter ??= makeRateLimiter({ counter: repositories.rateLimits, clock: systemClock });
-      const headers = await limiter.check(subject, route.id, route.rateLimitPerMinute);
+      const headers = await rateLimiter().check(subject, route.id, route.rateLimitPerMinute);
       Object.assign(request.context.responseHeaders, headers);
     },
   };

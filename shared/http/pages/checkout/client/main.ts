@@ -6,6 +6,7 @@
  */
 import type { CountryCode } from '../../../../domain/geo';
 import { cardBrand } from '../../../../domain/payments/card';
+import { isOpenPaymentStatus, type PaymentStatus } from '../../../../domain/payments/payment';
 import type { MessageKey } from '../i18n/en';
 import { translator } from '../i18n/locale';
 import { formatCountdown, formatMoney } from '../format';
@@ -27,7 +28,6 @@ const result = byId('result')!;
 const submit = byId<HTMLButtonElement>('submit')!;
 const cardBox = byId('card-fields');
 const input = (name: string) => byId<HTMLInputElement>(`f-${name}`);
-const OPEN = ['pending', 'pending_3ds', 'processing'];
 
 let busy = false;
 let pollTimer = 0;
@@ -159,7 +159,7 @@ async function pollOnce() {
   if (s.state === 'completed' || s.payment?.status === 'success') return paid(s.next_url ?? model.successUrl);
   if (s.state !== 'open') return window.location.reload();
   const p = s.payment;
-  if (!p || OPEN.includes(p.status)) return poll(document.hidden ? 10_000 : 3000);
+  if (!p || isOpenPaymentStatus(p.status as PaymentStatus)) return poll(document.hidden ? 10_000 : 3000);
   window.clearInterval(tick);
   if (p.status === 'failed') return backToForm(t(declineKey(p.failure_code)));
   render(expiredView(ctx, p));
@@ -317,7 +317,7 @@ function boot() {
   document.addEventListener('visibilitychange', () => !document.hidden && pollTimer && poll(0));
   syncMethod();
   const p = model.payment;
-  if (p && OPEN.includes(p.status)) {
+  if (p && isOpenPaymentStatus(p.status as PaymentStatus)) {
     const radio = form.querySelector<HTMLInputElement>(`input[name=payment_method][value=${p.payment_method}]`);
     if (radio) radio.checked = true;
     syncMethod();

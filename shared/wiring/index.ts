@@ -1,0 +1,11 @@
+/**
+ * The composition root: the one place where adapters are connected to use cases. Every HTTP handler,
+ * queue worker, scheduled job, the ops CLI and the local stack's seed take their dependencies from here,
+ * created once per container and reused across invocations.
+ */
+export { authenticator, idempotencyStore, rateLimiter } from './access';
+export { adminService } from './admin';
+export { checkNotificationUrl, paymentDeps } from './payments';
+export { payoutDeps } from './payouts';
+export { repositories, tableName } from './repositories';
+export { eventPublisher, USER_AGENT, webhookDeps } from './webhooks';

@@ -1,0 +1,40 @@
+/** Pay-in dependencies: DynamoDB store, connector registry, merchants, ids, clock, links and the event publisher. */
+import { documentClient } from '../adapters/aws-clients';
+import { connectorRegistry } from '../adapters/connectors/registry';
+import { randomIds, systemClock } from '../adapters/crypto';
+import { paymentRepository } from '../adapters/dynamodb/payment.repository';
+import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
+import type { PaymentDeps } from '../application/payment-deps';
+import type { Clock } from '../application/ports';
+import { config } from '../config';
+import { repositories, tableName } from './repositories';
+import { eventPublisher } from './webhooks';
+
+const baseUrl = () => (config.publicBaseUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+
+/** SSRF guard for a submitted notification_url (syntax only; delivery resolves and checks again). */
+export function checkNotificationUrl(url: string, livemode: boolean): string | null {
+  try {
+    checkUrlSyntax(url, { requireHttps: livemode, allowLoopback: config.webhookAllowLoopback });
+    return null;
+  } catch (e) {
+    if (e instanceof UnsafeUrlError) return e.message;
+    throw e;
+  }
+}
+
+let deps: PaymentDeps | undefined;
+
+export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
+  deps ??= {
+    store: paymentRepository(documentClient(), tableName),
+    connectors: connectorRegistry(baseUrl),
+    merchants: repositories.merchants,
+    ids: randomIds,
+    clock: systemClock,
+    baseUrl,
+    checkNotificationUrl,
+    publisher: eventPublisher,
+  };
+  return clock === systemClock ? deps : { ...deps, clock };
+}

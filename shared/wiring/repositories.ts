@@ -1,0 +1,20 @@
+/** The merchant, key and rate-limit repositories on the shared document client and the configured table. */
+import { documentClient } from '../adapters/aws-clients';
+import { apiKeyRepository } from '../adapters/dynamodb/api-key.repository';
+import { merchantRepository } from '../adapters/dynamodb/merchant.repository';
+import { rateLimitCounter } from '../adapters/dynamodb/rate-limit.repository';
+import { config } from '../config';
+
+export const tableName = () => config.tableName;
+
+export const repositories = {
+  get merchants() {
+    return merchantRepository(documentClient(), tableName);
+  },
+  get apiKeys() {
+    return apiKeyRepository(documentClient(), tableName);
+  },
+  get rateLimits() {
+    return rateLimitCounter(documentClient(), tableName);
+  },
+};
