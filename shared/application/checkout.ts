@@ -10,9 +10,8 @@ import type { Principal } from './authenticate';
 import { initiatePayment } from './initiate-payment';
 import { isOpenPaymentStatus } from '../domain/payments/payment';
 import type { PaymentDeps } from './payment-deps';
-import { WriteConflict } from './payment-ports';
 import { processResponse } from './payment-views';
-import { commitAndPublish } from './ports';
+import { commitAndPublish, WriteConflict } from './ports';
 
 /** Refuses a notification_url the webhook sender would never call (SPEC.md 6; DESIGN.md 5 SSRF rules). */
 export function requireSafeNotificationUrl(deps: PaymentDeps, url: string | null | undefined, livemode: boolean) {

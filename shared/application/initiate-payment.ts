@@ -16,9 +16,8 @@ import type { CheckoutSession } from '../domain/payments/session';
 import type { Merchant } from '../domain/merchant';
 import type { CardOutcome } from './connectors';
 import type { PaymentDeps } from './payment-deps';
-import { WriteConflict } from './payment-ports';
 import { modeOf } from '../domain/access';
-import { commitAndPublish } from './ports';
+import { commitAndPublish, WriteConflict } from './ports';
 
 export interface InitiateRequest {
   readonly paymentId: string;
@@ -191,11 +190,11 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
       }),
     );
   } catch (e) {
-    if (e instanceof WriteConflict && e.part === 'payment') {
+    if (e instanceof WriteConflict && e.entity === 'payment') {
       const existing = await deps.store.getPayment(req.paymentId);
       if (existing && existing.merchant_id === req.merchant.merchant_id) return { payment: existing, existing: true };
     }
-    if (e instanceof WriteConflict && e.part === 'session') {
+    if (e instanceof WriteConflict && e.entity === 'session') {
       const s = await deps.store.getSession(req.session?.session_id ?? '');
       if (s && Date.parse(s.expires_at) <= Date.now()) throw new AppError('SESSION_EXPIRED');
       throw new AppError('SESSION_NOT_PENDING', 'The session is no longer accepting payments.');

@@ -17,14 +17,6 @@ export interface SessionLink {
   readonly latestOnly: boolean;
 }
 
-/** Which condition of a transaction failed. */
-export class WriteConflict extends Error {
-  constructor(readonly part: 'payment' | 'session' | 'balance' | 'other') {
-    super(`conditional write failed on ${part}`);
-    this.name = 'WriteConflict';
-  }
-}
-
 /** The events a write committed (the outbox items of its transaction), for the publisher. */
 export type Committed = readonly DomainEvent[];
 

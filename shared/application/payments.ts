@@ -9,9 +9,8 @@ import type { Principal } from './authenticate';
 import { requireSafeNotificationUrl, settleExpiry } from './checkout';
 import { initiatePayment } from './initiate-payment';
 import type { PaymentDeps } from './payment-deps';
-import { WriteConflict } from './payment-ports';
 import { directResponse, statusRecord } from './payment-views';
-import { commitAndPublish } from './ports';
+import { commitAndPublish, WriteConflict } from './ports';
 
 export async function createDirectPayment(deps: PaymentDeps, principal: Principal, input: DirectPaymentInput, paymentId: string) {
   if (!principal.merchant.countries.includes(input.country)) {
@@ -101,7 +100,7 @@ async function transition(deps: PaymentDeps, p: Payment, to: PaymentStatus, patc
       }),
     );
   } catch (e) {
-    if (e instanceof WriteConflict && e.part === 'session' && to === 'success') {
+    if (e instanceof WriteConflict && e.entity === 'session' && to === 'success') {
       throw new AppError('SESSION_NOT_PENDING', 'The checkout session was already completed, cancelled or expired.');
     }
     if (e instanceof WriteConflict) throw new AppError('PAYMENT_STATE_CONFLICT', 'The payment changed concurrently; retry the read.');

@@ -14,8 +14,7 @@ import { payoutEvent } from '../domain/payouts/payout-events';
 import type { CreatePayoutInput } from '../domain/payouts/payout.schemas';
 import type { CurrencyCode } from '../domain/geo';
 import type { Principal } from './authenticate';
-import { commitAndPublish, type Clock, type EventPublisher, type IdGenerator } from './ports';
-import { WriteConflict } from './payment-ports';
+import { commitAndPublish, WriteConflict, type Clock, type EventPublisher, type IdGenerator } from './ports';
 import type { PayoutListQuery, PayoutRails, PayoutStore, SettlementStep } from './payout-ports';
 import { modeOf } from '../domain/access';
 
@@ -139,10 +138,10 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
       }),
     );
   } catch (e) {
-    if (e instanceof WriteConflict && e.part === 'balance') {
+    if (e instanceof WriteConflict && e.entity === 'balance') {
       throw new AppError('INSUFFICIENT_BALANCE', `The ${input.currency} balance does not cover ${input.amount} ${input.currency}.`);
     }
-    if (e instanceof WriteConflict && e.part === 'payment') {
+    if (e instanceof WriteConflict && e.entity === 'payout') {
       // A keyed retry after a crash: the id already exists; answer with it, debit nothing again.
       const existing = await deps.store.get(payoutId);
       if (existing && existing.merchant_id === payout.merchant_id) return createdResponse(existing);

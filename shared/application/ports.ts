@@ -19,6 +19,17 @@ export async function commitAndPublish(publisher: EventPublisher, write: Promise
   await publisher.publish(await write);
 }
 
+/** The stored objects a transaction can touch: a failed condition names the one whose condition failed. */
+export type EntityTag = 'session' | 'payment' | 'payout' | 'balance' | 'ledger_entry' | 'event' | 'payout_counters' | 'unknown';
+
+/** A conditional write (or one item of a transaction) found the stored state changed: `entity` names which. */
+export class WriteConflict extends Error {
+  constructor(readonly entity: EntityTag) {
+    super(`conditional write failed on ${entity}`);
+    this.name = 'WriteConflict';
+  }
+}
+
 export interface Clock {
   now(): Date;
 }

@@ -3,6 +3,8 @@
  * local stack (bin/local/services.ts) both build the table from this.
  */
 export interface IndexDefinition {
+  /** What repositories use it for; they look an index up by role, never by name. */
+  readonly role: 'listing' | 'work';
   readonly name: string;
   readonly partitionKey: string;
   readonly sortKey: string;
@@ -18,12 +20,14 @@ export const TABLE = {
   ttlAttribute: 'ttl',
   indexes: [
     {
+      role: 'listing',
       name: 'GSI1',
       partitionKey: 'GSI1PK',
       sortKey: 'GSI1SK',
       purpose: 'Listings: merchant + mode + entity -> created_at#id; API keys by merchant.',
     },
     {
+      role: 'work',
       name: 'GSI2',
       partitionKey: 'GSI2PK',
       sortKey: 'GSI2SK',
@@ -33,6 +37,13 @@ export const TABLE = {
 } as const;
 
 export type IndexName = (typeof TABLE.indexes)[number]['name'];
+
+/** The index that plays a role (listing: GSI1, work: GSI2). */
+export function indexFor(role: IndexDefinition['role']): IndexDefinition {
+  const found = TABLE.indexes.find((i) => i.role === role);
+  if (!found) throw new Error(`no ${role} index in the table manifest`);
+  return found;
+}
 
 /** CreateTable input for DynamoDB Local, equivalent to the CDK definition. */
 export function createTableInput(tableName: string) {

@@ -23,8 +23,8 @@ async function main() {
   const { dynamoClient, documentClient } = await import('../../shared/adapters/aws-clients');
   const { BatchWriteCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
   const { config } = await import('../../shared/config');
-  const { payoutItem } = await import('../../shared/adapters/dynamodb/payout.repository');
-  const { keys, envelope } = await import('../../shared/adapters/dynamodb/keys');
+  const { payoutEntity, payoutCountersEntity } = await import('../../shared/adapters/dynamodb/entities/payout.entity');
+  const { envelope } = await import('../../shared/adapters/dynamodb/keys');
   const { merchantAdmin } = await import('../../shared/application/merchants');
   const { seedSandboxBalances } = await import('../../shared/application/payouts');
   const { payoutDeps } = await import('../../shared/wiring');
@@ -54,7 +54,7 @@ async function main() {
       const at = new Date(start + j * 60_000).toISOString();
       batch.push({
         PutRequest: {
-          Item: payoutItem({
+          Item: payoutEntity.item({
             payout_id: randomIds.newId('po_'),
             merchant_id: big.merchant.merchant_id,
             livemode: false,
@@ -91,7 +91,7 @@ async function main() {
   await documentClient().send(
     new PutCommand({
       TableName: config.tableName,
-      Item: { ...keys.payoutCounters(big.merchant.merchant_id, 'test'), ...envelope('payoutCounters'), ...counts },
+      Item: { ...payoutCountersEntity.key(big.merchant.merchant_id, 'test'), ...envelope(payoutCountersEntity), ...counts },
     }),
   );
 

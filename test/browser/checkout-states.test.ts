@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
-import { keys } from '../../shared/adapters/dynamodb/keys';
+import { sessionEntity } from '../../shared/adapters/dynamodb/entities/session.entity';
 import { hasHorizontalScroll, launchBrowser, openPage, startShop, type OpenedPage } from '../support/browser';
 import { paymentsSuite } from '../support/payments';
 import { expectAccessible } from './checkout-support';
@@ -46,7 +46,7 @@ it('an expired session renders its own page (no form) with the way back', async 
   await documentClient().send(
     new UpdateCommand({
       TableName: config.tableName,
-      Key: keys.session(id),
+      Key: sessionEntity.key(id),
       UpdateExpression: 'SET expires_at = :past',
       ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
     }),

@@ -4,24 +4,18 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRepository } from '../../application/ports';
 import type { ApiKey } from '../../domain/merchant';
-import { envelope, keys, stripKeys } from './keys';
-
-export const apiKeyItem = (key: ApiKey, hash: string) => ({
-  ...keys.apiKey(hash),
-  ...keys.apiKeysOfMerchant(key.merchant_id, key.key_id),
-  ...envelope('apiKey'),
-  ...key,
-});
+import { apiKeyEntity } from './entities/api-key.entity';
+import { INDEX, stripKeys } from './keys';
 
 export function apiKeyRepository(db: DynamoDBDocumentClient, tableName: () => string): ApiKeyRepository {
   const findItem = async (merchantId: string, keyId: string) => {
     const res = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: 'GSI1',
+        IndexName: INDEX.listing,
         KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
         ExpressionAttributeValues: {
-          ':pk': keys.apiKeysOfMerchant(merchantId).GSI1PK,
+          ':pk': apiKeyEntity.ofMerchant(merchantId).GSI1PK,
           ':sk': keyId,
         },
       }),
@@ -32,12 +26,12 @@ export function apiKeyRepository(db: DynamoDBDocumentClient, tableName: () => st
   return {
     async create(key, hash) {
       await db.send(
-        new PutCommand({ TableName: tableName(), Item: apiKeyItem(key, hash), ConditionExpression: 'attribute_not_exists(PK)' }),
+        new PutCommand({ TableName: tableName(), Item: apiKeyEntity.item(key, hash), ConditionExpression: 'attribute_not_exists(PK)' }),
       );
     },
 
     async findByHash(hash) {
-      const res = await db.send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hash) }));
+      const res = await db.send(new GetCommand({ TableName: tableName(), Key: apiKeyEntity.key(hash) }));
       return res.Item ? stripKeys<ApiKey>(res.Item) : null;
     },
 
@@ -48,9 +42,9 @@ export function apiKeyRepository(db: DynamoDBDocumentClient, tableName: () => st
         const res = await db.send(
           new QueryCommand({
             TableName: tableName(),
-            IndexName: 'GSI1',
+            IndexName: INDEX.listing,
             KeyConditionExpression: 'GSI1PK = :pk',
-            ExpressionAttributeValues: { ':pk': keys.apiKeysOfMerchant(merchantId).GSI1PK },
+            ExpressionAttributeValues: { ':pk': apiKeyEntity.ofMerchant(merchantId).GSI1PK },
             ExclusiveStartKey,
           }),
         );

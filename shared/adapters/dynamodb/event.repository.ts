@@ -2,7 +2,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventStore, StoredEvent } from '../../application/webhook-ports';
-import { keys, stripKeys } from './keys';
+import { eventEntity } from './entities/event.entity';
+import { INDEX, indexKeys, REMOVE_FROM_WORK_INDEX, stripKeys } from './keys';
 import { dueInWorkIndex } from './work-index';
 
 const encodeCursor = (key: Record<string, unknown> | undefined) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null);
@@ -18,7 +19,7 @@ function decodeCursor(cursor: string | undefined): Record<string, unknown> | und
 export function eventRepository(db: DynamoDBDocumentClient, tableName: () => string): EventStore {
   return {
     async get(eventId) {
-      const r = await db.send(new GetCommand({ TableName: tableName(), Key: keys.event(eventId), ConsistentRead: true }));
+      const r = await db.send(new GetCommand({ TableName: tableName(), Key: eventEntity.key(eventId), ConsistentRead: true }));
       return r.Item ? stripKeys<StoredEvent>(r.Item) : null;
     },
 
@@ -29,8 +30,8 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
             .send(
               new UpdateCommand({
                 TableName: tableName(),
-                Key: keys.event(id),
-                UpdateExpression: 'SET dispatched_at = :at REMOVE GSI2PK, GSI2SK',
+                Key: eventEntity.key(id),
+                UpdateExpression: `SET dispatched_at = :at ${REMOVE_FROM_WORK_INDEX}`,
                 ConditionExpression: 'attribute_exists(PK)',
                 ExpressionAttributeValues: { ':at': at },
               }),
@@ -43,14 +44,14 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
     },
 
     async undispatched(before, limit) {
-      return dueInWorkIndex(db, tableName(), keys.outboxPartition, before, limit, 'event_id');
+      return dueInWorkIndex(db, tableName(), indexKeys.outboxPartition, before, limit, 'event_id');
     },
 
     async recordAttempt(eventId, attempt, status) {
       await db.send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keys.event(eventId),
+          Key: eventEntity.key(eventId),
           UpdateExpression:
             'SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), delivery_status = :status, last_attempt_at = :at' +
             (status === 'delivered' ? ', delivered_at = :at' : ''),
@@ -62,7 +63,7 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
 
     async list(merchantId, mode, q) {
       const filters: string[] = [];
-      const values: Record<string, unknown> = { ':pk': keys.listing(merchantId, mode, 'EVENT').GSI1PK };
+      const values: Record<string, unknown> = { ':pk': indexKeys.listing(merchantId, mode, 'EVENT').GSI1PK };
       const names: Record<string, string> = {};
       if (q.type) {
         filters.push('#type = :type');
@@ -85,7 +86,7 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
         const r = await db.send(
           new QueryCommand({
             TableName: tableName(),
-            IndexName: 'GSI1',
+            IndexName: INDEX.listing,
             KeyConditionExpression: 'GSI1PK = :pk',
             ScanIndexForward: false,
             ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),

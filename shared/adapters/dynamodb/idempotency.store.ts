@@ -10,11 +10,11 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import { config } from '../../config';
 import { TABLE } from '../../manifest/table';
 import { dynamoClient } from '../aws-clients';
-import { keys } from './keys';
+import { idempotencyRecordKey } from './entities/idempotency-record.entity';
 
 class SingleTablePersistenceLayer extends DynamoDBPersistenceLayer {
   protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
-    const { PK, SK } = keys.idempotencyRecord(idempotencyKey);
+    const { PK, SK } = idempotencyRecordKey(idempotencyKey);
     return { [TABLE.partitionKey]: { S: PK }, [TABLE.sortKey]: { S: SK } };
   }
 }

@@ -5,8 +5,9 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { MerchantRepository, WebhookSecrets } from '../../application/ports';
 import { AppError } from '../../domain/errors';
 import type { ApiKey, Merchant, MerchantStatus } from '../../domain/merchant';
-import { envelope, keys, stripKeys } from './keys';
-import { apiKeyItem } from './api-key.repository';
+import { apiKeyEntity } from './entities/api-key.entity';
+import { merchantEntity, webhookSecretEntity } from './entities/merchant.entity';
+import { stripKeys } from './keys';
 
 export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => string): MerchantRepository {
   return {
@@ -20,25 +21,25 @@ export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => 
             {
               Put: {
                 TableName,
-                Item: { ...keys.merchant(merchant.merchant_id), ...envelope('merchant'), ...merchant },
+                Item: merchantEntity.item(merchant),
                 ConditionExpression: notExists,
               },
             },
             {
               Put: {
                 TableName,
-                Item: { ...keys.webhookSecret(merchant.merchant_id), ...envelope('webhookSecret'), ...secrets },
+                Item: webhookSecretEntity.item(merchant.merchant_id, secrets),
                 ConditionExpression: notExists,
               },
             },
-            { Put: { TableName, Item: apiKeyItem(firstKey, firstKeyHash), ConditionExpression: notExists } },
+            { Put: { TableName, Item: apiKeyEntity.item(firstKey, firstKeyHash), ConditionExpression: notExists } },
           ],
         }),
       );
     },
 
     async get(merchantId: string) {
-      const res = await db.send(new GetCommand({ TableName: tableName(), Key: keys.merchant(merchantId) }));
+      const res = await db.send(new GetCommand({ TableName: tableName(), Key: merchantEntity.key(merchantId) }));
       return res.Item ? stripKeys<Merchant>(res.Item) : null;
     },
 
@@ -47,7 +48,7 @@ export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => 
         const res = await db.send(
           new UpdateCommand({
             TableName: tableName(),
-            Key: keys.merchant(merchantId),
+            Key: merchantEntity.key(merchantId),
             UpdateExpression: 'SET #status = :status, updated_at = :at',
             ConditionExpression: 'attribute_exists(PK)',
             ExpressionAttributeNames: { '#status': 'status' },
@@ -63,7 +64,7 @@ export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => 
     },
 
     async getWebhookSecrets(merchantId: string) {
-      const res = await db.send(new GetCommand({ TableName: tableName(), Key: keys.webhookSecret(merchantId), ConsistentRead: true }));
+      const res = await db.send(new GetCommand({ TableName: tableName(), Key: webhookSecretEntity.key(merchantId), ConsistentRead: true }));
       return res.Item ? stripKeys<WebhookSecrets>(res.Item) : null;
     },
 
@@ -71,7 +72,7 @@ export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => 
       await db.send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keys.webhookSecret(merchantId),
+          Key: webhookSecretEntity.key(merchantId),
           UpdateExpression: 'SET #current = :current, #previous = :previous, previous_expires_at = :exp, rotated_at = :rotated',
           ConditionExpression: '#current = :expected',
           ExpressionAttributeNames: { '#current': 'current', '#previous': 'previous' },

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitCounter } from '../../application/ports';
 import { TABLE } from '../../manifest/table';
-import { ENTITIES, keys } from './keys';
+import { rateLimitWindowEntity } from './entities/rate-limit-window.entity';
 
 export function rateLimitCounter(db: DynamoDBDocumentClient, tableName: () => string): RateLimitCounter {
   return {
@@ -12,7 +12,7 @@ export function rateLimitCounter(db: DynamoDBDocumentClient, tableName: () => st
         const res = await db.send(
           new UpdateCommand({
             TableName: tableName(),
-            Key: keys.rateLimitWindow(subject, routeId, windowStart),
+            Key: rateLimitWindowEntity.key(subject, routeId, windowStart),
             UpdateExpression: 'ADD #count :one SET #ttl = :ttl, entity = :entity, version = :version',
             ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
             ExpressionAttributeNames: { '#count': 'count', '#ttl': TABLE.ttlAttribute },
@@ -20,8 +20,8 @@ export function rateLimitCounter(db: DynamoDBDocumentClient, tableName: () => st
               ':one': 1,
               ':limit': limit,
               ':ttl': expiresAt,
-              ':entity': ENTITIES.rateLimitWindow.entity,
-              ':version': ENTITIES.rateLimitWindow.version,
+              ':entity': rateLimitWindowEntity.entity,
+              ':version': rateLimitWindowEntity.version,
             },
             ReturnValues: 'UPDATED_NEW',
           }),

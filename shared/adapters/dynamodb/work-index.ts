@@ -1,6 +1,6 @@
 /** Reads a GSI2 work queue (due expiries, the outbox) across its shards: items whose sort key is at or before a time. */
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { WORK_SHARDS } from './keys';
+import { INDEX, WORK_SHARDS } from './keys';
 
 export async function dueInWorkIndex(
   db: DynamoDBDocumentClient,
@@ -15,7 +15,7 @@ export async function dueInWorkIndex(
     const r = await db.send(
       new QueryCommand({
         TableName: tableName,
-        IndexName: 'GSI2',
+        IndexName: INDEX.work,
         KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :until',
         ExpressionAttributeValues: { ':pk': partitionOf(shard), ':until': `${atOrBefore}#~` },
         ProjectionExpression: attribute,

@@ -16,6 +16,10 @@ export const SESSION_TRANSITIONS: Readonly<Record<SessionStatus, readonly Sessio
 
 export const canSessionTransition = (from: SessionStatus, to: SessionStatus) => SESSION_TRANSITIONS[from].includes(to);
 
+/** Statuses in which a session still accepts payment attempts (it can still complete, expire or be cancelled). */
+export const OPEN_SESSION_STATUSES: readonly SessionStatus[] = ['pending', 'processing'];
+export const isOpenSessionStatus = (s: SessionStatus) => OPEN_SESSION_STATUSES.includes(s);
+
 export const SESSION_EXPIRY_MINUTES = { default: 30, min: 5, max: 1440 } as const;
 
 export interface CheckoutSession {
@@ -44,7 +48,7 @@ export interface CheckoutSession {
 
 /** A pending session past its expiry is expired, whether or not the timer has run yet. */
 export function effectiveSessionStatus(s: Pick<CheckoutSession, 'status' | 'expires_at'>, now: Date): SessionStatus {
-  return (s.status === 'pending' || s.status === 'processing') && Date.parse(s.expires_at) <= now.getTime() ? 'expired' : s.status;
+  return isOpenSessionStatus(s.status) && Date.parse(s.expires_at) <= now.getTime() ? 'expired' : s.status;
 }
 
 /** SPEC.md 2.1: the payment status once a payment exists (success rather than completed), else the session status. */

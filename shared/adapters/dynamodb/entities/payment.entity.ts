@@ -1,0 +1,63 @@
+/** Payment: on the listing index, and on the work index while it is open and can expire. */
+import { modeOf } from '../../../domain/access';
+import { isOpenPaymentStatus, OPEN_PAYMENT_STATUSES, type Payment, type PaymentStatus } from '../../../domain/payments/payment';
+import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, setClause, type EntityModel } from '../keys';
+import type { TaggedWrite } from '../transact';
+
+/** `#status IN (:popen0, ...)` over the domain's open payment statuses. */
+const OPEN_VALUES = Object.fromEntries(OPEN_PAYMENT_STATUSES.map((s, i) => [`:popen${i}`, s]));
+const IS_OPEN = `#status IN (${Object.keys(OPEN_VALUES).join(', ')})`;
+
+const model = { entity: 'payment', version: 1 } as const;
+const key = (paymentId: string) => ({ PK: `PAYMENT#${paymentId}`, SK: 'PAYMENT' });
+
+export const paymentEntity = {
+  ...model,
+  key,
+  item: (p: Payment) => ({
+    ...key(p.payment_id),
+    ...indexKeys.listing(p.merchant_id, modeOf(p.livemode), 'PAYMENT', p.created_at, p.payment_id),
+    ...(p.expires_at && isOpenPaymentStatus(p.status) ? indexKeys.expiry(p.payment_id, p.expires_at) : {}),
+    ...envelope(model),
+    ...p,
+  }),
+
+  /** A new payment; the id must be free (a keyed retry after a crash finds it taken). */
+  create: (tableName: string, p: Payment): TaggedWrite => ({
+    entity: 'payment',
+    write: { Put: { TableName: tableName, Item: paymentEntity.item(p), ConditionExpression: 'attribute_not_exists(PK)' } },
+  }),
+
+  /** status -> to with a patch, conditional on the status read; a payment that is no longer open leaves the work index. */
+  transition(tableName: string, p: Payment, to: PaymentStatus, patch: Partial<Payment>, now: string): TaggedWrite {
+    const { set, names, values } = setClause({ ...patch, status: to, updated_at: now });
+    return {
+      entity: 'payment',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(p.payment_id),
+          UpdateExpression: `SET ${set}${isOpenPaymentStatus(to) ? '' : ` ${REMOVE_FROM_WORK_INDEX}`}`,
+          ConditionExpression: '#status = :from',
+          ExpressionAttributeNames: { ...names, '#status': 'status' },
+          ExpressionAttributeValues: { ...values, ':from': p.status },
+        },
+      },
+    };
+  },
+
+  /** A still-open payment closes with its session (cancelled or expired). */
+  close: (tableName: string, paymentId: string, to: PaymentStatus, now: string): TaggedWrite => ({
+    entity: 'payment',
+    write: {
+      Update: {
+        TableName: tableName,
+        Key: key(paymentId),
+        UpdateExpression: `SET #status = :to, updated_at = :now ${REMOVE_FROM_WORK_INDEX}`,
+        ConditionExpression: IS_OPEN,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':to': to, ':now': now, ...OPEN_VALUES },
+      },
+    },
+  }),
+} as const satisfies EntityModel;

@@ -1,0 +1,73 @@
+/** Payout and the per-merchant payout counters kept in each payout transaction (totals without a Scan). */
+import { modeOf } from '../../../domain/access';
+import type { Payout, PayoutStatus } from '../../../domain/payouts/payout';
+import { envelope, indexKeys, setClause, type EntityModel } from '../keys';
+import type { TaggedWrite } from '../transact';
+
+const model = { entity: 'payout', version: 1 } as const;
+const key = (payoutId: string) => ({ PK: `PAYOUT#${payoutId}`, SK: 'PAYOUT' });
+
+export const payoutEntity = {
+  ...model,
+  key,
+  item: (p: Payout) => ({
+    ...key(p.payout_id),
+    ...indexKeys.listing(p.merchant_id, modeOf(p.livemode), 'PAYOUT', p.created_at, p.payout_id),
+    ...envelope(model),
+    ...p,
+  }),
+  create: (tableName: string, p: Payout): TaggedWrite => ({
+    entity: 'payout',
+    write: { Put: { TableName: tableName, Item: payoutEntity.item(p), ConditionExpression: 'attribute_not_exists(PK)' } },
+  }),
+  /** status -> to with a patch, conditional on the status read. */
+  transition(tableName: string, p: Payout, to: PayoutStatus, patch: Partial<Payout>, now: string): TaggedWrite {
+    const { set, names, values } = setClause({ ...patch, status: to, updated_at: now });
+    return {
+      entity: 'payout',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(p.payout_id),
+          UpdateExpression: `SET ${set}`,
+          ConditionExpression: '#status = :from',
+          ExpressionAttributeNames: { ...names, '#status': 'status' },
+          ExpressionAttributeValues: { ...values, ':from': p.status },
+        },
+      },
+    };
+  },
+} as const satisfies EntityModel;
+
+/** Per merchant and mode: total payouts and one count per status. */
+export const payoutCountersEntity = {
+  entity: 'payout_counters',
+  version: 1,
+  key: (merchantId: string, mode: string) => ({ PK: `MERCHANT#${merchantId}`, SK: `PAYOUTCOUNT#${mode}` }),
+  /** Adds each change (+1 to the new status, -1 to the old) to the payout's merchant counters. */
+  change(tableName: string, p: Payout, changes: Record<string, number>, now: string): TaggedWrite {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {
+      ':now': now,
+      ':entity': payoutCountersEntity.entity,
+      ':version': payoutCountersEntity.version,
+    };
+    const adds = Object.entries(changes).map(([field, n], i) => {
+      names[`#c${i}`] = field;
+      values[`:c${i}`] = n;
+      return `#c${i} :c${i}`;
+    });
+    return {
+      entity: 'payout_counters',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: payoutCountersEntity.key(p.merchant_id, modeOf(p.livemode)),
+          UpdateExpression: `ADD ${adds.join(', ')} SET updated_at = :now, entity = :entity, version = :version`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+    };
+  },
+} as const satisfies EntityModel;

@@ -1,0 +1,99 @@
+/** Checkout session: on the listing index, and on the work index while it can expire. */
+import type { SessionLink } from '../../../application/payment-ports';
+import { modeOf } from '../../../domain/access';
+import type { PaymentStatus } from '../../../domain/payments/payment';
+import { OPEN_SESSION_STATUSES, type CheckoutSession, type SessionStatus } from '../../../domain/payments/session';
+import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';
+import type { TaggedWrite } from '../transact';
+
+/** `#status IN (:sopen0, ...)` over the domain's open session statuses. */
+const OPEN_VALUES = Object.fromEntries(OPEN_SESSION_STATUSES.map((s, i) => [`:sopen${i}`, s]));
+const IS_OPEN = `#status IN (${Object.keys(OPEN_VALUES).join(', ')})`;
+
+const model = { entity: 'checkout_session', version: 1 } as const;
+const key = (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' });
+
+export const sessionEntity = {
+  ...model,
+  key,
+  item: (s: CheckoutSession) => ({
+    ...key(s.session_id),
+    ...indexKeys.listing(s.merchant_id, modeOf(s.livemode), 'SESSION', s.created_at, s.session_id),
+    ...(s.status === 'pending' ? indexKeys.expiry(s.session_id, s.expires_at) : {}),
+    ...envelope(model),
+    ...s,
+  }),
+
+  /**
+   * A payment's effect on its session: completes it (success, while open and unexpired), records the
+   * latest attempt's status (only while this payment is the latest), or makes a new attempt the latest.
+   */
+  link(tableName: string, link: SessionLink, paymentId: string, status: PaymentStatus, now: string): TaggedWrite {
+    const Key = key(link.sessionId);
+    if (link.complete) {
+      return {
+        entity: 'session',
+        write: {
+          Update: {
+            TableName: tableName,
+            Key,
+            UpdateExpression: `SET #status = :completed, payment_id = :pid, payment_status = :ps, updated_at = :now ${REMOVE_FROM_WORK_INDEX}`,
+            ConditionExpression: `${IS_OPEN} AND expires_at > :now`,
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':completed': 'completed', ':pid': paymentId, ':ps': status, ':now': now, ...OPEN_VALUES },
+          },
+        },
+      };
+    }
+    if (link.latestOnly) {
+      return {
+        entity: 'session',
+        write: {
+          Update: {
+            TableName: tableName,
+            Key,
+            UpdateExpression: 'SET payment_status = :ps, updated_at = :now',
+            ConditionExpression: 'payment_id = :pid',
+            ExpressionAttributeValues: { ':pid': paymentId, ':ps': status, ':now': now },
+          },
+        },
+      };
+    }
+    return {
+      entity: 'session',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key,
+          UpdateExpression: 'SET payment_id = :pid, payment_status = :ps, updated_at = :now',
+          ConditionExpression: `${IS_OPEN} AND expires_at > :now`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pid': paymentId, ':ps': status, ':now': now, ...OPEN_VALUES },
+        },
+      },
+    };
+  },
+
+  /** An open session closes as cancelled, or as expired once its expiry has passed. */
+  close(
+    tableName: string,
+    s: CheckoutSession,
+    to: Extract<SessionStatus, 'cancelled' | 'expired'>,
+    paymentTo: PaymentStatus | undefined,
+    now: string,
+  ): TaggedWrite {
+    return {
+      entity: 'session',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(s.session_id),
+          UpdateExpression: `SET #status = :to, updated_at = :now${paymentTo ? ', payment_status = :pto' : ''} ${REMOVE_FROM_WORK_INDEX}`,
+          ConditionExpression: to === 'expired' ? `${IS_OPEN} AND expires_at <= :now` : IS_OPEN,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':to': to, ':now': now, ...OPEN_VALUES, ...(paymentTo ? { ':pto': paymentTo } : {}) },
+        },
+      },
+    };
+  },
+} as const satisfies EntityModel;
