@@ -2,10 +2,13 @@
 import { cancelCheckoutSession } from '../../shared/application/checkout';
 import { sessionPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { cancelledSessionView } from '../../shared/http/views/session.view';
 import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'cancelCheckoutSession',
   path: sessionPath,
-  handler: async ({ path, principal }) => ({ body: await cancelCheckoutSession(paymentDeps(), principal, path.session_id) }),
+  handler: async ({ path, principal }) => ({
+    body: cancelledSessionView(await cancelCheckoutSession(paymentDeps(), principal, path.session_id)),
+  }),
 });

@@ -2,10 +2,11 @@
 import { processCheckoutPayment } from '../../shared/application/checkout';
 import { processBody } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { processPaymentView } from '../../shared/http/views/payment.view';
 import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'processCheckoutPayment',
   body: processBody,
-  handler: async ({ body, newId }) => processCheckoutPayment(paymentDeps(), body, newId('pi_')),
+  handler: async ({ body, newId }) => processPaymentView(paymentDeps(), await processCheckoutPayment(paymentDeps(), body, newId('pi_'))),
 });

@@ -2,10 +2,11 @@
 import { getEvent } from '../../shared/application/webhooks';
 import { eventPath } from '../../shared/domain/webhooks/event.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { eventView } from '../../shared/http/views/event.view';
 import { webhookDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'getEvent',
   path: eventPath,
-  handler: async ({ path, principal }) => ({ body: await getEvent(webhookDeps(), principal, path.event_id) }),
+  handler: async ({ path, principal }) => ({ body: eventView(await getEvent(webhookDeps(), principal, path.event_id)) }),
 });

@@ -2,10 +2,11 @@
 import { listEvents } from '../../shared/application/webhooks';
 import { listEventsQuery } from '../../shared/domain/webhooks/event.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { eventListView } from '../../shared/http/views/event.view';
 import { webhookDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'listEvents',
   query: listEventsQuery,
-  handler: async ({ query, principal }) => ({ body: await listEvents(webhookDeps(), principal, query) }),
+  handler: async ({ query, principal }) => ({ body: eventListView(await listEvents(webhookDeps(), principal, query)) }),
 });

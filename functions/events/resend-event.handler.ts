@@ -2,10 +2,14 @@
 import { resendEvent } from '../../shared/application/webhooks';
 import { eventPath } from '../../shared/domain/webhooks/event.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { resentEventView } from '../../shared/http/views/event.view';
 import { webhookDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'resendEvent',
   path: eventPath,
-  handler: async ({ path, principal }) => ({ status: 202, body: await resendEvent(webhookDeps(), principal, path.event_id) }),
+  handler: async ({ path, principal }) => ({
+    status: 202,
+    body: resentEventView(await resendEvent(webhookDeps(), principal, path.event_id)),
+  }),
 });

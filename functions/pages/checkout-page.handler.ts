@@ -1,11 +1,12 @@
 /** GET /checkout/{session_id}: the hosted checkout page (checkout_url), in the shopper's language. */
 import { z } from 'zod';
-import { checkoutPageState } from '../../shared/application/checkout-page';
+import { loadCheckout } from '../../shared/application/checkout-page';
 import { isAppError } from '../../shared/domain/errors';
 import { sessionIdSchema } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { renderCheckoutPage, renderNotFoundPage } from '../../shared/http/pages/checkout/checkout-page';
 import { resolveLocale } from '../../shared/http/pages/checkout/i18n/locale';
+import { checkoutPageView } from '../../shared/http/views/checkout-page.view';
 import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
@@ -17,7 +18,8 @@ export const handler = httpHandler({
     const choice = { query: query.locale, acceptLanguage: event.headers?.['accept-language'] };
     try {
       if (!sessionIdSchema.safeParse(path.session_id).success) return renderNotFoundPage(resolveLocale(choice));
-      const state = await checkoutPageState(paymentDeps(), path.session_id);
+      const deps = paymentDeps();
+      const state = checkoutPageView(deps, await loadCheckout(deps, path.session_id));
       return renderCheckoutPage(state, resolveLocale({ ...choice, country: state.country }));
     } catch (e) {
       if (isAppError(e) && e.code === 'SESSION_NOT_FOUND') return renderNotFoundPage(resolveLocale(choice));

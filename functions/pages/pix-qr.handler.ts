@@ -1,6 +1,5 @@
 /** GET /checkout/pix-qr/{payment_id}: the PIX QR code as a PNG image (pix_qr_code of the process response). */
-import { pixQrCode } from '../../shared/application/pages';
-import { qrPng } from '../../shared/adapters/qr';
+import { pixQrImage } from '../../shared/application/pages';
 import { paymentPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { paymentDeps } from '../../shared/wiring';
@@ -10,6 +9,6 @@ export const handler = httpHandler({
   path: paymentPath,
   handler: async ({ path }) => ({
     headers: { 'cache-control': 'private, max-age=300' },
-    raw: { contentType: 'image/png', bytes: await qrPng(await pixQrCode(paymentDeps(), path.payment_id)) },
+    raw: { contentType: 'image/png', bytes: await pixQrImage(paymentDeps(), path.payment_id) },
   }),
 });

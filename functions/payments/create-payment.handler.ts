@@ -2,10 +2,14 @@
 import { createDirectPayment } from '../../shared/application/payments';
 import { directPaymentBody } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { directPaymentView } from '../../shared/http/views/payment.view';
 import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'createDirectPayment',
   body: directPaymentBody,
-  handler: async ({ body, principal, newId }) => ({ body: await createDirectPayment(paymentDeps(), principal, body, newId('pi_')) }),
+  handler: async ({ body, principal, newId }) => {
+    const deps = paymentDeps();
+    return { body: await directPaymentView(deps, await createDirectPayment(deps, principal, body, newId('pi_'))) };
+  },
 });

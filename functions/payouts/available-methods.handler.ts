@@ -6,5 +6,5 @@ import { httpHandler } from '../../shared/http/handler';
 export const handler = httpHandler({
   route: 'availablePayoutMethods',
   query: availablePayoutMethodsQuery,
-  handler: async ({ query, principal }) => ({ body: availablePayoutMethods(principal, query) }),
+  handler: async ({ query, principal }) => ({ body: { success: true, methods: availablePayoutMethods(principal, query) } }),
 });

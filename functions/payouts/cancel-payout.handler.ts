@@ -2,10 +2,11 @@
 import { cancelPayout } from '../../shared/application/payouts';
 import { payoutPath } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { cancelledPayoutView } from '../../shared/http/views/payout.view';
 import { payoutDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'cancelPayout',
   path: payoutPath,
-  handler: async ({ path, principal }) => ({ body: await cancelPayout(payoutDeps(), principal, path.payout_id) }),
+  handler: async ({ path, principal }) => ({ body: cancelledPayoutView(await cancelPayout(payoutDeps(), principal, path.payout_id)) }),
 });

@@ -2,10 +2,11 @@
 import { listPayouts } from '../../shared/application/payouts';
 import { listPayoutsQuery } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { payoutListView } from '../../shared/http/views/payout.view';
 import { payoutDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'listPayouts',
   query: listPayoutsQuery,
-  handler: async ({ query, principal }) => ({ body: await listPayouts(payoutDeps(), principal, query) }),
+  handler: async ({ query, principal }) => ({ body: payoutListView(await listPayouts(payoutDeps(), principal, query), query) }),
 });

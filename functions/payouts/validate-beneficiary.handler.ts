@@ -2,9 +2,12 @@
 import { validateBeneficiaryFor } from '../../shared/application/payouts';
 import { validateBeneficiaryBody } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { beneficiaryCheckView } from '../../shared/http/views/payout.view';
 
 export const handler = httpHandler({
   route: 'validateBeneficiary',
   body: validateBeneficiaryBody,
-  handler: async ({ body, principal }) => ({ body: validateBeneficiaryFor(principal, body.method_code, body.beneficiary) }),
+  handler: async ({ body, principal }) => ({
+    body: beneficiaryCheckView(validateBeneficiaryFor(principal, body.method_code, body.beneficiary)),
+  }),
 });

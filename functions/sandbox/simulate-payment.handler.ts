@@ -1,9 +1,9 @@
 /** POST /api/v1/sandbox/payments/{payment_id}/simulate: complete a pending test payment (test keys only). */
 import { completePayment } from '../../shared/application/payments';
-import { statusRecord } from '../../shared/application/payment-views';
 import { AppError } from '../../shared/domain/errors';
 import { paymentPath, simulateBody } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { paymentStatusView } from '../../shared/http/views/payment.view';
 import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
@@ -13,6 +13,6 @@ export const handler = httpHandler({
   handler: async ({ path, body, principal }) => {
     if (principal.livemode) throw new AppError('FORBIDDEN', 'The sandbox simulator only accepts sk_test_ keys.');
     const payment = await completePayment(paymentDeps(), path.payment_id, body.outcome, principal);
-    return { body: { success: true, ...statusRecord(payment) } };
+    return { body: { success: true, ...paymentStatusView(payment) } };
   },
 });

@@ -3,6 +3,7 @@ import { balances, topUpTestBalance } from '../../shared/application/payouts';
 import { AppError } from '../../shared/domain/errors';
 import { topUpBody } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { balancesView } from '../../shared/http/views/payout.view';
 import { payoutDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
@@ -11,6 +12,6 @@ export const handler = httpHandler({
   handler: async ({ body, principal }) => {
     if (principal.livemode) throw new AppError('FORBIDDEN', 'Only sandbox balances can be topped up, with a sk_test_ key.');
     await topUpTestBalance(payoutDeps(), principal.merchant.merchant_id, body.currency, body.amount);
-    return { body: await balances(payoutDeps(), principal) };
+    return { body: balancesView(principal.livemode, await balances(payoutDeps(), principal)) };
   },
 });

@@ -1,5 +1,6 @@
 /** QR images of payment codes (PIX BR Code, DESIGN.md 6) as PNG, with the `qrcode` package. */
 import QRCode from 'qrcode';
+import type { QrCodes } from '../application/payment-ports';
 
 const OPTIONS = { errorCorrectionLevel: 'M', margin: 2 } as const;
 
@@ -8,3 +9,6 @@ export const qrPngDataUri = (text: string): Promise<string> => QRCode.toDataURL(
 
 /** The PNG bytes of the QR code of `text`. */
 export const qrPng = (text: string): Promise<Buffer> => QRCode.toBuffer(text, { ...OPTIONS, type: 'png' });
+
+/** The QrCodes port, for the composition root. */
+export const qrCodes: QrCodes = { pngDataUri: qrPngDataUri, png: qrPng };

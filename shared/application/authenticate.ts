@@ -3,7 +3,7 @@
  * looked up by hash; results are cached per container for a short time.
  */
 import type { Mode } from '../domain/access';
-import type { Scope } from '../manifest/routes';
+import type { Scope } from '../domain/access';
 import { AppError } from '../domain/errors';
 import { keyAllows, keyModeOf, type ApiKey, type Merchant } from '../domain/merchant';
 import type { ApiKeyRepository, Clock, MerchantRepository, SecretGenerator } from './ports';

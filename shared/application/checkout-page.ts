@@ -1,129 +1,29 @@
 /**
- * What the hosted checkout page and its status endpoint show: the session's state
- * for a shopper, the methods it offers, and its latest payment (so a reload
- * mid-payment shows that payment, never a new form).
+ * The hosted checkout page's use case: the session (expiry settled) with its merchant and its latest
+ * payment, so a reload mid-payment shows that payment. The page and status views shape it.
  */
 import { AppError } from '../domain/errors';
-import type { CountryCode, CurrencyCode } from '../domain/geo';
-import { installmentPlan } from '../domain/payments/installments';
-import { availableMethods, type AvailableMethod } from '../domain/payments/methods';
-import type { Payment, PaymentMethod, PaymentStatus } from '../domain/payments/payment';
+import type { Merchant } from '../domain/merchant';
+import type { Payment } from '../domain/payments/payment';
 import type { CheckoutSession } from '../domain/payments/session';
 import { settleExpiry } from './checkout';
 import type { PaymentDeps } from './payment-deps';
-import { artefactFields, pixQrUrl, publicFailureCode } from './payment-views';
 import { settlePaymentExpiry } from './payments';
 
-/** The session as a shopper sees it: payable, or closed for one of three reasons. */
-export type ShopperSessionState = 'open' | 'completed' | 'cancelled' | 'expired';
-
-export interface PagePayment {
-  readonly payment_id: string;
-  readonly status: PaymentStatus;
-  readonly payment_method: PaymentMethod;
-  readonly expires_at: string | null;
-  readonly failure_code: string | null;
-  readonly redirect_url: string | null;
-  readonly pix_qr_code: string | null;
-  /** The method's artefact: pix_code, boleto_line, boleto_barcode, due_date, clabe, reference, ... */
-  readonly artefact: Readonly<Record<string, string>>;
+export interface CheckoutView {
+  readonly session: CheckoutSession;
+  readonly payment: Payment | null;
+  readonly merchant: Merchant;
 }
 
-export interface CheckoutStatusView {
-  readonly session_id: string;
-  readonly state: ShopperSessionState;
-  readonly expires_at: string;
-  readonly payment: PagePayment | null;
-  /** Where the shopper goes once the session is completed (success_url with session_id). */
-  readonly next_url: string | null;
-}
-
-export interface CheckoutPageState extends CheckoutStatusView {
-  readonly merchantName: string;
-  readonly amountMinor: number;
-  readonly currency: CurrencyCode;
-  readonly country: CountryCode;
-  readonly description: string | null;
-  readonly orderReference: string | null;
-  readonly livemode: boolean;
-  readonly methods: readonly AvailableMethod[];
-  readonly installments: ReturnType<typeof installmentPlan>;
-  readonly customer: Readonly<Record<string, string>>;
-  readonly successUrl: string;
-  readonly cancelUrl: string;
-}
-
-/** success_url / cancel_url with ?session_id=, as the sandbox pages and the hosted page send the shopper (SPEC.md 6.3). */
-export function shopperReturnUrl(url: string, sessionId: string): string {
-  const u = new URL(url);
-  u.searchParams.set('session_id', sessionId);
-  return u.toString();
-}
-
-export function shopperState(s: CheckoutSession): ShopperSessionState {
-  if (s.status === 'completed') return 'completed';
-  if (s.status === 'cancelled') return 'cancelled';
-  if (s.status === 'expired' || s.status === 'failed') return 'expired';
-  return 'open';
-}
-
-export function pagePayment(deps: PaymentDeps, p: Payment): PagePayment {
-  return {
-    payment_id: p.payment_id,
-    status: p.status,
-    payment_method: p.payment_method,
-    expires_at: p.expires_at,
-    failure_code: publicFailureCode(p.failure_code),
-    redirect_url: p.redirect_url,
-    pix_qr_code: p.payment_method === 'pix' && p.artefact?.pix_code ? pixQrUrl(deps, p.payment_id) : null,
-    artefact: artefactFields(p),
-  };
-}
-
-async function load(deps: PaymentDeps, sessionId: string) {
+/** The session a shopper opened, by its id (the capability), with its merchant and latest payment. */
+export async function loadCheckout(deps: PaymentDeps, sessionId: string): Promise<CheckoutView> {
   const found = await deps.store.getSession(sessionId);
   if (!found) throw new AppError('SESSION_NOT_FOUND');
   const session = await settleExpiry(deps, found);
   const latest = session.payment_id ? await deps.store.getPayment(session.payment_id) : null;
   const payment = latest ? await settlePaymentExpiry(deps, latest) : null;
-  return { session, payment };
-}
-
-function statusView(deps: PaymentDeps, session: CheckoutSession, payment: Payment | null): CheckoutStatusView {
-  const state = shopperState(session);
-  return {
-    session_id: session.session_id,
-    state,
-    expires_at: session.expires_at,
-    payment: payment ? pagePayment(deps, payment) : null,
-    next_url: state === 'completed' ? shopperReturnUrl(session.success_url, session.session_id) : null,
-  };
-}
-
-/** GET /checkout/{session_id}/status: what the page polls while a payment is open. */
-export async function checkoutStatus(deps: PaymentDeps, sessionId: string): Promise<CheckoutStatusView> {
-  const { session, payment } = await load(deps, sessionId);
-  return statusView(deps, session, payment);
-}
-
-/** GET /checkout/{session_id}: everything the hosted page renders. */
-export async function checkoutPageState(deps: PaymentDeps, sessionId: string): Promise<CheckoutPageState> {
-  const { session: s, payment } = await load(deps, sessionId);
-  const merchant = await deps.merchants.get(s.merchant_id);
+  const merchant = await deps.merchants.get(session.merchant_id);
   if (!merchant) throw new AppError('SESSION_NOT_FOUND');
-  return {
-    ...statusView(deps, s, payment),
-    merchantName: merchant.name,
-    amountMinor: s.amount_minor,
-    currency: s.currency,
-    country: s.country,
-    description: s.description,
-    orderReference: s.order_number ?? s.reference_id,
-    livemode: s.livemode,
-    methods: availableMethods(s.country, s.currency, s.amount_minor, merchant).filter((m) => m.enabled),
-    installments: installmentPlan(s.country, s.amount_minor, s.currency),
-    customer: s.customer ?? {},
-    successUrl: shopperReturnUrl(s.success_url, s.session_id),
-    cancelUrl: shopperReturnUrl(s.cancel_url, s.session_id),
-  };
+  return { session, payment, merchant };
 }

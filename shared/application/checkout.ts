@@ -1,16 +1,14 @@
 /** Hosted checkout use cases (SPEC.md 2.1, 3.2, 4.1). */
 import { AppError } from '../domain/errors';
 import { sessionEvent, paymentEvent } from '../domain/events';
-import { fromMinor, toMinor } from '../domain/money';
+import { toMinor } from '../domain/money';
 import { allowedInstallments, isAllowedInstallments } from '../domain/payments/installments';
-import { availableMethods } from '../domain/payments/methods';
 import type { CreateSessionInput, ProcessInput } from '../domain/payments/payment.schemas';
-import { effectiveSessionStatus, reportedStatus, type CheckoutSession } from '../domain/payments/session';
+import { effectiveSessionStatus, type CheckoutSession } from '../domain/payments/session';
 import type { Principal } from './authenticate';
 import { initiatePayment } from './initiate-payment';
-import { isOpenPaymentStatus } from '../domain/payments/payment';
+import { isOpenPaymentStatus, type Payment } from '../domain/payments/payment';
 import type { PaymentDeps } from './payment-deps';
-import { processResponse } from './payment-views';
 import { commitAndPublish, WriteConflict } from './ports';
 
 /** Refuses a notification_url the webhook sender would never call (SPEC.md 6; DESIGN.md 5 SSRF rules). */
@@ -23,11 +21,17 @@ export function requireSafeNotificationUrl(deps: PaymentDeps, url: string | null
     });
 }
 
-export function checkoutUrl(deps: PaymentDeps, sessionId: string) {
+export function checkoutUrl(deps: Pick<PaymentDeps, 'baseUrl'>, sessionId: string) {
   return `${deps.baseUrl()}/checkout/${sessionId}`;
 }
 
-export async function createCheckoutSession(deps: PaymentDeps, principal: Principal, input: CreateSessionInput, sessionId: string) {
+/** A new session (or, for a keyed retry, the one already stored under that id). */
+export async function createCheckoutSession(
+  deps: PaymentDeps,
+  principal: Principal,
+  input: CreateSessionInput,
+  sessionId: string,
+): Promise<CheckoutSession> {
   if (input.environment === 'sandbox' && principal.livemode) {
     throw new AppError('VALIDATION_ERROR', 'environment "sandbox" needs a sk_test_ key.', {
       details: [{ field: 'environment', message: 'sandbox needs a sk_test_ key' }],
@@ -69,13 +73,7 @@ export async function createCheckoutSession(deps: PaymentDeps, principal: Princi
     if (!existing || existing.merchant_id !== session.merchant_id) throw new Error(`session id collision ${sessionId}`);
     stored = existing;
   }
-  return {
-    success: true,
-    status: 'redirect',
-    session_id: stored.session_id,
-    checkout_url: checkoutUrl(deps, stored.session_id),
-    expires_at: stored.expires_at,
-  };
+  return stored;
 }
 
 /** Loads a session the principal may see: same merchant and mode, else SESSION_NOT_FOUND. */
@@ -113,60 +111,29 @@ export async function settleExpiry(deps: PaymentDeps, s: CheckoutSession): Promi
   return (await deps.store.getSession(s.session_id)) ?? s;
 }
 
-export function sessionView(
-  deps: PaymentDeps,
-  s: CheckoutSession,
-  merchantName: string,
-  enabled: { methods: readonly string[]; countries: readonly string[] },
-) {
-  const now = deps.clock.now();
-  return {
-    id: s.session_id,
-    merchant_id: s.merchant_id,
-    merchant_name: merchantName,
-    amount: fromMinor(s.amount_minor, s.currency),
-    currency: s.currency,
-    country: s.country,
-    description: s.description ?? '',
-    customer: s.customer ?? {},
-    available_methods: availableMethods(s.country, s.currency, s.amount_minor, enabled as never),
-    success_url: s.success_url,
-    cancel_url: s.cancel_url,
-    operation_type: 'payin',
-    status: reportedStatus(s, now),
-    payment_status: s.payment_status,
-    payment_id: s.payment_id,
-    reference_id: s.order_number ?? s.reference_id,
-    metadata: s.metadata,
-    livemode: s.livemode,
-    expires_at: s.expires_at,
-    created_at: s.created_at,
-  };
+export async function getCheckoutSession(deps: PaymentDeps, principal: Principal, sessionId: string): Promise<CheckoutSession> {
+  return settleExpiry(deps, await ownSession(deps, principal, sessionId));
 }
 
-export async function getCheckoutSession(deps: PaymentDeps, principal: Principal, sessionId: string) {
-  const s = await settleExpiry(deps, await ownSession(deps, principal, sessionId));
-  return sessionView(deps, s, principal.merchant.name, principal.merchant);
-}
-
-export async function cancelCheckoutSession(deps: PaymentDeps, principal: Principal, sessionId: string) {
+export async function cancelCheckoutSession(deps: PaymentDeps, principal: Principal, sessionId: string): Promise<CheckoutSession> {
   const s = await settleExpiry(deps, await ownSession(deps, principal, sessionId));
   if (s.status === 'cancelled') throw new AppError('SESSION_NOT_PENDING', 'The session is already cancelled.');
   if (s.status === 'expired') throw new AppError('SESSION_EXPIRED', 'The session has expired and cannot be cancelled.');
   if (s.status !== 'pending' && s.status !== 'processing')
     throw new AppError('SESSION_NOT_PENDING', `A ${s.status} session cannot be cancelled.`);
+  const at = deps.clock.now().toISOString();
   try {
-    await closeSession(deps, s, 'cancelled', deps.clock.now().toISOString());
+    await closeSession(deps, s, 'cancelled', at);
   } catch (e) {
     if (e instanceof WriteConflict)
       throw new AppError('SESSION_NOT_PENDING', 'The session changed while cancelling; it is no longer pending.');
     throw e;
   }
-  return { success: true, session_id: s.session_id, status: 'cancelled', message: 'Checkout session cancelled.' };
+  return { ...s, status: 'cancelled', updated_at: at };
 }
 
 /** POST /api/v1/checkout/process: authorised by the session id itself (DESIGN.md section 5). */
-export async function processCheckoutPayment(deps: PaymentDeps, input: ProcessInput, paymentId: string) {
+export async function processCheckoutPayment(deps: PaymentDeps, input: ProcessInput, paymentId: string): Promise<Payment> {
   const found = await deps.store.getSession(input.session_id);
   if (!found) throw new AppError('SESSION_NOT_FOUND');
   const s = await settleExpiry(deps, found);
@@ -199,5 +166,5 @@ export async function processCheckoutPayment(deps: PaymentDeps, input: ProcessIn
     referenceId: s.order_number ?? s.reference_id,
     metadata: {},
   });
-  return processResponse(deps, payment);
+  return payment;
 }

@@ -5,7 +5,7 @@ import { COUNTRY_CODES, type CountryCode } from '../domain/geo';
 import { COLLECTION_METHOD_CODES } from '../domain/catalog/payment-methods';
 import { PAYOUT_METHOD_CODES } from '../domain/catalog/payout-methods';
 import { keyHint, WEBHOOK_SECRET_OVERLAP_MS, type ApiKey, type Merchant, type MerchantStatus } from '../domain/merchant';
-import type { Scope } from '../manifest/routes';
+import type { Scope } from '../domain/access';
 import type { ApiKeyRepository, Clock, IdGenerator, MerchantRepository, SecretGenerator } from './ports';
 
 export interface MerchantAdminDeps {

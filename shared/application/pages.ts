@@ -1,8 +1,8 @@
 /** Use cases behind the customer-facing pages: hosted checkout, sandbox completion, PIX QR image. */
 import { AppError } from '../domain/errors';
 import type { Payment } from '../domain/payments/payment';
+import { shopperReturnUrl, shopperState } from '../domain/payments/session';
 import { checkoutUrl } from './checkout';
-import { shopperReturnUrl, shopperState } from './checkout-page';
 import type { PaymentDeps } from './payment-deps';
 import { completePayment, settlePaymentExpiry } from './payments';
 
@@ -43,9 +43,10 @@ export async function completeFromPage(
   return { payment, next: `${deps.baseUrl()}/sandbox/3ds/${payment.payment_id}/done` };
 }
 
-export async function pixQrCode(deps: PaymentDeps, paymentId: string): Promise<string> {
+/** The PNG of a PIX payment's QR code (the hosted page's image). */
+export async function pixQrImage(deps: PaymentDeps, paymentId: string): Promise<Buffer> {
   const p = await deps.store.getPayment(paymentId);
   const code = p?.artefact?.pix_code;
   if (!p || !code) throw new AppError('PAYMENT_NOT_FOUND');
-  return code;
+  return deps.qr.png(code);
 }

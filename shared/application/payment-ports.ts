@@ -55,3 +55,10 @@ export interface PaymentStore {
   /** Sessions and payments whose expiry is due, from the work index (no Scan). */
   dueForExpiry(now: string, limit: number): Promise<Array<{ kind: 'session' | 'payment'; id: string }>>;
 }
+
+/** QR images of payment codes (the PIX BR Code): inline in the direct API, as an image for the hosted page. */
+export interface QrCodes {
+  /** 'data:image/png;base64,...' */
+  pngDataUri(text: string): Promise<string>;
+  png(text: string): Promise<Buffer>;
+}

@@ -9,10 +9,14 @@ import type { Principal } from './authenticate';
 import { requireSafeNotificationUrl, settleExpiry } from './checkout';
 import { initiatePayment } from './initiate-payment';
 import type { PaymentDeps } from './payment-deps';
-import { directResponse, statusRecord } from './payment-views';
 import { commitAndPublish, WriteConflict } from './ports';
 
-export async function createDirectPayment(deps: PaymentDeps, principal: Principal, input: DirectPaymentInput, paymentId: string) {
+export async function createDirectPayment(
+  deps: PaymentDeps,
+  principal: Principal,
+  input: DirectPaymentInput,
+  paymentId: string,
+): Promise<Payment> {
   if (!principal.merchant.countries.includes(input.country)) {
     throw new AppError('COUNTRY_NOT_SUPPORTED', `${input.country} is not enabled for this merchant.`);
   }
@@ -40,7 +44,7 @@ export async function createDirectPayment(deps: PaymentDeps, principal: Principa
       paymentId: payment.payment_id,
     });
   }
-  return directResponse(payment);
+  return payment;
 }
 
 async function ownPayment(deps: PaymentDeps, principal: Principal, paymentId: string) {
@@ -49,9 +53,9 @@ async function ownPayment(deps: PaymentDeps, principal: Principal, paymentId: st
   return p;
 }
 
-export async function getPaymentStatus(deps: PaymentDeps, principal: Principal, merchantId: string, paymentId: string) {
+export async function getPaymentStatus(deps: PaymentDeps, principal: Principal, merchantId: string, paymentId: string): Promise<Payment> {
   if (merchantId !== principal.merchant.merchant_id) throw new AppError('PAYMENT_NOT_FOUND');
-  return statusRecord(await settlePaymentExpiry(deps, await ownPayment(deps, principal, paymentId)));
+  return settlePaymentExpiry(deps, await ownPayment(deps, principal, paymentId));
 }
 
 /** An open payment past its expires_at becomes expired (once), whatever reads it first. */

@@ -1,4 +1,5 @@
 /** What the payout use cases need from storage and from the payout rail. */
+import { z } from 'zod';
 import type { DomainEvent } from '../domain/events';
 import type { Payout, PayoutStatus } from '../domain/payouts/payout';
 import type { Committed } from './payment-ports';
@@ -46,7 +47,12 @@ export interface PayoutStore {
   }): Promise<void>;
 }
 
-export type SettlementStep = 'start' | 'settle' | 'refund';
+export const SETTLEMENT_STEPS = ['start', 'settle', 'refund'] as const;
+export type SettlementStep = (typeof SETTLEMENT_STEPS)[number];
+
+/** The message on the payouts queue: one settlement step of one payout. */
+export const settlementMessage = z.object({ payout_id: z.string().min(1).max(100), step: z.enum(SETTLEMENT_STEPS) });
+export type SettlementMessage = Readonly<z.infer<typeof settlementMessage>>;
 
 /** Where payouts go to be paid: the sandbox simulator, or a live provider (none yet). */
 export interface PayoutRail {

@@ -6,7 +6,7 @@
  */
 import { AppError } from '../domain/errors';
 import { findPayoutMethod, listPayoutMethods } from '../domain/catalog/payout-methods';
-import { fromMinor, toMinor } from '../domain/money';
+import { toMinor } from '../domain/money';
 import { validateBeneficiary } from '../domain/payouts/beneficiary';
 import { maskBeneficiary } from '../domain/payouts/masking';
 import { canPayoutTransition, PAYOUT_EVENT, RETURNS_FUNDS, sandboxOutcome, type Payout, type PayoutStatus } from '../domain/payouts/payout';
@@ -15,7 +15,7 @@ import type { CreatePayoutInput } from '../domain/payouts/payout.schemas';
 import type { CurrencyCode } from '../domain/geo';
 import type { Principal } from './authenticate';
 import { commitAndPublish, WriteConflict, type Clock, type EventPublisher, type IdGenerator } from './ports';
-import type { PayoutListQuery, PayoutRails, PayoutStore, SettlementStep } from './payout-ports';
+import type { BalanceView, PayoutListQuery, PayoutRails, PayoutStore, SettlementStep } from './payout-ports';
 import { modeOf } from '../domain/access';
 
 export interface PayoutDeps {
@@ -48,32 +48,7 @@ function checkBeneficiary(method: NonNullable<ReturnType<typeof findPayoutMethod
     });
 }
 
-export function payoutRecord(p: Payout) {
-  return {
-    payout_id: p.payout_id,
-    status: p.status,
-    amount: fromMinor(p.amount_minor, p.currency),
-    currency: p.currency,
-    method_code: p.method_code,
-    beneficiary: p.beneficiary,
-    description: p.description,
-    metadata: p.metadata,
-    failure_reason: p.failure_reason,
-    created_at: p.created_at,
-    completed_at: p.completed_at,
-  };
-}
-
-const MESSAGES: Readonly<Record<PayoutStatus, string>> = {
-  pending: 'Payout created; it is waiting to start and can still be cancelled.',
-  processing: 'Payout created and being processed.',
-  completed: 'Payout completed.',
-  failed: 'Payout failed.',
-  cancelled: 'Payout cancelled.',
-  refunded: 'Payout refunded.',
-};
-
-export async function createPayout(deps: PayoutDeps, principal: Principal, input: CreatePayoutInput, payoutId: string) {
+export async function createPayout(deps: PayoutDeps, principal: Principal, input: CreatePayoutInput, payoutId: string): Promise<Payout> {
   const method = methodFor(principal, input.method_code);
   if (input.currency !== method.currency) {
     throw new AppError('VALIDATION_ERROR', `${method.method_code} pays out in ${method.currency}.`, {
@@ -144,21 +119,13 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
     if (e instanceof WriteConflict && e.entity === 'payout') {
       // A keyed retry after a crash: the id already exists; answer with it, debit nothing again.
       const existing = await deps.store.get(payoutId);
-      if (existing && existing.merchant_id === payout.merchant_id) return createdResponse(existing);
+      if (existing && existing.merchant_id === payout.merchant_id) return existing;
     }
     throw e;
   }
   if (status === 'processing') await rail.schedule(payoutId, 'settle');
-  return createdResponse(payout);
+  return payout;
 }
-
-const createdResponse = (p: Payout) => ({
-  success: true,
-  payout_id: p.payout_id,
-  status: p.status,
-  created_at: p.created_at,
-  message: MESSAGES[p.status],
-});
 
 async function ownPayout(deps: PayoutDeps, principal: Principal, payoutId: string) {
   const p = await deps.store.get(payoutId);
@@ -166,13 +133,13 @@ async function ownPayout(deps: PayoutDeps, principal: Principal, payoutId: strin
   return p;
 }
 
-export async function getPayout(deps: PayoutDeps, principal: Principal, payoutId: string) {
-  return { success: true, ...payoutRecord(await ownPayout(deps, principal, payoutId)) };
+export async function getPayout(deps: PayoutDeps, principal: Principal, payoutId: string): Promise<Payout> {
+  return ownPayout(deps, principal, payoutId);
 }
 
 /** One conditional transition with its event, counters and (failed/cancelled/refunded) credit-back. */
 async function transition(deps: PayoutDeps, p: Payout, to: PayoutStatus, patch: Partial<Payout> = {}): Promise<Payout> {
-  if (!canPayoutTransition(p.status, to)) throw new AppError('CANNOT_CANCEL', `A ${p.status} payout cannot become ${to}.`);
+  if (!canPayoutTransition(p.status, to)) throw new AppError('PAYOUT_STATE_CONFLICT', `A ${p.status} payout cannot become ${to}.`);
   const at = deps.clock.now().toISOString();
   const next: Payout = { ...p, ...patch, status: to, updated_at: at };
   const type = PAYOUT_EVENT[to];
@@ -190,7 +157,7 @@ async function transition(deps: PayoutDeps, p: Payout, to: PayoutStatus, patch: 
   return next;
 }
 
-export async function cancelPayout(deps: PayoutDeps, principal: Principal, payoutId: string) {
+export async function cancelPayout(deps: PayoutDeps, principal: Principal, payoutId: string): Promise<Payout> {
   const p = await ownPayout(deps, principal, payoutId);
   if (p.status !== 'pending') {
     throw new AppError(
@@ -199,12 +166,11 @@ export async function cancelPayout(deps: PayoutDeps, principal: Principal, payou
     );
   }
   try {
-    await transition(deps, p, 'cancelled');
+    return await transition(deps, p, 'cancelled');
   } catch (e) {
     if (e instanceof WriteConflict) throw new AppError('CANNOT_CANCEL', 'The payout started processing before it could be cancelled.');
     throw e;
   }
-  return { success: true, payout_id: p.payout_id, status: 'cancelled', message: 'Payout cancelled; the amount is back in your balance.' };
 }
 
 export async function listPayouts(
@@ -219,19 +185,7 @@ export async function listPayouts(
     limit: q.limit,
     offset: q.offset,
   };
-  const { items, total } = await deps.store.list(principal.merchant.merchant_id, principal.mode, query);
-  return {
-    success: true,
-    data: items.map((p) => ({
-      payout_id: p.payout_id,
-      status: p.status,
-      amount: fromMinor(p.amount_minor, p.currency),
-      currency: p.currency,
-      beneficiary_name: p.beneficiary.name,
-      created_at: p.created_at,
-    })),
-    pagination: { total, limit: q.limit, offset: q.offset },
-  };
+  return deps.store.list(principal.merchant.merchant_id, principal.mode, query);
 }
 
 export function availablePayoutMethods(principal: Principal, q: { country?: string; currency?: string }) {
@@ -239,30 +193,28 @@ export function availablePayoutMethods(principal: Principal, q: { country?: stri
     const m = findPayoutMethod(code);
     return m !== null && principal.merchant.countries.includes(m.country);
   });
-  return { success: true, methods: listPayoutMethods(q, enabled) };
+  return listPayoutMethods(q, enabled);
 }
 
 /** SPEC.md 4.4.6: HTTP 200 either way; errors name each bad field. */
-export function validateBeneficiaryFor(principal: Principal, methodCode: string, beneficiary: unknown) {
+/** A beneficiary checked against a method's rules: valid with what was verified, or every bad field. */
+export type BeneficiaryCheck =
+  | { readonly valid: false; readonly errors: readonly { field: string; message: string }[] }
+  | { readonly valid: true; readonly name: string; readonly document_valid: boolean; readonly key_valid: boolean | null };
+
+/** SPEC.md 4.4.6: validation without a payout. */
+export function validateBeneficiaryFor(principal: Principal, methodCode: string, beneficiary: unknown): BeneficiaryCheck {
   const method = methodFor(principal, methodCode);
   const r = validateBeneficiary(method, beneficiary);
   const errors = [...r.malformed, ...r.invalid];
-  if (errors.length) return { success: true, valid: false, errors };
+  if (errors.length) return { valid: false, errors };
   const name = (beneficiary as { name?: string }).name ?? '';
-  return { success: true, valid: true, beneficiary: { name, document_valid: r.document_valid, key_valid: r.key_valid } };
+  return { valid: true, name, document_valid: r.document_valid, key_valid: r.key_valid };
 }
 
-export async function balances(deps: PayoutDeps, principal: Principal) {
-  const list = await deps.store.balances(principal.merchant.merchant_id, principal.mode);
-  return {
-    success: true,
-    livemode: principal.livemode,
-    balances: list.map((b) => ({
-      currency: b.currency,
-      available: fromMinor(b.available_minor, b.currency as CurrencyCode),
-      updated_at: b.updated_at,
-    })),
-  };
+/** The principal's balances in its mode, one per currency. */
+export async function balances(deps: PayoutDeps, principal: Principal): Promise<BalanceView[]> {
+  return deps.store.balances(principal.merchant.merchant_id, principal.mode);
 }
 
 export async function topUpTestBalance(

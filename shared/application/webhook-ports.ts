@@ -1,22 +1,30 @@
 /** What webhook dispatch and delivery need: the event store and the delivery queue. */
+import { z } from 'zod';
 import type { DomainEvent } from '../domain/events';
 import type { DeliveryAttempt, DeliveryStatus } from '../domain/webhooks/retry';
 
 /** The message on the webhooks queue: which event, which attempt, and when it may run. */
-export interface DeliveryMessage {
-  readonly event_id: string;
-  readonly attempt: number;
+export const deliveryMessage = z.object({
+  event_id: z.string().min(1).max(100),
+  attempt: z.number().int().min(0).max(100),
   /** Unix ms; a message received earlier is sent on as another hop. */
-  readonly not_before?: number;
+  not_before: z.number().int().nonnegative().optional(),
   /** A merchant's resend or an ops redrive: deliver even if the event already reached a final state. */
-  readonly manual?: boolean;
-}
+  manual: z.boolean().optional(),
+});
+export type DeliveryMessage = Readonly<z.infer<typeof deliveryMessage>>;
 
 export interface StoredEvent extends DomainEvent {
   readonly delivery_status: DeliveryStatus;
   readonly attempts: DeliveryAttempt[];
   readonly delivered_at?: string | null;
   readonly dispatched_at?: string | null;
+}
+
+/** One page of a merchant's events, newest first, with the cursor of the next. */
+export interface EventPage {
+  readonly items: StoredEvent[];
+  readonly nextCursor: string | null;
 }
 
 export interface EventStore {
@@ -30,7 +38,7 @@ export interface EventStore {
     merchantId: string,
     mode: string,
     q: { type?: string; objectId?: string; deliveryStatus?: string; limit: number; cursor?: string },
-  ): Promise<{ items: StoredEvent[]; nextCursor: string | null }>;
+  ): Promise<EventPage>;
 }
 
 export interface DeliveryQueue {

@@ -9,7 +9,7 @@ import type { DomainEvent } from '../domain/events';
 import { delayBeforeAttempt, hop, nextStep, type DeliveryAttempt } from '../domain/webhooks/retry';
 import type { Principal } from './authenticate';
 import type { Clock, MerchantRepository } from './ports';
-import type { DeliveryMessage, DeliveryQueue, EventStore, StoredEvent } from './webhook-ports';
+import type { DeliveryMessage, DeliveryQueue, EventStore } from './webhook-ports';
 
 export interface DeliveryTarget {
   readonly url: URL;
@@ -129,22 +129,6 @@ export async function deliverMessage(deps: WebhookDeps, msg: DeliveryMessage): P
   }
 }
 
-/** Events API views (GET /api/v1/events, /{id}). */
-export function eventView(e: StoredEvent, withPayload: boolean) {
-  return {
-    event_id: e.event_id,
-    type: e.type,
-    object_id: e.object_id,
-    livemode: e.livemode,
-    created_at: e.created_at,
-    delivery_status: e.delivery_status,
-    delivered_at: e.delivered_at ?? null,
-    attempt_count: e.attempts?.length ?? 0,
-    notification_url: e.notification_url,
-    ...(withPayload ? { payload: e.payload, attempts: e.attempts ?? [] } : {}),
-  };
-}
-
 async function ownEvent(deps: Pick<WebhookDeps, 'events'>, principal: Principal, eventId: string) {
   const e = await deps.events.get(eventId);
   if (!e || e.merchant_id !== principal.merchant.merchant_id || e.livemode !== principal.livemode) throw new AppError('EVENT_NOT_FOUND');
@@ -156,27 +140,21 @@ export async function listEvents(
   principal: Principal,
   q: { type?: string; object_id?: string; delivery_status?: string; limit: number; cursor?: string },
 ) {
-  const page = await deps.events.list(principal.merchant.merchant_id, principal.mode, {
+  return deps.events.list(principal.merchant.merchant_id, principal.mode, {
     type: q.type,
     objectId: q.object_id,
     deliveryStatus: q.delivery_status,
     limit: q.limit,
     cursor: q.cursor,
   });
-  return {
-    success: true,
-    data: page.items.map((e) => eventView(e, false)),
-    has_more: page.nextCursor !== null,
-    next_cursor: page.nextCursor,
-  };
 }
 
 export async function getEvent(deps: Pick<WebhookDeps, 'events'>, principal: Principal, eventId: string) {
-  return { success: true, ...eventView(await ownEvent(deps, principal, eventId), true) };
+  return ownEvent(deps, principal, eventId);
 }
 
 export async function resendEvent(deps: Pick<WebhookDeps, 'events' | 'queue'>, principal: Principal, eventId: string) {
   const e = await ownEvent(deps, principal, eventId);
   await deps.queue.send([{ event_id: e.event_id, attempt: 0, manual: true }]);
-  return { success: true, event_id: e.event_id, status: 'queued', message: 'The event will be delivered again.' };
+  return e;
 }

@@ -28,6 +28,7 @@ export const ERRORS = {
   INSUFFICIENT_BALANCE: { status: 400, direct: 'invalid_request', message: 'Merchant balance insufficient.' },
   PAYOUT_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Payout not found.' },
   CANNOT_CANCEL: { status: 409, direct: 'invalid_request', message: 'Payout already processing.' },
+  PAYOUT_STATE_CONFLICT: { status: 409, direct: 'invalid_request', message: 'The payout is not in a state that allows this.' },
   EVENT_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Event not found.' },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Payment method not found.' },
   RATE_LIMIT_EXCEEDED: { status: 429, direct: 'rate_limited', message: 'Too many requests.' },

@@ -12,9 +12,8 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { z, ZodType } from 'zod';
 import type { Principal } from '../application/authenticate';
-import { checkIdempotencyKey, deriveId, makeIdempotentRunner, type IdempotencyScope } from '../application/idempotency';
-import { idempotencyStore } from '../wiring';
-import { randomIds } from '../adapters/crypto';
+import { checkIdempotencyKey, deriveId, makeIdempotentRunner, type IdempotencyScope } from './middleware/idempotency';
+import { idempotencyStore, ids } from '../wiring';
 import { logger, metrics, tracer } from '../observability';
 import { routeById, type RouteDefinition, type RouteId } from '../manifest/routes';
 import { AppError } from '../domain/errors';
@@ -96,7 +95,7 @@ export function httpHandler<
         return context.principal;
       },
       idempotencyKey: scope?.key,
-      newId: (prefix) => (scope ? deriveId(prefix, scope) : randomIds.newId(prefix)),
+      newId: (prefix) => (scope ? deriveId(prefix, scope) : ids.newId(prefix)),
     };
     const run = async () => toResult(await options.handler(req));
     return scope ? runIdempotently(scope, context.input, context, run) : run();

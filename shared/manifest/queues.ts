@@ -23,7 +23,7 @@ export interface QueueDefinition {
   readonly retentionDays: number;
   readonly maxReceiveCount: number;
   readonly dlqRetentionDays: number;
-  /** Added by the issue that builds the worker; absent until its handler exists. */
+  /** The worker that drains the queue; every queue here has one (a test manifest may leave it out). */
   readonly consumer?: QueueConsumer;
 }
 

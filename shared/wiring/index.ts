@@ -7,5 +7,6 @@ export { authenticator, idempotencyStore, rateLimiter } from './access';
 export { adminService } from './admin';
 export { checkNotificationUrl, paymentDeps } from './payments';
 export { payoutDeps } from './payouts';
-export { repositories, tableName } from './repositories';
+export { ids, repositories, tableName } from './repositories';
+export { healthProbes } from './system';
 export { eventPublisher, USER_AGENT, webhookDeps } from './webhooks';

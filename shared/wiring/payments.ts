@@ -1,8 +1,9 @@
-/** Pay-in dependencies: DynamoDB store, connector registry, merchants, ids, clock, links and the event publisher. */
+/** Pay-in dependencies: DynamoDB store, connector registry, merchants, ids, clock, links, QR images and the event publisher. */
 import { documentClient } from '../adapters/aws-clients';
 import { connectorRegistry } from '../adapters/connectors/registry';
 import { randomIds, systemClock } from '../adapters/crypto';
 import { paymentRepository } from '../adapters/dynamodb/payment.repository';
+import { qrCodes } from '../adapters/qr';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
 import type { PaymentDeps } from '../application/payment-deps';
 import type { Clock } from '../application/ports';
@@ -33,6 +34,7 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
     ids: randomIds,
     clock: systemClock,
     baseUrl,
+    qr: qrCodes,
     checkNotificationUrl,
     publisher: eventPublisher,
   };

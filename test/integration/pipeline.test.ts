@@ -7,7 +7,7 @@ import '../support/log-level-info';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
-import { deriveId } from '../../shared/application/idempotency';
+import { deriveId } from '../../shared/http/middleware/idempotency';
 import { pipelineTestRoutes } from '../support/routes/pipeline-test-routes';
 import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
 

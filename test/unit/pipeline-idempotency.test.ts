@@ -15,7 +15,7 @@ import {
   makeIdempotentRunner,
   REPLAYED_HEADER,
   type IdempotencyScope,
-} from '../../shared/application/idempotency';
+} from '../../shared/http/middleware/idempotency';
 import { AppError } from '../../shared/domain/errors';
 
 /** DynamoDBPersistenceLayer's semantics over a Map; items are copied in and out as DynamoDB would. */

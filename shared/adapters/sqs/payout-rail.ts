@@ -1,11 +1,6 @@
 /** The sandbox payout rail: each settlement step is a delayed message on the payouts queue. */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { PayoutRail, PayoutRails, SettlementStep } from '../../application/payout-ports';
-
-export interface SettlementMessage {
-  readonly payout_id: string;
-  readonly step: SettlementStep;
-}
+import type { PayoutRail, PayoutRails, SettlementMessage } from '../../application/payout-ports';
 
 export function sandboxPayoutRails(
   sqs: SQSClient,

@@ -58,3 +58,20 @@ export function reportedStatus(s: Pick<CheckoutSession, 'status' | 'expires_at' 
   if (session === 'cancelled') return 'cancelled';
   return s.payment_status ?? session;
 }
+
+/** The session as a shopper sees it: payable, or closed for one of three reasons. */
+export type ShopperSessionState = 'open' | 'completed' | 'cancelled' | 'expired';
+
+/** success_url / cancel_url with ?session_id=, as the sandbox pages and the hosted page send the shopper (SPEC.md 6.3). */
+export function shopperReturnUrl(url: string, sessionId: string): string {
+  const u = new URL(url);
+  u.searchParams.set('session_id', sessionId);
+  return u.toString();
+}
+
+export function shopperState(s: CheckoutSession): ShopperSessionState {
+  if (s.status === 'completed') return 'completed';
+  if (s.status === 'cancelled') return 'cancelled';
+  if (s.status === 'expired' || s.status === 'failed') return 'expired';
+  return 'open';
+}

@@ -3,7 +3,7 @@
  * then driven by the page script (client/), which reads #model. A closed session
  * renders its own page, never the form.
  */
-import type { CheckoutPageState } from '../../../application/checkout-page';
+import type { CheckoutPageState } from '../../views/checkout-page.view';
 import type { CountryCode } from '../../../domain/geo';
 import type { PaymentMethod } from '../../../domain/payments/payment';
 import type { HttpResponse } from '../../types';

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /** What the server hands the page script in #model (JSON). */
-import type { PagePayment } from '../../../../application/checkout-page';
+import type { PagePayment } from '../../../views/checkout-page.view';
 import type { CountryCode, CurrencyCode } from '../../../../domain/geo';
 import type { Catalog } from '../i18n/en';
 

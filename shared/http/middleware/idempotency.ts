@@ -13,7 +13,7 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context } from 'aws-lambda';
-import { AppError } from '../domain/errors';
+import { AppError } from '../../domain/errors';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

@@ -1,11 +1,13 @@
-/** How payments look to merchants and customers (SPEC.md 2.4 response shapes). */
-import { qrPngDataUri } from '../adapters/qr';
-import { ERRORS, type ErrorCode } from '../domain/errors';
-import { fromMinor } from '../domain/money';
-import type { Payment } from '../domain/payments/payment';
-import type { PaymentDeps } from './payment-deps';
+/** How payments look on the wire (SPEC.md 2.4, 4.1 response shapes): the use cases return Payment, these shape it. */
+import type { PaymentDeps } from '../../application/payment-deps';
+import { ERRORS, type ErrorCode } from '../../domain/errors';
+import { fromMinor } from '../../domain/money';
+import type { Payment } from '../../domain/payments/payment';
 
-export const pixQrUrl = (deps: PaymentDeps, paymentId: string) => `${deps.baseUrl()}/checkout/pix-qr/${paymentId}`;
+/** What a view needs besides the object: the public base URL (links), the QR renderer and the clock. */
+export type ViewContext = Pick<PaymentDeps, 'baseUrl' | 'qr' | 'clock'>;
+
+export const pixQrUrl = (ctx: Pick<ViewContext, 'baseUrl'>, paymentId: string) => `${ctx.baseUrl()}/checkout/pix-qr/${paymentId}`;
 
 /** A payment's failure reason as merchants and the hosted page read it: the direct API's lowercase code (card_declined, ...). */
 export function publicFailureCode(code: string | null): string | null {
@@ -13,15 +15,15 @@ export function publicFailureCode(code: string | null): string | null {
   return code in ERRORS ? ERRORS[code as ErrorCode].direct : code.toLowerCase();
 }
 
-/** The method artefact as response fields: pix_code, boleto_line, clabe, voucher_reference, ... */
+/** The method artefact as response fields: pix_code, boleto_line, clabe, voucher_reference, ... (never the PIX txid). */
 export function artefactFields(p: Payment): Record<string, string> {
   const a = { ...(p.artefact ?? {}) };
   delete a.txid;
   return a;
 }
 
-/** POST /api/v1/checkout/process response (success and failure shapes). */
-export function processResponse(deps: PaymentDeps, p: Payment) {
+/** POST /api/v1/checkout/process: 200 with the method's artefact, or 422 with the decline. */
+export function processPaymentView(ctx: Pick<ViewContext, 'baseUrl'>, p: Payment) {
   if (p.status === 'failed') {
     return {
       status: 422,
@@ -42,7 +44,7 @@ export function processResponse(deps: PaymentDeps, p: Payment) {
       status: p.status,
       payment_method: p.payment_method,
       ...artefactFields(p),
-      ...(p.payment_method === 'pix' ? { pix_qr_code: pixQrUrl(deps, p.payment_id) } : {}),
+      ...(p.payment_method === 'pix' ? { pix_qr_code: pixQrUrl(ctx, p.payment_id) } : {}),
       ...(p.redirect_url ? { redirect_url: p.redirect_url } : {}),
       ...(p.card && p.status === 'success' ? { card_brand: p.card.brand, card_last_four: p.card.last_four } : {}),
       ...(p.status === 'pending' || p.status === 'processing' ? { expires_at: p.expires_at } : {}),
@@ -50,8 +52,8 @@ export function processResponse(deps: PaymentDeps, p: Payment) {
   };
 }
 
-/** POST /cashier/cashier/payment response. */
-export async function directResponse(p: Payment) {
+/** POST /cashier/cashier/payment: PIX code with its QR image inline, card authorisation, or the 3DS redirect. */
+export async function directPaymentView(ctx: Pick<ViewContext, 'qr'>, p: Payment) {
   return {
     payment_id: p.payment_id,
     status: p.status,
@@ -59,7 +61,7 @@ export async function directResponse(p: Payment) {
     amount: fromMinor(p.amount_minor, p.currency),
     currency: p.currency,
     ...(p.payment_method === 'pix' && p.artefact?.pix_code
-      ? { pix_code: p.artefact.pix_code, pix_qr_code_base64: await qrPngDataUri(p.artefact.pix_code), expires_at: p.expires_at }
+      ? { pix_code: p.artefact.pix_code, pix_qr_code_base64: await ctx.qr.pngDataUri(p.artefact.pix_code), expires_at: p.expires_at }
       : {}),
     ...(p.card && p.status === 'success'
       ? { card_brand: p.card.brand, card_last_four: p.card.last_four, authorization_code: p.authorization_code }
@@ -68,8 +70,8 @@ export async function directResponse(p: Payment) {
   };
 }
 
-/** GET /cashier/cashier/status record. */
-export function statusRecord(p: Payment) {
+/** GET /cashier/cashier/status (and the sandbox simulate answer, with success: true). */
+export function paymentStatusView(p: Payment) {
   return {
     payment_id: p.payment_id,
     merchant_id: p.merchant_id,
