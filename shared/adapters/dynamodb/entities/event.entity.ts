@@ -3,6 +3,7 @@ import { modeOf } from '../../../domain/access';
 import type { DomainEvent } from '../../../domain/events';
 import { envelope, indexKeys, type EntityModel } from '../keys';
 import type { TaggedWrite } from '../transact';
+import { putNew } from './writes';
 
 const model = { entity: 'event', version: 1 } as const;
 const key = (eventId: string) => ({ PK: `EVENT#${eventId}`, SK: 'EVENT' });
@@ -21,8 +22,5 @@ export const eventEntity = {
   }),
   /** The events of one transaction, each a new item. */
   puts: (tableName: string, events: readonly DomainEvent[]): TaggedWrite[] =>
-    events.map((e) => ({
-      entity: 'event',
-      write: { Put: { TableName: tableName, Item: eventEntity.item(e), ConditionExpression: 'attribute_not_exists(PK)' } },
-    })),
+    events.map((e) => putNew('event', tableName, eventEntity.item(e))),
 } as const satisfies EntityModel;

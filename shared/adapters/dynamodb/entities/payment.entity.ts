@@ -1,7 +1,8 @@
 /** Payment: on the listing index, and on the work index while it is open and can expire. */
 import { modeOf } from '../../../domain/access';
 import { isOpenPaymentStatus, OPEN_PAYMENT_STATUSES, type Payment, type PaymentStatus } from '../../../domain/payments/payment';
-import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, setClause, type EntityModel } from '../keys';
+import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';
+import { putNew, statusMove } from './writes';
 import type { TaggedWrite } from '../transact';
 
 /** `#status IN (:popen0, ...)` over the domain's open payment statuses. */
@@ -23,28 +24,11 @@ export const paymentEntity = {
   }),
 
   /** A new payment; the id must be free (a keyed retry after a crash finds it taken). */
-  create: (tableName: string, p: Payment): TaggedWrite => ({
-    entity: 'payment',
-    write: { Put: { TableName: tableName, Item: paymentEntity.item(p), ConditionExpression: 'attribute_not_exists(PK)' } },
-  }),
+  create: (tableName: string, p: Payment): TaggedWrite => putNew('payment', tableName, paymentEntity.item(p)),
 
   /** status -> to with a patch, conditional on the status read; a payment that is no longer open leaves the work index. */
-  transition(tableName: string, p: Payment, to: PaymentStatus, patch: Partial<Payment>, now: string): TaggedWrite {
-    const { set, names, values } = setClause({ ...patch, status: to, updated_at: now });
-    return {
-      entity: 'payment',
-      write: {
-        Update: {
-          TableName: tableName,
-          Key: key(p.payment_id),
-          UpdateExpression: `SET ${set}${isOpenPaymentStatus(to) ? '' : ` ${REMOVE_FROM_WORK_INDEX}`}`,
-          ConditionExpression: '#status = :from',
-          ExpressionAttributeNames: { ...names, '#status': 'status' },
-          ExpressionAttributeValues: { ...values, ':from': p.status },
-        },
-      },
-    };
-  },
+  transition: (tableName: string, p: Payment, to: PaymentStatus, patch: Partial<Payment>, now: string): TaggedWrite =>
+    statusMove('payment', tableName, key(p.payment_id), p.status, { ...patch, status: to, updated_at: now }, !isOpenPaymentStatus(to)),
 
   /** A still-open payment closes with its session (cancelled or expired). */
   close: (tableName: string, paymentId: string, to: PaymentStatus, now: string): TaggedWrite => ({

@@ -1,7 +1,8 @@
 /** Payout and the per-merchant payout counters kept in each payout transaction (totals without a Scan). */
 import { modeOf } from '../../../domain/access';
 import type { Payout, PayoutStatus } from '../../../domain/payouts/payout';
-import { envelope, indexKeys, setClause, type EntityModel } from '../keys';
+import { envelope, indexKeys, type EntityModel } from '../keys';
+import { putNew, statusMove } from './writes';
 import type { TaggedWrite } from '../transact';
 
 const model = { entity: 'payout', version: 1 } as const;
@@ -16,27 +17,10 @@ export const payoutEntity = {
     ...envelope(model),
     ...p,
   }),
-  create: (tableName: string, p: Payout): TaggedWrite => ({
-    entity: 'payout',
-    write: { Put: { TableName: tableName, Item: payoutEntity.item(p), ConditionExpression: 'attribute_not_exists(PK)' } },
-  }),
+  create: (tableName: string, p: Payout): TaggedWrite => putNew('payout', tableName, payoutEntity.item(p)),
   /** status -> to with a patch, conditional on the status read. */
-  transition(tableName: string, p: Payout, to: PayoutStatus, patch: Partial<Payout>, now: string): TaggedWrite {
-    const { set, names, values } = setClause({ ...patch, status: to, updated_at: now });
-    return {
-      entity: 'payout',
-      write: {
-        Update: {
-          TableName: tableName,
-          Key: key(p.payout_id),
-          UpdateExpression: `SET ${set}`,
-          ConditionExpression: '#status = :from',
-          ExpressionAttributeNames: { ...names, '#status': 'status' },
-          ExpressionAttributeValues: { ...values, ':from': p.status },
-        },
-      },
-    };
-  },
+  transition: (tableName: string, p: Payout, to: PayoutStatus, patch: Partial<Payout>, now: string): TaggedWrite =>
+    statusMove('payout', tableName, key(p.payout_id), p.status, { ...patch, status: to, updated_at: now }),
 } as const satisfies EntityModel;
 
 /** Per merchant and mode: total payouts and one count per status. */

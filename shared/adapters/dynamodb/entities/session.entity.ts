@@ -29,49 +29,32 @@ export const sessionEntity = {
    * latest attempt's status (only while this payment is the latest), or makes a new attempt the latest.
    */
   link(tableName: string, link: SessionLink, paymentId: string, status: PaymentStatus, now: string): TaggedWrite {
-    const Key = key(link.sessionId);
-    if (link.complete) {
+    const values = { ':pid': paymentId, ':ps': status, ':now': now };
+    const update = (UpdateExpression: string, ConditionExpression: string): TaggedWrite => {
+      const open = ConditionExpression.includes(IS_OPEN);
       return {
         entity: 'session',
         write: {
           Update: {
             TableName: tableName,
-            Key,
-            UpdateExpression: `SET #status = :completed, payment_id = :pid, payment_status = :ps, updated_at = :now ${REMOVE_FROM_WORK_INDEX}`,
-            ConditionExpression: `${IS_OPEN} AND expires_at > :now`,
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':completed': 'completed', ':pid': paymentId, ':ps': status, ':now': now, ...OPEN_VALUES },
+            Key: key(link.sessionId),
+            UpdateExpression,
+            ConditionExpression,
+            ...(open ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+            ExpressionAttributeValues: { ...values, ...(open ? OPEN_VALUES : {}), ...(link.complete ? { ':completed': 'completed' } : {}) },
           },
         },
       };
-    }
-    if (link.latestOnly) {
-      return {
-        entity: 'session',
-        write: {
-          Update: {
-            TableName: tableName,
-            Key,
-            UpdateExpression: 'SET payment_status = :ps, updated_at = :now',
-            ConditionExpression: 'payment_id = :pid',
-            ExpressionAttributeValues: { ':pid': paymentId, ':ps': status, ':now': now },
-          },
-        },
-      };
-    }
-    return {
-      entity: 'session',
-      write: {
-        Update: {
-          TableName: tableName,
-          Key,
-          UpdateExpression: 'SET payment_id = :pid, payment_status = :ps, updated_at = :now',
-          ConditionExpression: `${IS_OPEN} AND expires_at > :now`,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pid': paymentId, ':ps': status, ':now': now, ...OPEN_VALUES },
-        },
-      },
     };
+    const openAndUnexpired = `${IS_OPEN} AND expires_at > :now`;
+    if (link.complete) {
+      return update(
+        `SET #status = :completed, payment_id = :pid, payment_status = :ps, updated_at = :now ${REMOVE_FROM_WORK_INDEX}`,
+        openAndUnexpired,
+      );
+    }
+    if (link.latestOnly) return update('SET payment_status = :ps, updated_at = :now', 'payment_id = :pid');
+    return update('SET payment_id = :pid, payment_status = :ps, updated_at = :now', openAndUnexpired);
   },
 
   /** An open session closes as cancelled, or as expired once its expiry has passed. */
