@@ -77,6 +77,11 @@ export const config = {
     const v = Number(env('PAYOUT_SETTLEMENT_DELAY_SECONDS') ?? 5);
     return Number.isFinite(v) && v >= 0 ? Math.min(v, 900) : 5;
   },
+  /** Seconds before a sandbox refund settles (succeeds, or fails for amounts ending in .13). */
+  get refundSettlementDelaySeconds(): number {
+    const v = Number(env('REFUND_SETTLEMENT_DELAY_SECONDS') ?? 5);
+    return Number.isFinite(v) && v >= 0 ? Math.min(v, 900) : 5;
+  },
   /** Public base URL of the service, for checkout_url and similar links. */
   get publicBaseUrl(): string | undefined {
     return env('PUBLIC_BASE_URL');

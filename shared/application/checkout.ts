@@ -111,8 +111,14 @@ export async function settleExpiry(deps: PaymentDeps, s: CheckoutSession): Promi
   return (await deps.store.getSession(s.session_id)) ?? s;
 }
 
-export async function getCheckoutSession(deps: PaymentDeps, principal: Principal, sessionId: string): Promise<CheckoutSession> {
-  return settleExpiry(deps, await ownSession(deps, principal, sessionId));
+/** The session (expiry settled) with its latest payment, whose refunds the session view reports. */
+export async function getCheckoutSession(
+  deps: PaymentDeps,
+  principal: Principal,
+  sessionId: string,
+): Promise<{ session: CheckoutSession; payment: Payment | null }> {
+  const session = await settleExpiry(deps, await ownSession(deps, principal, sessionId));
+  return { session, payment: session.payment_id ? await deps.store.getPayment(session.payment_id) : null };
 }
 
 export async function cancelCheckoutSession(deps: PaymentDeps, principal: Principal, sessionId: string): Promise<CheckoutSession> {

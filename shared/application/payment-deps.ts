@@ -1,10 +1,14 @@
 /** Dependencies of the pay-in use cases, passed in (hexagonal): storage, connectors, ids, clock, links. */
 import type { ConnectorRegistry } from './connectors';
 import type { PaymentStore, QrCodes } from './payment-ports';
+import type { RefundRails, RefundStore } from './refund-ports';
 import type { Clock, EventPublisher, IdGenerator, MerchantRepository } from './ports';
 
 export interface PaymentDeps {
   readonly store: PaymentStore;
+  readonly refunds: RefundStore;
+  /** Where refunds are sent (sandbox: settled by the settlement worker after a delay). */
+  readonly refundRails: RefundRails;
   readonly connectors: ConnectorRegistry;
   readonly merchants: Pick<MerchantRepository, 'get'>;
   readonly ids: IdGenerator;

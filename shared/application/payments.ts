@@ -10,6 +10,8 @@ import { requireSafeNotificationUrl, settleExpiry } from './checkout';
 import { initiatePayment } from './initiate-payment';
 import type { PaymentDeps } from './payment-deps';
 import { commitAndPublish, WriteConflict } from './ports';
+import { createRefund } from './refunds';
+import { needsBeneficiary } from '../domain/refunds/refund';
 
 export async function createDirectPayment(
   deps: PaymentDeps,
@@ -75,21 +77,26 @@ export async function settlePaymentExpiry(deps: PaymentDeps, p: Payment): Promis
   return (await deps.store.getPayment(p.payment_id)) ?? p;
 }
 
-/** One conditional transition with its event, session update and (on success) credit. */
-async function transition(deps: PaymentDeps, p: Payment, to: PaymentStatus, patch: Partial<Payment>): Promise<Payment> {
+/**
+ * One conditional transition with its event, session update and (on success) credit. A payment that
+ * succeeds after another payment already completed its session (the shopper paid twice) still succeeds,
+ * without touching the session, and is refunded in full at once with reason `duplicate`.
+ */
+async function transition(deps: PaymentDeps, p: Payment, to: PaymentStatus, patch: Partial<Payment>, linkSession = true): Promise<Payment> {
   if (!canTransition(p.status, to)) throw new AppError('PAYMENT_STATE_CONFLICT', `A ${p.status} payment cannot become ${to}.`);
   const at = deps.clock.now().toISOString();
   const session: CheckoutSession | null = p.checkout_session_id ? await deps.store.getSession(p.checkout_session_id) : null;
   const next: Payment = { ...p, ...patch, status: to, updated_at: at };
   const type = PAYMENT_EVENT[to];
   const events = type ? [paymentEvent(type, next, session, deps.ids.newId('evt_'), at)] : [];
-  const link = session
-    ? to === 'success'
-      ? { sessionId: session.session_id, complete: true, latestOnly: false }
-      : session.payment_id === p.payment_id
-        ? { sessionId: session.session_id, complete: false, latestOnly: true }
-        : undefined
-    : undefined;
+  const link =
+    session && linkSession
+      ? to === 'success'
+        ? { sessionId: session.session_id, complete: true, latestOnly: false }
+        : session.payment_id === p.payment_id
+          ? { sessionId: session.session_id, complete: false, latestOnly: true }
+          : undefined
+      : undefined;
   try {
     await commitAndPublish(
       deps.publisher,
@@ -104,13 +111,28 @@ async function transition(deps: PaymentDeps, p: Payment, to: PaymentStatus, patc
       }),
     );
   } catch (e) {
-    if (e instanceof WriteConflict && e.entity === 'session' && to === 'success') {
+    if (e instanceof WriteConflict && e.entity === 'session' && to === 'success' && session) {
+      const now = await deps.store.getSession(session.session_id);
+      if (now?.status === 'completed' && now.payment_id !== p.payment_id)
+        return refundDuplicate(deps, await transition(deps, p, to, patch, false));
       throw new AppError('SESSION_NOT_PENDING', 'The checkout session was already completed, cancelled or expired.');
     }
     if (e instanceof WriteConflict) throw new AppError('PAYMENT_STATE_CONFLICT', 'The payment changed concurrently; retry the read.');
     throw e;
   }
   return next;
+}
+
+/** The second successful payment of one session goes back in full (a voucher payment needs a beneficiary: left to the merchant). */
+async function refundDuplicate(deps: PaymentDeps, paid: Payment): Promise<Payment> {
+  if (!needsBeneficiary(paid.payment_method)) {
+    await createRefund(deps, { system: true }, paid.payment_id, { reason: 'duplicate', metadata: {} }, deps.ids.newId('re_')).catch(
+      (e: unknown) => {
+        if (!(e instanceof AppError)) throw e;
+      },
+    );
+  }
+  return (await deps.store.getPayment(paid.payment_id)) ?? paid;
 }
 
 /**

@@ -50,8 +50,16 @@ export interface PayoutStore {
 export const SETTLEMENT_STEPS = ['start', 'settle', 'refund'] as const;
 export type SettlementStep = (typeof SETTLEMENT_STEPS)[number];
 
-/** The message on the payouts queue: one settlement step of one payout. */
-export const settlementMessage = z.object({ payout_id: z.string().min(1).max(100), step: z.enum(SETTLEMENT_STEPS) });
+/** A message on the settlement (payouts) queue: one step of one payout. */
+export const payoutStepMessage = z.object({ payout_id: z.string().min(1).max(100), step: z.enum(SETTLEMENT_STEPS) });
+export type PayoutStepMessage = Readonly<z.infer<typeof payoutStepMessage>>;
+
+/** A message on the settlement queue: a sandbox refund to settle. */
+export const refundSettlementMessage = z.object({ refund_id: z.string().min(1).max(100), step: z.literal('refund_settle') });
+export type RefundSettlementMessage = Readonly<z.infer<typeof refundSettlementMessage>>;
+
+/** Everything the settlement worker reads from its queue. */
+export const settlementMessage = z.union([payoutStepMessage, refundSettlementMessage]);
 export type SettlementMessage = Readonly<z.infer<typeof settlementMessage>>;
 
 /** Where payouts go to be paid: the sandbox simulator, or a live provider (none yet). */

@@ -29,6 +29,18 @@ export const ERRORS = {
   PAYOUT_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Payout not found.' },
   CANNOT_CANCEL: { status: 409, direct: 'invalid_request', message: 'Payout already processing.' },
   PAYOUT_STATE_CONFLICT: { status: 409, direct: 'invalid_request', message: 'The payout is not in a state that allows this.' },
+  REFUND_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Refund not found.' },
+  PAYMENT_NOT_REFUNDABLE: {
+    status: 409,
+    direct: 'invalid_request',
+    message: 'Only a successful payment with an amount left to refund can be refunded.',
+  },
+  REFUND_AMOUNT_EXCEEDED: {
+    status: 422,
+    direct: 'invalid_request',
+    message: 'The refund is larger than what is left to refund on the payment.',
+  },
+  REFUND_WINDOW_EXPIRED: { status: 422, direct: 'invalid_request', message: 'The payment is too old to be refunded with its method.' },
   EVENT_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Event not found.' },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Payment method not found.' },
   RATE_LIMIT_EXCEEDED: { status: 429, direct: 'rate_limited', message: 'Too many requests.' },

@@ -46,6 +46,7 @@ export function paymentEvent(
       currency: p.currency,
       payment_method: p.payment_method,
       paid_at: p.paid_at,
+      refunded_amount: fromMinor(p.refunded_minor ?? 0, p.currency),
       timestamp: at,
       created_at: at,
       livemode: p.livemode,

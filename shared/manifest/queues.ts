@@ -45,7 +45,8 @@ export const QUEUES: readonly QueueDefinition[] = [
   },
   {
     id: 'payouts',
-    description: 'Sandbox payout settlement steps (start, settle, refund), delayed by PAYOUT_SETTLEMENT_DELAY_SECONDS.',
+    description:
+      'Sandbox settlement: payout steps (start, settle, refund) and refunds, delayed by PAYOUT_/REFUND_SETTLEMENT_DELAY_SECONDS.',
     visibilityTimeoutSeconds: 60,
     retentionDays: 4,
     maxReceiveCount: 5,

@@ -4,6 +4,9 @@ import { connectorRegistry } from '../adapters/connectors/registry';
 import { randomIds, systemClock } from '../adapters/crypto';
 import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { qrCodes } from '../adapters/qr';
+import { refundRepository } from '../adapters/dynamodb/refund.repository';
+import { sandboxRefundRails } from '../adapters/sqs/payout-rail';
+import { sqsClient } from '../adapters/aws-clients';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
 import type { PaymentDeps } from '../application/payment-deps';
 import type { Clock } from '../application/ports';
@@ -29,6 +32,12 @@ let deps: PaymentDeps | undefined;
 export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
   deps ??= {
     store: paymentRepository(documentClient(), tableName),
+    refunds: refundRepository(documentClient(), tableName),
+    refundRails: sandboxRefundRails(
+      sqsClient(),
+      () => config.queueUrl('payouts'),
+      () => config.refundSettlementDelaySeconds,
+    ),
     connectors: connectorRegistry(baseUrl),
     merchants: repositories.merchants,
     ids: randomIds,

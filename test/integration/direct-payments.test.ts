@@ -126,9 +126,16 @@ describe('GET /cashier/cashier/status/{merchant_id}/{payment_id}', () => {
       'paid_at',
       'payment_id',
       'payment_method',
+      'refunded_amount',
       'status',
     ]);
-    expect(r.body).toMatchObject({ payment_id: p.body.payment_id, merchant_id: m.merchantId, status: 'pending', paid_at: null });
+    expect(r.body).toMatchObject({
+      payment_id: p.body.payment_id,
+      merchant_id: m.merchantId,
+      status: 'pending',
+      paid_at: null,
+      refunded_amount: 0,
+    });
   });
 
   it('answers 404 when the path merchant is not the key’s merchant, or the payment is another merchant’s', async () => {

@@ -102,20 +102,28 @@ describe('concurrency', () => {
     expect((await events(fresh)).filter((e) => e.type === 'payment.success')).toHaveLength(1);
   });
 
-  it('two payments of one session completing at once: one success, the other refused, one credit', async () => {
+  it('two payments of one session both paid: one completes the session, the other is refunded in full as a duplicate', async () => {
     const fresh = await stack.createMerchant();
     const a = payments(stack, fresh);
     const s = (await a.createSession()).body.session_id;
     const first = (await a.process(s, 'pix')).body.payment_id;
-    const second = (await a.process(s, 'boleto')).body.payment_id;
+    const second = (await a.process(s, 'wallet')).body.payment_id;
     const [x, y] = await Promise.all([a.simulate(first, 'success'), a.simulate(second, 'success')]);
-    expect([x.status, y.status].sort()).toEqual([200, 409]);
-    expect(await balanceMinor(fresh)).toBe(10050);
-    expect(await ledger(fresh)).toHaveLength(1);
+    expect([x.status, y.status]).toEqual([200, 200]);
     const session = await a.getSession(s);
     expect(session.body.status).toBe('success');
-    const winner = x.status === 200 ? first : second;
-    expect(session.body.payment_id).toBe(winner);
+    const winner = session.body.payment_id;
+    expect([first, second]).toContain(winner);
+    const loser = winner === first ? second : first;
+    const refunds = await stack.request(`/api/v1/payments/${loser}/refunds`, { apiKey: fresh.apiKey });
+    expect(refunds.status).toBe(200);
+    expect(refunds.body).toMatchObject({ refunded_amount: 100.5, payment_status: 'success' });
+    expect(refunds.body.data).toEqual([expect.objectContaining({ reason: 'duplicate', amount: 100.5, status: 'pending' })]);
+    const none = await stack.request(`/api/v1/payments/${winner}/refunds`, { apiKey: fresh.apiKey });
+    expect(none.body.data).toEqual([]);
+    // Two credits and one refund debit: the shopper paid once in the end.
+    expect(await balanceMinor(fresh)).toBe(10050);
+    expect(await ledger(fresh)).toHaveLength(3);
   });
 
   it('two card payments racing on one session: exactly one succeeds', async () => {

@@ -1,6 +1,10 @@
-/** The sandbox payout rail: each settlement step is a delayed message on the payouts queue. */
+/** The sandbox rails: each payout step and each refund settlement is a delayed message on the settlement (payouts) queue. */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { PayoutRail, PayoutRails, SettlementMessage } from '../../application/payout-ports';
+import type { RefundRail, RefundRails } from '../../application/refund-ports';
+
+const send = (sqs: SQSClient, queueUrl: string, message: SettlementMessage, delaySeconds: number) =>
+  sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds }));
 
 export function sandboxPayoutRails(
   sqs: SQSClient,
@@ -10,8 +14,21 @@ export function sandboxPayoutRails(
 ): PayoutRails {
   const sandbox: PayoutRail = {
     async schedule(payoutId, step) {
-      const message: SettlementMessage = { payout_id: payoutId, step };
-      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(), MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds() }));
+      await send(sqs, queueUrl(), { payout_id: payoutId, step }, delaySeconds());
+    },
+  };
+  return { forMode: (livemode) => (livemode ? live : sandbox) };
+}
+
+export function sandboxRefundRails(
+  sqs: SQSClient,
+  queueUrl: () => string,
+  delaySeconds: () => number,
+  live: RefundRail | null = null,
+): RefundRails {
+  const sandbox: RefundRail = {
+    async schedule(refundId) {
+      await send(sqs, queueUrl(), { refund_id: refundId, step: 'refund_settle' }, delaySeconds());
     },
   };
   return { forMode: (livemode) => (livemode ? live : sandbox) };

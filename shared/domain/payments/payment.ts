@@ -80,6 +80,10 @@ export interface Payment {
   readonly metadata: Record<string, string | number | boolean | null>;
   readonly expires_at: string | null;
   readonly paid_at: string | null;
+  /** Refunds pending or succeeded, in minor units (absent until the first refund). */
+  readonly refunded_minor?: number;
+  /** Refunds succeeded, in minor units: the payment becomes refunded when this reaches its amount. */
+  readonly refund_settled_minor?: number;
   readonly created_at: string;
   readonly updated_at: string;
 }

@@ -80,6 +80,7 @@ export function paymentStatusView(p: Payment) {
     amount: fromMinor(p.amount_minor, p.currency),
     currency: p.currency,
     paid_at: p.paid_at,
+    refunded_amount: fromMinor(p.refunded_minor ?? 0, p.currency),
     created_at: p.created_at,
   };
 }

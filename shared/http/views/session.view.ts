@@ -1,6 +1,7 @@
 /** How checkout sessions look on the wire (SPEC.md 2.1-2.3). */
 import { checkoutUrl } from '../../application/checkout';
 import type { Merchant } from '../../domain/merchant';
+import type { Payment } from '../../domain/payments/payment';
 import { fromMinor } from '../../domain/money';
 import { availableMethods } from '../../domain/payments/methods';
 import { reportedStatus, type CheckoutSession } from '../../domain/payments/session';
@@ -20,7 +21,7 @@ export function createdSessionView(ctx: Pick<ViewContext, 'baseUrl'>, s: Checkou
 /** GET /api/v1/checkout/{session_id}: the session with the methods it offers and its latest payment. */
 export function sessionView(
   ctx: Pick<ViewContext, 'clock'>,
-  s: CheckoutSession,
+  { session: s, payment }: { session: CheckoutSession; payment: Payment | null },
   merchant: Pick<Merchant, 'name' | 'methods' | 'countries'>,
 ) {
   return {
@@ -39,6 +40,7 @@ export function sessionView(
     status: reportedStatus(s, ctx.clock.now()),
     payment_status: s.payment_status,
     payment_id: s.payment_id,
+    refunded_amount: fromMinor(payment?.refunded_minor ?? 0, s.currency),
     reference_id: s.order_number ?? s.reference_id,
     metadata: s.metadata,
     livemode: s.livemode,

@@ -44,4 +44,62 @@ export const paymentEntity = {
       },
     },
   }),
+
+  /** A refund reserves part of a successful payment: never more than what is left, under any concurrency. */
+  reserveRefund: (tableName: string, paymentId: string, amountMinor: number, paymentAmountMinor: number, now: string): TaggedWrite => ({
+    entity: 'payment',
+    write: {
+      Update: {
+        TableName: tableName,
+        Key: key(paymentId),
+        UpdateExpression: 'ADD refunded_minor :amt SET updated_at = :now',
+        ConditionExpression: '#status = :success AND (attribute_not_exists(refunded_minor) OR refunded_minor <= :room)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':amt': amountMinor, ':now': now, ':success': 'success', ':room': paymentAmountMinor - amountMinor },
+      },
+    },
+  }),
+
+  /** A failed refund gives its reservation back. */
+  releaseRefund: (tableName: string, paymentId: string, amountMinor: number, now: string): TaggedWrite => ({
+    entity: 'payment',
+    write: {
+      Update: {
+        TableName: tableName,
+        Key: key(paymentId),
+        UpdateExpression: 'ADD refunded_minor :amt SET updated_at = :now',
+        ConditionExpression: 'refunded_minor >= :need',
+        ExpressionAttributeValues: { ':amt': -amountMinor, ':need': amountMinor, ':now': now },
+      },
+    },
+  }),
+
+  /**
+   * A succeeded refund counts as settled; the one that settles the whole amount also moves the payment to
+   * refunded, conditional on the settled total it read (so two settling at once cannot both, or neither, do it).
+   */
+  settleRefund(tableName: string, p: Payment, amountMinor: number, fullyRefunded: boolean, now: string): TaggedWrite {
+    const settled = p.refund_settled_minor ?? 0;
+    return {
+      entity: 'payment',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(p.payment_id),
+          UpdateExpression: `ADD refund_settled_minor :amt SET updated_at = :now${fullyRefunded ? ', #status = :refunded' : ''}`,
+          ConditionExpression: fullyRefunded
+            ? '#status = :success AND ' + (settled ? 'refund_settled_minor = :settled' : 'attribute_not_exists(refund_settled_minor)')
+            : '#status = :success',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':amt': amountMinor,
+            ':now': now,
+            ':success': 'success',
+            ...(fullyRefunded ? { ':refunded': 'refunded' } : {}),
+            ...(fullyRefunded && settled ? { ':settled': settled } : {}),
+          },
+        },
+      },
+    };
+  },
 } as const satisfies EntityModel;

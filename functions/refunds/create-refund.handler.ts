@@ -1,0 +1,15 @@
+/** POST /api/v1/payments/{payment_id}/refunds: refund a successful payment, in full or in part. */
+import { createRefund } from '../../shared/application/refunds';
+import { createRefundBody, paymentRefundsPath } from '../../shared/domain/refunds/refund.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { refundView } from '../../shared/http/views/refund.view';
+import { paymentDeps } from '../../shared/wiring';
+
+export const handler = httpHandler({
+  route: 'createRefund',
+  path: paymentRefundsPath,
+  body: createRefundBody,
+  handler: async ({ path, body, principal, newId }) => ({
+    body: refundView(await createRefund(paymentDeps(), principal, path.payment_id, body, newId('re_'))),
+  }),
+});

@@ -1,0 +1,79 @@
+/** Refunds with their payment reservation, balance movement and events: every change one conditional transaction. */
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { RefundStore } from '../../application/refund-ports';
+import type { Refund } from '../../domain/refunds/refund';
+import { balanceMovement } from './entities/balance.entity';
+import { eventEntity } from './entities/event.entity';
+import { paymentEntity } from './entities/payment.entity';
+import { refundEntity } from './entities/refund.entity';
+import { INDEX, stripKeys } from './keys';
+import { transaction } from './transact';
+
+export function refundRepository(db: DynamoDBDocumentClient, tableName: () => string): RefundStore {
+  /** The refund's amount leaving (debit) or coming back to (credit) the balance, with its ledger entry. */
+  const movement = (TableName: string, r: Refund, sign: 1 | -1, entryId: string, reason: string, at: string) =>
+    balanceMovement(TableName, {
+      merchantId: r.merchant_id,
+      livemode: r.livemode,
+      currency: r.currency,
+      amountMinor: sign * r.amount_minor,
+      entryId,
+      reason,
+      objectId: r.refund_id,
+      at,
+    });
+
+  return {
+    async get(refundId) {
+      const r = await db.send(new GetCommand({ TableName: tableName(), Key: refundEntity.key(refundId), ConsistentRead: true }));
+      return r.Item ? stripKeys<Refund>(r.Item) : null;
+    },
+
+    async listByPayment(paymentId) {
+      const out: Refund[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const r = await db.send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: INDEX.listing,
+            KeyConditionExpression: 'GSI1PK = :pk',
+            ExpressionAttributeValues: { ':pk': refundEntity.ofPayment(paymentId).GSI1PK },
+            ExclusiveStartKey,
+          }),
+        );
+        for (const item of r.Items ?? []) out.push(stripKeys<Refund>(item));
+        ExclusiveStartKey = r.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      return out;
+    },
+
+    async create({ refund, payment, events, ledgerEntryId, now }) {
+      const TableName = tableName();
+      await transaction()
+        .add(
+          refundEntity.create(TableName, refund),
+          paymentEntity.reserveRefund(TableName, payment.payment_id, refund.amount_minor, payment.amount_minor, now),
+          ...movement(TableName, refund, -1, ledgerEntryId, 'refund', now),
+          ...eventEntity.puts(TableName, events),
+        )
+        .commit(db);
+      return events;
+    },
+
+    async settle({ refund, to, patch, payment, fullyRefunded, events, creditEntryId, now }) {
+      const TableName = tableName();
+      await transaction()
+        .add(
+          refundEntity.transition(TableName, refund, to, patch, now),
+          to === 'succeeded'
+            ? paymentEntity.settleRefund(TableName, payment, refund.amount_minor, fullyRefunded, now)
+            : paymentEntity.releaseRefund(TableName, payment.payment_id, refund.amount_minor, now),
+          ...(to === 'failed' && creditEntryId ? movement(TableName, refund, 1, creditEntryId, 'refund_failed', now) : []),
+          ...eventEntity.puts(TableName, events),
+        )
+        .commit(db);
+      return events;
+    },
+  };
+}

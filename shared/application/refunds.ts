@@ -1,0 +1,222 @@
+/**
+ * Refunds (issue 11): give a successful payment's money back, in full or in parts, never more than it was,
+ * within the method's window, out of the available balance. Creating one reserves it on the payment, debits
+ * the balance and writes refund.created in one transaction; the rail settles it (sandbox: after a delay),
+ * and a failure gives the reservation and the money back the same way.
+ */
+import { AppError } from '../domain/errors';
+import { paymentEvent } from '../domain/events';
+import { fromMinor, toMinor } from '../domain/money';
+import type { Payment } from '../domain/payments/payment';
+import { validateBeneficiary } from '../domain/payouts/beneficiary';
+import { maskBeneficiary } from '../domain/payouts/masking';
+import { refundEvent } from '../domain/refunds/refund-events';
+import {
+  canRefundTransition,
+  needsBeneficiary,
+  REFUND_EVENT,
+  refundableMinor,
+  refundDeadline,
+  refundRail,
+  sandboxRefundFails,
+  type Refund,
+  type RefundReason,
+} from '../domain/refunds/refund';
+import type { CreateRefundInput } from '../domain/refunds/refund.schemas';
+import type { Principal } from './authenticate';
+import type { PaymentDeps } from './payment-deps';
+import { commitAndPublish, WriteConflict } from './ports';
+
+/** Who asks: a merchant's key, or the service itself (the duplicate-payment refund). */
+type Requester = Pick<Principal, 'merchant' | 'livemode'> | { system: true };
+
+async function ownPayment(deps: PaymentDeps, who: Requester, paymentId: string): Promise<Payment> {
+  const p = await deps.store.getPayment(paymentId);
+  if (!p) throw new AppError('PAYMENT_NOT_FOUND');
+  if ('merchant' in who && (p.merchant_id !== who.merchant.merchant_id || p.livemode !== who.livemode)) {
+    throw new AppError('PAYMENT_NOT_FOUND');
+  }
+  return p;
+}
+
+function checkBeneficiary(p: Payment, beneficiary: CreateRefundInput['beneficiary']) {
+  if (!needsBeneficiary(p.payment_method)) {
+    if (beneficiary)
+      throw new AppError('VALIDATION_ERROR', `A ${p.payment_method} refund goes back to the original instrument; omit beneficiary.`, {
+        details: [{ field: 'beneficiary', message: `not accepted for ${p.payment_method} payments` }],
+      });
+    return null;
+  }
+  const rail = refundRail(p.country);
+  if (!rail) throw new AppError('METHOD_NOT_AVAILABLE', `Refunds of ${p.payment_method} payments in ${p.country} cannot be sent yet.`);
+  if (!beneficiary)
+    throw new AppError('VALIDATION_ERROR', `A ${p.payment_method} refund needs a beneficiary account (${rail.name} in ${p.country}).`, {
+      details: [{ field: 'beneficiary', message: `required for ${p.payment_method} payments: ${rail.required_fields.join(', ')}` }],
+    });
+  const r = validateBeneficiary(rail, beneficiary);
+  const errors = [...r.malformed, ...r.invalid].map((e) => ({ field: `beneficiary.${e.field}`, message: e.message }));
+  if (errors.length)
+    throw new AppError('VALIDATION_ERROR', `Invalid beneficiary: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, {
+      details: errors,
+    });
+  return maskBeneficiary(beneficiary);
+}
+
+/** Amount in minor units: the requested one (checked against what is left) or all that is left. */
+function refundAmount(p: Payment, amount: number | undefined): number {
+  const left = refundableMinor(p);
+  if (p.status !== 'success' || left <= 0) {
+    throw new AppError(
+      'PAYMENT_NOT_REFUNDABLE',
+      p.status === 'success' || p.status === 'refunded'
+        ? 'The payment is already fully refunded.'
+        : `A ${p.status} payment cannot be refunded.`,
+    );
+  }
+  if (amount === undefined) return left;
+  const minor = toMinor(amount, p.currency);
+  if (minor === null)
+    throw new AppError('VALIDATION_ERROR', 'Invalid amount.', {
+      details: [{ field: 'amount', message: `must be greater than 0 with at most the decimals of ${p.currency}` }],
+    });
+  if (minor > left)
+    throw new AppError('REFUND_AMOUNT_EXCEEDED', `At most ${fromMinor(left, p.currency)} ${p.currency} is left to refund on this payment.`);
+  return minor;
+}
+
+export async function createRefund(
+  deps: PaymentDeps,
+  who: Requester,
+  paymentId: string,
+  input: { amount?: number; reason: RefundReason; metadata: Refund['metadata']; beneficiary?: CreateRefundInput['beneficiary'] },
+  refundId: string,
+): Promise<Refund> {
+  const existing = await deps.refunds.get(refundId);
+  if (existing && existing.payment_id === paymentId) return existing; // a keyed retry after a crash
+  const payment = await ownPayment(deps, who, paymentId);
+  const now = deps.clock.now();
+  if (payment.status === 'success' && now > refundDeadline(payment)) {
+    throw new AppError(
+      'REFUND_WINDOW_EXPIRED',
+      `${payment.payment_method} payments can be refunded until ${refundDeadline(payment).toISOString()}.`,
+    );
+  }
+  const amountMinor = refundAmount(payment, input.amount);
+  const beneficiary = checkBeneficiary(payment, input.beneficiary);
+  const rail = deps.refundRails.forMode(payment.livemode);
+  if (!rail) throw new AppError('METHOD_NOT_AVAILABLE', 'No live refund provider is configured yet.');
+  const at = now.toISOString();
+  const refund: Refund = {
+    refund_id: refundId,
+    payment_id: payment.payment_id,
+    merchant_id: payment.merchant_id,
+    livemode: payment.livemode,
+    amount_minor: amountMinor,
+    currency: payment.currency,
+    status: 'pending',
+    reason: input.reason,
+    metadata: input.metadata,
+    beneficiary,
+    reference_id: payment.reference_id,
+    notification_url: payment.notification_url,
+    failure_reason: null,
+    created_at: at,
+    updated_at: at,
+    completed_at: null,
+  };
+  const after = { refunded_minor: (payment.refunded_minor ?? 0) + amountMinor };
+  try {
+    await commitAndPublish(
+      deps.publisher,
+      deps.refunds.create({
+        refund,
+        payment,
+        events: [refundEvent(REFUND_EVENT.pending, refund, after, deps.ids.newId('evt_'), at)],
+        ledgerEntryId: deps.ids.newId('le_'),
+        now: at,
+      }),
+    );
+  } catch (e) {
+    if (!(e instanceof WriteConflict)) throw e;
+    if (e.entity === 'balance')
+      throw new AppError('INSUFFICIENT_BALANCE', `The available ${payment.currency} balance does not cover this refund.`);
+    if (e.entity === 'refund') {
+      const stored = await deps.refunds.get(refundId);
+      if (stored && stored.payment_id === paymentId) return stored;
+    }
+    if (e.entity === 'payment') {
+      // Another refund (or a status change) got there first: answer with what is true now.
+      const fresh = await ownPayment(deps, who, paymentId);
+      refundAmount(fresh, fromMinor(amountMinor, fresh.currency));
+    }
+    throw e;
+  }
+  await rail.schedule(refundId);
+  return refund;
+}
+
+export async function getRefund(deps: PaymentDeps, principal: Principal, refundId: string): Promise<Refund> {
+  const r = await deps.refunds.get(refundId);
+  if (!r || r.merchant_id !== principal.merchant.merchant_id || r.livemode !== principal.livemode) throw new AppError('REFUND_NOT_FOUND');
+  return r;
+}
+
+export async function listPaymentRefunds(deps: PaymentDeps, principal: Principal, paymentId: string) {
+  const payment = await ownPayment(deps, principal, paymentId);
+  return { payment, refunds: await deps.refunds.listByPayment(paymentId) };
+}
+
+/**
+ * The settlement worker's step for a refund: the sandbox bank succeeds, or declines amounts ending in .13.
+ * A refund already settled (a duplicate message) is left alone; a lost race on the payment is retried.
+ */
+export async function settleRefund(deps: PaymentDeps, refundId: string, attempts = 3): Promise<Refund | null> {
+  for (let i = 0; i < attempts; i++) {
+    const refund = await deps.refunds.get(refundId);
+    if (!refund || refund.status !== 'pending') return refund;
+    const payment = await deps.store.getPayment(refund.payment_id);
+    if (!payment) throw new Error(`refund ${refundId} has no payment ${refund.payment_id}`);
+    const to = !refund.livemode && sandboxRefundFails(refund.amount_minor) ? 'failed' : 'succeeded';
+    if (!canRefundTransition(refund.status, to)) return refund;
+    const at = deps.clock.now().toISOString();
+    const settled = (payment.refund_settled_minor ?? 0) + refund.amount_minor;
+    const fullyRefunded = to === 'succeeded' && settled === payment.amount_minor;
+    const patch: Partial<Refund> =
+      to === 'succeeded' ? { completed_at: at, failure_reason: null } : { failure_reason: 'declined_by_bank', completed_at: null };
+    const next: Refund = { ...refund, ...patch, status: to, updated_at: at };
+    const refundedMinor = (payment.refunded_minor ?? 0) - (to === 'failed' ? refund.amount_minor : 0);
+    const events = [refundEvent(REFUND_EVENT[to], next, { refunded_minor: refundedMinor }, deps.ids.newId('evt_'), at)];
+    if (fullyRefunded) {
+      const session = payment.checkout_session_id ? await deps.store.getSession(payment.checkout_session_id) : null;
+      const refunded: Payment = {
+        ...payment,
+        status: 'refunded',
+        refunded_minor: refundedMinor,
+        refund_settled_minor: settled,
+        updated_at: at,
+      };
+      events.push(paymentEvent('payment.refunded', refunded, session, deps.ids.newId('evt_'), at));
+    }
+    try {
+      await commitAndPublish(
+        deps.publisher,
+        deps.refunds.settle({
+          refund,
+          to,
+          patch,
+          payment,
+          fullyRefunded,
+          events,
+          creditEntryId: to === 'failed' ? deps.ids.newId('le_') : undefined,
+          now: at,
+        }),
+      );
+      return next;
+    } catch (e) {
+      if (!(e instanceof WriteConflict)) throw e;
+      if (e.entity === 'refund') return deps.refunds.get(refundId);
+      // payment: another refund of it settled meanwhile; read again and retry
+    }
+  }
+  throw new Error(`refund ${refundId}: the payment kept changing while settling`);
+}
