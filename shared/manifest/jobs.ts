@@ -28,4 +28,12 @@ export const JOBS: readonly JobDefinition[] = [
     timeoutSeconds: 60,
     access: { table: 'readwrite', queues: { webhooks: 'send' } },
   },
+  {
+    id: 'resumeSettlements',
+    description: 'Sends again the settlement step of payouts processing and refunds pending past the grace (GSI2 SETTLE partitions).',
+    handler: 'functions/jobs/resume-settlements.handler.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    access: { table: 'read', queues: { payouts: 'send' } },
+  },
 ];

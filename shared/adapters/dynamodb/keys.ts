@@ -44,6 +44,9 @@ export const indexKeys = {
   /** GSI2: events not yet handed to the webhook queue (the outbox). */
   outbox: (eventId: string, createdAt: string) => ({ GSI2PK: `OUTBOX#${shardOf(eventId)}`, GSI2SK: `${createdAt}#${eventId}` }),
   outboxPartition: (shard: number) => `OUTBOX#${shard}`,
+  /** GSI2: payouts in processing and refunds pending: money in flight, until the rail settles it. */
+  settlement: (id: string, since: string) => ({ GSI2PK: `SETTLE#${shardOf(id)}`, GSI2SK: `${since}#${id}` }),
+  settlementPartition: (shard: number) => `SETTLE#${shard}`,
   /** A key that is never written: the health check reads it to prove the table answers. */
   healthProbe: () => ({ PK: 'HEALTH', SK: 'PROBE' }),
 } as const;

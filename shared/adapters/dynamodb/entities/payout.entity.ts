@@ -14,13 +14,21 @@ export const payoutEntity = {
   item: (p: Payout) => ({
     ...key(p.payout_id),
     ...indexKeys.listing(p.merchant_id, modeOf(p.livemode), 'PAYOUT', p.created_at, p.payout_id),
+    ...(p.status === 'processing' ? indexKeys.settlement(p.payout_id, p.updated_at) : {}),
     ...envelope(model),
     ...p,
   }),
   create: (tableName: string, p: Payout): TaggedWrite => putNew('payout', tableName, payoutEntity.item(p)),
-  /** status -> to with a patch, conditional on the status read. */
+  /** status -> to with a patch, conditional on the status read; on the settlement work index while processing. */
   transition: (tableName: string, p: Payout, to: PayoutStatus, patch: Partial<Payout>, now: string): TaggedWrite =>
-    statusMove('payout', tableName, key(p.payout_id), p.status, { ...patch, status: to, updated_at: now }),
+    statusMove(
+      'payout',
+      tableName,
+      key(p.payout_id),
+      p.status,
+      { ...patch, status: to, updated_at: now, ...(to === 'processing' ? indexKeys.settlement(p.payout_id, now) : {}) },
+      p.status === 'processing' && to !== 'processing',
+    ),
 } as const satisfies EntityModel;
 
 /** Per merchant and mode: total payouts and one count per status. */

@@ -1,6 +1,6 @@
 /** Refund: its own item, listed per payment on the listing index (GSI1), oldest first by created_at. */
 import type { Refund, RefundStatus } from '../../../domain/refunds/refund';
-import { envelope, type EntityModel } from '../keys';
+import { envelope, indexKeys, type EntityModel } from '../keys';
 import type { TaggedWrite } from '../transact';
 import { putNew, statusMove } from './writes';
 
@@ -16,9 +16,15 @@ export const refundEntity = {
   ...model,
   key,
   ofPayment,
-  item: (r: Refund) => ({ ...key(r.refund_id), ...ofPayment(r.payment_id, r.created_at, r.refund_id), ...envelope(model), ...r }),
+  item: (r: Refund) => ({
+    ...key(r.refund_id),
+    ...ofPayment(r.payment_id, r.created_at, r.refund_id),
+    ...(r.status === 'pending' ? indexKeys.settlement(r.refund_id, r.created_at) : {}),
+    ...envelope(model),
+    ...r,
+  }),
   create: (tableName: string, r: Refund): TaggedWrite => putNew('refund', tableName, refundEntity.item(r)),
-  /** pending -> succeeded | failed, conditional on the status read. */
+  /** pending -> succeeded | failed, conditional on the status read; it leaves the settlement work index. */
   transition: (tableName: string, r: Refund, to: RefundStatus, patch: Partial<Refund>, now: string): TaggedWrite =>
-    statusMove('refund', tableName, key(r.refund_id), r.status, { ...patch, status: to, updated_at: now }),
+    statusMove('refund', tableName, key(r.refund_id), r.status, { ...patch, status: to, updated_at: now }, true),
 } as const satisfies EntityModel;

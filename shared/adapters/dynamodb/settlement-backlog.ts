@@ -1,0 +1,17 @@
+/** Money in flight, from the settlement work index: payouts still processing and refunds still pending since a time. */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SettlementBacklog } from '../../application/settlements';
+import { indexKeys } from './keys';
+import { dueInWorkIndex } from './work-index';
+
+export function settlementBacklog(db: DynamoDBDocumentClient, tableName: () => string): SettlementBacklog {
+  return {
+    async since(before, limit) {
+      const pks = await dueInWorkIndex(db, tableName(), indexKeys.settlementPartition, before, limit, 'PK');
+      return pks.map((pk) => {
+        const [kind, id] = pk.split('#') as [string, string];
+        return { kind: kind === 'REFUND' ? ('refund' as const) : ('payout' as const), id };
+      });
+    },
+  };
+}

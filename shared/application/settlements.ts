@@ -1,0 +1,42 @@
+/**
+ * Resumes money in flight whose settlement message was lost (a process died between the commit and the
+ * send, or a message expired): every payout still processing and every refund still pending for longer
+ * than the grace period gets its settlement step sent again. Steps are conditional on the status they
+ * find, so a duplicate does nothing.
+ */
+import type { PaymentDeps } from './payment-deps';
+import type { PayoutDeps } from './payouts';
+
+export interface SettlementBacklog {
+  /** Payouts processing and refunds pending since at or before `before` (ISO), up to `limit`. */
+  since(before: string, limit: number): Promise<Array<{ kind: 'payout' | 'refund'; id: string }>>;
+}
+
+export interface SettlementDeps {
+  readonly backlog: SettlementBacklog;
+  readonly payouts: Pick<PayoutDeps, 'store' | 'rails'>;
+  readonly payments: Pick<PaymentDeps, 'refunds' | 'refundRails'>;
+}
+
+export async function resumeSettlements(deps: SettlementDeps, now: Date, graceSeconds: number, limit = 200) {
+  const due = await deps.backlog.since(new Date(now.getTime() - graceSeconds * 1000).toISOString(), limit);
+  let resumed = 0;
+  for (const item of due) {
+    if (item.kind === 'payout') {
+      const p = await deps.payouts.store.get(item.id);
+      const rail = p && p.status === 'processing' ? deps.payouts.rails.forMode(p.livemode) : null;
+      if (rail) {
+        await rail.schedule(item.id, 'settle');
+        resumed++;
+      }
+    } else {
+      const r = await deps.payments.refunds.get(item.id);
+      const rail = r && r.status === 'pending' ? deps.payments.refundRails.forMode(r.livemode) : null;
+      if (rail) {
+        await rail.schedule(item.id);
+        resumed++;
+      }
+    }
+  }
+  return { due: due.length, resumed };
+}

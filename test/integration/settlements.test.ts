@@ -1,0 +1,106 @@
+/**
+ * Money in flight survives a lost settlement message: a payout left processing and a refund left pending
+ * (the process died between the commit and the send) are settled once the resume job finds them on the
+ * settlement work index past the grace period; settled ones leave the index and are not sent again.
+ */
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { handler as resumeJob } from '../../functions/jobs/resume-settlements.handler';
+import { createPayout } from '../../shared/application/payouts';
+import { createRefund } from '../../shared/application/refunds';
+import type { Principal } from '../../shared/application/authenticate';
+import { paymentDeps, payoutDeps, repositories, settlementGraceSeconds } from '../../shared/wiring';
+import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
+import { card, payments } from '../support/payments';
+
+jest.setTimeout(60_000);
+
+let stack: TestStack;
+beforeAll(async () => {
+  Object.assign(process.env, { PAYOUT_SETTLEMENT_DELAY_SECONDS: '0', REFUND_SETTLEMENT_DELAY_SECONDS: '0' });
+  stack = await startTestStack({ workers: true });
+});
+afterAll(() => stack.stop());
+
+/** A rail that loses every message: what a crash between commit and send leaves behind. */
+const lost = { forMode: () => ({ schedule: async () => undefined }) };
+
+const runJobAt = (time: Date) =>
+  resumeJob({ time: time.toISOString() } as ScheduledEvent, { getRemainingTimeInMillis: () => 60_000, functionName: 'resume' } as Context);
+
+async function principalOf(m: TestMerchant): Promise<Principal> {
+  const merchant = (await repositories.merchants.get(m.merchantId))!;
+  return { merchant, key: { merchant_id: m.merchantId } as Principal['key'], mode: 'test', livemode: false };
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const later = () => new Date(Date.now() + (settlementGraceSeconds() + 1) * 1000);
+
+describe('resumeSettlements job', () => {
+  it('settles a payout whose settle message was lost, and only once', async () => {
+    const m = await stack.createMerchant();
+    const topUp = await stack.request('/api/v1/sandbox/balance/top-up', {
+      method: 'POST',
+      apiKey: m.apiKey,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ currency: 'BRL', amount: 100 }),
+    });
+    expect(topUp.status).toBe(200);
+    const payout = await createPayout(
+      { ...payoutDeps(), rails: lost },
+      await principalOf(m),
+      {
+        method_code: 'svc-mt-5',
+        amount: 10,
+        currency: 'BRL',
+        beneficiary: {
+          name: 'Ana Silva',
+          document: '52998224725',
+          document_type: 'CPF',
+          instant_transfer_key: 'ana@example.com',
+          instant_transfer_type: 'email',
+        },
+        metadata: {},
+      },
+      `po_${'resume'.padEnd(24, 'x')}${Date.now()}`,
+    );
+    expect(payout.status).toBe('processing');
+    const get = () => stack.request(`/api/v1/payout/${payout.payout_id}`, { apiKey: m.apiKey });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await get()).body.status).toBe('processing'); // nothing will move it on its own
+
+    expect(await runJobAt(new Date())).toMatchObject({ resumed: 0 }); // not overdue yet
+    expect(await runJobAt(later())).toEqual({ due: 1, resumed: 1 });
+    const done = await waitFor(get, (r) => r.body.status === 'completed');
+    expect(done.body.status).toBe('completed');
+    expect(await runJobAt(later())).toEqual({ due: 0, resumed: 0 }); // it left the settlement index
+  });
+
+  it('settles a refund whose settle message was lost; a settled refund leaves the backlog', async () => {
+    const m = await stack.createMerchant();
+    const p = await payments(stack, m).direct({ payment_method: 'card', card: card('4242424242424242') });
+    expect(p.body.status).toBe('success');
+    const refund = await createRefund(
+      { ...paymentDeps(), refundRails: lost },
+      await principalOf(m),
+      p.body.payment_id,
+      { amount: 5, reason: 'requested_by_customer', metadata: {} },
+      `re_${'resume'.padEnd(24, 'x')}${Date.now()}`,
+    );
+    const get = () => stack.request(`/api/v1/refunds/${refund.refund_id}`, { apiKey: m.apiKey });
+    expect((await get()).body.status).toBe('pending');
+    expect(await runJobAt(later())).toEqual({ due: 1, resumed: 1 });
+    const done = await waitFor(get, (r) => r.body.status === 'succeeded');
+    expect(done.body).toMatchObject({ status: 'succeeded', amount: 5 });
+    expect(await runJobAt(later())).toEqual({ due: 0, resumed: 0 });
+    const status = await stack.request(`/cashier/cashier/status/${m.merchantId}/${p.body.payment_id}`, { apiKey: m.apiKey });
+    expect(status.body).toMatchObject({ status: 'success', refunded_amount: 5 });
+  });
+});
