@@ -104,14 +104,17 @@ describe('GET /api/v1/methods/{method_code}', () => {
     expect(global.body).toMatchObject({ country: 'GLOBAL', currency: 'USD' });
   });
 
-  it('answers 404 in the checkout error shape for an unknown code', async () => {
-    const res = await get('/api/v1/methods/svc-mt-999');
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, error: expect.objectContaining({ code: 'PAYMENT_METHOD_NOT_FOUND' }) });
-  });
+  it.each(['svc-mt-999', 'svc-mt-99999', 'svc-mt-123456789'])(
+    'answers 404 in the checkout error shape for the unknown code %s',
+    async (code) => {
+      const res = await get(`/api/v1/methods/${code}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, error: expect.objectContaining({ code: 'PAYMENT_METHOD_NOT_FOUND' }) });
+    },
+  );
 
-  it('answers 400 for a malformed code', async () => {
-    const res = await get('/api/v1/methods/pix');
+  it.each(['pix', 'svc-mt-', 'svc-mt-12a', 'SVC-MT-1'])('answers 400 for the malformed code %s', async (code) => {
+    const res = await get(`/api/v1/methods/${code}`);
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].field).toBe('method_code');
   });

@@ -12,9 +12,13 @@ export const listMethodsQuery = z.object({
   payment_type: oneOf(FILTERABLE_PAYMENT_TYPES, 'payment type').optional(),
 });
 
-export const getMethodPath = z.object({
-  method_code: z.string().regex(/^svc-mt-\d{1,4}$/, 'must look like svc-mt-<n>'),
-});
+/**
+ * A method code as the catalogs spell them: `svc-mt-` and digits. Only a code of another form is 400; a
+ * well-formed code the catalog does not hold is the route's 404 (discovery) or METHOD_NOT_AVAILABLE (payouts).
+ */
+export const methodCodeSchema = z.string().max(40).regex(/^svc-mt-\d+$/, 'must look like svc-mt-<digits>');
+
+export const getMethodPath = z.object({ method_code: methodCodeSchema });
 
 export const getMethodQuery = z.object({
   country: oneOf(COUNTRY_CODES, 'ISO 3166-1 alpha-3').optional(),

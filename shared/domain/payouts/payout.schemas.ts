@@ -1,5 +1,6 @@
 /** zod schemas of the payout endpoints (SPEC.md 2.6, 4.4). */
 import { z } from 'zod';
+import { methodCodeSchema } from '../catalog/discovery.schemas';
 import { metadataSchema, httpUrl } from '../payments/payment.schemas';
 import { PAYOUT_STATUSES } from './payout';
 
@@ -22,7 +23,7 @@ export const beneficiarySchema = z.object({
 export type BeneficiaryInput = z.infer<typeof beneficiarySchema>;
 
 export const createPayoutBody = z.object({
-  method_code: z.string().regex(/^svc-mt-\d{1,4}$/, 'must look like svc-mt-<n>'),
+  method_code: methodCodeSchema,
   amount: z.number().positive(),
   currency: z.enum(PAYOUT_CURRENCIES),
   beneficiary: beneficiarySchema,
@@ -61,7 +62,7 @@ export const availablePayoutMethodsQuery = z.object({
 });
 
 export const validateBeneficiaryBody = z.object({
-  method_code: z.string().regex(/^svc-mt-\d{1,4}$/, 'must look like svc-mt-<n>'),
+  method_code: methodCodeSchema,
   beneficiary: z.record(z.string(), z.unknown()),
 });
 
