@@ -55,8 +55,9 @@ try {
 }
 
 const s = stack.sandbox;
+const kept = values.memory ? '(in memory: nothing is kept)' : `(data in ${stateDir}/)`;
 console.log(`
-Local payments API ready in ${Math.round(performance.now() - started)} ms ${values.memory ? '(in memory: nothing is kept)' : `(data in ${stateDir}/)`}
+Local payments API ready in ${Math.round(performance.now() - started)} ms ${kept}
 
   Base URL        ${s.base_url}
   Merchant id     ${s.merchant_id}${stack.reusedMerchant ? '  (reused)' : ''}

@@ -172,7 +172,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         const m = await admin.getMerchant(need(0, 'MERCHANT_ID'));
         print(
           m,
-          `${m.merchant_id}  ${m.name}  ${m.status}\ncountries: ${m.countries.join(', ')}\nmethods: ${m.methods.join(', ')}\nnotification_url: ${m.notification_url ?? '-'}`,
+          [
+            `${m.merchant_id}  ${m.name}  ${m.status}`,
+            `countries: ${m.countries.join(', ')}`,
+            `methods: ${m.methods.join(', ')}`,
+            `notification_url: ${m.notification_url ?? '-'}`,
+          ].join('\n'),
         );
         return 0;
       }
@@ -222,7 +227,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         const r = await redriveDeadLetters(sqs, from, to, Number(v.max ?? 1000));
         print(
           r,
-          `Moved ${r.moved} dead-lettered delivery(ies) back to the webhooks queue${r.skipped ? `; ${r.skipped} unreadable message(s) left in the DLQ` : ''}.`,
+          `Moved ${r.moved} dead-lettered delivery(ies) back to the webhooks queue` +
+            `${r.skipped ? `; ${r.skipped} unreadable message(s) left in the DLQ` : ''}.`,
         );
         return 0;
       }

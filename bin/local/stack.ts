@@ -106,7 +106,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     writeFileSync(join(opts.stateDir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
     writeFileSync(
       join(opts.stateDir, 'stack.json'),
-      `${JSON.stringify({ base_url: baseUrl, dynamodb_endpoint: dynamodb.endpoint, sqs_endpoint: sqs.endpoint, table_name: LOCAL_TABLE, region: LOCAL_REGION, pid: process.pid, dynamodb_pid: dynamodb.pid, queues: queueEnv }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          base_url: baseUrl,
+          dynamodb_endpoint: dynamodb.endpoint,
+          sqs_endpoint: sqs.endpoint,
+          table_name: LOCAL_TABLE,
+          region: LOCAL_REGION,
+          pid: process.pid,
+          dynamodb_pid: dynamodb.pid,
+          queues: queueEnv,
+        },
+        null,
+        2,
+      )}\n`,
     );
     return { sandbox, reusedMerchant: reused, dynamodbEndpoint: dynamodb.endpoint, sqsEndpoint: sqs.endpoint, stop: stopAll };
   } catch (e) {

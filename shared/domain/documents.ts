@@ -59,8 +59,14 @@ const cuitDigit = (first10: string) => {
 /** Argentina: 20/23/24/25/26/27 people, 30/33/34 companies, 50/51/55 foreign ("CUIT país"). */
 const CUIT_PREFIXES = new Set(['20', '23', '24', '25', '26', '27', '30', '33', '34', '50', '51', '55']);
 
-const CURP_RE =
-  /^[A-Z][AEIOUX][A-Z]{2}\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[HMX](AS|B[CS]|C[CLMSH]|D[FG]|G[TR]|HG|JC|M[CNS]|N[ETL]|OC|PL|Q[TR]|S[PLR]|T[CSL]|VZ|YN|ZS|NE)[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d$/;
+/** The 32 state codes of a CURP (and NE, born abroad). */
+const CURP_STATES = 'AS|B[CS]|C[CLMSH]|D[FG]|G[TR]|HG|JC|M[CNS]|N[ETL]|OC|PL|Q[TR]|S[PLR]|T[CSL]|VZ|YN|ZS|NE';
+const CURP_RE = new RegExp(
+  '^[A-Z][AEIOUX][A-Z]{2}' + // initials
+    '\\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])' + // birth date YYMMDD
+    `[HMX](${CURP_STATES})` + // sex, state
+    '[B-DF-HJ-NP-TV-Z]{3}[A-Z\\d]\\d$', // inner consonants, homonym digit, check digit
+);
 const CURP_ALPHABET = '0123456789ABCDEFGHIJKLMNÑOPQRSTUVWXYZ';
 /** RENAPO: Σ value·(18 - i) over the first 17 characters, digit = (10 - Σ mod 10) mod 10. */
 export function curpCheckDigit(first17: string): string {

@@ -156,7 +156,8 @@ async function main() {
   }
   await stack.stop();
   printReport(
-    `Endpoint latency on the local stack: ${N} sequential requests per endpoint after 5 warm-up, Node ${process.version}, ${new Date().toISOString()}`,
+    `Endpoint latency on the local stack: ${N} sequential requests per endpoint after 5 warm-up` +
+      `, Node ${process.version}, ${new Date().toISOString()}`,
     '| endpoint | median ms | p95 ms | DynamoDB calls per request (warm auth cache) |',
     rows,
   );

@@ -148,7 +148,8 @@ async function main() {
   }
   await stack.stop();
   printReport(
-    `Payout benchmark on the local stack: ${N} sequential requests per case after 3 warm-up, Node ${process.version}, ${new Date().toISOString()}`,
+    `Payout benchmark on the local stack: ${N} sequential requests per case after 3 warm-up` +
+      `, Node ${process.version}, ${new Date().toISOString()}`,
     '| request | median ms | p95 ms | DynamoDB calls per request |',
     rows,
   );

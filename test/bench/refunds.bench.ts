@@ -69,7 +69,8 @@ async function main() {
   }
   await stack.stop();
   printReport(
-    `Refund benchmark on the local stack: ${N} sequential requests per case after 3 warm-up, Node ${process.version}, ${new Date().toISOString()}`,
+    `Refund benchmark on the local stack: ${N} sequential requests per case after 3 warm-up` +
+      `, Node ${process.version}, ${new Date().toISOString()}`,
     '| request | median ms | p95 ms | DynamoDB calls per request |',
     rows,
   );

@@ -40,7 +40,7 @@ async function open(over: Record<string, unknown> = {}, opts: Parameters<typeof 
 const okUrl = (id: string) => `${shop.url}/ok?session_id=${id}`;
 
 describe('Brazil, pt-BR', () => {
-  it('PIX: QR, copy-paste with copy, countdown; paid elsewhere, the page flips to paid and lands on success_url without a reload', async () => {
+  it('PIX: QR, copy-paste, countdown; paid elsewhere, the page flips to paid and lands on success_url without a reload', async () => {
     const { page, sessionId, url, navigations } = await open();
     expect(await page.getAttribute('html', 'lang')).toBe('pt-BR');
     await expect(page.locator('.amount').textContent()).resolves.toMatch(/^R\$\s100,50$/);
@@ -111,7 +111,7 @@ describe('Brazil, pt-BR', () => {
     await page.waitForURL(okUrl(sessionId));
   });
 
-  it('declined card: the localised decline next to the form, then a retry; inline errors stop a bad CPF or Luhn before any request', async () => {
+  it('declined card: the localised decline, then a retry; inline errors stop a bad CPF or Luhn before any request', async () => {
     const { page, sessionId, expected } = await open();
     expected.push(/422.*checkout\/process|status of 422/); // the decline answer, which Chromium logs as a failed resource
     let requests = 0;

@@ -1,4 +1,7 @@
-/** The hosted checkout's other states in Chromium: closed sessions, the cancel link, language choice, security headers, weight, mobile layout. */
+/**
+ * The hosted checkout's other states in Chromium: closed sessions, the cancel link, language choice,
+ * security headers, weight, mobile layout.
+ */
 import type { Browser } from 'playwright-core';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';

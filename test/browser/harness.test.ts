@@ -21,8 +21,16 @@ import {
 
 jest.setTimeout(60_000);
 
-const CSP =
-  "default-src 'none'; script-src 'nonce-abc'; style-src 'nonce-abc'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP = [
+  "default-src 'none'",
+  "script-src 'nonce-abc'",
+  "style-src 'nonce-abc'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
 
 const doc = (title: string, body: string, script = '', css = '') => `<!doctype html>
 <html lang="en">
@@ -46,7 +54,8 @@ const PAGES: Record<string, string> = {
     'Harness',
     `<h1>Harness</h1>
 <p id="out">pending</p>
-<form action="/ok" method="post"><label for="email">Email</label> <input id="email" name="email" type="email"> <button type="submit">Send</button></form>`,
+<form action="/ok" method="post"><label for="email">Email</label> <input id="email" name="email" type="email">
+<button type="submit">Send</button></form>`,
     `document.getElementById('out').textContent = 'script ran';`,
   ),
   '/bad': doc(
@@ -62,7 +71,11 @@ const PAGES: Record<string, string> = {
     `<h1>Noisy</h1><p id="state">loading</p>`,
     `fetch('/missing')
   .then(() => fetch('/drop').catch(() => {}))
-  .then(() => { console.error('x'); document.getElementById('state').textContent = 'done'; setTimeout(() => { throw new Error('boom'); }); });`,
+  .then(() => {
+    console.error('x');
+    document.getElementById('state').textContent = 'done';
+    setTimeout(() => { throw new Error('boom'); });
+  });`,
   ),
   '/wide': doc('Wide', `<h1>Wide</h1><div id="wide">wide</div>`, '', ' #wide { width: 1200px }'),
 };

@@ -363,7 +363,8 @@ describe('hosted checkout page', () => {
 
   it('card installments: allowed counts for the country pass, others are 400 naming card.installments', async () => {
     const id = (await api.createSession()).body.session_id as string;
-    const twelve = await api.process(id, 'card', { card: { ...card('4242424242424242'), installments: 12 } }); // 12x R$ 8,38: above the R$ 5 floor
+    // 12x R$ 8,38: above the R$ 5 floor
+    const twelve = await api.process(id, 'card', { card: { ...card('4242424242424242'), installments: 12 } });
     expect(twelve.body.status).toBe('success');
     const mx = (await api.createSession({ amount: 250, currency: 'MXN', country: 'MEX' })).body.session_id as string;
     const two = await api.process(mx, 'card', {

@@ -338,7 +338,8 @@ describe('GET /api/v1/payout', () => {
     expect(future.body).toMatchObject({ data: [], pagination: { total: 0 } });
     const today = await c.call(
       'GET',
-      `/api/v1/payout?from_date=${new Date(Date.now() - 3_600_000).toISOString()}&to_date=${new Date(Date.now() + 60_000).toISOString()}&limit=2`,
+      `/api/v1/payout?from_date=${new Date(Date.now() - 3_600_000).toISOString()}` +
+        `&to_date=${new Date(Date.now() + 60_000).toISOString()}&limit=2`,
     );
     expect(today.body.pagination.total).toBe(6);
     expect(today.body.data).toHaveLength(2);

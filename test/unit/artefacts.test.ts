@@ -51,7 +51,8 @@ describe('PIX BR Code', () => {
     expect(crc16CcittFalse('123456789')).toBe('29B1');
     // Manual de Padrões para Iniciação do Pix, static BR Code example.
     const bcb =
-      '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***6304';
+      '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000' +
+      '5204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***6304';
     expect(crc16CcittFalse(bcb)).toBe('1D3D');
     expect(isValidBrCodeCrc(`${bcb}1D3D`)).toBe(true);
   });

@@ -369,7 +369,8 @@ describe('SPEI CLABE (oracle: clabe-validator, ESM-only, run in a child node pro
         [
           '--input-type=module',
           '-e',
-          "import { clabe } from 'clabe-validator'; console.log(JSON.stringify(JSON.parse(process.argv[1]).map((v) => clabe.validate(v))));",
+          "import { clabe } from 'clabe-validator'; " +
+            'console.log(JSON.stringify(JSON.parse(process.argv[1]).map((v) => clabe.validate(v))));',
           JSON.stringify(values),
         ],
         { cwd: process.cwd(), encoding: 'utf8' },

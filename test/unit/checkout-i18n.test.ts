@@ -1,4 +1,7 @@
-/** The hosted page's catalogs and locale choice: every locale has every key, placeholders match, Accept-Language and ?locale= win over the country. */
+/**
+ * The hosted page's catalogs and locale choice: every locale has every key, placeholders match,
+ * Accept-Language and ?locale= win over the country.
+ */
 import { CATALOGS, acceptedLanguages, resolveLocale, translator } from '../../shared/http/pages/checkout/i18n/locale';
 import { formatCountdown, formatDay, formatMoney } from '../../shared/http/pages/checkout/format';
 import { COUNTRY_CODES } from '../../shared/domain/geo';

@@ -246,7 +246,8 @@ describe('deliver', () => {
 });
 
 // Throwaway self-signed certificate for CN/SAN merchant.invalid, made for this test only:
-// openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 36500 -subj /CN=merchant.invalid -addext subjectAltName=DNS:merchant.invalid
+// openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 36500 \
+//   -subj /CN=merchant.invalid -addext subjectAltName=DNS:merchant.invalid
 const TEST_KEY = `-----BEGIN PRIVATE KEY-----
 MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg5YVZtl1MGjXhGi3x
 bS4f4RcKsf0QiwTbHdWFQaEFPqKhRANCAATsXRFXLqSIx6dOLxp4a50N5GiWlEqi

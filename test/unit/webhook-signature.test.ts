@@ -34,7 +34,13 @@ const refStandard = (id: string, ts: number, body: string | Buffer, secret: stri
 
 const bodies = [
   JSON.stringify({ event: 'payment.success', payment_id: 'pi_x', amount: 10.5, currency: 'BRL', metadata: {} }),
-  JSON.stringify({ event: 'payout.completed', payout_id: 'po_x', beneficiary_name: 'José Ñúñez 測試 🎉', amount: 1, currency: 'MXN' }),
+  JSON.stringify({
+    event: 'payout.completed',
+    payout_id: 'po_x',
+    beneficiary_name: 'José Ñúñez 測試 🎉',
+    amount: 1,
+    currency: 'MXN',
+  }),
   '{}',
   ' {"spaces": true}\n',
 ];

@@ -16,7 +16,10 @@ export const listMethodsQuery = z.object({
  * A method code as the catalogs spell them: `svc-mt-` and digits. Only a code of another form is 400; a
  * well-formed code the catalog does not hold is the route's 404 (discovery) or METHOD_NOT_AVAILABLE (payouts).
  */
-export const methodCodeSchema = z.string().max(40).regex(/^svc-mt-\d+$/, 'must look like svc-mt-<digits>');
+export const methodCodeSchema = z
+  .string()
+  .max(40)
+  .regex(/^svc-mt-\d+$/, 'must look like svc-mt-<digits>');
 
 export const getMethodPath = z.object({ method_code: methodCodeSchema });
 

@@ -123,5 +123,6 @@ export function isValidTypeableLine(line: string): boolean {
 export function formatTypeableLine(line: string): string {
   const l = lineDigits(line);
   if (!l) throw new RangeError('typeable line must be 47 digits');
-  return `${l.slice(0, 5)}.${l.slice(5, 10)} ${l.slice(10, 15)}.${l.slice(15, 21)} ${l.slice(21, 26)}.${l.slice(26, 32)} ${l[32]} ${l.slice(33)}`;
+  const field = (a: number, b: number, c: number) => `${l.slice(a, b)}.${l.slice(b, c)}`;
+  return `${field(0, 5, 10)} ${field(10, 15, 21)} ${field(21, 26, 32)} ${l[32]} ${l.slice(33)}`;
 }

@@ -57,5 +57,6 @@ export function itf25Svg(digits: string, opts: Itf25SvgOptions = {}): string {
   });
   const total = x + QUIET * narrow;
   const label = escAttr(opts.label ?? 'Barcode');
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total} ${height}" preserveAspectRatio="none" role="img" aria-label="${label}"><g fill="#000">${rects.join('')}</g></svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total} ${height}" preserveAspectRatio="none"`;
+  return `${svg} role="img" aria-label="${label}"><g fill="#000">${rects.join('')}</g></svg>`;
 }

@@ -83,8 +83,9 @@ const documentShape = (type: DocumentType, country: DocumentCountry): RegExp =>
   type === 'DNI' ? (country === 'PER' ? /^\d{8}$/ : /^\d{7,8}$/) : (DOCUMENT_SHAPES[type] ?? /^[\dA-Z]{1,30}$/);
 
 // DICT-style email: dot-atom local part (≤ 64) and a dotted hostname with an alphabetic TLD.
-const EMAIL_RE =
-  /^(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const EMAIL_RE = new RegExp(`^(?=[^@]{1,64}@)${ATOM}(?:\\.${ATOM})*@(?:${LABEL}\\.)+[A-Za-z]{2,63}$`);
 export const PIX_EMAIL_MAX = 77;
 /** +55, area code 11-99 without zeros, then a landline (8 digits, 2-8 first) or a mobile (9 digits, 9 first). */
 const BR_PHONE_RE = /^\+55[1-9]{2}(?:9\d{8}|[2-8]\d{7})$/;

@@ -20,9 +20,11 @@ export function renderSandboxPage(kind: SandboxPageKind, p: Payment): HttpRespon
   const [title, yes, no] = TITLES[kind];
   const amount = `${fromMinor(p.amount_minor, p.currency)} ${p.currency}`;
   const card = p.card ? `<p class="muted">${esc(p.card.brand)} •••• ${esc(p.card.last_four)}</p>` : '';
+  const button = (outcome: string, cls: string, label: string) =>
+    `<form method="post"><input type="hidden" name="outcome" value="${outcome}">` +
+    `<button class="${cls}" type="submit">${label}</button></form>`;
   const actions = isOpenPaymentStatus(p.status)
-    ? `<div class="actions"><form method="post"><input type="hidden" name="outcome" value="success"><button class="btn" type="submit">${yes}</button></form>
-<form method="post"><input type="hidden" name="outcome" value="failed"><button class="btn btn-ghost" type="submit">${no}</button></form></div>`
+    ? `<div class="actions">${button('success', 'btn', yes)}\n${button('failed', 'btn btn-ghost', no)}</div>`
     : `<p>This payment is <b>${esc(p.status)}</b>.</p>`;
   const body = `<p class="amount">${esc(amount)}</p>${card}<p class="muted small">Payment ${esc(p.payment_id)}</p>${actions}`;
   return htmlPage({ title, body: frame(title, body), formsRedirectOffSite: true });

@@ -44,7 +44,8 @@ export function balanceMovement(tableName: string, m: BalanceMovement): TaggedWr
           TableName: tableName,
           Key: balanceEntity.key(m.merchantId, mode, m.currency),
           UpdateExpression:
-            'ADD available_minor :amt SET currency = :cur, #mode = :mode, merchant_id = :mch, updated_at = :at, entity = :entity, version = :version',
+            'ADD available_minor :amt ' +
+            'SET currency = :cur, #mode = :mode, merchant_id = :mch, updated_at = :at, entity = :entity, version = :version',
           ...(debit ? { ConditionExpression: 'available_minor >= :need' } : {}),
           ExpressionAttributeNames: { '#mode': 'mode' },
           ExpressionAttributeValues: {

@@ -27,7 +27,9 @@ function summary(s: CheckoutPageState, t: Translate, amount: string) {
 ${s.livemode ? '' : `<p class="badge">${esc(t('page.sandbox'))}</p>`}
 <h1 class="merchant">${esc(s.merchantName)}</h1>
 <p class="label">${esc(t('page.amount_due'))}</p><p class="amount">${esc(amount)}</p>
-${s.description ? `<p>${esc(s.description)}</p>` : ''}${s.orderReference ? `<p class="muted small">${esc(t('page.order', { reference: s.orderReference }))}</p>` : ''}
+${s.description ? `<p>${esc(s.description)}</p>` : ''}${
+    s.orderReference ? `<p class="muted small">${esc(t('page.order', { reference: s.orderReference }))}</p>` : ''
+  }
 ${s.livemode ? '' : `<p class="muted small">${esc(t('page.sandbox_note'))}</p>`}
 </header>`;
 }
@@ -36,18 +38,29 @@ function footer(t: Translate, locale: Locale) {
   const links = LANGUAGES.map(
     ([id, name]) => `<li><a href="?locale=${id}" lang="${id}"${locale.catalog === id ? ' aria-current="true"' : ''}>${name}</a></li>`,
   ).join('');
-  return `<footer><p>${esc(t('page.secure'))}</p><nav aria-label="${esc(t('page.language'))}"><ul class="langs">${links}</ul></nav></footer>`;
+  const nav = `<nav aria-label="${esc(t('page.language'))}"><ul class="langs">${links}</ul></nav>`;
+  return `<footer><p>${esc(t('page.secure'))}</p>${nav}</footer>`;
 }
 
 const field = (id: string, label: string, attrs: string, value = '', extra = '') =>
-  `<div class="field${extra ? ' with-brand' : ''}"><label for="f-${id}">${esc(label)}</label><input id="f-${id}" name="${id}" ${attrs} value="${esc(value)}" aria-describedby="f-${id}-err">${extra}<p id="f-${id}-err" class="err" hidden></p></div>`;
+  [
+    `<div class="field${extra ? ' with-brand' : ''}"><label for="f-${id}">${esc(label)}</label>`,
+    `<input id="f-${id}" name="${id}" ${attrs} value="${esc(value)}" aria-describedby="f-${id}-err">`,
+    `${extra}<p id="f-${id}-err" class="err" hidden></p></div>`,
+  ].join('');
 
 function tiles(s: CheckoutPageState, t: Translate, country: CountryCode) {
   return s.methods
     .map((m, i) => {
       const name = t(`method.${m.id}` as MessageKey);
       const desc = t(variant(CATALOGS.en, `method.${m.id}.desc` as MessageKey, country));
-      return `<label class="tile"><input type="radio" name="payment_method" value="${m.id}"${i === 0 ? ' checked' : ''} aria-describedby="d-${m.id}">${METHOD_ICONS[m.id as PaymentMethod]}<span><span class="tile-name">${esc(name)}</span><span class="tile-desc" id="d-${m.id}">${esc(desc)}</span></span><span class="tile-check" aria-hidden="true"></span></label>`;
+      return [
+        `<label class="tile">`,
+        `<input type="radio" name="payment_method" value="${m.id}"${i === 0 ? ' checked' : ''} aria-describedby="d-${m.id}">`,
+        METHOD_ICONS[m.id as PaymentMethod],
+        `<span><span class="tile-name">${esc(name)}</span><span class="tile-desc" id="d-${m.id}">${esc(desc)}</span></span>`,
+        `<span class="tile-check" aria-hidden="true"></span></label>`,
+      ].join('');
     })
     .join('');
 }
@@ -57,10 +70,25 @@ function form(s: CheckoutPageState, t: Translate, amount: string) {
   const hasCard = s.methods.some((m) => m.id === 'card');
   const card = hasCard
     ? `<fieldset id="card-fields" hidden><legend>${esc(t('card.legend'))}</legend>
-${field('number', t('card.number'), 'inputmode="numeric" autocomplete="cc-number" required maxlength="23"', '', '<span class="brand-tag" id="card-brand" aria-live="polite"></span>')}
-<div class="row">${field('expiry', t('card.expiry'), 'inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required maxlength="5"')}${field('cvc', t('card.cvc'), 'inputmode="numeric" autocomplete="cc-csc" required maxlength="4"')}</div>
+${field(
+  'number',
+  t('card.number'),
+  'inputmode="numeric" autocomplete="cc-number" required maxlength="23"',
+  '',
+  '<span class="brand-tag" id="card-brand" aria-live="polite"></span>',
+)}
+<div class="row">${field(
+        'expiry',
+        t('card.expiry'),
+        'inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required maxlength="5"',
+      )}${field('cvc', t('card.cvc'), 'inputmode="numeric" autocomplete="cc-csc" required maxlength="4"')}</div>
 ${field('holder', t('card.holder'), 'autocomplete="cc-name" required maxlength="100"')}
-${s.installments.length > 1 ? `<div class="field"><label for="f-installments">${esc(t('card.installments'))}</label><select id="f-installments" name="installments"></select></div>` : ''}
+${
+  s.installments.length > 1
+    ? `<div class="field"><label for="f-installments">${esc(t('card.installments'))}</label>` +
+      '<select id="f-installments" name="installments"></select></div>'
+    : ''
+}
 </fieldset>`
     : '';
   return `<div id="alert" class="alert" role="alert" hidden></div>
@@ -69,7 +97,12 @@ ${s.installments.length > 1 ? `<div class="field"><label for="f-installments">${
 <fieldset><legend>${esc(t('details.legend'))}</legend>
 ${field('name', t('field.name'), 'autocomplete="name" required maxlength="200"', c.name)}
 ${field('email', t('field.email'), 'type="email" autocomplete="email" required maxlength="254"', c.email)}
-${field('document', t(`field.document.${s.country}` as MessageKey), `autocomplete="off" required maxlength="24" spellcheck="false" placeholder="${documentPlaceholder(s.country)}"`, c.document)}
+${field(
+  'document',
+  t(`field.document.${s.country}` as MessageKey),
+  `autocomplete="off" required maxlength="24" spellcheck="false" placeholder="${documentPlaceholder(s.country)}"`,
+  c.document,
+)}
 ${field('phone', t('field.phone'), 'type="tel" autocomplete="tel" maxlength="30"', c.phone)}
 </fieldset>${card}
 <button class="btn" id="submit" type="submit">${esc(t('pay.button', { amount }))}</button>
@@ -77,13 +110,19 @@ ${field('phone', t('field.phone'), 'type="tel" autocomplete="tel" maxlength="30"
 <section id="result" class="result" hidden></section>`;
 }
 
-const STATE_ICON = `<svg class="done" viewBox="0 0 48 48" width="48" height="48" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" stroke-width="3"><circle cx="24" cy="24" r="21"/><path d="M14 25l7 7 13-15"/></svg>`;
-const CLOSED_ICON = `<svg viewBox="0 0 48 48" width="48" height="48" aria-hidden="true" focusable="false" fill="none" stroke="#4f566b" stroke-width="3"><circle cx="24" cy="24" r="21"/><path d="M24 13v13l8 5"/></svg>`;
+const ICON_ATTRS = 'viewBox="0 0 48 48" width="48" height="48" aria-hidden="true" focusable="false" fill="none" stroke-width="3"';
+const CIRCLE = '<circle cx="24" cy="24" r="21"/>';
+const STATE_ICON = `<svg class="done" ${ICON_ATTRS} stroke="currentColor">${CIRCLE}<path d="M14 25l7 7 13-15"/></svg>`;
+const CLOSED_ICON = `<svg ${ICON_ATTRS} stroke="#4f566b">${CIRCLE}<path d="M24 13v13l8 5"/></svg>`;
 
 function closedState(s: CheckoutPageState, t: Translate) {
   const state = s.state as Exclude<CheckoutPageState['state'], 'open'>;
   const href = state === 'completed' ? s.successUrl : s.cancelUrl;
-  return `<div class="state">${state === 'completed' ? STATE_ICON : CLOSED_ICON}<h2>${esc(t(`state.${state}.title`))}</h2><p class="muted">${esc(t(`state.${state}.text`))}</p><a class="btn" href="${esc(href)}">${esc(t('state.return', { merchant: s.merchantName }))}</a></div>`;
+  return [
+    `<div class="state">${state === 'completed' ? STATE_ICON : CLOSED_ICON}`,
+    `<h2>${esc(t(`state.${state}.title`))}</h2><p class="muted">${esc(t(`state.${state}.text`))}</p>`,
+    `<a class="btn" href="${esc(href)}">${esc(t('state.return', { merchant: s.merchantName }))}</a></div>`,
+  ].join('');
 }
 
 export function renderCheckoutPage(s: CheckoutPageState, locale: Locale): HttpResponse {
@@ -98,7 +137,8 @@ export function renderCheckoutPage(s: CheckoutPageState, locale: Locale): HttpRe
   const cancel = open
     ? `<p class="cancel no-print"><a href="${esc(s.cancelUrl)}" id="cancel">${esc(t('page.cancel', { merchant: s.merchantName }))}</a></p>`
     : '';
-  const body = `<div class="layout">${summary(s, t, amount)}<main class="panel" id="main">${inner}${cancel}</main>${footer(t, locale)}</div>`;
+  const main = `<main class="panel" id="main">${inner}${cancel}</main>`;
+  const body = `<div class="layout">${summary(s, t, amount)}${main}${footer(t, locale)}</div>`;
   const model: PageModel | undefined =
     open && s.methods.length > 0
       ? {
@@ -126,6 +166,8 @@ export function renderCheckoutPage(s: CheckoutPageState, locale: Locale): HttpRe
 /** An unknown or malformed session id: a page in the shopper's language, not a JSON error. */
 export function renderNotFoundPage(locale: Locale): HttpResponse {
   const t = translator(CATALOGS[locale.catalog]);
-  const body = `<div class="layout"><main class="panel" id="main"><div class="state">${CLOSED_ICON}<h1>${esc(t('state.not_found.title'))}</h1><p class="muted">${esc(t('state.not_found.text'))}</p></div></main></div>`;
+  const text = `<h1>${esc(t('state.not_found.title'))}</h1><p class="muted">${esc(t('state.not_found.text'))}</p>`;
+  const state = `<div class="state">${CLOSED_ICON}${text}</div>`;
+  const body = `<div class="layout"><main class="panel" id="main">${state}</main></div>`;
   return htmlPage({ title: t('state.not_found.title'), lang: locale.tag, body, status: 404 });
 }

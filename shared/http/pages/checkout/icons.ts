@@ -1,8 +1,9 @@
 /** Inline SVG icons of the payment methods (no remote images); decorative, so aria-hidden. */
 import type { PaymentMethod } from '../../../domain/payments/payment';
 
+const ATTRS = 'viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false" fill="none"';
 const svg = (body: string, color: string) =>
-  `<svg viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false" fill="none" stroke="${color}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
+  `<svg ${ATTRS} stroke="${color}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
 
 export const METHOD_ICONS: Readonly<Record<PaymentMethod, string>> = {
   pix: svg(
@@ -23,4 +24,6 @@ export const METHOD_ICONS: Readonly<Record<PaymentMethod, string>> = {
 
 /** Favicon as a data URI, so the browser does not ask for /favicon.ico (a 404 in the console). */
 export const FAVICON =
-  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%230a5cd5'/%3E%3Cpath d='M9 17l5 5 9-11' stroke='white' stroke-width='3' fill='none'/%3E%3C/svg%3E";
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E" +
+  "%3Crect width='32' height='32' rx='8' fill='%230a5cd5'/%3E" +
+  "%3Cpath d='M9 17l5 5 9-11' stroke='white' stroke-width='3' fill='none'/%3E%3C/svg%3E";

@@ -6,7 +6,8 @@ export const en = {
   'page.order': 'Order {reference}',
   'page.amount_due': 'Amount due',
   'page.secure':
-    'Payment processed securely by LatAm Payments. Your card details go straight to the payment network and are never shared with the store.',
+    'Payment processed securely by LatAm Payments.' +
+    ' Your card details go straight to the payment network and are never shared with the store.',
   'page.language': 'Language',
   'page.cancel': 'Cancel and return to {merchant}',
   'page.no_methods': 'No payment method is available for this purchase. Please return to the store.',
@@ -98,7 +99,8 @@ export const en = {
   'result.pix.retry': 'Generate a new PIX code',
   'result.boleto.title': 'Your boleto is ready',
   'result.boleto.steps':
-    'Pay it in your bank app with the typeable line or the barcode, or print it and pay at a bank or lottery outlet. It clears in 1-3 business days.',
+    'Pay it in your bank app with the typeable line or the barcode, or print it and pay at a bank or lottery outlet.' +
+    ' It clears in 1-3 business days.',
   'result.boleto.line': 'Typeable line',
   'result.boleto.barcode': 'Boleto barcode',
   'result.boleto.due': 'Due date',

@@ -8,7 +8,8 @@ export const es: Catalog = {
   'page.order': 'Pedido {reference}',
   'page.amount_due': 'Total a pagar',
   'page.secure':
-    'Pago procesado de forma segura por LatAm Payments. Los datos de tu tarjeta van directo a la red de pagos y nunca se comparten con la tienda.',
+    'Pago procesado de forma segura por LatAm Payments.' +
+    ' Los datos de tu tarjeta van directo a la red de pagos y nunca se comparten con la tienda.',
   'page.language': 'Idioma',
   'page.cancel': 'Cancelar y volver a {merchant}',
   'page.no_methods': 'No hay medios de pago disponibles para esta compra. Vuelve a la tienda.',
@@ -93,14 +94,16 @@ export const es: Catalog = {
   'result.sandbox_pay': 'Simular el pago del cliente (modo de prueba)',
   'result.pix.title': 'Paga con PIX',
   'result.pix.steps':
-    'Abre la app de tu banco, elige PIX y escanea el código QR o pega el código de abajo. Esta página se actualiza sola cuando llegue el pago.',
+    'Abre la app de tu banco, elige PIX y escanea el código QR o pega el código de abajo.' +
+    ' Esta página se actualiza sola cuando llegue el pago.',
   'result.pix.qr_alt': 'Código QR de PIX por {amount}',
   'result.pix.code': 'Código PIX para copiar y pegar',
   'result.pix.expired': 'Este código PIX venció.',
   'result.pix.retry': 'Generar un nuevo código PIX',
   'result.boleto.title': 'Tu boleto está listo',
   'result.boleto.steps':
-    'Págalo en la app de tu banco con la línea digitable o el código de barras, o imprímelo y paga en un banco o lotería. Se acredita en 1 a 3 días hábiles.',
+    'Págalo en la app de tu banco con la línea digitable o el código de barras, o imprímelo y paga en un banco o lotería.' +
+    ' Se acredita en 1 a 3 días hábiles.',
   'result.boleto.line': 'Línea digitable',
   'result.boleto.barcode': 'Código de barras del boleto',
   'result.boleto.due': 'Vencimiento',

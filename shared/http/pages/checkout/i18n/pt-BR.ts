@@ -8,7 +8,8 @@ export const ptBR: Catalog = {
   'page.order': 'Pedido {reference}',
   'page.amount_due': 'Valor a pagar',
   'page.secure':
-    'Pagamento processado com segurança pela LatAm Payments. Os dados do seu cartão vão direto para a rede de pagamento e nunca são compartilhados com a loja.',
+    'Pagamento processado com segurança pela LatAm Payments.' +
+    ' Os dados do seu cartão vão direto para a rede de pagamento e nunca são compartilhados com a loja.',
   'page.language': 'Idioma',
   'page.cancel': 'Cancelar e voltar para {merchant}',
   'page.no_methods': 'Nenhuma forma de pagamento está disponível para esta compra. Volte para a loja.',
@@ -93,14 +94,16 @@ export const ptBR: Catalog = {
   'result.sandbox_pay': 'Simular o pagamento do cliente (modo de teste)',
   'result.pix.title': 'Pague com PIX',
   'result.pix.steps':
-    'Abra o app do seu banco, escolha PIX e leia o QR code ou cole o código abaixo. Esta página se atualiza sozinha quando o pagamento chegar.',
+    'Abra o app do seu banco, escolha PIX e leia o QR code ou cole o código abaixo.' +
+    ' Esta página se atualiza sozinha quando o pagamento chegar.',
   'result.pix.qr_alt': 'QR code PIX de {amount}',
   'result.pix.code': 'Código PIX copia e cola',
   'result.pix.expired': 'Este código PIX expirou.',
   'result.pix.retry': 'Gerar um novo código PIX',
   'result.boleto.title': 'Seu boleto está pronto',
   'result.boleto.steps':
-    'Pague no app do seu banco com a linha digitável ou o código de barras, ou imprima e pague no banco ou na lotérica. Compensa em 1 a 3 dias úteis.',
+    'Pague no app do seu banco com a linha digitável ou o código de barras, ou imprima e pague no banco ou na lotérica.' +
+    ' Compensa em 1 a 3 dias úteis.',
   'result.boleto.line': 'Linha digitável',
   'result.boleto.barcode': 'Código de barras do boleto',
   'result.boleto.due': 'Vencimento',
