@@ -1,0 +1,88 @@
+/**
+ * PayoutStore in memory, as shared/adapters/dynamodb/payout.repository.ts: create = payout (id free) + balance
+ * debit (covered) + ledger entry + events + counters; transition = status move from the status read + events +
+ * counters + a credit-back when the new status returns the funds; list totals from the counters item.
+ */
+import type { BalanceView, PayoutStore } from '../../../shared/application/payout-ports';
+import { modeOf } from '../../../shared/domain/access';
+import { RETURNS_FUNDS, type Payout } from '../../../shared/domain/payouts/payout';
+import { MemoryTable, strip } from './memory-table';
+import { balanceMovement, eventPuts, payoutWrites } from './memory-writes';
+
+export interface MemoryPayoutStore extends PayoutStore {
+  readonly table: MemoryTable;
+}
+
+export function memoryPayoutStore(table: MemoryTable = new MemoryTable()): MemoryPayoutStore {
+  const movement = (p: Payout, sign: 1 | -1, entryId: string, reason: string, at: string) =>
+    balanceMovement({
+      merchantId: p.merchant_id,
+      livemode: p.livemode,
+      currency: p.currency,
+      amountMinor: sign * p.amount_minor,
+      entryId,
+      reason,
+      objectId: p.payout_id,
+      at,
+    });
+
+  return {
+    table,
+
+    async create({ payout, events, ledgerEntryId, now }) {
+      await table.transact([
+        payoutWrites.create(payout),
+        ...movement(payout, -1, ledgerEntryId, 'payout', now),
+        ...eventPuts(events),
+        payoutWrites.counters(payout, { total: 1, [payout.status]: 1 }),
+      ]);
+      return events;
+    },
+
+    async get(payoutId) {
+      const p = table.payouts.get(payoutId);
+      return p ? strip<Payout>(p) : null;
+    },
+
+    async transition({ payout, to, patch, events, creditEntryId, now }) {
+      await table.transact([
+        payoutWrites.transition(payout, to, patch, now),
+        ...eventPuts(events),
+        payoutWrites.counters(payout, { [payout.status]: -1, [to]: 1 }),
+        ...(RETURNS_FUNDS.has(to) && creditEntryId ? movement(payout, 1, creditEntryId, `payout_${to}`, now) : []),
+      ]);
+      return events;
+    },
+
+    async list(merchantId, mode, q) {
+      const range = q.from || q.to;
+      const from = q.from ?? '0000';
+      const to = `${q.to ?? '9999'}#~`;
+      // GSI1 listing, newest first; a date range is a BETWEEN on created_at#id; status is a filter.
+      const matching = [...table.payouts.values()]
+        .filter((p) => p.merchant_id === merchantId && modeOf(p.livemode) === mode)
+        .map((p) => ({ p, sk: `${p.created_at}#${p.payout_id}` }))
+        .filter(({ sk }) => !range || (sk >= from && sk <= to))
+        .filter(({ p }) => !q.status || p.status === q.status)
+        .sort((a, b) => b.sk.localeCompare(a.sk))
+        .map(({ p }) => strip<Payout>(p));
+      // Total: the counters item when no date range applies (it may disagree with the items if a counter drifted).
+      const total = range ? matching.length : Number(table.payoutCounters.get(`${merchantId}|${mode}`)?.[q.status ?? 'total'] ?? 0);
+      return { items: matching.slice(q.offset, q.offset + q.limit), total };
+    },
+
+    async balances(merchantId, mode) {
+      // Query PK = MERCHANT#id, SK begins_with BALANCE#mode#: one per currency, by currency.
+      return [...table.balances.values()]
+        .filter((b) => b.merchant_id === merchantId && b.mode === mode)
+        .sort((a, b) => a.currency.localeCompare(b.currency))
+        .map((b): BalanceView => ({ currency: b.currency, available_minor: b.available_minor, updated_at: b.updated_at ?? null }));
+    },
+
+    async topUp({ merchantId, livemode, currency, amountMinor, entryId, reason, now }) {
+      await table.transact(
+        balanceMovement({ merchantId, livemode, currency, amountMinor, entryId, reason, objectId: merchantId, at: now }),
+      );
+    },
+  };
+}
