@@ -35,7 +35,7 @@ export type CreatePayoutInput = z.infer<typeof createPayoutBody>;
 
 export const payoutPath = z.object({ payout_id: z.string().regex(/^po_[A-Za-z0-9_-]{22,64}$/, 'must be a payout id (po_...)') });
 
-const isoDate = z
+export const isoDate = z
   .string()
   .max(40)
   .refine(
