@@ -4,10 +4,10 @@ import { sessionEvent, paymentEvent } from '../domain/events';
 import { toMinor } from '../domain/money';
 import { allowedInstallments, isAllowedInstallments } from '../domain/payments/installments';
 import type { CreateSessionInput, ProcessInput } from '../domain/payments/payment.schemas';
-import { effectiveSessionStatus, type CheckoutSession } from '../domain/payments/session';
+import { effectiveSessionStatus, isOpenSessionStatus, type CheckoutSession } from '../domain/payments/session';
 import type { Principal } from './authenticate';
 import { initiatePayment } from './initiate-payment';
-import { isOpenPaymentStatus, type Payment } from '../domain/payments/payment';
+import { canTransition, isOpenPaymentStatus, type Payment } from '../domain/payments/payment';
 import type { PaymentDeps } from './payment-deps';
 import { commitAndPublish, WriteConflict } from './ports';
 
@@ -84,13 +84,14 @@ async function ownSession(deps: PaymentDeps, principal: Principal, sessionId: st
 }
 
 /**
- * Closes an open session as cancelled or expired, together with its open latest
- * payment, writing both events in the same transaction. Throws WriteConflict
- * when the session changed in between.
+ * Closes an open session as cancelled or expired, together with its latest payment when that payment may
+ * make the same move (a card waiting for 3-D Secure cannot be cancelled: it fails or expires on its own),
+ * writing the events in the same transaction. Throws WriteConflict when the session changed in between,
+ * including a new attempt linked after it was read.
  */
 async function closeSession(deps: PaymentDeps, s: CheckoutSession, to: 'cancelled' | 'expired', at: string) {
   const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
-  const openPayment = open && isOpenPaymentStatus(open.status) ? open : null;
+  const openPayment = open && isOpenPaymentStatus(open.status) && canTransition(open.status, to) ? open : null;
   const events = [sessionEvent(`checkout.session.${to}`, { ...s, status: to, updated_at: at }, deps.ids.newId('evt_'), at)];
   if (openPayment) events.push(paymentEvent(`payment.${to}`, { ...openPayment, status: to }, s, deps.ids.newId('evt_'), at));
   await commitAndPublish(
@@ -99,15 +100,29 @@ async function closeSession(deps: PaymentDeps, s: CheckoutSession, to: 'cancelle
   );
 }
 
+/**
+ * closeSession, read again and retried while the session stays open (an attempt linked meanwhile makes the
+ * first try fail); the session as closed, or null when someone else closed it first.
+ */
+async function closeRetrying(deps: PaymentDeps, s: CheckoutSession, to: 'cancelled' | 'expired', at: string, tries = 3) {
+  let current: CheckoutSession | null = s;
+  for (let i = 0; i < tries && current && isOpenSessionStatus(current.status); i++) {
+    try {
+      await closeSession(deps, current, to, at);
+      return current;
+    } catch (e) {
+      if (!(e instanceof WriteConflict)) throw e;
+      current = await deps.store.getSession(s.session_id);
+    }
+  }
+  return null;
+}
+
 /** Moves a session past its expires_at to expired (and its open payment), once; then returns it fresh. */
 export async function settleExpiry(deps: PaymentDeps, s: CheckoutSession): Promise<CheckoutSession> {
   const now = deps.clock.now();
   if (effectiveSessionStatus(s, now) !== 'expired' || s.status === 'expired') return s;
-  try {
-    await closeSession(deps, s, 'expired', now.toISOString());
-  } catch (e) {
-    if (!(e instanceof WriteConflict)) throw e; // someone else settled it first
-  }
+  await closeRetrying(deps, s, 'expired', now.toISOString()); // null: someone else settled it first
   return (await deps.store.getSession(s.session_id)) ?? s;
 }
 
@@ -128,14 +143,9 @@ export async function cancelCheckoutSession(deps: PaymentDeps, principal: Princi
   if (s.status !== 'pending' && s.status !== 'processing')
     throw new AppError('SESSION_NOT_PENDING', `A ${s.status} session cannot be cancelled.`);
   const at = deps.clock.now().toISOString();
-  try {
-    await closeSession(deps, s, 'cancelled', at);
-  } catch (e) {
-    if (e instanceof WriteConflict)
-      throw new AppError('SESSION_NOT_PENDING', 'The session changed while cancelling; it is no longer pending.');
-    throw e;
-  }
-  return { ...s, status: 'cancelled', updated_at: at };
+  const closed = await closeRetrying(deps, s, 'cancelled', at);
+  if (!closed) throw new AppError('SESSION_NOT_PENDING', 'The session changed while cancelling; it is no longer pending.');
+  return { ...closed, status: 'cancelled', updated_at: at };
 }
 
 /** POST /api/v1/checkout/process: authorised by the session id itself (DESIGN.md section 5). */

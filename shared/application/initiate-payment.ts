@@ -196,7 +196,7 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
     }
     if (e instanceof WriteConflict && e.entity === 'session') {
       const s = await deps.store.getSession(req.session?.session_id ?? '');
-      if (s && Date.parse(s.expires_at) <= Date.now()) throw new AppError('SESSION_EXPIRED');
+      if (s && Date.parse(s.expires_at) <= deps.clock.now().getTime()) throw new AppError('SESSION_EXPIRED');
       throw new AppError('SESSION_NOT_PENDING', 'The session is no longer accepting payments.');
     }
     throw e;

@@ -4,7 +4,7 @@ import { paymentEvent } from '../domain/events';
 import { toMinor } from '../domain/money';
 import { canTransition, isOpenPaymentStatus, PAYMENT_EVENT, type Payment, type PaymentStatus } from '../domain/payments/payment';
 import type { DirectPaymentInput } from '../domain/payments/payment.schemas';
-import type { CheckoutSession } from '../domain/payments/session';
+import { isOpenSessionStatus, type CheckoutSession } from '../domain/payments/session';
 import type { Principal } from './authenticate';
 import { requireSafeNotificationUrl, settleExpiry } from './checkout';
 import { initiatePayment } from './initiate-payment';
@@ -66,7 +66,7 @@ export async function settlePaymentExpiry(deps: PaymentDeps, p: Payment): Promis
   if (!isOpenPaymentStatus(p.status) || !p.expires_at || Date.parse(p.expires_at) > now.getTime()) return p;
   if (p.checkout_session_id) {
     const s = await deps.store.getSession(p.checkout_session_id);
-    if (s && s.payment_id === p.payment_id && Date.parse(s.expires_at) <= now.getTime()) {
+    if (s && isOpenSessionStatus(s.status) && s.payment_id === p.payment_id && Date.parse(s.expires_at) <= now.getTime()) {
       await settleExpiry(deps, s);
       return (await deps.store.getPayment(p.payment_id)) ?? p;
     }

@@ -236,9 +236,9 @@ type Kind = 'session' | 'payment' | 'payout' | 'refund';
  */
 export const KNOWN_BUGS = {
   /** cancelCheckoutSession/settleExpiry close a checkout 3DS card attempt processing -> cancelled, which PAYMENT_TRANSITIONS forbids. */
-  processingCancelledWithSession: true,
+  processingCancelledWithSession: false,
   /** A session closed while a new attempt was being linked leaves that attempt open forever (never expires, always due). */
-  staleSessionClose: true,
+  staleSessionClose: false,
 };
 
 export interface RunStats {

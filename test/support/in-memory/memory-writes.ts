@@ -6,15 +6,15 @@
  *   balanceMovement ADD available_minor; a debit only when available_minor >= :need (a missing balance fails)
  *   ledger entry    attribute_not_exists(PK) on LEDGER#mode#currency#at#entryId
  *   session.link    complete / first link: open AND expires_at > :now; latestOnly: payment_id = :pid
- *   session.close   open (cancelled) or open AND expires_at <= :now (expired)
- *   payment.close   payment open
+ *   session.close   open (cancelled) or open AND expires_at <= :now (expired), latest attempt unchanged
+ *   payment.close   payment in a status the transition table lets reach the target
  * String comparisons of ISO timestamps, as DynamoDB compares S attributes.
  */
 import type { SessionLink } from '../../../shared/application/payment-ports';
 import { shardOf } from '../../../shared/adapters/dynamodb/keys';
 import { modeOf } from '../../../shared/domain/access';
 import type { DomainEvent } from '../../../shared/domain/events';
-import { isOpenPaymentStatus, type Payment, type PaymentStatus } from '../../../shared/domain/payments/payment';
+import { isOpenPaymentStatus, sourcesOf, type Payment, type PaymentStatus } from '../../../shared/domain/payments/payment';
 import { isOpenSessionStatus, type CheckoutSession, type SessionStatus } from '../../../shared/domain/payments/session';
 import type { Payout, PayoutStatus } from '../../../shared/domain/payouts/payout';
 import {
@@ -67,13 +67,13 @@ export const paymentWrites = {
     };
   },
 
-  /** paymentEntity.close: a still-open payment closes with its session. */
+  /** paymentEntity.close: an open payment closes with its session, only from a status that may make the move. */
   close: (paymentId: string, to: PaymentStatus, now: string): MemoryWrite => ({
     entity: 'payment',
     item: `payment#${paymentId}`,
     check: (t) => {
       const stored = t.payments.get(paymentId);
-      return stored !== undefined && isOpenPaymentStatus(stored.status);
+      return stored !== undefined && sourcesOf(to).includes(stored.status);
     },
     apply: (t) => {
       const stored = t.payments.get(paymentId) as StoredPayment;
@@ -122,7 +122,7 @@ export const sessionWrites = {
     };
   },
 
-  /** sessionEntity.close: cancelled while open; expired while open and past its expiry. */
+  /** sessionEntity.close: cancelled while open; expired while open and past its expiry; its latest attempt still the one read. */
   close(
     s: CheckoutSession,
     to: Extract<SessionStatus, 'cancelled' | 'expired'>,
@@ -134,7 +134,9 @@ export const sessionWrites = {
       item: `session#${s.session_id}`,
       check: (t) => {
         const stored = t.sessions.get(s.session_id);
-        return openSession(stored) && (to !== 'expired' || stored.expires_at <= now);
+        return (
+          openSession(stored) && (to !== 'expired' || stored.expires_at <= now) && (stored.payment_id ?? null) === (s.payment_id ?? null)
+        );
       },
       apply: (t) => {
         const stored = t.sessions.get(s.session_id) as StoredSession;

@@ -315,47 +315,40 @@ describe('races (a concurrent writer gets in between the reads and the write)', 
     expect(balanceOf(w, merchantId)).toBe(10050);
   });
 
-  // KNOWN BUG (reported with issue 10): sessionEntity.close (shared/adapters/dynamodb/entities/session.entity.ts, the
-  // close condition) only requires the session to be open, not that its latest attempt is still the one closeSession read
-  // (shared/application/checkout.ts closeSession). A new attempt linked in between stays open on a closed session whose
-  // payment_status says 'cancelled'; settlePaymentExpiry (shared/application/payments.ts) then sends it to settleExpiry,
-  // which does nothing for a closed session, so the attempt never expires and every expiry run lists it again.
-  // it.failing passes while the bug is there: make it `it` once fixed.
-  it.failing('KNOWN BUG: an attempt linked while the session is being cancelled is closed too, or expires later', async () => {
+  // Found by test/property (issue 10): the session's close is conditional on its latest attempt still being the one read,
+  // and cancel retries with a fresh read, so an attempt linked meanwhile is closed with the session, never left open.
+  it('an attempt linked while the session is being cancelled is cancelled with it; the earlier one expires on its own', async () => {
     const s = await newSession();
     const first = await pay(s, 'pix');
     const second = w.ids.newId('pi_');
     w.table.beforeNextTransaction(() => processCheckoutPayment(deps, processInput(s, 'boleto'), second).then(() => undefined));
-    await cancelCheckoutSession(deps, principal, s).catch(() => null);
-    expect((await payment(first)).status).toBe('cancelled');
+    await cancelCheckoutSession(deps, principal, s);
+    expect(await session(s)).toMatchObject({ status: 'cancelled', payment_id: second, payment_status: 'cancelled' });
+    expect((await payment(second)).status).toBe('cancelled');
     w.clock.advanceMinutes(4 * 24 * 60);
     await expireDue(deps, w.clock.now());
-    const stuck = await payment(second);
-    expect(stuck.status).not.toBe('pending');
+    expect((await payment(first)).status).toBe('expired');
     expect(await deps.store.dueForExpiry(w.clock.iso(), 10)).toEqual([]);
   });
 
-  // KNOWN BUG (reported with issue 10, found by test/property): closeSession (shared/application/checkout.ts) closes the
-  // latest attempt whenever it is open, and paymentEntity.close only requires an open status, so cancelling a session
-  // whose card attempt waits for 3DS (processing) moves it processing -> cancelled, a move PAYMENT_TRANSITIONS
-  // (shared/domain/payments/payment.ts) does not allow (processing may only become success, failed or expired).
-  it.failing(
-    'KNOWN BUG: cancelling a session whose card attempt waits for 3DS moves the attempt as the transition table allows',
-    async () => {
-      const s = await newSession();
-      const p = await pay(s, 'card', { card: card(CARDS.threeDs) });
-      const before = (await payment(p)).status;
-      await cancelCheckoutSession(deps, principal, s);
-      const after = (await payment(p)).status;
-      expect([before, after]).toEqual(['processing', expect.any(String)]);
-      expect(canTransition(before, after)).toBe(true);
-    },
-  );
+  // Found by test/property (issue 10): a card attempt waiting for 3-D Secure cannot become cancelled (the transition table);
+  // cancelling its session leaves it to fail or expire on its own.
+  it('cancelling a session whose card attempt waits for 3DS moves the attempt only as the transition table allows', async () => {
+    const s = await newSession();
+    const p = await pay(s, 'card', { card: card(CARDS.threeDs) });
+    const before = (await payment(p)).status;
+    await cancelCheckoutSession(deps, principal, s);
+    const after = (await payment(p)).status;
+    expect([before, after]).toEqual(['processing', 'processing']); // left to fail or expire on its own
+    expect(canTransition(before, 'cancelled')).toBe(false);
+    expect((await session(s)).status).toBe('cancelled');
+    w.clock.advanceMinutes(24 * 60);
+    await expireDue(deps, w.clock.now());
+    expect((await payment(p)).status).toBe('expired');
+  });
 
-  // KNOWN BUG (reported with issue 10): initiatePayment (shared/application/initiate-payment.ts, the WriteConflict('session')
-  // branch) compares the session's expires_at with Date.now() instead of deps.clock, so whether a session that expired
-  // under a racing write answers SESSION_EXPIRED or SESSION_NOT_PENDING depends on the host clock, not the injected one.
-  it.failing('KNOWN BUG: a session expired by the expiry job while a payment is being written answers SESSION_EXPIRED', async () => {
+  // The racing-write branch of initiatePayment reads the injected clock, not the host's.
+  it('a session expired by the expiry job while a payment is being written answers SESSION_EXPIRED', async () => {
     const s = await newSession({ expires_in_minutes: 5 });
     w.clock.advanceMinutes(4);
     const job = memoryPaymentDeps(w);

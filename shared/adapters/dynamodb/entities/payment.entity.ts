@@ -1,13 +1,9 @@
 /** Payment: on the listing index, and on the work index while it is open and can expire. */
 import { modeOf } from '../../../domain/access';
-import { isOpenPaymentStatus, OPEN_PAYMENT_STATUSES, type Payment, type PaymentStatus } from '../../../domain/payments/payment';
+import { isOpenPaymentStatus, sourcesOf, type Payment, type PaymentStatus } from '../../../domain/payments/payment';
 import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';
 import { putNew, statusMove } from './writes';
 import type { TaggedWrite } from '../transact';
-
-/** `#status IN (:popen0, ...)` over the domain's open payment statuses. */
-const OPEN_VALUES = Object.fromEntries(OPEN_PAYMENT_STATUSES.map((s, i) => [`:popen${i}`, s]));
-const IS_OPEN = `#status IN (${Object.keys(OPEN_VALUES).join(', ')})`;
 
 const model = { entity: 'payment', version: 1 } as const;
 const key = (paymentId: string) => ({ PK: `PAYMENT#${paymentId}`, SK: 'PAYMENT' });
@@ -30,20 +26,23 @@ export const paymentEntity = {
   transition: (tableName: string, p: Payment, to: PaymentStatus, patch: Partial<Payment>, now: string): TaggedWrite =>
     statusMove('payment', tableName, key(p.payment_id), p.status, { ...patch, status: to, updated_at: now }, !isOpenPaymentStatus(to)),
 
-  /** A still-open payment closes with its session (cancelled or expired). */
-  close: (tableName: string, paymentId: string, to: PaymentStatus, now: string): TaggedWrite => ({
-    entity: 'payment',
-    write: {
-      Update: {
-        TableName: tableName,
-        Key: key(paymentId),
-        UpdateExpression: `SET #status = :to, updated_at = :now ${REMOVE_FROM_WORK_INDEX}`,
-        ConditionExpression: IS_OPEN,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':to': to, ':now': now, ...OPEN_VALUES },
+  /** An open payment closes with its session (cancelled or expired), only from a status the transition table allows. */
+  close(tableName: string, paymentId: string, to: PaymentStatus, now: string): TaggedWrite {
+    const sources = Object.fromEntries(sourcesOf(to).map((st, i) => [`:src${i}`, st]));
+    return {
+      entity: 'payment',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(paymentId),
+          UpdateExpression: `SET #status = :to, updated_at = :now ${REMOVE_FROM_WORK_INDEX}`,
+          ConditionExpression: `#status IN (${Object.keys(sources).join(', ')})`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':to': to, ':now': now, ...sources },
+        },
       },
-    },
-  }),
+    };
+  },
 
   /** A refund reserves part of a successful payment: never more than what is left, under any concurrency. */
   reserveRefund: (tableName: string, paymentId: string, amountMinor: number, paymentAmountMinor: number, now: string): TaggedWrite => ({

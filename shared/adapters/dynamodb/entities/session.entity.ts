@@ -57,7 +57,10 @@ export const sessionEntity = {
     return update('SET payment_id = :pid, payment_status = :ps, updated_at = :now', openAndUnexpired);
   },
 
-  /** An open session closes as cancelled, or as expired once its expiry has passed. */
+  /**
+   * An open session closes as cancelled, or as expired once its expiry has passed; only while its latest
+   * attempt is still the one read, so an attempt linked meanwhile is never left open on a closed session.
+   */
   close(
     tableName: string,
     s: CheckoutSession,
@@ -72,9 +75,17 @@ export const sessionEntity = {
           TableName: tableName,
           Key: key(s.session_id),
           UpdateExpression: `SET #status = :to, updated_at = :now${paymentTo ? ', payment_status = :pto' : ''} ${REMOVE_FROM_WORK_INDEX}`,
-          ConditionExpression: to === 'expired' ? `${IS_OPEN} AND expires_at <= :now` : IS_OPEN,
+          ConditionExpression: `${to === 'expired' ? `${IS_OPEN} AND expires_at <= :now` : IS_OPEN} AND ${
+            s.payment_id ? 'payment_id = :latest' : '(attribute_not_exists(payment_id) OR attribute_type(payment_id, :null))'
+          }`,
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':to': to, ':now': now, ...OPEN_VALUES, ...(paymentTo ? { ':pto': paymentTo } : {}) },
+          ExpressionAttributeValues: {
+            ':to': to,
+            ':now': now,
+            ...OPEN_VALUES,
+            ...(paymentTo ? { ':pto': paymentTo } : {}),
+            ...(s.payment_id ? { ':latest': s.payment_id } : { ':null': 'NULL' }),
+          },
         },
       },
     };
