@@ -6,6 +6,7 @@ import type { ApiKeyRepository } from '../../application/ports';
 import type { ApiKey } from '../../domain/merchant';
 import { apiKeyEntity } from './entities/api-key.entity';
 import { INDEX, stripKeys } from './keys';
+import { queryAll } from './query-all';
 
 export function apiKeyRepository(db: DynamoDBDocumentClient, tableName: () => string): ApiKeyRepository {
   const findItem = async (merchantId: string, keyId: string) => {
@@ -36,22 +37,13 @@ export function apiKeyRepository(db: DynamoDBDocumentClient, tableName: () => st
     },
 
     async listByMerchant(merchantId) {
-      const items: ApiKey[] = [];
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const res = await db.send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: INDEX.listing,
-            KeyConditionExpression: 'GSI1PK = :pk',
-            ExpressionAttributeValues: { ':pk': apiKeyEntity.ofMerchant(merchantId).GSI1PK },
-            ExclusiveStartKey,
-          }),
-        );
-        for (const item of res.Items ?? []) items.push(stripKeys<ApiKey>(item));
-        ExclusiveStartKey = res.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
-      return items;
+      const items = await queryAll(db, {
+        TableName: tableName(),
+        IndexName: INDEX.listing,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': apiKeyEntity.ofMerchant(merchantId).GSI1PK },
+      });
+      return items.map((item) => stripKeys<ApiKey>(item));
     },
 
     async revoke(merchantId, keyId, at) {

@@ -2,7 +2,7 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BalanceView, PayoutStore } from '../../application/payout-ports';
 import { RETURNS_FUNDS, type Payout } from '../../domain/payouts/payout';
-import { balanceEntity, balanceMovement } from './entities/balance.entity';
+import { balanceEntity, balanceMovement, objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
 import { merchantEntity } from './entities/merchant.entity';
 import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
@@ -12,16 +12,7 @@ import { transaction } from './transact';
 export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => string): PayoutStore {
   /** The payout's amount moving out of (debit) or back into (credit) the balance, with its ledger entry. */
   const movement = (TableName: string, p: Payout, sign: 1 | -1, entryId: string, reason: string, at: string) =>
-    balanceMovement(TableName, {
-      merchantId: p.merchant_id,
-      livemode: p.livemode,
-      currency: p.currency,
-      amountMinor: sign * p.amount_minor,
-      entryId,
-      reason,
-      objectId: p.payout_id,
-      at,
-    });
+    objectMovement(TableName, p, p.payout_id, sign, entryId, reason, at);
 
   return {
     async create({ payout, events, ledgerEntryId, now }) {

@@ -1,27 +1,19 @@
 /** Refunds with their payment reservation, balance movement and events: every change one conditional transaction. */
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RefundStore } from '../../application/refund-ports';
 import type { Refund } from '../../domain/refunds/refund';
-import { balanceMovement } from './entities/balance.entity';
+import { objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
 import { paymentEntity } from './entities/payment.entity';
 import { refundEntity } from './entities/refund.entity';
 import { INDEX, stripKeys } from './keys';
+import { queryAll } from './query-all';
 import { transaction } from './transact';
 
 export function refundRepository(db: DynamoDBDocumentClient, tableName: () => string): RefundStore {
   /** The refund's amount leaving (debit) or coming back to (credit) the balance, with its ledger entry. */
   const movement = (TableName: string, r: Refund, sign: 1 | -1, entryId: string, reason: string, at: string) =>
-    balanceMovement(TableName, {
-      merchantId: r.merchant_id,
-      livemode: r.livemode,
-      currency: r.currency,
-      amountMinor: sign * r.amount_minor,
-      entryId,
-      reason,
-      objectId: r.refund_id,
-      at,
-    });
+    objectMovement(TableName, r, r.refund_id, sign, entryId, reason, at);
 
   return {
     async get(refundId) {
@@ -30,22 +22,13 @@ export function refundRepository(db: DynamoDBDocumentClient, tableName: () => st
     },
 
     async listByPayment(paymentId) {
-      const out: Refund[] = [];
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const r = await db.send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: INDEX.listing,
-            KeyConditionExpression: 'GSI1PK = :pk',
-            ExpressionAttributeValues: { ':pk': refundEntity.ofPayment(paymentId).GSI1PK },
-            ExclusiveStartKey,
-          }),
-        );
-        for (const item of r.Items ?? []) out.push(stripKeys<Refund>(item));
-        ExclusiveStartKey = r.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
-      return out;
+      const items = await queryAll(db, {
+        TableName: tableName(),
+        IndexName: INDEX.listing,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': refundEntity.ofPayment(paymentId).GSI1PK },
+      });
+      return items.map((item) => stripKeys<Refund>(item));
     },
 
     async create({ refund, payment, events, ledgerEntryId, now }) {

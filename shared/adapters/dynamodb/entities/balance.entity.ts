@@ -84,3 +84,32 @@ export function balanceMovement(tableName: string, m: BalanceMovement): TaggedWr
     },
   ];
 }
+
+/** An object that moves money: a payout or a refund, by its whole amount. */
+interface MovingObject {
+  readonly merchant_id: string;
+  readonly livemode: boolean;
+  readonly currency: string;
+  readonly amount_minor: number;
+}
+
+/** The object's whole amount leaving (-1) or coming back to (+1) the balance, with its ledger entry. */
+export const objectMovement = (
+  tableName: string,
+  o: MovingObject,
+  objectId: string,
+  sign: 1 | -1,
+  entryId: string,
+  reason: string,
+  at: string,
+) =>
+  balanceMovement(tableName, {
+    merchantId: o.merchant_id,
+    livemode: o.livemode,
+    currency: o.currency,
+    amountMinor: sign * o.amount_minor,
+    entryId,
+    reason,
+    objectId,
+    at,
+  });
