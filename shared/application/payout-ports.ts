@@ -16,6 +16,8 @@ export interface PayoutListQuery {
   readonly to?: string;
   readonly limit: number;
   readonly offset: number;
+  /** Cursor pagination: the page starts right after this payout (offset is then 0). */
+  readonly startingAfter?: Payout;
 }
 
 export interface PayoutStore {
@@ -34,7 +36,8 @@ export interface PayoutStore {
     creditEntryId?: string;
     now: string;
   }): Promise<Committed>;
-  list(merchantId: string, mode: string, q: PayoutListQuery): Promise<{ items: Payout[]; total: number }>;
+  /** One page, newest first, with the total of the filter and whether older items remain. */
+  list(merchantId: string, mode: string, q: PayoutListQuery): Promise<{ items: Payout[]; total: number; more: boolean }>;
   balances(merchantId: string, mode: string): Promise<BalanceView[]>;
   topUp(op: {
     merchantId: string;

@@ -176,14 +176,30 @@ export async function cancelPayout(deps: PayoutDeps, principal: Principal, payou
 export async function listPayouts(
   deps: PayoutDeps,
   principal: Principal,
-  q: { status?: PayoutStatus; from_date?: string; to_date?: string; limit: number; offset: number },
+  q: { status?: PayoutStatus; from_date?: string; to_date?: string; limit: number; offset: number; starting_after?: string },
 ) {
+  let startingAfter: Payout | undefined;
+  if (q.starting_after) {
+    if (q.offset > 0) {
+      throw new AppError('VALIDATION_ERROR', 'Use offset or starting_after, not both.', {
+        details: [{ field: 'starting_after', message: 'cannot be combined with offset' }],
+      });
+    }
+    const p = await deps.store.get(q.starting_after);
+    if (!p || p.merchant_id !== principal.merchant.merchant_id || p.livemode !== principal.livemode) {
+      throw new AppError('VALIDATION_ERROR', 'starting_after must be the id of one of your payouts.', {
+        details: [{ field: 'starting_after', message: 'no such payout' }],
+      });
+    }
+    startingAfter = p;
+  }
   const query: PayoutListQuery = {
     status: q.status,
     from: q.from_date ? new Date(q.from_date).toISOString() : undefined,
     to: q.to_date ? new Date(q.to_date).toISOString() : undefined,
     limit: q.limit,
     offset: q.offset,
+    startingAfter,
   };
   return deps.store.list(principal.merchant.merchant_id, principal.mode, query);
 }

@@ -448,3 +448,37 @@ describe('money under concurrency', () => {
     }
   });
 });
+
+describe('GET /api/v1/payout?starting_after', () => {
+  it('pages by cursor through the same payouts as offset, one page of reads each', async () => {
+    const { c } = await funded(10_000);
+    for (let i = 0; i < 7; i++) expect((await c.create({ amount: 1 + i })).status).toBe(200);
+    const byOffset = await c.call('GET', '/api/v1/payout?limit=3&offset=0');
+    const offsetIds = [...byOffset.body.data];
+    for (const offset of [3, 6]) offsetIds.push(...(await c.call('GET', `/api/v1/payout?limit=3&offset=${offset}`)).body.data);
+    const cursorIds: any[] = [];
+    let last: string | undefined;
+    let more = true;
+    while (more) {
+      const r = await c.call('GET', `/api/v1/payout?limit=3${last ? `&starting_after=${last}` : ''}`);
+      expect(r.status).toBe(200);
+      cursorIds.push(...r.body.data);
+      more = r.body.has_more;
+      last = r.body.data.at(-1)?.payout_id;
+    }
+    expect(cursorIds.map((p) => p.payout_id)).toEqual(offsetIds.map((p) => p.payout_id));
+    expect(cursorIds).toHaveLength(7);
+  });
+
+  it('refuses starting_after with offset, and an id that is not one of your payouts', async () => {
+    const { c } = await funded();
+    const own = (await c.create()).body.payout_id;
+    const both = await c.call('GET', `/api/v1/payout?offset=1&starting_after=${own}`);
+    expect(both.status).toBe(400);
+    expect(both.body.error.details[0].field).toBe('starting_after');
+    const { c: other } = await funded();
+    const foreign = await other.call('GET', `/api/v1/payout?starting_after=${own}`);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.details[0].field).toBe('starting_after');
+  });
+});

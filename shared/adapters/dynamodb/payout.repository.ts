@@ -80,7 +80,10 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       // Page: skip `offset` matching items reading keys only, then read `limit` items.
       const items: Payout[] = [];
       let skipped = 0;
-      let start: Record<string, unknown> | undefined;
+      const after = q.startingAfter;
+      let start: Record<string, unknown> | undefined = after
+        ? { ...payoutEntity.key(after.payout_id), ...indexKeys.listing(merchantId, md, 'PAYOUT', after.created_at, after.payout_id) }
+        : undefined;
       do {
         const skipping = skipped < q.offset;
         const r = await db.send(
@@ -96,7 +99,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
         }
         start = r.LastEvaluatedKey;
       } while (start && items.length < q.limit);
-      return { items, total };
+      return { items, total, more: start !== undefined };
     },
 
     async balances(merchantId, md) {

@@ -50,6 +50,10 @@ export const listPayoutsQuery = z
     to_date: isoDate.optional(),
     limit: z.coerce.number().int().min(1).max(100).default(20),
     offset: z.coerce.number().int().min(0).max(100_000).default(0),
+    starting_after: z
+      .string()
+      .regex(/^po_[A-Za-z0-9_-]{22,64}$/, 'must be a payout id (po_...)')
+      .optional(),
   })
   .refine((q) => !q.from_date || !q.to_date || Date.parse(q.from_date) <= Date.parse(q.to_date), {
     path: ['from_date'],

@@ -50,8 +50,8 @@ export const cancelledPayoutView = (p: Payout) => ({
   message: 'Payout cancelled; the amount is back in your balance.',
 });
 
-/** GET /api/v1/payout: one page, offset pagination with the total. */
-export function payoutListView(page: { items: readonly Payout[]; total: number }, q: { limit: number; offset: number }) {
+/** GET /api/v1/payout: one page with the total; offset (SPEC) or starting_after (the last id of the previous page). */
+export function payoutListView(page: { items: readonly Payout[]; total: number; more: boolean }, q: { limit: number; offset: number }) {
   return {
     success: true,
     data: page.items.map((p) => ({
@@ -63,6 +63,7 @@ export function payoutListView(page: { items: readonly Payout[]; total: number }
       created_at: p.created_at,
     })),
     pagination: { total: page.total, limit: q.limit, offset: q.offset },
+    has_more: page.items.length === q.limit && page.more,
   };
 }
 

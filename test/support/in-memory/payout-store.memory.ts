@@ -68,7 +68,13 @@ export function memoryPayoutStore(table: MemoryTable = new MemoryTable()): Memor
         .map(({ p }) => strip<Payout>(p));
       // Total: the counters item when no date range applies (it may disagree with the items if a counter drifted).
       const total = range ? matching.length : Number(table.payoutCounters.get(`${merchantId}|${mode}`)?.[q.status ?? 'total'] ?? 0);
-      return { items: matching.slice(q.offset, q.offset + q.limit), total };
+      // starting_after: the page begins right after that payout's place in the listing.
+      const after = q.startingAfter;
+      const begin = after
+        ? matching.findIndex((p) => `${p.created_at}#${p.payout_id}` < `${after.created_at}#${after.payout_id}`)
+        : q.offset;
+      const start = begin < 0 ? matching.length : begin;
+      return { items: matching.slice(start, start + q.limit), total, more: start + q.limit < matching.length };
     },
 
     async balances(merchantId, mode) {
