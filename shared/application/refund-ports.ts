@@ -2,7 +2,7 @@
 import type { Payment } from '../domain/payments/payment';
 import type { Refund, RefundStatus } from '../domain/refunds/refund';
 import type { DomainEvent } from '../domain/events';
-import type { Committed } from './payment-ports';
+import type { Committed, SessionLink } from './payment-ports';
 
 export interface RefundStore {
   get(refundId: string): Promise<Refund | null>;
@@ -24,6 +24,8 @@ export interface RefundStore {
     patch: Partial<Refund>;
     payment: Payment;
     fullyRefunded: boolean;
+    /** When the payment is its session's latest: the session's payment_status follows it to refunded. */
+    session?: SessionLink;
     events: DomainEvent[];
     creditEntryId?: string;
     now: string;

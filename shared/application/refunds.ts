@@ -8,6 +8,7 @@ import { AppError } from '../domain/errors';
 import { paymentEvent } from '../domain/events';
 import { fromMinor, toMinor } from '../domain/money';
 import type { Payment } from '../domain/payments/payment';
+import type { CheckoutSession } from '../domain/payments/session';
 import { validateBeneficiary } from '../domain/payouts/beneficiary';
 import { maskBeneficiary } from '../domain/payouts/masking';
 import { refundEvent } from '../domain/refunds/refund-events';
@@ -54,7 +55,7 @@ function checkBeneficiary(p: Payment, beneficiary: CreateRefundInput['beneficiar
       details: [{ field: 'beneficiary', message: `required for ${p.payment_method} payments: ${rail.required_fields.join(', ')}` }],
     });
   const r = validateBeneficiary(rail, beneficiary);
-  const errors = [...r.malformed, ...r.invalid].map((e) => ({ field: `beneficiary.${e.field}`, message: e.message }));
+  const errors = [...r.malformed, ...r.invalid]; // fields already named beneficiary.<field>
   if (errors.length)
     throw new AppError('VALIDATION_ERROR', `Invalid beneficiary: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, {
       details: errors,
@@ -93,6 +94,7 @@ export async function createRefund(
 ): Promise<Refund> {
   const existing = await deps.refunds.get(refundId);
   if (existing && existing.payment_id === paymentId) return existing; // a keyed retry after a crash
+  if (existing) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This X-Idempotency-Key was already used for a refund of another payment.');
   const payment = await ownPayment(deps, who, paymentId);
   const now = deps.clock.now();
   if (payment.status === 'success' && now > refundDeadline(payment)) {
@@ -143,6 +145,8 @@ export async function createRefund(
     if (e.entity === 'refund') {
       const stored = await deps.refunds.get(refundId);
       if (stored && stored.payment_id === paymentId) return stored;
+      // The id comes from an X-Idempotency-Key whose record expired, now sent for another payment.
+      if (stored) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This X-Idempotency-Key was already used for a refund of another payment.');
     }
     if (e.entity === 'payment') {
       // Another refund (or a status change) got there first: answer with what is true now.
@@ -170,7 +174,7 @@ export async function listPaymentRefunds(deps: PaymentDeps, principal: Principal
  * The settlement worker's step for a refund: the sandbox bank succeeds, or declines amounts ending in .13.
  * A refund already settled (a duplicate message) is left alone; a lost race on the payment is retried.
  */
-export async function settleRefund(deps: PaymentDeps, refundId: string, attempts = 3): Promise<Refund | null> {
+export async function settleRefund(deps: PaymentDeps, refundId: string, attempts = 25): Promise<Refund | null> {
   for (let i = 0; i < attempts; i++) {
     const refund = await deps.refunds.get(refundId);
     if (!refund || refund.status !== 'pending') return refund;
@@ -186,8 +190,9 @@ export async function settleRefund(deps: PaymentDeps, refundId: string, attempts
     const next: Refund = { ...refund, ...patch, status: to, updated_at: at };
     const refundedMinor = (payment.refunded_minor ?? 0) - (to === 'failed' ? refund.amount_minor : 0);
     const events = [refundEvent(REFUND_EVENT[to], next, { refunded_minor: refundedMinor }, deps.ids.newId('evt_'), at)];
+    let session: CheckoutSession | null = null;
     if (fullyRefunded) {
-      const session = payment.checkout_session_id ? await deps.store.getSession(payment.checkout_session_id) : null;
+      session = payment.checkout_session_id ? await deps.store.getSession(payment.checkout_session_id) : null;
       const refunded: Payment = {
         ...payment,
         status: 'refunded',
@@ -206,6 +211,10 @@ export async function settleRefund(deps: PaymentDeps, refundId: string, attempts
           patch,
           payment,
           fullyRefunded,
+          session:
+            session && session.payment_id === payment.payment_id
+              ? { sessionId: session.session_id, complete: false, latestOnly: true }
+              : undefined,
           events,
           creditEntryId: to === 'failed' ? deps.ids.newId('le_') : undefined,
           now: at,
@@ -215,7 +224,8 @@ export async function settleRefund(deps: PaymentDeps, refundId: string, attempts
     } catch (e) {
       if (!(e instanceof WriteConflict)) throw e;
       if (e.entity === 'refund') return deps.refunds.get(refundId);
-      // payment: another refund of it settled meanwhile; read again and retry
+      // payment: another refund of it settled meanwhile; read again and retry after a short jittered pause
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (i + 1)));
     }
   }
   throw new Error(`refund ${refundId}: the payment kept changing while settling`);

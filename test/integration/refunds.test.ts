@@ -161,13 +161,8 @@ describe('what is left to refund', () => {
     expect(await ledgerSum(fresh)).toBe(0);
   });
 
-  // BUG (left to the refunds author): refunds of one payment settling at once (the worker's BatchProcessor runs a
-  // batch's records in parallel) each read refund_settled_minor before the other's write; the one that completes the
-  // amount computes fullyRefunded = false from its stale read, and payment.entity.ts settleRefund's non-full
-  // condition ('#status = :success' alone) lets it commit, so the payment keeps 'success' with everything refunded
-  // and payment.refunded is never sent. Through the real worker the 20-concurrent case above ends that way every run.
-  // it.failing: green while the bug is there; when it is fixed this turns red, so make it a plain `it`.
-  it.failing('refunds settling at once that add up to the amount move the payment to refunded, once', async () => {
+  // Refunds of one payment settling at once (the worker runs a batch in parallel) are serialised on the settled total.
+  it('refunds settling at once that add up to the amount move the payment to refunded, once', async () => {
     const { settleRefund } = await import('../../shared/application/refunds');
     const { paymentDeps } = await import('../../shared/wiring');
     const { fresh, f } = await own();
@@ -209,11 +204,9 @@ describe('idempotency', () => {
     expect(elsewhere.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
-  // BUG (left to the refunds author): the refund id is derived from merchant + route + key, so once the idempotency
-  // record has expired (24 h) the same key on another payment finds that id taken; shared/application/refunds.ts:143-152
-  // only handles a taken id of the same payment and rethrows the WriteConflict: 500 INTERNAL_ERROR (payouts answer
-  // with the existing payout instead). The record's expiry is written back here as if 24 h had passed.
-  it.failing('a key reused on another payment after its idempotency record expired is not a 500', async () => {
+  // The refund id is derived from merchant + route + key: once the idempotency record has expired (24 h), the same key
+  // on another payment finds that id taken and is refused as a reused key. The record's expiry is written back here.
+  it('a key reused on another payment after its idempotency record expired is 422 IDEMPOTENCY_KEY_REUSED, not a 500', async () => {
     const { f } = await own();
     const headers = { 'x-idempotency-key': `rf-old-${Date.now()}` };
     const first = (await f.refundOf(await f.paid('card'), { amount: 5 }, headers)).body.refund_id as string;
@@ -236,7 +229,8 @@ describe('idempotency', () => {
       }),
     );
     const later = await f.refundOf(await f.paid('card'), { amount: 5 }, headers);
-    expect(later.status).toBeLessThan(500);
+    expect(later.status).toBe(422);
+    expect(later.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 });
 

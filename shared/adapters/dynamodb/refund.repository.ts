@@ -6,6 +6,7 @@ import { objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
 import { paymentEntity } from './entities/payment.entity';
 import { refundEntity } from './entities/refund.entity';
+import { sessionEntity } from './entities/session.entity';
 import { INDEX, stripKeys } from './keys';
 import { queryAll } from './query-all';
 import { transaction } from './transact';
@@ -44,10 +45,11 @@ export function refundRepository(db: DynamoDBDocumentClient, tableName: () => st
       return events;
     },
 
-    async settle({ refund, to, patch, payment, fullyRefunded, events, creditEntryId, now }) {
+    async settle({ refund, to, patch, payment, fullyRefunded, session, events, creditEntryId, now }) {
       const TableName = tableName();
       await transaction()
         .add(
+          session && sessionEntity.link(TableName, session, payment.payment_id, 'refunded', now),
           refundEntity.transition(TableName, refund, to, patch, now),
           to === 'succeeded'
             ? paymentEntity.settleRefund(TableName, payment, refund.amount_minor, fullyRefunded, now)

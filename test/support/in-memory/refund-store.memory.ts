@@ -11,7 +11,7 @@ import type { RefundStore } from '../../../shared/application/refund-ports';
 import type { Payment } from '../../../shared/domain/payments/payment';
 import type { Refund, RefundStatus } from '../../../shared/domain/refunds/refund';
 import { dynamoCopy, MemoryTable, setValues, strip, type MemoryWrite, type StoredPayment } from './memory-table';
-import { balanceMovement, eventPuts } from './memory-writes';
+import { balanceMovement, eventPuts, sessionWrites } from './memory-writes';
 
 export interface MemoryRefundStore extends RefundStore {
   readonly table: MemoryTable;
@@ -74,7 +74,6 @@ export const refundWrites = {
       check: (t) => {
         const stored = t.payments.get(p.payment_id);
         if (stored?.status !== 'success') return false;
-        if (!fullyRefunded) return true;
         return settled ? stored.refund_settled_minor === settled : stored.refund_settled_minor === undefined;
       },
       apply: (t) => {
@@ -128,8 +127,9 @@ export function memoryRefundStore(table: MemoryTable = new MemoryTable()): Memor
       return events;
     },
 
-    async settle({ refund, to, patch, payment, fullyRefunded, events, creditEntryId, now }) {
+    async settle({ refund, to, patch, payment, fullyRefunded, session, events, creditEntryId, now }) {
       await table.transact([
+        ...(session ? [sessionWrites.link(session, payment.payment_id, 'refunded', now)] : []),
         refundWrites.transition(refund, to, patch, now),
         to === 'succeeded'
           ? refundWrites.settle(payment, refund.amount_minor, fullyRefunded, now)

@@ -74,8 +74,8 @@ export const paymentEntity = {
   }),
 
   /**
-   * A succeeded refund counts as settled; the one that settles the whole amount also moves the payment to
-   * refunded, conditional on the settled total it read (so two settling at once cannot both, or neither, do it).
+   * A succeeded refund counts as settled, conditional on the settled total it read (so refunds settling at
+   * once are serialised and exactly the one that reaches the amount moves the payment to refunded).
    */
   settleRefund(tableName: string, p: Payment, amountMinor: number, fullyRefunded: boolean, now: string): TaggedWrite {
     const settled = p.refund_settled_minor ?? 0;
@@ -86,16 +86,15 @@ export const paymentEntity = {
           TableName: tableName,
           Key: key(p.payment_id),
           UpdateExpression: `ADD refund_settled_minor :amt SET updated_at = :now${fullyRefunded ? ', #status = :refunded' : ''}`,
-          ConditionExpression: fullyRefunded
-            ? '#status = :success AND ' + (settled ? 'refund_settled_minor = :settled' : 'attribute_not_exists(refund_settled_minor)')
-            : '#status = :success',
+          ConditionExpression:
+            '#status = :success AND ' + (settled ? 'refund_settled_minor = :settled' : 'attribute_not_exists(refund_settled_minor)'),
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':amt': amountMinor,
             ':now': now,
             ':success': 'success',
             ...(fullyRefunded ? { ':refunded': 'refunded' } : {}),
-            ...(fullyRefunded && settled ? { ':settled': settled } : {}),
+            ...(settled ? { ':settled': settled } : {}),
           },
         },
       },
