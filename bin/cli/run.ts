@@ -1,5 +1,5 @@
 /**
- * The ops CLI: merchants, API keys and webhook secrets. Works against the local
+ * The ops CLI: merchants, API keys, webhook secrets and balance reconciliation. Works against the local
  * stack (reads .local/stack.json) or, given --table and --region, a deployed
  * stage with the caller's AWS credentials.
  */
@@ -13,6 +13,8 @@ import { dlqName, queueName, queueUrlEnv } from '../../shared/manifest/queues';
 import { redriveDeadLetters } from '../../shared/adapters/sqs/redrive';
 import { checkUrlSyntax } from '../../shared/adapters/webhooks/ssrf-guard';
 import type { CountryCode } from '../../shared/domain/geo';
+import { balanceTransactionsQuery } from '../../shared/domain/ledger.schemas';
+import { balanceTransactions } from './balance';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -29,6 +31,10 @@ Webhook secret (the previous secret keeps signing for 24 h)
   webhook-secret rotate MERCHANT_ID
 Webhooks
   webhooks redrive [--max N]       move dead-lettered deliveries back to the webhooks queue
+Balance (reconciliation)
+  balance transactions MERCHANT_ID [--mode test|live] [--currency BRL] [--from ISO] [--to ISO] [--csv]
+                                   the ledger newest first: created_at, id, type, amount, currency,
+                                   balance_after, source_id, the source's reference_id, description
 
 Target (default: the local stack started by npm start, from .local/stack.json)
   --table NAME --region REGION     a deployed stage's table, with your AWS credentials
@@ -37,6 +43,7 @@ Target (default: the local stack started by npm start, from .local/stack.json)
   --state-dir DIR                  where the local stack keeps stack.json (default .local)
 Output
   --json                           machine-readable output
+  --csv                            CSV with a header row (balance transactions)
 Scopes: * (default) or any of ${SCOPES.join(', ')}`;
 
 export interface CliIo {
@@ -113,6 +120,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         json: { type: 'boolean', default: false },
         stage: { type: 'string' },
         max: { type: 'string' },
+        currency: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        csv: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -229,6 +240,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           r,
           `Moved ${r.moved} dead-lettered delivery(ies) back to the webhooks queue` +
             `${r.skipped ? `; ${r.skipped} unreadable message(s) left in the DLQ` : ''}.`,
+        );
+        return 0;
+      }
+      case 'balance transactions': {
+        if (v.mode !== 'test' && v.mode !== 'live') throw new UsageError('--mode must be test or live.');
+        const filters = balanceTransactionsQuery.safeParse({ currency: v.currency, from_date: v.from, to_date: v.to });
+        if (!filters.success) {
+          const flag: Record<string, string> = { from_date: '--from', to_date: '--to', currency: '--currency' };
+          const issue = filters.error.issues[0]!;
+          throw new UsageError(`${flag[String(issue.path[0])] ?? String(issue.path[0])}: ${issue.message}`);
+        }
+        const merchant = await admin.getMerchant(need(0, 'MERCHANT_ID'));
+        const { currency, from_date, to_date } = filters.data;
+        await balanceTransactions(
+          { merchantId: merchant.merchant_id, mode: v.mode },
+          { currency, from_date, to_date },
+          v.csv ? 'csv' : v.json ? 'json' : 'text',
+          io.out,
         );
         return 0;
       }

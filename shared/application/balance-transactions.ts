@@ -4,16 +4,24 @@
  * after `to_date`); the cursor carries each currency's position and running balance, so every later page
  * costs one page of reads per currency and nothing is summed twice.
  */
+import { createHash } from 'node:crypto';
 import type { Mode } from '../domain/access';
 import { AppError } from '../domain/errors';
+import { CURRENCY_CODES } from '../domain/geo';
 import { ledgerType, type LedgerEntry, type LedgerType } from '../domain/ledger';
 import type { Principal } from './authenticate';
-import type { LedgerReader } from './ledger-ports';
+import type { LedgerReader, SourceReader } from './ledger-ports';
 import type { PayoutStore } from './payout-ports';
 
 export interface BalanceTransactionDeps {
   readonly store: Pick<PayoutStore, 'balances'>;
   readonly ledger: LedgerReader;
+}
+
+/** Whose ledger: a merchant in one mode (the API key's principal, or the ops CLI's arguments). */
+export interface LedgerOwner {
+  readonly merchantId: string;
+  readonly mode: Mode;
 }
 
 export interface BalanceTransactionQuery {
@@ -31,45 +39,87 @@ export interface BalanceTransaction extends LedgerEntry {
   readonly balance_after_minor: number;
 }
 
-/** Per currency: the position read down to (undefined: from the top) and the running balance there. */
-type Cursor = Record<string, { at?: string; running: number; done?: boolean }>;
+/**
+ * Per currency still to read: the position read down to (absent: from the top) and the running balance
+ * there. A currency read to its end leaves the cursor.
+ */
+export type LedgerCursor = Record<string, { at?: string; running: number }>;
 
-const encode = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
-function decode(raw: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c !== 'object' || c === null) throw new Error('not an object');
-    for (const v of Object.values(c)) if (typeof v?.running !== 'number') throw new Error('bad running balance');
-    return c;
-  } catch {
-    throw new AppError('VALIDATION_ERROR', 'starting_after is not a cursor this API returned.', {
-      details: [{ field: 'starting_after', message: 'must be the next_cursor of a previous page' }],
-    });
+type CursorFilters = Pick<BalanceTransactionQuery, 'currency' | 'type' | 'from_date' | 'to_date'>;
+
+/** A cursor only makes sense for the ledger and filters that produced it: a digest of them is part of it. */
+const filterKey = (owner: LedgerOwner, q: CursorFilters) =>
+  createHash('sha256')
+    .update(JSON.stringify([owner.merchantId, owner.mode, q.currency ?? '', q.type ?? '', q.from_date ?? '', q.to_date ?? '']))
+    .digest('base64url')
+    .slice(0, 22);
+
+const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z#[A-Za-z0-9_-]{1,100}$/;
+
+/** `<binding>.<state>`, both base64url: opaque to clients, bound to the merchant, mode and filters of the list that returned it. */
+export const encodeCursor = (owner: LedgerOwner, q: CursorFilters, c: LedgerCursor) =>
+  `${filterKey(owner, q)}.${Buffer.from(JSON.stringify(c)).toString('base64url')}`;
+
+const badCursor = (message: string, detail: string) =>
+  new AppError('VALIDATION_ERROR', message, { details: [{ field: 'starting_after', message: detail }] });
+
+/** The state a cursor carries, checked: known currencies (the filtered one only), positions, whole running balances. */
+export function decodeCursor(owner: LedgerOwner, q: CursorFilters, raw: string): LedgerCursor {
+  const [filters, state, extra] = raw.split('.');
+  if (!filters || !state || extra !== undefined) {
+    throw badCursor('starting_after is not a cursor this API returned.', 'must be the next_cursor of a previous page');
   }
+  if (filters !== filterKey(owner, q)) {
+    throw badCursor(
+      'starting_after belongs to another list (other filters, or another merchant or mode).',
+      'use it with the same key and the same currency, type, from_date and to_date',
+    );
+  }
+  let c: unknown;
+  try {
+    c = JSON.parse(Buffer.from(state, 'base64url').toString('utf8'));
+  } catch {
+    c = null;
+  }
+  const ok =
+    typeof c === 'object' &&
+    c !== null &&
+    !Array.isArray(c) &&
+    Object.entries(c).every(
+      ([currency, v]) =>
+        (CURRENCY_CODES as readonly string[]).includes(currency) &&
+        (!q.currency || currency === q.currency) &&
+        typeof v === 'object' &&
+        v !== null &&
+        Number.isSafeInteger((v as { running?: unknown }).running) &&
+        ((v as { at?: unknown }).at === undefined || POSITION.test(String((v as { at?: unknown }).at))),
+    );
+  if (!ok) throw badCursor('starting_after is not a cursor this API returned.', 'must be the next_cursor of a previous page');
+  return c as LedgerCursor;
 }
 
-/** A cursor only makes sense with the filters that produced it: they are part of it. */
-const filterKey = (q: BalanceTransactionQuery) => [q.currency ?? '', q.type ?? '', q.from_date ?? '', q.to_date ?? ''].join('|');
-
-const READ_BATCH = 100;
+/** Entries read per Query when a type filter may skip many (the page is filled from these). */
+const TYPED_BATCH = 100;
 /** Entries a type filter may skip while filling one page, before the page is returned short (has_more stays true). */
 const MAX_SCANNED = 2_000;
 
-export async function listBalanceTransactions(deps: BalanceTransactionDeps, principal: Principal, q: BalanceTransactionQuery) {
-  const merchantId = principal.merchant.merchant_id;
-  const mode: Mode = principal.mode;
+/** GET /api/v1/balance/transactions for the API key's merchant and mode. */
+export const listBalanceTransactions = (deps: BalanceTransactionDeps, principal: Principal, q: BalanceTransactionQuery) =>
+  balanceTransactions(deps, { merchantId: principal.merchant.merchant_id, mode: principal.mode }, q);
+
+/**
+ * One page. Reads: the first page one Query of the balance items (plus, with to_date, the entries after
+ * it), then per currency one Query of limit + 1 entries (the extra one tells has_more); with a type
+ * filter, Queries of 100 until the page is full or 2,000 entries were skipped.
+ */
+export async function balanceTransactions(deps: BalanceTransactionDeps, owner: LedgerOwner, q: BalanceTransactionQuery) {
+  const { merchantId, mode } = owner;
   const from = q.from_date ? new Date(q.from_date).toISOString() : undefined;
   const to = q.to_date ? new Date(q.to_date).toISOString() : undefined;
 
-  let cursor: Cursor;
+  let cursor: LedgerCursor;
   if (q.starting_after) {
-    const [filters, raw] = q.starting_after.split('.', 2);
-    if (filters !== Buffer.from(filterKey(q)).toString('base64url') || !raw) {
-      throw new AppError('VALIDATION_ERROR', 'starting_after belongs to a list with other filters.', {
-        details: [{ field: 'starting_after', message: 'use it with the same currency, type, from_date and to_date' }],
-      });
-    }
-    cursor = decode(raw);
+    cursor = decodeCursor(owner, q, q.starting_after);
   } else {
     cursor = {};
     const balances = await deps.store.balances(merchantId, mode);
@@ -81,13 +131,14 @@ export async function listBalanceTransactions(deps: BalanceTransactionDeps, prin
   }
 
   // One buffer per currency, filled a batch at a time; the newest head across currencies goes next.
+  // Untyped, one batch of limit + 1 per currency covers the page and its has_more.
+  const batch = q.type ? Math.max(TYPED_BATCH, q.limit + 1) : q.limit + 1;
   const buffers = new Map<string, { items: LedgerEntry[]; more: boolean }>();
   const head = async (currency: string) => {
     const st = cursor[currency]!;
     let buf = buffers.get(currency);
     if (!buf || (buf.items.length === 0 && buf.more)) {
-      if (st.done) return undefined;
-      const page = await deps.ledger.entries(merchantId, mode, currency, { before: st.at, from, to, limit: READ_BATCH });
+      const page = await deps.ledger.entries(merchantId, mode, currency, { before: st.at, from, to, limit: batch });
       buf = { items: page.items, more: page.more };
       buffers.set(currency, buf);
     }
@@ -111,12 +162,56 @@ export async function listBalanceTransactions(deps: BalanceTransactionDeps, prin
     st.at = next.position;
     scanned++;
   }
-  for (const [currency, buf] of buffers) if (buf.items.length === 0 && !buf.more) cursor[currency]!.done = true;
-  let hasMore = false;
-  for (const currency of Object.keys(cursor)) if ((await head(currency)) !== undefined) hasMore = true;
-  return {
-    data,
-    has_more: hasMore,
-    next_cursor: hasMore ? `${Buffer.from(filterKey(q)).toString('base64url')}.${encode(cursor)}` : null,
-  };
+  for (const currency of Object.keys(cursor)) if ((await head(currency)) === undefined) delete cursor[currency];
+  const hasMore = Object.keys(cursor).length > 0;
+  return { data, has_more: hasMore, next_cursor: hasMore ? encodeCursor(owner, q, cursor) : null };
+}
+
+/** One line of the reconciliation listing: the transaction and the reference of the object that caused it. */
+export interface ReconciliationRow {
+  readonly transaction: BalanceTransaction;
+  /** The payment's reference_id; a refund's payment reference; a payout's metadata.reference_id or description; else ''. */
+  readonly reference_id: string;
+}
+
+export interface ReconciliationDeps extends BalanceTransactionDeps {
+  readonly sources: SourceReader;
+}
+
+/** The reference an entry's source object carries, found by the id's prefix; '' when none (top-ups) or not found. */
+async function referenceOf(sources: SourceReader, owner: LedgerOwner, sourceId: string): Promise<string> {
+  const mine = <T extends { merchant_id: string }>(o: T | null) => (o && o.merchant_id === owner.merchantId ? o : null);
+  if (sourceId.startsWith('pi_')) return mine(await sources.payment(sourceId))?.reference_id ?? '';
+  if (sourceId.startsWith('po_')) {
+    const p = mine(await sources.payout(sourceId));
+    const ref = p?.metadata.reference_id;
+    return ref !== undefined && ref !== null ? String(ref) : (p?.description ?? '');
+  }
+  if (sourceId.startsWith('re_')) {
+    const r = mine(await sources.refund(sourceId));
+    if (!r) return '';
+    return r.reference_id ?? mine(await sources.payment(r.payment_id))?.reference_id ?? '';
+  }
+  return '';
+}
+
+/**
+ * The ops reconciliation listing: every entry of the filters, newest first, page after page (100 a page),
+ * each with its source object's reference (each source read once).
+ */
+export async function* reconciliation(
+  deps: ReconciliationDeps,
+  owner: LedgerOwner,
+  q: Pick<BalanceTransactionQuery, 'currency' | 'from_date' | 'to_date'>,
+): AsyncGenerator<ReconciliationRow> {
+  const references = new Map<string, Promise<string>>();
+  let starting_after: string | undefined;
+  do {
+    const page = await balanceTransactions(deps, owner, { ...q, limit: 100, starting_after });
+    for (const t of page.data) {
+      if (!references.has(t.object_id)) references.set(t.object_id, referenceOf(deps.sources, owner, t.object_id));
+      yield { transaction: t, reference_id: await references.get(t.object_id)! };
+    }
+    starting_after = page.next_cursor ?? undefined;
+  } while (starting_after);
 }

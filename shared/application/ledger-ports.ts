@@ -1,6 +1,9 @@
-/** Reading the ledger: each currency's entries newest first, by position, and sums past a time. */
+/** Reading the ledger: each currency's entries newest first, by position, sums past a time, and the objects entries point at. */
 import type { Mode } from '../domain/access';
 import type { LedgerEntry } from '../domain/ledger';
+import type { Payment } from '../domain/payments/payment';
+import type { Payout } from '../domain/payouts/payout';
+import type { Refund } from '../domain/refunds/refund';
 
 export interface LedgerPageQuery {
   /** Only entries strictly older than this position (created_at#entry_id). */
@@ -16,4 +19,11 @@ export interface LedgerReader {
   entries(merchantId: string, mode: Mode, currency: string, q: LedgerPageQuery): Promise<{ items: LedgerEntry[]; more: boolean }>;
   /** The sum (minor units) of one currency's entries created after `after` (ISO). */
   sumAfter(merchantId: string, mode: Mode, currency: string, after: string): Promise<number>;
+}
+
+/** The objects ledger entries point at (source_id), read by id for the ops reconciliation listing. */
+export interface SourceReader {
+  payment(paymentId: string): Promise<Pick<Payment, 'merchant_id' | 'reference_id'> | null>;
+  payout(payoutId: string): Promise<Pick<Payout, 'merchant_id' | 'metadata' | 'description'> | null>;
+  refund(refundId: string): Promise<Pick<Refund, 'merchant_id' | 'payment_id' | 'reference_id'> | null>;
 }

@@ -2,8 +2,10 @@
 import { documentClient, sqsClient } from '../adapters/aws-clients';
 import { randomIds, systemClock } from '../adapters/crypto';
 import { ledgerRepository } from '../adapters/dynamodb/ledger.repository';
+import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { payoutRepository } from '../adapters/dynamodb/payout.repository';
-import type { BalanceTransactionDeps } from '../application/balance-transactions';
+import { refundRepository } from '../adapters/dynamodb/refund.repository';
+import type { BalanceTransactionDeps, ReconciliationDeps } from '../application/balance-transactions';
 import { sandboxPayoutRails } from '../adapters/sqs/payout-rail';
 import type { PayoutDeps } from '../application/payouts';
 import { config } from '../config';
@@ -32,4 +34,20 @@ export function payoutDeps(): PayoutDeps {
 /** The balance transactions list: balances (anchors) and the ledger reader. */
 export function balanceDeps(): BalanceTransactionDeps {
   return { store: payoutDeps().store, ledger: ledgerRepository(documentClient(), tableName) };
+}
+
+/** The ops reconciliation listing: the balance transactions and the payments, payouts and refunds they point at. */
+export function reconciliationDeps(): ReconciliationDeps {
+  const db = documentClient();
+  const payments = paymentRepository(db, tableName);
+  const refunds = refundRepository(db, tableName);
+  const payouts = payoutDeps().store;
+  return {
+    ...balanceDeps(),
+    sources: {
+      payment: (id) => payments.getPayment(id),
+      payout: (id) => payouts.get(id),
+      refund: (id) => refunds.get(id),
+    },
+  };
 }

@@ -109,11 +109,20 @@ describe('GET /api/v1/balance/transactions', () => {
     expect(future.body).toMatchObject({ data: [], has_more: false, next_cursor: null });
   });
 
-  it("shows nothing of another merchant's ledger", async () => {
+  it("shows nothing of another merchant's ledger, and refuses its cursors", async () => {
     const other = await stack.createMerchant();
-    const r = await list('', other.apiKey);
-    expect(r.status).toBe(200);
-    expect(r.body.data).toEqual([]);
+    const empty = await list('', other.apiKey);
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toEqual([]);
+    await topUpTestBalance(payoutDeps(), other.merchantId, 'BRL', 12.34);
+    const own = await list('', other.apiKey);
+    expect(own.body.data).toEqual([
+      expect.objectContaining({ type: 'top_up', amount: 12.34, balance_after: 12.34, source_id: other.merchantId }),
+    ]);
+    const mine = await list('?limit=5');
+    const borrowed = await list(`?limit=5&starting_after=${encodeURIComponent(mine.body.next_cursor)}`, other.apiKey);
+    expect(borrowed.status).toBe(400);
+    expect(borrowed.body.error.details[0].field).toBe('starting_after');
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../bin/cli/run';
+import { card, payments } from '../support/payments';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
@@ -92,5 +93,91 @@ describe('npm run cli', () => {
     });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).merchant_id).toMatch(/^mch_/);
+  });
+});
+
+describe('npm run cli -- balance transactions', () => {
+  /** A CSV line's fields (RFC 4180 quoting). */
+  const fields = (line: string) =>
+    [...line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)].map((m) => m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"')).slice(0, -1);
+
+  it('writes the reconciliation CSV: one row per entry, newest first, with balance_after and the source references', async () => {
+    const created = JSON.parse((await cli('merchants', 'create', '--name', 'Recon Ltda', '--json')).out);
+    const m = { merchantId: created.merchant_id, apiKey: created.api_key, keyId: created.key_id, webhookSecret: created.webhook_secret };
+    const api = payments(stack, m);
+    const paid = await api.direct({ payment_method: 'card', card: card('4242424242424242'), amount: 80, reference_id: 'ORD-7, "blue"' });
+    expect(paid.body.status).toBe('success');
+    const refund = await api.json('POST', `/api/v1/payments/${paid.body.payment_id}/refunds`, { amount: 30 });
+    expect(refund.status).toBe(200);
+    const beneficiary = {
+      name: 'Ana Silva',
+      document: '52998224725',
+      document_type: 'CPF',
+      instant_transfer_key: 'ana@example.com',
+      instant_transfer_type: 'email',
+    };
+    const payout = (over: Record<string, unknown>) =>
+      api.json('POST', '/api/v1/payout', { method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary, ...over });
+    const tagged = await payout({ metadata: { reference_id: 'INV-2026-001' } });
+    const described = await payout({ amount: 5.25, description: '=HYPERLINK("evil")' });
+    expect([tagged.status, described.status]).toEqual([200, 200]);
+
+    const r = await cli('balance', 'transactions', m.merchantId, '--currency', 'BRL', '--csv');
+    expect(r.code).toBe(0);
+    const [header, ...lines] = r.out.split('\n');
+    expect(header).toBe('created_at,id,type,amount,currency,balance_after,source_id,reference_id,description');
+    const rows = lines.map(fields).map(([created_at, id, type, amount, currency, balance_after, source_id, reference_id, description]) => ({
+      created_at,
+      id,
+      type,
+      amount,
+      currency,
+      balance_after,
+      source_id,
+      reference_id,
+      description,
+    }));
+    expect(rows.map((x) => x.type)).toEqual(['payout', 'payout', 'refund', 'payment', 'top_up']);
+    const bySource = Object.fromEntries(rows.map((x) => [x.source_id, x]));
+    expect(bySource[paid.body.payment_id]).toMatchObject({ amount: '80.00', reference_id: 'ORD-7, "blue"', currency: 'BRL' });
+    expect(bySource[refund.body.refund_id]).toMatchObject({ amount: '-30.00', reference_id: 'ORD-7, "blue"' });
+    expect(bySource[tagged.body.payout_id]).toMatchObject({ amount: '-10.00', reference_id: 'INV-2026-001' });
+    expect(bySource[described.body.payout_id]).toMatchObject({ amount: '-5.25', reference_id: `'=HYPERLINK("evil")` });
+    expect(rows.at(-1)).toMatchObject({ type: 'top_up', amount: '100000.00', balance_after: '100000.00', reference_id: '' });
+    const balance = await stack.request('/api/v1/balance', { apiKey: m.apiKey });
+    const brl = balance.body.balances.find((b: { currency: string }) => b.currency === 'BRL').available;
+    expect(rows[0]!.balance_after).toBe(brl.toFixed(2));
+    for (let i = 0; i + 1 < rows.length; i++) {
+      expect(Math.round(Number(rows[i]!.balance_after) * 100) - Math.round(Number(rows[i]!.amount) * 100)).toBe(
+        Math.round(Number(rows[i + 1]!.balance_after) * 100),
+      );
+    }
+
+    // Every currency without --currency; dates narrow it; JSON and text carry the same entries.
+    const all = await cli('balance', 'transactions', m.merchantId, '--csv');
+    expect(all.out.split('\n')).toHaveLength(1 + 5 + 6);
+    const payment = bySource[paid.body.payment_id]!;
+    const window = await cli('balance', 'transactions', m.merchantId, '--csv', '--from', payment.created_at!, '--to', payment.created_at!);
+    expect(
+      window.out
+        .split('\n')
+        .slice(1)
+        .map((l) => fields(l)[1]),
+    ).toEqual([payment.id]);
+    const json = JSON.parse((await cli('balance', 'transactions', m.merchantId, '--currency', 'BRL', '--json')).out);
+    expect(json.map((t: { id: string }) => t.id)).toEqual(rows.map((x) => x.id));
+    const text = await cli('balance', 'transactions', m.merchantId, '--currency', 'BRL');
+    expect(text.out.split('\n')).toHaveLength(5);
+    expect((await cli('balance', 'transactions', m.merchantId, '--mode', 'live', '--csv')).out).toBe(header);
+  });
+
+  it('refuses bad filters with a usage error and an unknown merchant with an error', async () => {
+    expect((await cli('balance', 'transactions')).code).toBe(2);
+    expect((await cli('balance', 'transactions', 'mch_x', '--from', 'yesterday')).err).toContain('--from');
+    expect((await cli('balance', 'transactions', 'mch_x', '--currency', 'EUR')).code).toBe(2);
+    expect((await cli('balance', 'transactions', 'mch_x', '--mode', 'prod')).code).toBe(2);
+    const unknown = await cli('balance', 'transactions', 'mch_doesnotexist0000000000', '--csv');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('not found');
   });
 });

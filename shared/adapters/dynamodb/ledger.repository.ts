@@ -20,6 +20,7 @@ export function ledgerRepository(db: DynamoDBDocumentClient, tableName: () => st
   return {
     async entries(merchantId, mode, currency, q) {
       const { lo, hi, exclusiveHi } = range(mode, currency, q);
+      if (hi < lo) return { items: [], more: false };
       const r = await db.send(
         new QueryCommand({
           TableName: tableName(),
