@@ -1,4 +1,4 @@
-/** GET /api/v1/payout: newest first; status, from_date, to_date, limit, offset. */
+/** GET /api/v1/payout: newest first; status, from_date, to_date, limit, offset or starting_after (a payout id: next_cursor). */
 import { listPayouts } from '../../shared/application/payouts';
 import { listPayoutsQuery } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';

@@ -470,6 +470,31 @@ describe('GET /api/v1/payout?starting_after', () => {
     expect(cursorIds).toHaveLength(7);
   });
 
+  it('answers has_more and next_cursor exactly, and takes a cursor outside a date range without failing', async () => {
+    const { c } = await funded(10_000);
+    for (let i = 0; i < 6; i++) expect((await c.create({ amount: 1 + i })).status).toBe(200);
+    const all = (await c.call('GET', '/api/v1/payout?limit=100')).body;
+    expect(all).toMatchObject({ has_more: false, next_cursor: null });
+    const ids = all.data.map((p: { payout_id: string }) => p.payout_id);
+    const page1 = await c.call('GET', '/api/v1/payout?limit=3');
+    expect(page1.body).toMatchObject({ has_more: true, next_cursor: ids[2], pagination: { total: 6, limit: 3, offset: 0 } });
+    const page2 = await c.call('GET', `/api/v1/payout?limit=3&starting_after=${page1.body.next_cursor}`);
+    expect(page2.body.data.map((p: { payout_id: string }) => p.payout_id)).toEqual(ids.slice(3));
+    // The last page ends exactly at the last payout: nothing more, no cursor (no empty page to fetch).
+    expect(page2.body).toMatchObject({ has_more: false, next_cursor: null });
+    expect((await c.call('GET', '/api/v1/payout?limit=3&offset=3')).body).toMatchObject({ has_more: false, next_cursor: null });
+
+    const pivot = all.data[2].created_at;
+    const above = await c.call('GET', `/api/v1/payout?limit=2&to_date=${pivot}&starting_after=${ids[0]}`);
+    expect(above.status).toBe(200);
+    expect(above.body.data.map((p: { payout_id: string }) => p.payout_id)).toEqual(ids.slice(2, 4));
+    const below = await c.call('GET', `/api/v1/payout?limit=2&from_date=${pivot}&starting_after=${ids[5]}`);
+    expect(below.status).toBe(200);
+    expect(below.body).toMatchObject({ data: [], has_more: false, next_cursor: null });
+    const inside = await c.call('GET', `/api/v1/payout?limit=2&to_date=${pivot}&starting_after=${ids[3]}`);
+    expect(inside.body.data.map((p: { payout_id: string }) => p.payout_id)).toEqual(ids.slice(4, 6));
+  });
+
   it('refuses starting_after with offset, and an id that is not one of your payouts', async () => {
     const { c } = await funded();
     const own = (await c.create()).body.payout_id;

@@ -77,29 +77,36 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
         } while (start);
       }
 
-      // Page: skip `offset` matching items reading keys only, then read `limit` items.
+      // Page: skip `offset` matching items, or start right after the `startingAfter` payout's key; then read
+      // limit + 1 items (the extra one, not returned, tells whether older items remain).
+      const want = q.limit + 1;
       const items: Payout[] = [];
       let skipped = 0;
+      let start: Record<string, unknown> | undefined;
       const after = q.startingAfter;
-      let start: Record<string, unknown> | undefined = after
-        ? { ...payoutEntity.key(after.payout_id), ...indexKeys.listing(merchantId, md, 'PAYOUT', after.created_at, after.payout_id) }
-        : undefined;
+      if (after) {
+        const at = indexKeys.listing(merchantId, md, 'PAYOUT', after.created_at, after.payout_id);
+        // A start key outside the date range is refused by DynamoDB: above it, the page starts at the top of
+        // the range; below it, nothing in the range comes after it.
+        if (range && at.GSI1SK! < String(values[':from'])) return { items: [], total, more: false };
+        if (!range || at.GSI1SK! <= String(values[':to'])) start = { ...payoutEntity.key(after.payout_id), ...at };
+      }
       do {
         const skipping = skipped < q.offset;
         const r = await db.send(
           new QueryCommand({
             ...base,
             ExclusiveStartKey: start,
-            Limit: skipping ? Math.min(1000, q.offset - skipped + q.limit) : q.limit - items.length,
+            Limit: skipping ? Math.min(1000, q.offset - skipped + want) : want - items.length,
           }),
         );
         for (const item of r.Items ?? []) {
           if (skipped < q.offset) skipped++;
-          else if (items.length < q.limit) items.push(stripKeys<Payout>(item));
+          else if (items.length < want) items.push(stripKeys<Payout>(item));
         }
         start = r.LastEvaluatedKey;
-      } while (start && items.length < q.limit);
-      return { items, total, more: start !== undefined };
+      } while (start && items.length < want);
+      return { items: items.slice(0, q.limit), total, more: items.length > q.limit };
     },
 
     async balances(merchantId, md) {

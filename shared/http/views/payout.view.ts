@@ -50,7 +50,7 @@ export const cancelledPayoutView = (p: Payout) => ({
   message: 'Payout cancelled; the amount is back in your balance.',
 });
 
-/** GET /api/v1/payout: one page with the total; offset (SPEC) or starting_after (the last id of the previous page). */
+/** GET /api/v1/payout: one page with the total (SPEC), has_more and next_cursor; offset (SPEC) or starting_after (next_cursor). */
 export function payoutListView(page: { items: readonly Payout[]; total: number; more: boolean }, q: { limit: number; offset: number }) {
   return {
     success: true,
@@ -63,7 +63,9 @@ export function payoutListView(page: { items: readonly Payout[]; total: number; 
       created_at: p.created_at,
     })),
     pagination: { total: page.total, limit: q.limit, offset: q.offset },
-    has_more: page.items.length === q.limit && page.more,
+    has_more: page.more,
+    /** The last payout's id when more remain: the next page's starting_after. */
+    next_cursor: page.more ? (page.items.at(-1)?.payout_id ?? null) : null,
   };
 }
 
