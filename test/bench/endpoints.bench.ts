@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countCalls, measureCase, printReport } from './support';
+import { countCalls, measureCase, printLatencyReport, runBench } from './support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
@@ -155,16 +155,11 @@ async function main() {
     );
   }
   await stack.stop();
-  printReport(
-    `Endpoint latency on the local stack: ${N} sequential requests per endpoint after 5 warm-up` +
-      `, Node ${process.version}, ${new Date().toISOString()}`,
+  printLatencyReport(
+    `Endpoint latency on the local stack: ${N} sequential requests per endpoint after 5 warm-up`,
     '| endpoint | median ms | p95 ms | DynamoDB calls per request (warm auth cache) |',
     rows,
   );
-  process.exit(0);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

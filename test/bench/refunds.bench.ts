@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countCalls, measureCase, printReport } from './support';
+import { countCalls, measureCase, printLatencyReport, runBench } from './support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
@@ -68,16 +68,11 @@ async function main() {
     rows.push(await measureCase(name, { iterations: N, warmup: 3, calls, prepare, ok: (status) => status === 200 }));
   }
   await stack.stop();
-  printReport(
-    `Refund benchmark on the local stack: ${N} sequential requests per case after 3 warm-up` +
-      `, Node ${process.version}, ${new Date().toISOString()}`,
+  printLatencyReport(
+    `Refund benchmark on the local stack: ${N} sequential requests per case after 3 warm-up`,
     '| request | median ms | p95 ms | DynamoDB calls per request |',
     rows,
   );
-  process.exit(0);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

@@ -69,3 +69,19 @@ export function printReport(title: string, header: string, rows: readonly string
   );
   for (const r of rows) console.log(r);
 }
+
+/** The latency table every local-stack bench prints: what ran, on which Node and when, then one row per case. */
+export function printLatencyReport(what: string, header: string, rows: readonly string[]) {
+  printReport(`${what}, Node ${process.version}, ${new Date().toISOString()}`, header, rows);
+}
+
+/** Runs a bench script: exit 0 when it finishes (the local stack's timers would keep the process alive), 1 on error. */
+export function runBench(main: () => Promise<void>) {
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
