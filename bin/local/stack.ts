@@ -8,6 +8,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { JOBS } from '../../shared/manifest/jobs';
 import { queueDefinitions, queueUrlEnv } from '../../shared/manifest/queues';
 import { createHttpServer, listen } from './http-server';
+import { recoverInFlightWork } from './recover';
 import { startScheduler } from './scheduler';
 import { seedSandboxMerchant, type SandboxInfo } from './seed';
 import { startPoller } from './sqs-poller';
@@ -73,6 +74,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     await ensureTable(dynamodb.endpoint, LOCAL_TABLE);
     const queueEnv = await ensureQueues(sqs.endpoint, LOCAL_QUEUE_PREFIX);
     Object.assign(process.env, localEnvironment(dynamodb.endpoint, sqs.endpoint, queueEnv));
+    // fauxqs starts empty: whatever was on the queues when the last run stopped is gone. Send again what the
+    // table says was in flight, before the consumers start (test/proof/crash.proof.ts proves the need).
+    if (!opts.memory && opts.workers !== false) {
+      const r = await recoverInFlightWork().catch((e: unknown) => {
+        opts.onError?.(e);
+        return null;
+      });
+      if (r && r.outbox + r.deliveries + r.settlements + r.payoutRefunds > 0) {
+        console.log(
+          `[local] sent again after a restart: ${r.outbox + r.deliveries} webhook deliveries (${r.outbox} from the outbox), ` +
+            `${r.settlements} settlement steps, ${r.payoutRefunds} sandbox payout refund steps`,
+        );
+      }
+    }
 
     const server = createHttpServer({ onError: opts.onError });
     const port = await listen(server, opts.port);

@@ -1,0 +1,74 @@
+/**
+ * What a restart of the local stack sends again. fauxqs keeps its queues in memory only, so a stop or a
+ * crash (Ctrl-C, kill -9, a laptop going to sleep for good) loses every message on them: webhook
+ * deliveries already dispatched (off the outbox, not delivered yet, or waiting for their next retry) and
+ * sandbox settlement steps (payouts processing, refunds pending, and the refund step of a payout that
+ * completes then is refunded). On AWS, SQS keeps these; locally the table says what was in flight, so at
+ * start-up, before any consumer runs, this puts it back on the queues. Every consumer step is conditional
+ * on the state it finds, so a message that was not lost after all does nothing more the second time.
+ * Local only: it scans the table, which a deployed stage never does.
+ */
+import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../shared/adapters/aws-clients';
+import { resumeSettlements } from '../../shared/application/settlements';
+import { sweepOutbox } from '../../shared/application/webhooks';
+import { indexFor } from '../../shared/manifest/table';
+import { payoutDeps, settlementDeps, tableName, webhookDeps } from '../../shared/wiring';
+
+/** Delivery statuses after which no message is waiting on the webhooks queue. */
+const FINAL_DELIVERY = ['delivered', 'gone', 'dead_lettered', 'no_endpoint'];
+
+export interface Recovered {
+  /** Events still in the outbox, dispatched now instead of by the sweeper a minute later. */
+  readonly outbox: number;
+  /** Events dispatched whose delivery (or next retry) was on the lost queue. */
+  readonly deliveries: number;
+  /** Payouts processing and refunds pending whose settlement step was on the lost queue. */
+  readonly settlements: number;
+  /** Sandbox payouts completed whose refund step (complete_then_refund) was on the lost queue. */
+  readonly payoutRefunds: number;
+}
+
+async function scan(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const r = await documentClient().send(new ScanCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
+    items.push(...(r.Items ?? []));
+    start = r.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+export async function recoverInFlightWork(now = new Date()): Promise<Recovered> {
+  const outbox = (await sweepOutbox(webhookDeps(), 0, 10_000)).requeued;
+
+  // Off the outbox (dispatched) but not final: the message for its next attempt was on the queue.
+  const finals = FINAL_DELIVERY.map((_, i) => `:f${i}`).join(', ');
+  const undelivered = await scan({
+    FilterExpression: `#entity = :event AND attribute_not_exists(#work) AND NOT (#status IN (${finals}))`,
+    ExpressionAttributeNames: { '#entity': 'entity', '#work': indexFor('work').partitionKey, '#status': 'delivery_status' },
+    ExpressionAttributeValues: { ':event': 'event', ...Object.fromEntries(FINAL_DELIVERY.map((s, i) => [`:f${i}`, s])) },
+    ProjectionExpression: 'event_id, attempts',
+    ConsistentRead: true,
+  });
+  await webhookDeps().queue.send(
+    undelivered.map((e) => ({ event_id: String(e.event_id), attempt: Array.isArray(e.attempts) ? e.attempts.length : 0 })),
+  );
+
+  // Payouts processing and refunds pending: all of them, the queue that held their steps is gone.
+  const { resumed } = await resumeSettlements(settlementDeps(), now, 0, 10_000);
+
+  // A sandbox payout that completes then is refunded is off the settlement index once completed.
+  const completed = await scan({
+    FilterExpression: '#entity = :payout AND #status = :completed AND sandbox_outcome = :outcome AND livemode = :false',
+    ExpressionAttributeNames: { '#entity': 'entity', '#status': 'status' },
+    ExpressionAttributeValues: { ':payout': 'payout', ':completed': 'completed', ':outcome': 'complete_then_refund', ':false': false },
+    ProjectionExpression: 'payout_id',
+    ConsistentRead: true,
+  });
+  const rail = payoutDeps().rails.forMode(false);
+  for (const p of completed) await rail?.schedule(String(p.payout_id), 'refund');
+
+  return { outbox, deliveries: undelivered.length, settlements: resumed, payoutRefunds: rail ? completed.length : 0 };
+}
