@@ -15,6 +15,7 @@ import { checkUrlSyntax } from '../../shared/adapters/webhooks/ssrf-guard';
 import type { CountryCode } from '../../shared/domain/geo';
 import { balanceTransactionsQuery } from '../../shared/domain/ledger.schemas';
 import { balanceTransactions } from './balance';
+import { effectiveLimits, limitsTable, parseLimitChanges } from './limits';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -23,6 +24,8 @@ Merchants
   merchants show MERCHANT_ID
   merchants deactivate MERCHANT_ID
   merchants activate MERCHANT_ID
+  merchants limits MERCHANT_ID [--route createPayout=600 ...] [--route createPayout=default]
+                                   per-route requests per minute for this merchant (default: SPEC values)
 API keys (only the SHA-256 of a key is stored; a new key is printed once)
   keys create MERCHANT_ID [--mode test|live] [--scopes methods:read,checkout:write]
   keys list MERCHANT_ID
@@ -124,6 +127,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         from: { type: 'string' },
         to: { type: 'string' },
         csv: { type: 'boolean', default: false },
+        route: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -197,6 +201,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         const status = action === 'activate' ? 'active' : 'inactive';
         const m = await admin.setStatus(need(0, 'MERCHANT_ID'), status);
         print({ merchant_id: m.merchant_id, status: m.status }, `${m.merchant_id} is now ${m.status}.`);
+        return 0;
+      }
+      case 'merchants limits': {
+        const id = need(0, 'MERCHANT_ID');
+        let changes: Record<string, number | null>;
+        try {
+          changes = parseLimitChanges(v.route ?? []);
+        } catch (e) {
+          throw new UsageError((e as Error).message);
+        }
+        const m = Object.keys(changes).length ? await admin.setRateLimits(id, changes) : await admin.getMerchant(id);
+        const rows = effectiveLimits(m);
+        print({ merchant_id: m.merchant_id, limits: rows }, `${m.merchant_id} rate limits\n${limitsTable(rows)}`);
         return 0;
       }
       case 'keys create': {

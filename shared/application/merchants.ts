@@ -114,6 +114,18 @@ export function merchantAdmin(deps: MerchantAdminDeps) {
       return { webhookSecret: next.current, previousExpiresAt: next.previous_expires_at };
     },
 
+    /** Sets (n) or removes (null) per-route rate-limit overrides, keeping the others. */
+    async setRateLimits(merchantId: string, changes: Record<string, number | null>) {
+      const m = await deps.merchants.get(merchantId);
+      if (!m) throw new AppError('MERCHANT_NOT_FOUND');
+      const next: Record<string, number> = { ...(m.rate_limits ?? {}) };
+      for (const [route, limit] of Object.entries(changes)) {
+        if (limit === null) delete next[route];
+        else next[route] = limit;
+      }
+      return deps.merchants.setRateLimits(merchantId, next, deps.clock.now());
+    },
+
     async setStatus(merchantId: string, status: MerchantStatus) {
       return deps.merchants.setStatus(merchantId, status, deps.clock.now());
     },

@@ -62,6 +62,8 @@ export interface MerchantRepository {
   get(merchantId: string): Promise<Merchant | null>;
   /** Conditional: fails with MERCHANT_NOT_FOUND when absent. */
   setStatus(merchantId: string, status: MerchantStatus, at: Date): Promise<Merchant>;
+  /** Replaces the per-route rate-limit overrides; conditional: MERCHANT_NOT_FOUND when absent. */
+  setRateLimits(merchantId: string, limits: Record<string, number>, at: Date): Promise<Merchant>;
   getWebhookSecrets(merchantId: string): Promise<WebhookSecrets | null>;
   /** Conditional on the current secret still being `expectedCurrent` (no lost rotation). */
   rotateWebhookSecret(merchantId: string, expectedCurrent: string, next: WebhookSecrets): Promise<void>;

@@ -14,10 +14,16 @@ export const merchantSchema = z.object({
   /** Enabled collection and payout method codes (svc-mt-N). */
   methods: z.array(z.string().regex(/^svc-mt-\d+$/)),
   notification_url: z.string().url().nullable(),
+  /** Per-route requests per minute set by ops (route id -> limit); a route not listed keeps the SPEC default. */
+  rate_limits: z.record(z.string(), z.number().int().min(1).max(1_000_000)).optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Merchant = z.infer<typeof merchantSchema>;
+
+/** The limit a merchant gets on a route: ops' override, else the route's default (null: not limited). */
+export const rateLimitFor = (merchant: Pick<Merchant, 'rate_limits'> | undefined, routeId: string, routeDefault: number | null) =>
+  routeDefault === null ? null : (merchant?.rate_limits?.[routeId] ?? routeDefault);
 
 export const API_KEY_STATUSES = ['active', 'revoked'] as const;
 

@@ -70,6 +70,29 @@ describe('npm run cli', () => {
     expect(hours).toBeLessThanOrEqual(24);
   });
 
+  it("sets a merchant's rate limit per route: the API answers 429 past it, with the limit in its headers", async () => {
+    const { merchant_id, api_key } = JSON.parse((await cli('merchants', 'create', '--name', 'Limits Co', '--json')).out);
+    const set = await cli('merchants', 'limits', merchant_id, '--route', 'getBalance=2', '--route', 'createPayout=600', '--json');
+    expect(set.code).toBe(0);
+    const limits = JSON.parse(set.out).limits as { route: string; per_minute: number; default: number; overridden: boolean }[];
+    expect(limits.find((l) => l.route === 'getBalance')).toEqual({ route: 'getBalance', per_minute: 2, default: 300, overridden: true });
+    expect(limits.find((l) => l.route === 'createPayout')).toMatchObject({ per_minute: 600, default: 50, overridden: true });
+    expect(limits.find((l) => l.route === 'listPayouts')).toMatchObject({ per_minute: 100, overridden: false });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push(await stack.request('/api/v1/balance', { apiKey: api_key }));
+    expect(statuses.map((r) => r.status)).toEqual([200, 200, 429]);
+    expect(statuses[0]!.headers.get('x-ratelimit-limit')).toBe('2');
+    expect(statuses[2]!.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    const reset = await cli('merchants', 'limits', merchant_id, '--route', 'getBalance=default');
+    expect(reset.code).toBe(0);
+    expect(reset.out).toMatch(/getBalance\s+300\/min\n/);
+    expect(reset.out).toMatch(/createPayout\s+600\/min {2}\(default 50\)/);
+    for (const bad of ['getBalance=0', 'health=5', 'nope=5', 'getBalance']) {
+      const r = await cli('merchants', 'limits', merchant_id, '--route', bad);
+      expect(r.code).toBe(2);
+    }
+  });
+
   it('refuses bad input with a usage error and writes nothing', async () => {
     expect((await cli('merchants', 'create')).code).toBe(2);
     expect((await cli('merchants', 'create', '--name', 'X', '--countries', 'FRA')).code).toBe(1);

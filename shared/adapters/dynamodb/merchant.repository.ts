@@ -63,6 +63,25 @@ export function merchantRepository(db: DynamoDBDocumentClient, tableName: () => 
       }
     },
 
+    async setRateLimits(merchantId: string, limits: Record<string, number>, at: Date) {
+      try {
+        const res = await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: merchantEntity.key(merchantId),
+            UpdateExpression: 'SET rate_limits = :limits, updated_at = :at',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':limits': limits, ':at': at.toISOString() },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return stripKeys<Merchant>(res.Attributes ?? {});
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) throw new AppError('MERCHANT_NOT_FOUND');
+        throw e;
+      }
+    },
+
     async getWebhookSecrets(merchantId: string) {
       const res = await db.send(new GetCommand({ TableName: tableName(), Key: webhookSecretEntity.key(merchantId), ConsistentRead: true }));
       return res.Item ? stripKeys<WebhookSecrets>(res.Item) : null;

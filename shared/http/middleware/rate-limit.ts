@@ -1,9 +1,10 @@
 /**
- * Rate limit per subject, per route, per minute, from the route's manifest entry.
+ * Rate limit per subject, per route, per minute, from the route's manifest entry or the merchant's override.
  * The subject is the merchant for API-key routes, the checkout session for
  * session-authorised routes, and the object in the path for public pages.
  */
 import type middy from '@middy/core';
+import { rateLimitFor } from '../../domain/merchant';
 import { rateLimiter } from '../../wiring';
 import type { HttpEvent, HttpResult, PipelineContext } from '../types';
 
@@ -27,11 +28,12 @@ export function rateLimitSubject(context: PipelineContext, event: HttpEvent): st
 export function rateLimit(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, PipelineContext> {
   return {
     before: async (request) => {
-      const { route } = request.context;
-      if (route.rateLimitPerMinute === null) return;
+      const { route, principal } = request.context;
+      const limit = rateLimitFor(principal?.merchant, route.id, route.rateLimitPerMinute);
+      if (limit === null) return;
       const subject = rateLimitSubject(request.context, request.event);
       if (!subject) return;
-      const headers = await rateLimiter().check(subject, route.id, route.rateLimitPerMinute);
+      const headers = await rateLimiter().check(subject, route.id, limit);
       Object.assign(request.context.responseHeaders, headers);
     },
   };

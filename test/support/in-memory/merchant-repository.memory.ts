@@ -40,6 +40,14 @@ export function memoryMerchantRepository(table: MemoryTable = new MemoryTable())
       return strip<Merchant>(next);
     },
 
+    async setRateLimits(merchantId, limits, at) {
+      const m = table.merchants.get(merchantId);
+      if (!m) throw new AppError('MERCHANT_NOT_FOUND');
+      const next = { ...m, rate_limits: dynamoCopy(limits), updated_at: at.toISOString() };
+      table.merchants.set(merchantId, next);
+      return strip<Merchant>(next);
+    },
+
     async getWebhookSecrets(merchantId) {
       const s = table.webhookSecrets.get(merchantId);
       return s ? strip<WebhookSecrets>(s) : null;
