@@ -275,6 +275,11 @@ export async function runSettlementStep(deps: PayoutDeps, payoutId: string, step
       if (p.sandbox_outcome === 'complete_then_refund') await rail?.schedule(payoutId, 'refund');
       return done;
     }
+    // A redelivered settle of a payout that completed just before a crash still owes its sandbox return.
+    if (step === 'settle' && p.status === 'completed' && p.sandbox_outcome === 'complete_then_refund') {
+      await rail?.schedule(payoutId, 'refund');
+      return p;
+    }
     if (step === 'refund' && p.status === 'completed')
       return await transition(deps, p, 'refunded', { failure_reason: 'returned_by_beneficiary_bank' });
   } catch (e) {

@@ -1,8 +1,8 @@
 /**
  * Resumes money in flight whose settlement message was lost (a process died between the commit and the
- * send, or a message expired): every payout still processing and every refund still pending for longer
- * than the grace period gets its settlement step sent again. Steps are conditional on the status they
- * find, so a duplicate does nothing.
+ * send, or a message expired): every payout still processing (or, in the sandbox, completed with its return
+ * still owed) and every refund still pending for longer than the grace period gets its step sent again.
+ * Steps are conditional on the status they find, so a duplicate does nothing.
  */
 import type { PaymentDeps } from './payment-deps';
 import type { PayoutDeps } from './payouts';
@@ -24,9 +24,12 @@ export async function resumeSettlements(deps: SettlementDeps, now: Date, graceSe
   for (const item of due) {
     if (item.kind === 'payout') {
       const p = await deps.payouts.store.get(item.id);
-      const rail = p && p.status === 'processing' ? deps.payouts.rails.forMode(p.livemode) : null;
-      if (rail) {
-        await rail.schedule(item.id, 'settle');
+      // processing: settle it; completed with a sandbox return still owed: return it.
+      const step =
+        p?.status === 'processing' ? 'settle' : p?.status === 'completed' && p.sandbox_outcome === 'complete_then_refund' ? 'refund' : null;
+      const rail = p && step ? deps.payouts.rails.forMode(p.livemode) : null;
+      if (rail && step) {
+        await rail.schedule(item.id, step);
         resumed++;
       }
     } else {

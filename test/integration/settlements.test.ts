@@ -104,3 +104,44 @@ describe('resumeSettlements job', () => {
     expect(status.body).toMatchObject({ status: 'success', refunded_amount: 5 });
   });
 });
+
+describe('a sandbox payout that completed just before a crash', () => {
+  it('still gets its return by the beneficiary bank: from a redelivered settle, and from the resume job', async () => {
+    const { runSettlementStep } = await import('../../shared/application/payouts');
+    const m = await stack.createMerchant();
+    const topUp = await stack.request('/api/v1/sandbox/balance/top-up', {
+      method: 'POST',
+      apiKey: m.apiKey,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ currency: 'BRL', amount: 100 }),
+    });
+    expect(topUp.status).toBe(200);
+    // 00000000353 completes and is then returned; every message of this payout is lost until the job runs.
+    const deps = { ...payoutDeps(), rails: lost };
+    const payout = await createPayout(
+      deps,
+      await principalOf(m),
+      {
+        method_code: 'svc-mt-5',
+        amount: 10,
+        currency: 'BRL',
+        beneficiary: {
+          name: 'Ana Silva',
+          document: '00000000353',
+          document_type: 'CPF',
+          instant_transfer_key: 'ana@example.com',
+          instant_transfer_type: 'email',
+        },
+        metadata: {},
+      },
+      `po_${'returned'.padEnd(24, 'x')}${Date.now()}`,
+    );
+    expect((await runSettlementStep(deps, payout.payout_id, 'settle'))?.status).toBe('completed'); // the refund step is lost
+    const get = () => stack.request(`/api/v1/payout/${payout.payout_id}`, { apiKey: m.apiKey });
+    expect((await get()).body.status).toBe('completed');
+    expect(await runJobAt(later())).toEqual({ due: 1, resumed: 1 });
+    const done = await waitFor(get, (r) => r.body.status === 'refunded');
+    expect(done.body).toMatchObject({ status: 'refunded', failure_reason: 'returned_by_beneficiary_bank' });
+    expect(await runJobAt(later())).toEqual({ due: 0, resumed: 0 });
+  });
+});

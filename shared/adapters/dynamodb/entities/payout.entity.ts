@@ -8,26 +8,30 @@ import type { TaggedWrite } from '../transact';
 const model = { entity: 'payout', version: 1 } as const;
 const key = (payoutId: string) => ({ PK: `PAYOUT#${payoutId}`, SK: 'PAYOUT' });
 
+/** Money still in flight: processing, or (sandbox) completed with its return by the beneficiary bank still to come. */
+const inFlight = (status: PayoutStatus, outcome: Payout['sandbox_outcome']) =>
+  status === 'processing' || (status === 'completed' && outcome === 'complete_then_refund');
+
 export const payoutEntity = {
   ...model,
   key,
   item: (p: Payout) => ({
     ...key(p.payout_id),
     ...indexKeys.listing(p.merchant_id, modeOf(p.livemode), 'PAYOUT', p.created_at, p.payout_id),
-    ...(p.status === 'processing' ? indexKeys.settlement(p.payout_id, p.updated_at) : {}),
+    ...(inFlight(p.status, p.sandbox_outcome) ? indexKeys.settlement(p.payout_id, p.updated_at) : {}),
     ...envelope(model),
     ...p,
   }),
   create: (tableName: string, p: Payout): TaggedWrite => putNew('payout', tableName, payoutEntity.item(p)),
-  /** status -> to with a patch, conditional on the status read; on the settlement work index while processing. */
+  /** status -> to with a patch, conditional on the status read; on the settlement work index while in flight. */
   transition: (tableName: string, p: Payout, to: PayoutStatus, patch: Partial<Payout>, now: string): TaggedWrite =>
     statusMove(
       'payout',
       tableName,
       key(p.payout_id),
       p.status,
-      { ...patch, status: to, updated_at: now, ...(to === 'processing' ? indexKeys.settlement(p.payout_id, now) : {}) },
-      p.status === 'processing' && to !== 'processing',
+      { ...patch, status: to, updated_at: now, ...(inFlight(to, p.sandbox_outcome) ? indexKeys.settlement(p.payout_id, now) : {}) },
+      inFlight(p.status, p.sandbox_outcome) && !inFlight(to, p.sandbox_outcome),
     ),
 } as const satisfies EntityModel;
 
