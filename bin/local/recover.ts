@@ -13,7 +13,7 @@ import { documentClient } from '../../shared/adapters/aws-clients';
 import { resumeSettlements } from '../../shared/application/settlements';
 import { sweepOutbox } from '../../shared/application/webhooks';
 import { indexFor } from '../../shared/manifest/table';
-import { payoutDeps, settlementDeps, tableName, webhookDeps } from '../../shared/wiring';
+import { settlementDeps, tableName, webhookDeps } from '../../shared/wiring';
 
 /** Delivery statuses after which no message is waiting on the webhooks queue. */
 const FINAL_DELIVERY = ['delivered', 'gone', 'dead_lettered', 'no_endpoint'];
@@ -23,10 +23,8 @@ export interface Recovered {
   readonly outbox: number;
   /** Events dispatched whose delivery (or next retry) was on the lost queue. */
   readonly deliveries: number;
-  /** Payouts processing and refunds pending whose settlement step was on the lost queue. */
+  /** Money in flight (payouts processing or owed their sandbox return, refunds pending) whose step was on the lost queue. */
   readonly settlements: number;
-  /** Sandbox payouts completed whose refund step (complete_then_refund) was on the lost queue. */
-  readonly payoutRefunds: number;
 }
 
 async function scan(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
@@ -56,19 +54,9 @@ export async function recoverInFlightWork(now = new Date()): Promise<Recovered> 
     undelivered.map((e) => ({ event_id: String(e.event_id), attempt: Array.isArray(e.attempts) ? e.attempts.length : 0 })),
   );
 
-  // Payouts processing and refunds pending: all of them, the queue that held their steps is gone.
+  // Everything on the settlement work index (payouts processing or owed their sandbox return, refunds
+  // pending): all of it, the queue that held their steps is gone.
   const { resumed } = await resumeSettlements(settlementDeps(), now, 0, 10_000);
 
-  // A sandbox payout that completes then is refunded is off the settlement index once completed.
-  const completed = await scan({
-    FilterExpression: '#entity = :payout AND #status = :completed AND sandbox_outcome = :outcome AND livemode = :false',
-    ExpressionAttributeNames: { '#entity': 'entity', '#status': 'status' },
-    ExpressionAttributeValues: { ':payout': 'payout', ':completed': 'completed', ':outcome': 'complete_then_refund', ':false': false },
-    ProjectionExpression: 'payout_id',
-    ConsistentRead: true,
-  });
-  const rail = payoutDeps().rails.forMode(false);
-  for (const p of completed) await rail?.schedule(String(p.payout_id), 'refund');
-
-  return { outbox, deliveries: undelivered.length, settlements: resumed, payoutRefunds: rail ? completed.length : 0 };
+  return { outbox, deliveries: undelivered.length, settlements: resumed };
 }

@@ -81,10 +81,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         opts.onError?.(e);
         return null;
       });
-      if (r && r.outbox + r.deliveries + r.settlements + r.payoutRefunds > 0) {
+      if (r && r.outbox + r.deliveries + r.settlements > 0) {
         console.log(
           `[local] sent again after a restart: ${r.outbox + r.deliveries} webhook deliveries (${r.outbox} from the outbox), ` +
-            `${r.settlements} settlement steps, ${r.payoutRefunds} sandbox payout refund steps`,
+            `${r.settlements} settlement steps`,
         );
       }
     }

@@ -9,7 +9,15 @@ import { findPayoutMethod, listPayoutMethods } from '../domain/catalog/payout-me
 import { toMinor } from '../domain/money';
 import { validateBeneficiary } from '../domain/payouts/beneficiary';
 import { maskBeneficiary } from '../domain/payouts/masking';
-import { canPayoutTransition, PAYOUT_EVENT, RETURNS_FUNDS, sandboxOutcome, type Payout, type PayoutStatus } from '../domain/payouts/payout';
+import {
+  canPayoutTransition,
+  owedSettlementStep,
+  PAYOUT_EVENT,
+  RETURNS_FUNDS,
+  sandboxOutcome,
+  type Payout,
+  type PayoutStatus,
+} from '../domain/payouts/payout';
 import { payoutEvent } from '../domain/payouts/payout-events';
 import type { CreatePayoutInput } from '../domain/payouts/payout.schemas';
 import type { CurrencyCode } from '../domain/geo';
@@ -276,7 +284,7 @@ export async function runSettlementStep(deps: PayoutDeps, payoutId: string, step
       return done;
     }
     // A redelivered settle of a payout that completed just before a crash still owes its sandbox return.
-    if (step === 'settle' && p.status === 'completed' && p.sandbox_outcome === 'complete_then_refund') {
+    if (step === 'settle' && owedSettlementStep(p) === 'refund') {
       await rail?.schedule(payoutId, 'refund');
       return p;
     }

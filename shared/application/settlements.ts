@@ -4,6 +4,7 @@
  * still owed) and every refund still pending for longer than the grace period gets its step sent again.
  * Steps are conditional on the status they find, so a duplicate does nothing.
  */
+import { owedSettlementStep } from '../domain/payouts/payout';
 import type { PaymentDeps } from './payment-deps';
 import type { PayoutDeps } from './payouts';
 
@@ -24,9 +25,7 @@ export async function resumeSettlements(deps: SettlementDeps, now: Date, graceSe
   for (const item of due) {
     if (item.kind === 'payout') {
       const p = await deps.payouts.store.get(item.id);
-      // processing: settle it; completed with a sandbox return still owed: return it.
-      const step =
-        p?.status === 'processing' ? 'settle' : p?.status === 'completed' && p.sandbox_outcome === 'complete_then_refund' ? 'refund' : null;
+      const step = p ? owedSettlementStep(p) : null;
       const rail = p && step ? deps.payouts.rails.forMode(p.livemode) : null;
       if (rail && step) {
         await rail.schedule(item.id, step);

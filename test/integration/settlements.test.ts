@@ -5,7 +5,8 @@
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { handler as resumeJob } from '../../functions/jobs/resume-settlements.handler';
-import { createPayout } from '../../shared/application/payouts';
+import { createPayout, type PayoutDeps } from '../../shared/application/payouts';
+import { randomIds } from '../../shared/adapters/crypto';
 import { createRefund } from '../../shared/application/refunds';
 import type { Principal } from '../../shared/application/authenticate';
 import { paymentDeps, payoutDeps, repositories, settlementGraceSeconds } from '../../shared/wiring';
@@ -41,36 +42,46 @@ async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 
   }
 }
 
+/** A fresh merchant with 100 BRL to pay out. */
+async function fundedMerchant() {
+  const m = await stack.createMerchant();
+  const topUp = await stack.request('/api/v1/sandbox/balance/top-up', {
+    method: 'POST',
+    apiKey: m.apiKey,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ currency: 'BRL', amount: 100 }),
+  });
+  expect(topUp.status).toBe(200);
+  return m;
+}
+
+/** A 10 BRL PIX payout through the use case with the given rails; the CPF decides its sandbox outcome. */
+const pixPayout = async (deps: PayoutDeps, m: TestMerchant, document: string) =>
+  createPayout(
+    deps,
+    await principalOf(m),
+    {
+      method_code: 'svc-mt-5',
+      amount: 10,
+      currency: 'BRL',
+      beneficiary: {
+        name: 'Ana Silva',
+        document,
+        document_type: 'CPF',
+        instant_transfer_key: 'ana@example.com',
+        instant_transfer_type: 'email',
+      },
+      metadata: {},
+    },
+    randomIds.newId('po_'),
+  );
+
 const later = () => new Date(Date.now() + (settlementGraceSeconds() + 1) * 1000);
 
 describe('resumeSettlements job', () => {
   it('settles a payout whose settle message was lost, and only once', async () => {
-    const m = await stack.createMerchant();
-    const topUp = await stack.request('/api/v1/sandbox/balance/top-up', {
-      method: 'POST',
-      apiKey: m.apiKey,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ currency: 'BRL', amount: 100 }),
-    });
-    expect(topUp.status).toBe(200);
-    const payout = await createPayout(
-      { ...payoutDeps(), rails: lost },
-      await principalOf(m),
-      {
-        method_code: 'svc-mt-5',
-        amount: 10,
-        currency: 'BRL',
-        beneficiary: {
-          name: 'Ana Silva',
-          document: '52998224725',
-          document_type: 'CPF',
-          instant_transfer_key: 'ana@example.com',
-          instant_transfer_type: 'email',
-        },
-        metadata: {},
-      },
-      `po_${'resume'.padEnd(24, 'x')}${Date.now()}`,
-    );
+    const m = await fundedMerchant();
+    const payout = await pixPayout({ ...payoutDeps(), rails: lost }, m, '52998224725');
     expect(payout.status).toBe('processing');
     const get = () => stack.request(`/api/v1/payout/${payout.payout_id}`, { apiKey: m.apiKey });
     await new Promise((r) => setTimeout(r, 1500));
@@ -108,34 +119,10 @@ describe('resumeSettlements job', () => {
 describe('a sandbox payout that completed just before a crash', () => {
   it('still gets its return by the beneficiary bank: from a redelivered settle, and from the resume job', async () => {
     const { runSettlementStep } = await import('../../shared/application/payouts');
-    const m = await stack.createMerchant();
-    const topUp = await stack.request('/api/v1/sandbox/balance/top-up', {
-      method: 'POST',
-      apiKey: m.apiKey,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ currency: 'BRL', amount: 100 }),
-    });
-    expect(topUp.status).toBe(200);
+    const m = await fundedMerchant();
     // 00000000353 completes and is then returned; every message of this payout is lost until the job runs.
     const deps = { ...payoutDeps(), rails: lost };
-    const payout = await createPayout(
-      deps,
-      await principalOf(m),
-      {
-        method_code: 'svc-mt-5',
-        amount: 10,
-        currency: 'BRL',
-        beneficiary: {
-          name: 'Ana Silva',
-          document: '00000000353',
-          document_type: 'CPF',
-          instant_transfer_key: 'ana@example.com',
-          instant_transfer_type: 'email',
-        },
-        metadata: {},
-      },
-      `po_${'returned'.padEnd(24, 'x')}${Date.now()}`,
-    );
+    const payout = await pixPayout(deps, m, '00000000353');
     expect((await runSettlementStep(deps, payout.payout_id, 'settle'))?.status).toBe('completed'); // the refund step is lost
     const get = () => stack.request(`/api/v1/payout/${payout.payout_id}`, { apiKey: m.apiKey });
     expect((await get()).body.status).toBe('completed');

@@ -2,9 +2,7 @@
  * Webhook delivery end to end on the local engines: state change -> outbox ->
  * SQS -> sender -> a real HTTP receiver on loopback, signed, retried, recorded.
  */
-import { Webhook } from 'standardwebhooks';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { createHmac } from 'node:crypto';
 import { handler as sweepJob } from '../../functions/jobs/sweep-outbox.handler';
 import { createDirectPayment } from '../../shared/application/payments';
 import { paymentDeps } from '../../shared/wiring';
@@ -15,7 +13,7 @@ import { runCli } from '../../bin/cli/run';
 import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
 import { card, customer, events, payments } from '../support/payments';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { verifyWebhook } from '../support/merchant-verify';
+import { expectGenuine } from '../support/signatures';
 import { engines } from '../support/engines';
 
 jest.setTimeout(60_000);
@@ -39,26 +37,6 @@ afterAll(async () => {
 beforeEach(() => receiver.script([], 200));
 
 const forPayment = (id: string) => (r: { body: any }) => r.body?.payment_id === id;
-
-function expectGenuine(
-  r: { headers: Record<string, unknown>; rawBody: Buffer },
-  secret: string,
-  hexHeader: 'x-signature' | 'x-webhook-signature' = 'x-signature',
-) {
-  // By hand: hex HMAC-SHA256 of the raw body keyed with the whole secret string.
-  expect(String(r.headers[hexHeader]).split(',')).toContain(createHmac('sha256', secret).update(r.rawBody).digest('hex'));
-  // By an independent Standard Webhooks implementation.
-  const wh = new Webhook(secret.slice('whsec_'.length));
-  expect(() =>
-    wh.verify(r.rawBody.toString('utf8'), {
-      'webhook-id': String(r.headers['webhook-id']),
-      'webhook-timestamp': String(r.headers['webhook-timestamp']),
-      'webhook-signature': String(r.headers['webhook-signature']),
-    }),
-  ).not.toThrow();
-  // By the recipe merchants copy from the README.
-  expect(verifyWebhook(r.rawBody, r.headers as Record<string, string>, secret)).toMatchObject({ ok: true });
-}
 
 describe('delivery', () => {
   it('payment.success, payment.failed and payment.expired arrive signed, as JSON, with a service user agent', async () => {

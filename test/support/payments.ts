@@ -2,10 +2,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
+import { customer, SESSION_BODY } from './sample-data';
 import type { TestMerchant, TestStack } from './test-stack';
 
-export const CPF = '52998224725';
-export const customer = { name: 'Ana Silva', email: 'ana@example.com', document: CPF };
+export { CPF, customer } from './sample-data';
 export const future = { expiry_month: '12', expiry_year: String(new Date().getUTCFullYear() + 3) };
 export const card = (number: string, cvv = '123') => ({ number, holder_name: 'ANA SILVA', cvv, ...future });
 
@@ -24,13 +24,7 @@ export function payments(stack: TestStack, m: TestMerchant) {
         'POST',
         '/api/v1/checkout',
         {
-          amount: 100.5,
-          currency: 'BRL',
-          country: 'BRA',
-          success_url: 'https://shop.example/ok',
-          cancel_url: 'https://shop.example/cancel',
-          order_number: 'ORD-1',
-          metadata: { cart: '42' },
+          ...SESSION_BODY,
           ...over,
         },
         headers,

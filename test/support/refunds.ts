@@ -1,12 +1,8 @@
 /** Helpers for refund tests: the refund endpoints over HTTP, paid payments to refund, settlement waits, stored items. */
-import { createHmac } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Webhook } from 'standardwebhooks';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
-import { verifyWebhook } from './merchant-verify';
 import { card, ledger, payments } from './payments';
-import type { Received } from './receiver';
 import type { TestMerchant, TestStack } from './test-stack';
 
 export const pixBeneficiary = {
@@ -82,18 +78,4 @@ export async function paidDaysAgo(paymentId: string, days: number) {
       ExpressionAttributeValues: { ':at': new Date(Date.now() - days * 86_400_000).toISOString() },
     }),
   );
-}
-
-/** A delivery signed by the merchant's secret: the hex X-Signature, Standard Webhooks, and the README recipe. */
-export function expectSigned(r: Received, secret: string) {
-  expect(String(r.headers['x-signature']).split(',')).toContain(createHmac('sha256', secret).update(r.rawBody).digest('hex'));
-  const wh = new Webhook(secret.slice('whsec_'.length));
-  expect(() =>
-    wh.verify(r.rawBody.toString('utf8'), {
-      'webhook-id': String(r.headers['webhook-id']),
-      'webhook-timestamp': String(r.headers['webhook-timestamp']),
-      'webhook-signature': String(r.headers['webhook-signature']),
-    }),
-  ).not.toThrow();
-  expect(verifyWebhook(r.rawBody, r.headers as Record<string, string>, secret)).toMatchObject({ ok: true });
 }

@@ -68,3 +68,13 @@ export interface Payout {
   readonly updated_at: string;
   readonly completed_at: string | null;
 }
+
+/**
+ * The settlement step a payout in this state still owes, if any: money in flight. Processing payouts are
+ * settled; a sandbox payout that completes then is returned by the beneficiary bank still owes its return.
+ */
+export function owedSettlementStep(p: Pick<Payout, 'status' | 'sandbox_outcome'>): 'settle' | 'refund' | null {
+  if (p.status === 'processing') return 'settle';
+  if (p.status === 'completed' && p.sandbox_outcome === 'complete_then_refund') return 'refund';
+  return null;
+}

@@ -5,10 +5,10 @@
  */
 import { createSessionBody, directPaymentBody, processBody } from '../../../shared/domain/payments/payment.schemas';
 import { createPayoutBody } from '../../../shared/domain/payouts/payout.schemas';
+import { customer, SESSION_BODY } from '../sample-data';
 
-export const CPF = '52998224725';
+export { CPF, customer } from '../sample-data';
 export const CURP = 'GODE561231HDFRRN00';
-export const customer = { name: 'Ana Silva', email: 'ana@example.com', document: CPF };
 export const mxCustomer = { name: 'Juan Perez', email: 'juan@example.com', document: CURP };
 
 /** DESIGN.md section 6 test cards. */
@@ -28,17 +28,7 @@ export const PAYOUT_DOCS = {
   hold: '00000000434',
 } as const;
 
-export const sessionInput = (over: Record<string, unknown> = {}) =>
-  createSessionBody.parse({
-    amount: 100.5,
-    currency: 'BRL',
-    country: 'BRA',
-    success_url: 'https://shop.example/ok',
-    cancel_url: 'https://shop.example/cancel',
-    order_number: 'ORD-1',
-    metadata: { cart: '42' },
-    ...over,
-  });
+export const sessionInput = (over: Record<string, unknown> = {}) => createSessionBody.parse({ ...SESSION_BODY, ...over });
 
 export const processInput = (sessionId: string, method: string, over: Record<string, unknown> = {}) =>
   processBody.parse({ session_id: sessionId, payment_method: method, customer, ...over });

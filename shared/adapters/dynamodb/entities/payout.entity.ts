@@ -1,6 +1,6 @@
 /** Payout and the per-merchant payout counters kept in each payout transaction (totals without a Scan). */
 import { modeOf } from '../../../domain/access';
-import type { Payout, PayoutStatus } from '../../../domain/payouts/payout';
+import { owedSettlementStep, type Payout, type PayoutStatus } from '../../../domain/payouts/payout';
 import { envelope, indexKeys, type EntityModel } from '../keys';
 import { putNew, statusMove } from './writes';
 import type { TaggedWrite } from '../transact';
@@ -8,9 +8,9 @@ import type { TaggedWrite } from '../transact';
 const model = { entity: 'payout', version: 1 } as const;
 const key = (payoutId: string) => ({ PK: `PAYOUT#${payoutId}`, SK: 'PAYOUT' });
 
-/** Money still in flight: processing, or (sandbox) completed with its return by the beneficiary bank still to come. */
+/** Money still in flight: a payout that owes a settlement step sits on the settlement work index. */
 const inFlight = (status: PayoutStatus, outcome: Payout['sandbox_outcome']) =>
-  status === 'processing' || (status === 'completed' && outcome === 'complete_then_refund');
+  owedSettlementStep({ status, sandbox_outcome: outcome }) !== null;
 
 export const payoutEntity = {
   ...model,
