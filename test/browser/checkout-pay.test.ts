@@ -53,6 +53,8 @@ describe('Brazil, pt-BR', () => {
     await expect(page.locator('#pay').isHidden()).resolves.toBe(true);
     await page.waitForSelector('img.qr');
     expect(await page.getAttribute('img.qr', 'alt')).toMatch(/QR code PIX de R\$\s100,50/);
+    // The <img> exists before its PNG arrives: wait until the browser has finished loading it (or failed to).
+    await page.waitForFunction(() => (document.querySelector('img.qr') as HTMLImageElement).complete);
     expect(await page.evaluate(() => (document.querySelector('img.qr') as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
     expect(await page.inputValue('#pix-code')).toBe(body.pix_code);
     await page.getByRole('button', { name: 'Copiar' }).click();
