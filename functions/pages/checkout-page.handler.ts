@@ -1,8 +1,7 @@
 /** GET /checkout/{session_id}: the hosted checkout page (checkout_url), in the shopper's language. */
-import { z } from 'zod';
 import { loadCheckout } from '../../shared/application/checkout-page';
 import { isAppError } from '../../shared/domain/errors';
-import { sessionIdSchema } from '../../shared/domain/payments/payment.schemas';
+import { checkoutPagePath, checkoutPageQuery, sessionIdSchema } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { renderCheckoutPage, renderNotFoundPage } from '../../shared/http/pages/checkout/checkout-page';
 import { resolveLocale } from '../../shared/http/pages/checkout/i18n/locale';
@@ -11,9 +10,8 @@ import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'checkoutPage',
-  // Any id reaches the handler: a shopper with a broken link gets a page, not a JSON error.
-  path: z.object({ session_id: z.string().max(200) }),
-  query: z.object({ locale: z.string().max(35).optional() }),
+  path: checkoutPagePath,
+  query: checkoutPageQuery,
   handler: async ({ path, query, event }) => {
     const choice = { query: query.locale, acceptLanguage: event.headers?.['accept-language'] };
     try {

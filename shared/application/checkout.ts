@@ -4,7 +4,7 @@ import { sessionEvent, paymentEvent } from '../domain/events';
 import { toMinor } from '../domain/money';
 import { allowedInstallments, isAllowedInstallments } from '../domain/payments/installments';
 import type { CreateSessionInput, ProcessInput } from '../domain/payments/payment.schemas';
-import { effectiveSessionStatus, isOpenSessionStatus, type CheckoutSession } from '../domain/payments/session';
+import { effectiveSessionStatus, isOpenSessionStatus, SESSION_EVENT, type CheckoutSession } from '../domain/payments/session';
 import type { Principal } from './authenticate';
 import { initiatePayment } from './initiate-payment';
 import { canTransition, isOpenPaymentStatus, type Payment } from '../domain/payments/payment';
@@ -92,7 +92,7 @@ async function ownSession(deps: PaymentDeps, principal: Principal, sessionId: st
 async function closeSession(deps: PaymentDeps, s: CheckoutSession, to: 'cancelled' | 'expired', at: string) {
   const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
   const openPayment = open && isOpenPaymentStatus(open.status) && canTransition(open.status, to) ? open : null;
-  const events = [sessionEvent(`checkout.session.${to}`, { ...s, status: to, updated_at: at }, deps.ids.newId('evt_'), at)];
+  const events = [sessionEvent(SESSION_EVENT[to], { ...s, status: to, updated_at: at }, deps.ids.newId('evt_'), at)];
   if (openPayment) events.push(paymentEvent(`payment.${to}`, { ...openPayment, status: to }, s, deps.ids.newId('evt_'), at));
   await commitAndPublish(
     deps.publisher,

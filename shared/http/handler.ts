@@ -101,7 +101,7 @@ export function httpHandler<
     return scope ? runIdempotently(scope, context.input, context, run) : run();
   };
 
-  return middy<HttpEvent, HttpResult, Error, PipelineContext>()
+  const chain = middy<HttpEvent, HttpResult, Error, PipelineContext>()
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(injectLambdaContext(logger, { correlationIdPath: correlationPaths.API_GATEWAY_HTTP, resetKeys: true }))
     .use(logMetrics(metrics))
@@ -112,4 +112,6 @@ export function httpHandler<
     .use(rateLimit())
     .use(validation({ query: options.query, path: options.path, body: options.body }))
     .handler(core);
+  // The schemas this route validates with: the published contract must use the same objects (test/unit/contract.test.ts).
+  return Object.assign(chain, { requestSchemas: { query: options.query, path: options.path, body: options.body } });
 }

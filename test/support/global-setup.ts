@@ -2,6 +2,9 @@
  * Starts DynamoDB Local and fauxqs once for the whole jest run; test files
  * each create their own table and queues on them (test/support/test-stack.ts).
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDynamoDbLocal, startSqsEmulator } from '../../bin/local/services';
 
 declare global {
@@ -14,4 +17,7 @@ export default async function globalSetup() {
   globalThis.__ENGINES__ = [dynamodb, sqs];
   process.env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
   process.env.TEST_SQS_ENDPOINT = sqs.endpoint;
+  // Every (route, status) pair the contract checks see (test/support/contract.ts); the teardown reports coverage.
+  process.env.CONTRACT_COVERAGE_FILE = join(mkdtempSync(join(tmpdir(), 'contract-')), 'pairs.txt');
+  writeFileSync(process.env.CONTRACT_COVERAGE_FILE, '');
 }

@@ -1,4 +1,5 @@
 /** A real webhook receiver on loopback for tests: scripted answers, every request recorded with its raw body. */
+import { webhookViolations } from './contract';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 
 export interface Received {
@@ -21,6 +22,8 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
+  /** Webhooks that do not match openapi.json's webhooks section: waitFor fails the test with them. */
+  const violations: string[] = [];
   let answers: Answer[] = [];
   let fallback: Answer = 200;
   const server: Server = createServer((req, res) => {
@@ -34,6 +37,7 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         body = undefined;
       }
+      violations.push(...webhookViolations(req.headers, rawBody));
       received.push({ headers: req.headers, rawBody, body, at: Date.now() });
       const a = answers.shift() ?? fallback;
       const { status, delayMs } = typeof a === 'number' ? { status: a, delayMs: 0 } : a;
@@ -54,7 +58,8 @@ export async function startReceiver(): Promise<Receiver> {
     },
     async waitFor(count, timeoutMs = 15_000, filter = () => true) {
       const end = Date.now() + timeoutMs;
-      while (received.filter(filter).length < count) {
+      while (received.filter(filter).length < count || violations.length > 0) {
+        if (violations.length > 0) throw new Error(`Contract: ${violations.join('; ')}`);
         if (Date.now() > end) throw new Error(`receiver got ${received.filter(filter).length} of ${count} webhooks`);
         await new Promise((r) => setTimeout(r, 25));
       }

@@ -12,6 +12,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { queueDefinitions, queueUrlEnv } from '../../shared/manifest/queues';
 import type { CreateMerchantInput, merchantAdmin } from '../../shared/application/merchants';
 import { adminService } from '../../shared/wiring';
+import { checkResponse } from './contract';
 import { engines } from './engines';
 
 export interface TestMerchant {
@@ -85,6 +86,7 @@ export async function startTestStack(options: { extraRoutes?: ExtraRoute[]; work
       } catch {
         body = undefined;
       }
+      checkResponse({ method: rest.method ?? 'GET', path, status: res.status, headers: res.headers, text });
       return { status: res.status, headers: res.headers, body, text };
     },
     async stop() {

@@ -66,6 +66,9 @@ export type CreateSessionInput = z.infer<typeof createSessionBody>;
 export const sessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9_-]{22,64}$/, 'must be a checkout session id (cs_...)');
 export const paymentIdSchema = z.string().regex(/^pi_[A-Za-z0-9_-]{22,64}$/, 'must be a payment id (pi_...)');
 export const sessionPath = z.object({ session_id: sessionIdSchema });
+/** The hosted page takes any id: a shopper with a broken link gets a page, not a JSON error. */
+export const checkoutPagePath = z.object({ session_id: z.string().max(200) });
+export const checkoutPageQuery = z.object({ locale: z.string().max(35).optional() });
 
 export const customerSchema = z.object({
   name: text(200).refine((n) => n.length >= 2, 'must be at least 2 characters'),

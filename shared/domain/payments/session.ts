@@ -17,6 +17,9 @@ export const SESSION_TRANSITIONS: Readonly<Record<SessionStatus, readonly Sessio
 export const canSessionTransition = (from: SessionStatus, to: SessionStatus) => SESSION_TRANSITIONS[from].includes(to);
 
 /** Statuses in which a session still accepts payment attempts (it can still complete, expire or be cancelled). */
+/** The webhook event a session emits when it closes without a payment (a paid session's event is its payment's). */
+export const SESSION_EVENT = { cancelled: 'checkout.session.cancelled', expired: 'checkout.session.expired' } as const;
+
 export const OPEN_SESSION_STATUSES: readonly SessionStatus[] = ['pending', 'processing'];
 export const isOpenSessionStatus = (s: SessionStatus) => OPEN_SESSION_STATUSES.includes(s);
 

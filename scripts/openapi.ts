@@ -1,0 +1,39 @@
+/**
+ * npm run openapi: writes openapi.json (the published contract) and the README's error-code reference
+ * from the manifest, the zod schemas and the error table. `--check` fails instead when either is stale
+ * (the test suite runs the same comparison).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { renderArtefacts } from '../shared/contract/artefacts';
+
+const root = join(import.meta.dirname, '..');
+const check = process.argv.includes('--check');
+let stale = 0;
+const artefacts = renderArtefacts(readFileSync(join(root, 'README.md'), 'utf8'));
+const openapi = artefacts.find((a) => a.file === 'openapi.json');
+const validation = await new Validator().validate(JSON.parse(openapi?.content ?? '{}') as Parameters<Validator['validate']>[0]);
+if (!validation.valid) {
+  console.error('The generated document is not valid OpenAPI 3.1:', JSON.stringify(validation.errors, null, 2));
+  process.exit(1);
+}
+for (const { file, content } of artefacts) {
+  const path = join(root, file);
+  const current = (() => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return '';
+    }
+  })();
+  if (current === content) continue;
+  if (check) {
+    console.error(`${file} is stale: run npm run openapi`);
+    stale++;
+  } else {
+    writeFileSync(path, content);
+    console.log(`wrote ${file} (${Buffer.byteLength(content)} bytes)`);
+  }
+}
+process.exit(stale ? 1 : 0);

@@ -1,0 +1,166 @@
+/**
+ * What each route of the manifest takes and answers, for the published contract (OpenAPI) and the
+ * contract tests. Request schemas are the very objects the handlers validate with (a unit test checks
+ * identity); response schemas sit beside the views that shape them. Errors list only what the route's
+ * own use case can raise; the codes every route of a kind can answer are added in errors.contract.ts.
+ */
+import type { ZodType } from 'zod';
+import type { ErrorCode } from '../domain/errors';
+import type { RouteId } from '../manifest/routes';
+import { getMethodPath, getMethodQuery, listMethodsQuery } from '../domain/catalog/discovery.schemas';
+import { balanceTransactionsQuery } from '../domain/ledger.schemas';
+import * as pay from '../domain/payments/payment.schemas';
+import * as po from '../domain/payouts/payout.schemas';
+import { createRefundBody, paymentRefundsPath, refundPath } from '../domain/refunds/refund.schemas';
+import { eventPath, listEventsQuery } from '../domain/webhooks/event.schemas';
+import * as payin from '../http/views/payment.schemas';
+import * as payout from '../http/views/payout.schemas';
+import * as refunds from '../http/views/refund.schemas';
+import * as events from '../http/views/event.schemas';
+import { healthReport } from './system.schemas';
+
+export type MediaKind = 'json' | 'html' | 'png' | 'redirect';
+
+export interface ResponseContract {
+  readonly description: string;
+  /** JSON body schema (kind json). */
+  readonly schema?: ZodType;
+  readonly kind?: MediaKind;
+}
+
+export interface RouteContract {
+  readonly request?: { readonly query?: ZodType; readonly path?: ZodType; readonly body?: ZodType };
+  /** Successful (and non-error) answers by status. */
+  readonly responses: Readonly<Record<number, ResponseContract>>;
+  /** Codes the route's own logic can raise, beyond those of its kind. */
+  readonly errors?: readonly ErrorCode[];
+}
+
+const ok = (schema: ZodType, description = 'OK.'): Record<number, ResponseContract> => ({ 200: { description, schema } });
+const html = (description: string): ResponseContract => ({ description, kind: 'html' });
+
+const SESSION_ERRORS = ['SESSION_NOT_FOUND'] as const;
+const PAYMENT_ERRORS = ['COUNTRY_NOT_SUPPORTED', 'METHOD_NOT_AVAILABLE', 'AMOUNT_LIMIT_EXCEEDED'] as const;
+const CARD_DECLINES = ['CARD_DECLINED', 'INSUFFICIENT_FUNDS', 'EXPIRED_CARD', 'INCORRECT_CVC', 'AUTHENTICATION_FAILED'] as const;
+const REFUND_ERRORS = [
+  'PAYMENT_NOT_FOUND',
+  'PAYMENT_NOT_REFUNDABLE',
+  'REFUND_AMOUNT_EXCEEDED',
+  'REFUND_WINDOW_EXPIRED',
+  'METHOD_NOT_AVAILABLE',
+  'INSUFFICIENT_BALANCE',
+] as const;
+
+export const ROUTE_CONTRACTS = {
+  health: {
+    responses: {
+      200: { description: 'The service and its table answer.', schema: healthReport },
+      503: { description: 'A dependency is unavailable.', schema: healthReport },
+    },
+  },
+  listMethods: { request: { query: listMethodsQuery }, responses: ok(payin.methodList) },
+  getMethod: {
+    request: { path: getMethodPath, query: getMethodQuery },
+    responses: ok(payin.paymentMethodInfo),
+    errors: ['PAYMENT_METHOD_NOT_FOUND'],
+  },
+  createCheckoutSession: {
+    request: { body: pay.createSessionBody },
+    responses: ok(payin.createdSession, 'The session; send the shopper to checkout_url.'),
+    errors: ['COUNTRY_NOT_SUPPORTED'],
+  },
+  getCheckoutSession: { request: { path: pay.sessionPath }, responses: ok(payin.checkoutSession), errors: SESSION_ERRORS },
+  cancelCheckoutSession: {
+    request: { path: pay.sessionPath },
+    responses: ok(payin.cancelledSession),
+    errors: [...SESSION_ERRORS, 'SESSION_NOT_PENDING', 'SESSION_EXPIRED'],
+  },
+  processCheckoutPayment: {
+    request: { body: pay.processBody },
+    responses: {
+      200: { description: 'The payment started or completed, with what the shopper needs to pay.', schema: payin.processedPayment },
+      422: { description: 'The payment was declined.', schema: payin.declinedPayment },
+    },
+    errors: [...SESSION_ERRORS, 'SESSION_EXPIRED', 'SESSION_NOT_PENDING', 'MERCHANT_INACTIVE', ...PAYMENT_ERRORS],
+  },
+  createDirectPayment: {
+    request: { body: pay.directPaymentBody },
+    responses: ok(payin.directPayment, 'The payment: a PIX code, an authorised card, or a 3-D Secure redirect.'),
+    errors: [...PAYMENT_ERRORS, ...CARD_DECLINES],
+  },
+  getPaymentStatus: {
+    request: { path: pay.paymentStatusPath },
+    responses: ok(payin.paymentStatusRecord),
+    errors: ['PAYMENT_NOT_FOUND', 'MERCHANT_NOT_FOUND'],
+  },
+  createRefund: {
+    request: { path: paymentRefundsPath, body: createRefundBody },
+    responses: ok(refunds.refund, 'The refund, pending until the rail settles it.'),
+    errors: REFUND_ERRORS,
+  },
+  listPaymentRefunds: { request: { path: paymentRefundsPath }, responses: ok(refunds.paymentRefunds), errors: ['PAYMENT_NOT_FOUND'] },
+  getRefund: { request: { path: refundPath }, responses: ok(refunds.refund), errors: ['REFUND_NOT_FOUND'] },
+  simulatePayment: {
+    request: { path: pay.paymentPath, body: pay.simulateBody },
+    responses: ok(payin.simulatedPayment),
+    errors: ['PAYMENT_NOT_FOUND', 'PAYMENT_STATE_CONFLICT', 'SESSION_NOT_PENDING'],
+  },
+  checkoutPage: {
+    request: { path: pay.checkoutPagePath, query: pay.checkoutPageQuery },
+    responses: {
+      200: html('The hosted checkout page, in Portuguese or Spanish (Accept-Language, ?locale=).'),
+      404: html('No such session: a page telling the shopper so.'),
+    },
+  },
+  checkoutStatus: { request: { path: pay.sessionPath }, responses: ok(payin.checkoutStatus), errors: SESSION_ERRORS },
+  pixQrImage: {
+    request: { path: pay.paymentPath },
+    responses: { 200: { description: 'The PIX QR code as PNG.', kind: 'png' } },
+    errors: ['PAYMENT_NOT_FOUND'],
+  },
+  sandboxPage: {
+    request: { path: pay.sandboxPagePath },
+    responses: { 200: html('The sandbox 3-D Secure challenge, wallet approval or "customer paid" page.') },
+    errors: ['PAYMENT_NOT_FOUND'],
+  },
+  sandboxComplete: {
+    request: { path: pay.sandboxPagePath, body: pay.simulateBody },
+    responses: { 303: { description: 'Completed; the shopper is sent back (Location).', kind: 'redirect' } },
+    errors: ['PAYMENT_NOT_FOUND', 'PAYMENT_STATE_CONFLICT'],
+  },
+  sandboxDone: {
+    request: { path: pay.paymentPath },
+    responses: { 200: html('Where a direct payment without return_url lands after 3-D Secure.') },
+    errors: ['PAYMENT_NOT_FOUND'],
+  },
+  listEvents: { request: { query: listEventsQuery }, responses: ok(events.eventList) },
+  getEvent: { request: { path: eventPath }, responses: ok(events.eventRecord), errors: ['EVENT_NOT_FOUND'] },
+  resendEvent: {
+    request: { path: eventPath },
+    responses: { 202: { description: 'Queued for delivery again.', schema: events.resentEvent } },
+    errors: ['EVENT_NOT_FOUND'],
+  },
+  createPayout: {
+    request: { body: po.createPayoutBody },
+    responses: ok(payout.createdPayout),
+    errors: ['METHOD_NOT_AVAILABLE', 'AMOUNT_LIMIT_EXCEEDED', 'INVALID_BENEFICIARY', 'INSUFFICIENT_BALANCE'],
+  },
+  getPayout: { request: { path: po.payoutPath }, responses: ok(payout.payoutRecord), errors: ['PAYOUT_NOT_FOUND'] },
+  cancelPayout: {
+    request: { path: po.payoutPath },
+    responses: ok(payout.cancelledPayout),
+    errors: ['PAYOUT_NOT_FOUND', 'CANNOT_CANCEL', 'PAYOUT_STATE_CONFLICT'],
+  },
+  listPayouts: { request: { query: po.listPayoutsQuery }, responses: ok(payout.payoutList) },
+  availablePayoutMethods: { request: { query: po.availablePayoutMethodsQuery }, responses: ok(payout.payoutMethods) },
+  validateBeneficiary: {
+    request: { body: po.validateBeneficiaryBody },
+    responses: ok(payout.beneficiaryCheck, 'Valid or not, with every bad field named.'),
+    errors: ['METHOD_NOT_AVAILABLE'],
+  },
+  getBalance: { responses: ok(payout.balances) },
+  listBalanceTransactions: { request: { query: balanceTransactionsQuery }, responses: ok(payout.balanceTransactions) },
+  topUpTestBalance: { request: { body: po.topUpBody }, responses: ok(payout.balances, 'The balances after the top-up.') },
+} as const satisfies Record<RouteId, RouteContract>;
+
+export const routeContract = (id: RouteId): RouteContract => ROUTE_CONTRACTS[id];

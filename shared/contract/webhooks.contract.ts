@@ -1,0 +1,50 @@
+/** Every event type and its webhook body, for the `webhooks:` section and the contract tests. */
+import type { ZodType } from 'zod';
+import { PAYMENT_EVENT } from '../domain/payments/payment';
+import { SESSION_EVENT } from '../domain/payments/session';
+import { PAYOUT_EVENT } from '../domain/payouts/payout';
+import { REFUND_EVENT } from '../domain/refunds/refund';
+import { paymentEventBody, payoutEventBody, refundEventBody, sessionEventBody } from '../http/views/webhook.schemas';
+
+export interface WebhookContract {
+  readonly type: string;
+  readonly summary: string;
+  readonly body: ZodType;
+  /** The hex signature header (SPEC.md 6.1 / 6.2). */
+  readonly hexHeader: 'X-Signature' | 'X-Webhook-Signature';
+}
+
+const SUMMARIES: Readonly<Record<string, string>> = {
+  'payment.pending_3ds': 'A card payment waits for the shopper’s 3-D Secure challenge.',
+  'payment.success': 'The payment completed; the amount is in your balance.',
+  'payment.failed': 'The payment failed (failure_code says why).',
+  'payment.expired': 'The shopper did not pay in time.',
+  'payment.cancelled': 'The payment was cancelled with its checkout session.',
+  'payment.refunded': 'Refunds reached the payment’s amount.',
+  'checkout.session.cancelled': 'You cancelled the checkout session.',
+  'checkout.session.expired': 'The checkout session expired unpaid.',
+  'payout.processing': 'The payout left for the beneficiary’s bank.',
+  'payout.completed': 'The beneficiary received the money.',
+  'payout.failed': 'The payout failed; the amount is back in your balance.',
+  'payout.refunded': 'The beneficiary bank returned the payout; the amount is back in your balance.',
+  'payout.cancelled': 'You cancelled the payout; the amount is back in your balance.',
+  'refund.created': 'A refund was accepted; your balance was debited.',
+  'refund.succeeded': 'The refund reached the shopper.',
+  'refund.failed': 'The refund failed; the amount is back in your balance.',
+};
+
+const values = (m: Readonly<Record<string, string | undefined>>) => Object.values(m).filter((v): v is string => v !== undefined);
+
+const entry = (type: string, body: (t: string) => ZodType): WebhookContract => ({
+  type,
+  summary: SUMMARIES[type] ?? type,
+  body: body(type),
+  hexHeader: type.startsWith('payout.') ? 'X-Webhook-Signature' : 'X-Signature',
+});
+
+export const WEBHOOK_CONTRACTS: readonly WebhookContract[] = [
+  ...values(PAYMENT_EVENT).map((t) => entry(t, paymentEventBody)),
+  ...values(SESSION_EVENT).map((t) => entry(t, sessionEventBody)),
+  ...values(PAYOUT_EVENT).map((t) => entry(t, payoutEventBody)),
+  ...values(REFUND_EVENT).map((t) => entry(t, refundEventBody)),
+];

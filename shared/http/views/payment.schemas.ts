@@ -1,0 +1,184 @@
+/** Response schemas of the pay-in views (payment.view.ts, session.view.ts, checkout-page.view.ts, discovery). */
+import { z } from 'zod';
+import { PAYMENT_TYPES } from '../../domain/catalog/payment-methods';
+import { FIELD_TYPES } from '../../domain/catalog/required-fields';
+import { PAYMENT_METHODS, PAYMENT_STATUSES } from '../../domain/payments/payment';
+import { SESSION_STATUSES } from '../../domain/payments/session';
+import { amount, country, currency, livemode, merchantId, metadata, paymentId, sessionId, timestamp, url } from './wire.schemas';
+
+export const paymentStatus = z.enum(PAYMENT_STATUSES).meta({ example: 'success' });
+export const paymentMethod = z.enum(PAYMENT_METHODS).meta({ example: 'pix' });
+const publicFailureCode = z.string().meta({ description: 'Lowercase decline code (card_declined, ...).', example: 'card_declined' });
+
+/** What a method hands the shopper to pay with (never the PIX txid). */
+const artefact = {
+  pix_code: z.string().optional().meta({ description: 'PIX copia e cola (BR Code).', example: '00020126580014br.gov.bcb.pix...' }),
+  boleto_line: z.string().optional().meta({ description: 'Boleto linha digitável (47 digits).' }),
+  boleto_barcode: z.string().optional().meta({ description: 'Boleto barcode (44 digits).' }),
+  due_date: z.string().optional().meta({ description: 'Voucher due date (YYYY-MM-DD).' }),
+  clabe: z.string().optional().meta({ description: 'SPEI CLABE to transfer to.' }),
+  bank_name: z.string().optional(),
+  account_number: z.string().optional(),
+  account_holder: z.string().optional(),
+  reference: z.string().optional().meta({ description: 'Reference to quote with a transfer.' }),
+  cip_code: z.string().optional().meta({ description: 'PagoEfectivo CIP code.' }),
+  voucher_reference: z.string().optional().meta({ description: 'Cash voucher reference.' }),
+};
+
+/** POST /api/v1/checkout/process, 200. */
+export const processedPayment = z.object({
+  success: z.literal(true),
+  payment_id: paymentId,
+  status: paymentStatus,
+  payment_method: paymentMethod,
+  ...artefact,
+  pix_qr_code: url.optional().meta({ description: 'PNG of the PIX QR code.' }),
+  redirect_url: url.optional().meta({ description: 'Where the shopper goes next (3-D Secure, wallet).' }),
+  card_brand: z.string().optional().meta({ example: 'visa' }),
+  card_last_four: z.string().optional().meta({ example: '4242' }),
+  expires_at: timestamp.nullable().optional(),
+});
+
+/** POST /api/v1/checkout/process, 422: the payment was declined. */
+export const declinedPayment = z.object({
+  success: z.literal(false),
+  status: z.literal('failed'),
+  payment_id: paymentId,
+  error_message: z.string().meta({ example: 'The card was declined.' }),
+  failure_code: publicFailureCode.nullable(),
+});
+
+/** POST /cashier/cashier/payment, 200. */
+export const directPayment = z.object({
+  payment_id: paymentId,
+  status: paymentStatus,
+  payment_method: z.enum(['pix', 'card']),
+  amount,
+  currency,
+  pix_code: z.string().optional(),
+  pix_qr_code_base64: z.string().optional().meta({ description: 'data:image/png;base64,... of the PIX QR code.' }),
+  expires_at: timestamp.nullable().optional(),
+  card_brand: z.string().optional(),
+  card_last_four: z.string().optional(),
+  authorization_code: z.string().nullable().optional(),
+  redirect_url: url.nullable().optional().meta({ description: 'pending_3ds: send the shopper here.' }),
+  return_url: url.nullable().optional(),
+});
+
+/** GET /cashier/cashier/status/{merchant_id}/{payment_id}, 200. */
+export const paymentStatusRecord = z.object({
+  payment_id: paymentId,
+  merchant_id: merchantId,
+  status: paymentStatus,
+  payment_method: paymentMethod,
+  amount,
+  currency,
+  paid_at: timestamp.nullable(),
+  refunded_amount: amount,
+  created_at: timestamp,
+});
+
+/** POST /api/v1/sandbox/payments/{payment_id}/simulate, 200. */
+export const simulatedPayment = paymentStatusRecord.extend({ success: z.literal(true) });
+
+export const requiredField = z.object({
+  field: z.string().meta({ example: 'document' }),
+  type: z.enum(FIELD_TYPES),
+  label: z.string().meta({ example: 'CPF' }),
+  required: z.boolean(),
+});
+
+/** SPEC.md 2.5 PaymentMethodInfo. */
+export const paymentMethodInfo = z
+  .object({
+    method_code: z.string().meta({ example: 'svc-mt-1' }),
+    name: z.string().meta({ example: 'PIX' }),
+    description: z.string(),
+    payment_type: z.enum(PAYMENT_TYPES),
+    country: z.union([country, z.literal('GLOBAL')]),
+    currency,
+    flow_type: z.enum(['embedded', 'redirect']),
+    required_fields: z.array(requiredField),
+    min_amount: z.number(),
+    max_amount: z.number(),
+  })
+  .meta({ id: 'PaymentMethodInfo' });
+
+export const methodList = z.object({ success: z.literal(true), methods: z.array(paymentMethodInfo), total: z.number().int() });
+
+/** POST /api/v1/checkout, 200. */
+export const createdSession = z.object({
+  success: z.literal(true),
+  status: z.literal('redirect'),
+  session_id: sessionId,
+  checkout_url: url.meta({ description: 'The hosted page: send the shopper here.' }),
+  expires_at: timestamp,
+});
+
+const availableMethod = z.object({
+  id: paymentMethod,
+  type: z.string(),
+  name: z.string(),
+  method_code: z.string(),
+  enabled: z.boolean(),
+  flow_type: z.enum(['embedded', 'redirect']),
+  required_fields: z.array(requiredField),
+});
+
+/** GET /api/v1/checkout/{session_id}, 200 (SPEC.md 2.1). */
+export const checkoutSession = z
+  .object({
+    id: sessionId,
+    merchant_id: merchantId,
+    merchant_name: z.string(),
+    amount,
+    currency,
+    country,
+    description: z.string(),
+    customer: z.record(z.string(), z.string()),
+    available_methods: z.array(availableMethod),
+    success_url: url,
+    cancel_url: url,
+    operation_type: z.literal('payin'),
+    status: z.enum([...new Set([...SESSION_STATUSES, ...PAYMENT_STATUSES])]).meta({
+      description: 'The latest payment’s status once there is one (success, refunded, ...), else the session’s.',
+      example: 'pending',
+    }),
+    payment_status: paymentStatus.nullable(),
+    payment_id: paymentId.nullable(),
+    refunded_amount: amount,
+    reference_id: z.string().nullable(),
+    metadata,
+    livemode,
+    expires_at: timestamp,
+    created_at: timestamp,
+  })
+  .meta({ id: 'CheckoutSession' });
+
+/** POST /api/v1/checkout/{session_id}/cancel, 200. */
+export const cancelledSession = z.object({
+  success: z.literal(true),
+  session_id: sessionId,
+  status: z.enum(SESSION_STATUSES),
+  message: z.string(),
+});
+
+/** GET /checkout/{session_id}/status: what the hosted page polls. */
+export const checkoutStatus = z.object({
+  session_id: sessionId,
+  state: z.enum(['open', 'completed', 'cancelled', 'expired']),
+  expires_at: timestamp,
+  payment: z
+    .object({
+      payment_id: paymentId,
+      status: paymentStatus,
+      payment_method: paymentMethod,
+      expires_at: timestamp.nullable(),
+      failure_code: publicFailureCode.nullable(),
+      redirect_url: url.nullable(),
+      pix_qr_code: url.nullable(),
+      artefact: z.record(z.string(), z.string()),
+    })
+    .nullable(),
+  next_url: url.nullable(),
+});

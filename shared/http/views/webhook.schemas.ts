@@ -1,0 +1,83 @@
+/** The webhook bodies (shared/domain/events.ts, payout-events.ts, refund-events.ts) as published under `webhooks:`. */
+import { z } from 'zod';
+import { PAYOUT_STATUSES } from '../../domain/payouts/payout';
+import { REFUND_REASONS, REFUND_STATUSES } from '../../domain/refunds/refund';
+import { SESSION_STATUSES } from '../../domain/payments/session';
+import { paymentMethod, paymentStatus } from './payment.schemas';
+import {
+  amount,
+  currency,
+  eventId,
+  livemode,
+  merchantId,
+  metadata,
+  paymentId,
+  payoutId,
+  refundId,
+  sessionId,
+  timestamp,
+} from './wire.schemas';
+
+const envelope = (type: string) => ({
+  event: z.literal(type),
+  event_id: eventId,
+  merchant_id: merchantId,
+  timestamp,
+  created_at: timestamp,
+  livemode,
+  metadata,
+});
+
+export const paymentEventBody = (type: string) =>
+  z.object({
+    ...envelope(type),
+    payment_id: paymentId,
+    checkout_session_id: sessionId.nullable(),
+    reference_id: z.string().nullable(),
+    status: paymentStatus,
+    amount,
+    currency,
+    payment_method: paymentMethod,
+    paid_at: timestamp.nullable(),
+    refunded_amount: amount,
+    failure_code: z.string().optional().meta({ example: 'CARD_DECLINED' }),
+    failure_message: z.string().nullable().optional(),
+  });
+
+export const sessionEventBody = (type: string) =>
+  z.object({
+    ...envelope(type),
+    checkout_session_id: sessionId,
+    reference_id: z.string().nullable(),
+    status: z.enum(SESSION_STATUSES),
+    amount,
+    currency,
+  });
+
+export const payoutEventBody = (type: string) =>
+  z.object({
+    ...envelope(type),
+    payout_id: payoutId,
+    status: z.enum(PAYOUT_STATUSES),
+    amount,
+    currency,
+    method_code: z.string(),
+    beneficiary_name: z.string(),
+    completed_at: timestamp.nullable(),
+    failure_reason: z.string().optional(),
+  });
+
+export const refundEventBody = (type: string) =>
+  z.object({
+    ...envelope(type),
+    refund_id: refundId,
+    payment_id: paymentId,
+    reference_id: z.string().nullable(),
+    status: z.enum(REFUND_STATUSES),
+    amount,
+    currency,
+    reason: z.enum(REFUND_REASONS),
+    refunded_amount: amount,
+    failure_reason: z.string().optional(),
+    completed_at: timestamp.nullable(),
+  });
