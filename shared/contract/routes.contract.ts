@@ -17,7 +17,7 @@ import * as payin from '../http/views/payment.schemas';
 import * as payout from '../http/views/payout.schemas';
 import * as refunds from '../http/views/refund.schemas';
 import * as events from '../http/views/event.schemas';
-import { healthReport } from './system.schemas';
+import { healthReport, openApiDocument } from './system.schemas';
 
 export type MediaKind = 'json' | 'html' | 'png' | 'redirect';
 
@@ -58,6 +58,8 @@ export const ROUTE_CONTRACTS = {
       503: { description: 'A dependency is unavailable.', schema: healthReport },
     },
   },
+  openApiDocument: { responses: ok(openApiDocument, 'This document.') },
+  apiReference: { responses: { 200: html('The reference page: endpoints, webhooks and error codes.') } },
   listMethods: { request: { query: listMethodsQuery }, responses: ok(payin.methodList) },
   getMethod: {
     request: { path: getMethodPath, query: getMethodQuery },

@@ -8,3 +8,11 @@ export const healthReport = z.object({
   time: timestamp,
   dependencies: z.record(z.string(), z.enum(['ok', 'unavailable'])).meta({ example: { dynamodb: 'ok' } }),
 });
+
+/** GET /openapi.json: an OpenAPI 3.1 document (validated in full by the contract tests). */
+export const openApiDocument = z.looseObject({
+  openapi: z.literal('3.1.0'),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+  webhooks: z.record(z.string(), z.unknown()),
+});

@@ -13,7 +13,7 @@ export const PAYIN_ROUTES = [
     family: 'checkout',
     idempotent: true,
     access: { table: 'readwrite' },
-    summary: 'Create a hosted checkout session (SPEC.md 4.1.1).',
+    summary: 'Create a hosted checkout session.',
   },
   {
     id: 'getCheckoutSession',
@@ -26,7 +26,7 @@ export const PAYIN_ROUTES = [
     family: 'checkout',
     idempotent: false,
     access: { table: 'readwrite', queues: { webhooks: 'send' } },
-    summary: 'The session record of SPEC.md 2.1.',
+    summary: 'The checkout session, with its methods and latest payment status.',
   },
   {
     id: 'cancelCheckoutSession',
@@ -64,7 +64,7 @@ export const PAYIN_ROUTES = [
     family: 'direct',
     idempotent: true,
     access: { table: 'readwrite', queues: { webhooks: 'send' } },
-    summary: 'Create a direct PIX or card payment (SPEC.md 4.2).',
+    summary: 'Create a direct PIX or card payment.',
   },
   {
     id: 'getPaymentStatus',

@@ -52,7 +52,7 @@ export const PAYOUT_ROUTES = [
     family: 'checkout',
     idempotent: true,
     access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' } },
-    summary: 'Create a payout (SPEC.md 4.4.1).',
+    summary: 'Create a payout.',
   },
   {
     id: 'getPayout',

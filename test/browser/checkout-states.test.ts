@@ -10,6 +10,7 @@ import { sessionEntity } from '../../shared/adapters/dynamodb/entities/session.e
 import { hasHorizontalScroll, launchBrowser, openPage, startShop, type OpenedPage } from '../support/browser';
 import { paymentsSuite } from '../support/payments';
 import { expectAccessible } from './checkout-support';
+import { contractFetch } from '../support/contract';
 
 jest.setTimeout(60_000);
 const suite = paymentsSuite();
@@ -121,7 +122,7 @@ it('mobile 390x844 and desktop 1280x800: no horizontal scroll, the form and tile
 
 it('security headers, a strict CSP with a nonce, and a page under 60 KB with no external request', async () => {
   const { url } = await session();
-  const res = await fetch(url, { headers: { 'accept-language': 'pt-BR' } });
+  const res = await contractFetch(url, { headers: { 'accept-language': 'pt-BR' } });
   const html = await res.text();
   const csp = res.headers.get('content-security-policy') ?? '';
   const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
@@ -134,12 +135,12 @@ it('security headers, a strict CSP with a nonce, and a page under 60 KB with no 
   expect([...html.matchAll(/<script(?![^>]*application\/json)[^>]*>/g)].every((m) => m[0].includes(`nonce="${nonce}"`))).toBe(true);
   expect(Buffer.byteLength(html)).toBeLessThan(60 * 1024);
   expect(html).not.toMatch(/(src|href)="https?:\/\/(?!127\.0\.0\.1)/);
-  const second = await fetch(url);
+  const second = await contractFetch(url);
   expect(/'nonce-([^']+)'/.exec(second.headers.get('content-security-policy') ?? '')?.[1]).not.toBe(nonce);
 });
 
 it('an unknown session gets a localised 404 page, not JSON', async () => {
-  const res = await fetch(`${suite.stack.baseUrl}/checkout/cs_${'x'.repeat(22)}`, { headers: { 'accept-language': 'es-MX' } });
+  const res = await contractFetch(`${suite.stack.baseUrl}/checkout/cs_${'x'.repeat(22)}`, { headers: { 'accept-language': 'es-MX' } });
   expect(res.status).toBe(404);
   expect(res.headers.get('content-type')).toContain('text/html');
   expect(await res.text()).toContain('Checkout no encontrado');

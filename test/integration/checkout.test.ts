@@ -1,6 +1,7 @@
 /** Hosted checkout over HTTP: SPEC.md 3.2's rows, GET semantics, process per method kind, cancellation, isolation. */
 import type { TestMerchant, TestStack } from '../support/test-stack';
 import { balanceMinor, card, customer, events, ledger, listed, payments, paymentsSuite } from '../support/payments';
+import { contractFetch } from '../support/contract';
 
 const suite = paymentsSuite();
 let stack: TestStack;
@@ -180,7 +181,7 @@ describe('POST /api/v1/checkout/process', () => {
     expect(r.body).toMatchObject({ success: true, status: 'pending', payment_id: expect.stringMatching(/^pi_/) });
     expect(r.body.pix_code).toMatch(/^000201.*br\.gov\.bcb\.pix.*6304[0-9A-F]{4}$/);
     expect(r.body.pix_qr_code).toBe(`${stack.baseUrl}/checkout/pix-qr/${r.body.payment_id}`);
-    const img = await fetch(r.body.pix_qr_code);
+    const img = await contractFetch(r.body.pix_qr_code);
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/png');
     expect(
@@ -198,7 +199,7 @@ describe('POST /api/v1/checkout/process', () => {
       status: 'processing',
       redirect_url: `${stack.baseUrl}/sandbox/3ds/${r.body.payment_id}`,
     });
-    const page = await fetch(r.body.redirect_url);
+    const page = await contractFetch(r.body.redirect_url);
     expect(await page.text()).toContain('Authenticate');
     const done = await api.page('3ds', r.body.payment_id, 'success');
     expect(done.status).toBe(303);
@@ -326,7 +327,7 @@ describe('POST /api/v1/checkout/process', () => {
 describe('hosted checkout page', () => {
   it('serves the page at checkout_url with the merchant, amount and methods', async () => {
     const r = await api.createSession({ description: 'Blue shirt' });
-    const page = await fetch(r.body.checkout_url);
+    const page = await contractFetch(r.body.checkout_url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
@@ -338,12 +339,12 @@ describe('hosted checkout page', () => {
   it('GET /checkout/{id}/status: the shopper-facing state and latest payment, no key needed, unknown id 404', async () => {
     const r = await api.createSession();
     const id = r.body.session_id as string;
-    const before = await fetch(`${stack.baseUrl}/checkout/${id}/status`);
+    const before = await contractFetch(`${stack.baseUrl}/checkout/${id}/status`);
     expect(before.status).toBe(200);
     expect(before.headers.get('cache-control')).toBe('no-store');
     expect(await before.json()).toEqual({ session_id: id, state: 'open', expires_at: r.body.expires_at, payment: null, next_url: null });
     const pix = await api.process(id, 'pix');
-    const during = (await (await fetch(`${stack.baseUrl}/checkout/${id}/status`)).json()) as any;
+    const during = (await (await contractFetch(`${stack.baseUrl}/checkout/${id}/status`)).json()) as any;
     expect(during.payment).toMatchObject({
       payment_id: pix.body.payment_id,
       status: 'pending',
@@ -352,13 +353,13 @@ describe('hosted checkout page', () => {
       artefact: { pix_code: pix.body.pix_code },
     });
     await api.simulate(pix.body.payment_id, 'success');
-    const after = (await (await fetch(`${stack.baseUrl}/checkout/${id}/status`)).json()) as any;
+    const after = (await (await contractFetch(`${stack.baseUrl}/checkout/${id}/status`)).json()) as any;
     expect(after).toMatchObject({
       state: 'completed',
       payment: { status: 'success' },
       next_url: `https://shop.example/ok?session_id=${id}`,
     });
-    expect((await fetch(`${stack.baseUrl}/checkout/cs_${'z'.repeat(22)}/status`)).status).toBe(404);
+    expect((await contractFetch(`${stack.baseUrl}/checkout/cs_${'z'.repeat(22)}/status`)).status).toBe(404);
   });
 
   it('card installments: allowed counts for the country pass, others are 400 naming card.installments', async () => {
@@ -393,7 +394,7 @@ describe('artefacts as served over HTTP, checked by independent libraries', () =
     const parsed = parsePix(r.body.pix_code);
     if (hasError(parsed)) throw new Error(parsed.message);
     expect(parsed).toMatchObject({ type: 'STATIC', transactionAmount: 42.1, merchantName: 'Test Merchant', countryCode: 'BR' });
-    const png = Buffer.from(await (await fetch(r.body.pix_qr_code)).arrayBuffer());
+    const png = Buffer.from(await (await contractFetch(r.body.pix_qr_code)).arrayBuffer());
     expect(decode(png)).toBe(r.body.pix_code);
     const direct = await api.direct({ amount: 7.25 });
     const uri: string = direct.body.pix_qr_code_base64;

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { contractFetch } from '../support/contract';
 
 jest.setTimeout(150_000);
 
@@ -66,9 +67,9 @@ describe('npm start', () => {
     expect(s.sandbox.webhook_secret).toMatch(/^whsec_/);
     expect(s.output()).toContain(s.sandbox.api_key);
 
-    const health = await fetch(`${s.sandbox.base_url}/health`);
+    const health = await contractFetch(`${s.sandbox.base_url}/health`);
     expect(health.status).toBe(200);
-    const res = await fetch(`${s.sandbox.base_url}/api/v1/methods?country=BRA`, { headers: { 'X-API-Key': s.sandbox.api_key } });
+    const res = await contractFetch(`${s.sandbox.base_url}/api/v1/methods?country=BRA`, { headers: { 'X-API-Key': s.sandbox.api_key } });
     const body = (await res.json()) as { methods: Array<{ method_code: string }> };
     expect(res.status).toBe(200);
     expect(body.methods.map((m) => m.method_code)).toEqual(expect.arrayContaining(['svc-mt-1', 'svc-mt-8', 'svc-mt-2', 'svc-mt-4']));
@@ -84,7 +85,7 @@ describe('npm start', () => {
     expect(s.sandbox.merchant_id).toBe(first.merchant_id);
     expect(s.sandbox.api_key).toBe(first.api_key);
     expect(s.output()).toContain('(reused)');
-    const res = await fetch(`${s.sandbox.base_url}/api/v1/methods`, { headers: { Authorization: `Bearer ${s.sandbox.api_key}` } });
+    const res = await contractFetch(`${s.sandbox.base_url}/api/v1/methods`, { headers: { Authorization: `Bearer ${s.sandbox.api_key}` } });
     expect(res.status).toBe(200);
     expect(await stop(s, 'SIGINT')).toBe(0);
     expect(alive(s.stack.dynamodb_pid)).toBe(false);

@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { checkResponse } from './contract';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -102,6 +103,7 @@ export async function openPage(browser: Browser, urlOrOpts?: string | OpenOption
   });
   page.on('response', (r) => {
     if (r.status() >= 400 && !allow(r.url(), r.status())) problems.push(`http ${r.status()}: ${r.url()}`);
+    void contractProblem(r).then((p) => p && problems.push(p));
   });
   const expected: RegExp[] = [];
   const unexpected = () => problems.filter((p) => !expected.some((re) => re.test(p)));
@@ -111,6 +113,26 @@ export async function openPage(browser: Browser, urlOrOpts?: string | OpenOption
       throw e;
     });
   return { page, context, problems, expected, unexpected, close: () => context.close() };
+}
+
+/** Checks an answer of the service under test (PUBLIC_BASE_URL) against openapi.json; other origins are not ours. */
+async function contractProblem(r: Response): Promise<string | null> {
+  const base = process.env.PUBLIC_BASE_URL;
+  if (!base || !r.url().startsWith(base)) return null;
+  try {
+    const u = new URL(r.url());
+    const text = r.status() >= 300 && r.status() < 400 ? undefined : await r.text().catch(() => undefined);
+    checkResponse({
+      method: r.request().method(),
+      path: u.pathname + u.search,
+      status: r.status(),
+      headers: new Headers(await r.allHeaders()),
+      text,
+    });
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 /** Fails with the list of problems, one a line. */

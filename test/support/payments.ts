@@ -4,6 +4,7 @@ import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
 import { customer, SESSION_BODY } from './sample-data';
 import type { TestMerchant, TestStack } from './test-stack';
+import { contractFetch } from './contract';
 
 export { CPF, customer } from './sample-data';
 export const future = { expiry_month: '12', expiry_year: String(new Date().getUTCFullYear() + 3) };
@@ -40,7 +41,7 @@ export function payments(stack: TestStack, m: TestMerchant) {
       json('POST', `/api/v1/sandbox/payments/${paymentId}/simulate`, { outcome }),
     /** Submits a sandbox page form (3DS, wallet, pay) like a browser, without following the redirect. */
     page: async (kind: string, paymentId: string, outcome: 'success' | 'failed') =>
-      fetch(`${stack.baseUrl}/sandbox/${kind}/${paymentId}`, {
+      contractFetch(`${stack.baseUrl}/sandbox/${kind}/${paymentId}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: `outcome=${outcome}`,

@@ -27,6 +27,8 @@ export interface PageOptions {
   readonly data?: unknown;
   /** See pageSecurityHeaders: the sandbox forms redirect to the merchant's site. */
   readonly formsRedirectOffSite?: boolean;
+  /** Page-specific rules after the base stylesheet. */
+  readonly extraCss?: string;
 }
 
 export function htmlPage(o: PageOptions): HttpResponse {
@@ -36,7 +38,7 @@ export function htmlPage(o: PageOptions): HttpResponse {
   const html = `<!doctype html>
 <html lang="${esc(o.lang ?? 'en')}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${esc(o.title)}</title><link rel="icon" href="${FAVICON}">
-<style nonce="${nonce}">${PAGE_CSS}</style></head><body>${o.body}${data}${script}</body></html>`;
+<style nonce="${nonce}">${PAGE_CSS}${o.extraCss ?? ''}</style></head><body>${o.body}${data}${script}</body></html>`;
   return {
     status: o.status ?? 200,
     headers: pageSecurityHeaders({ nonce, formsRedirectOffSite: o.formsRedirectOffSite }),
