@@ -12,7 +12,8 @@ const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
   email: 'maria@example.com',
 };
 
-function resolve(schema: Schema, root: Schema): Schema {
+/** A schema with its local $ref (#/components/...) replaced by the target, the referring object's own keys kept. */
+export function resolve(schema: Schema, root: Schema): Schema {
   const ref = schema.$ref;
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema;
   let node: unknown = root;

@@ -1,4 +1,6 @@
 /** Flattens a JSON schema of the published document into the rows of a field table: name, type, required, notes. */
+import { resolve } from '../../../contract/examples';
+
 type Schema = Record<string, unknown>;
 
 export interface FieldRow {
@@ -6,14 +8,6 @@ export interface FieldRow {
   readonly type: string;
   readonly required: boolean;
   readonly notes: string;
-}
-
-function resolve(schema: Schema, root: Schema): Schema {
-  const ref = schema.$ref;
-  if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema;
-  let node: unknown = root;
-  for (const part of ref.slice(2).split('/')) node = (node as Schema)[part];
-  return { ...(node as Schema), ...schema, $ref: undefined };
 }
 
 const variantsOf = (s: Schema) => (s.anyOf ?? s.oneOf) as Schema[] | undefined;
