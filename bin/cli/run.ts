@@ -1,7 +1,8 @@
 /**
  * The ops CLI: merchants, API keys, webhook secrets and balance reconciliation. Works against the local
  * stack (reads .local/stack.json) or, given --table and --region, a deployed
- * stage with the caller's AWS credentials.
+ * stage with the caller's AWS credentials. The developer tools (listen, trigger, events tail) use only the
+ * public HTTP API with an API key instead.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,10 @@ import type { CountryCode } from '../../shared/domain/geo';
 import { balanceTransactionsQuery } from '../../shared/domain/ledger.schemas';
 import { balanceTransactions } from './balance';
 import { effectiveLimits, limitsTable, parseLimitChanges } from './limits';
+import { createApiClient, resolveTarget, TargetError } from './api-client';
+import { runEventsTail } from './events-tail';
+import { runListen } from './listen';
+import { runTrigger, scenarioName, triggerList, unknownTrigger } from './trigger';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -38,6 +43,11 @@ Balance (reconciliation)
   balance transactions MERCHANT_ID [--mode test|live] [--currency BRL] [--from ISO] [--to ISO] [--csv]
                                    the ledger newest first: created_at, id, type, amount, currency,
                                    balance_after, source_id, the source's reference_id, description
+Developer tools (public API; --base-url URL --api-key KEY, default .local/sandbox.json)
+  listen --forward-to URL [--events payment.*,payout.*] [--secret whsec_...]
+                                   forward new events to URL, signed with the printed listen secret
+  trigger EVENT [--json]           create test objects that emit EVENT; trigger --list shows the events
+  events tail [--events GLOBS]     live log of events and their delivery attempts
 
 Target (default: the local stack started by npm start, from .local/stack.json)
   --table NAME --region REGION     a deployed stage's table, with your AWS credentials
@@ -128,6 +138,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         to: { type: 'string' },
         csv: { type: 'boolean', default: false },
         route: { type: 'string', multiple: true },
+        'forward-to': { type: 'string' },
+        events: { type: 'string' },
+        secret: { type: 'string' },
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        list: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -150,6 +166,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return value;
   };
 
+  if (group === 'listen' || group === 'trigger' || (group === 'events' && action === 'tail')) return devTool(group, action, v, io);
   try {
     selectTarget(v);
     const admin = adminService();
@@ -288,5 +305,45 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     io.err(isAppError(e) ? `Error: ${e.message}` : `Error: ${(e as Error).message ?? String(e)}`);
     return 1;
+  }
+}
+
+/** listen, trigger and events tail: the public API with a key, stopped by SIGINT / SIGTERM. */
+async function devTool(
+  group: string,
+  action: string | undefined,
+  v: { json?: boolean; list?: boolean; events?: string; secret?: string } & Record<string, string | boolean | string[] | undefined>,
+  io: CliIo,
+): Promise<number> {
+  if (group === 'trigger' && v.list) {
+    io.out(triggerList());
+    return 0;
+  }
+  if (group === 'trigger' && !scenarioName(action)) {
+    io.err(unknownTrigger(action));
+    return 2;
+  }
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  try {
+    const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+    const client = createApiClient(resolveTarget({ baseUrl: str('base-url'), apiKey: str('api-key'), stateDir: str('state-dir') }));
+    const common = { client, signal: stop.signal, io };
+    if (group === 'trigger') return await runTrigger({ ...common, event: action, json: Boolean(v.json) });
+    if (group === 'events') return await runEventsTail({ ...common, events: v.events });
+    if (!str('forward-to')) throw new TargetError('listen needs --forward-to URL.');
+    return await runListen({ ...common, forwardTo: str('forward-to') as string, events: v.events, secret: v.secret });
+  } catch (e) {
+    if (e instanceof TargetError) {
+      io.err(`${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(`Error: ${(e as Error).message}`);
+    return 1;
+  } finally {
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
   }
 }
