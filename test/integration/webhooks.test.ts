@@ -207,6 +207,12 @@ describe('events API', () => {
     expect(new Set(ids).size).toBe(4);
     const byObject = await a.json('GET', `/api/v1/events?object_id=${failed.body.data[0].object_id}`);
     expect(byObject.body.data).toHaveLength(1);
+    // Every event type and object kind is a valid filter: payment.pending_3ds (a digit), refunds (re_).
+    const threeDs = await a.json('GET', '/api/v1/events?type=payment.pending_3ds');
+    expect({ status: threeDs.status, data: threeDs.body.data }).toEqual({ status: 200, data: [] });
+    const refundEvents = await a.json('GET', `/api/v1/events?object_id=re_${'A'.repeat(22)}`);
+    expect({ status: refundEvents.status, data: refundEvents.body.data }).toEqual({ status: 200, data: [] });
+    expect((await a.json('GET', '/api/v1/events?type=Payment.success')).status).toBe(400);
     expect((await a.json('GET', '/api/v1/events?delivery_status=bogus')).status).toBe(400);
     expect((await a.json('GET', '/api/v1/events?limit=101')).status).toBe(400);
 

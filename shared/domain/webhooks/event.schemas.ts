@@ -6,12 +6,12 @@ export const eventPath = z.object({ event_id: z.string().regex(/^evt_[A-Za-z0-9_
 export const listEventsQuery = z.object({
   type: z
     .string()
-    .regex(/^[a-z_]+(\.[a-z_]+)+$/, 'must be an event type such as payment.success')
+    .regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/, 'must be an event type such as payment.success')
     .max(60)
     .optional(),
   object_id: z
     .string()
-    .regex(/^(pi|po|cs)_[A-Za-z0-9_-]{22,64}$/, 'must be a pi_, po_ or cs_ id')
+    .regex(/^(pi|po|cs|re)_[A-Za-z0-9_-]{22,64}$/, 'must be a pi_, po_, cs_ or re_ id')
     .optional(),
   delivery_status: z.enum(['pending', 'delivered', 'retrying', 'gone', 'dead_lettered', 'no_endpoint']).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
