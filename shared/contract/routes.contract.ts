@@ -128,7 +128,8 @@ export const ROUTE_CONTRACTS = {
   sandboxComplete: {
     request: { path: pay.sandboxPagePath, body: pay.simulateBody },
     responses: { 303: { description: 'Completed; the shopper is sent back (Location).', kind: 'redirect' } },
-    errors: ['PAYMENT_NOT_FOUND', 'PAYMENT_STATE_CONFLICT'],
+    // SESSION_NOT_PENDING: a checkout card still in 3-D Secure when its session was cancelled cannot complete it.
+    errors: ['PAYMENT_NOT_FOUND', 'PAYMENT_STATE_CONFLICT', 'SESSION_NOT_PENDING'],
   },
   sandboxDone: {
     request: { path: pay.paymentPath },
