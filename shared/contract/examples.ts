@@ -12,6 +12,15 @@ const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
   email: 'maria@example.com',
 };
 
+/** Examples for the id patterns the schemas use: ^pi_[A-Za-z0-9_-]{22,64}$ gives pi_A1b2..., ^svc-mt-\\d+$ gives svc-mt-1. */
+function patternExample(pattern: unknown): string | undefined {
+  if (typeof pattern !== 'string') return undefined;
+  const id = /^\^([a-z]+)_\[A-Za-z0-9_-\]\{22/.exec(pattern);
+  if (id) return `${id[1]}_A1b2C3d4E5f6G7h8I9j0Kl`;
+  if (pattern.startsWith('^svc-mt-')) return 'svc-mt-1';
+  return undefined;
+}
+
 /** A schema with its local $ref (#/components/...) replaced by the target, the referring object's own keys kept. */
 export function resolve(schema: Schema, root: Schema): Schema {
   const ref = schema.$ref;
@@ -51,7 +60,7 @@ export function exampleOf(input: unknown, root: Schema, depth = 0): Json {
     case 'array':
       return schema.items ? [exampleOf(schema.items, root, depth + 1)] : [];
     case 'string':
-      return FORMAT_EXAMPLES[schema.format as string] ?? 'string';
+      return FORMAT_EXAMPLES[schema.format as string] ?? patternExample(schema.pattern) ?? 'string';
     case 'integer':
     case 'number':
       return typeof schema.minimum === 'number' ? schema.minimum : 1;

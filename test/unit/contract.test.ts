@@ -30,7 +30,7 @@ describe('openapi.json', () => {
     expect(openApiDocument().openapi).toBe('3.1.0');
   });
 
-  it('has an example for every request and response body, each valid against its schema', () => {
+  it('has an example for every parameter, request and response body, each valid against its schema', () => {
     const doc = openApiDocument();
     let checked = 0;
     const bad: string[] = [];
@@ -46,6 +46,12 @@ describe('openapi.json', () => {
     for (const [path, item] of Object.entries<any>(doc.paths))
       for (const [method, op] of Object.entries<any>(item)) {
         if (op.requestBody) check(['paths', path, method, 'requestBody', 'content'], op.requestBody.content);
+        (op.parameters ?? []).forEach((p: any, i: number) => {
+          const v = validatorAt('paths', path, method, 'parameters', String(i), 'schema');
+          if (!v(p.example))
+            bad.push(`${method} ${path} parameter ${p.name}: example ${JSON.stringify(p.example)} ${v.errors?.[0]?.message}`);
+          checked++;
+        });
         for (const [status, r] of Object.entries<any>(op.responses))
           if (r.content) check(['paths', path, method, 'responses', status, 'content'], r.content);
       }

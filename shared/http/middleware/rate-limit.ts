@@ -21,8 +21,10 @@ function sessionIdInBody(event: HttpEvent): string | undefined {
 export function rateLimitSubject(context: PipelineContext, event: HttpEvent): string | undefined {
   if (context.principal) return context.principal.merchant.merchant_id;
   if (context.route.auth === 'session') return sessionIdInBody(event);
-  const first = Object.values(event.pathParameters ?? {})[0];
-  return first && first.length <= 80 ? first : undefined;
+  // The object the page is about (/sandbox/{kind}/{payment_id}: the payment, not the page kind).
+  const params = Object.entries(event.pathParameters ?? {});
+  const object = (params.find(([name]) => name.endsWith('_id')) ?? params[0])?.[1];
+  return object && object.length <= 80 ? object : undefined;
 }
 
 export function rateLimit(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, PipelineContext> {
