@@ -12,7 +12,8 @@ import { resolveRoute } from '../../shared/manifest/routes';
 
 type Json = Record<string, any>;
 
-export const OPENAPI_PATH = join(__dirname, '..', '..', 'openapi.json');
+/** From the repository root, where jest, npm run proof and the benches run (this module is loaded as CJS and as ESM). */
+export const OPENAPI_PATH = join(process.cwd(), 'openapi.json');
 let doc: Json | undefined;
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
