@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'coverage/', 'shared/http/pages/checkout/client-bundle.generated.ts'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.local/', '.bench/', 'coverage/', 'shared/http/pages/checkout/client-bundle.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

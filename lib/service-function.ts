@@ -15,11 +15,18 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { Access } from '../shared/manifest/access';
 import { queueUrlEnv } from '../shared/manifest/queues';
+import { BUNDLING } from './bundling';
 import type { StageConfig } from './stage-config';
 import type { QueuePair } from './stateful-stack';
 
-/** ESM output; the banner gives CommonJS dependencies bundled into it a `require`. */
-export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+/** Bundling hooks that copy the route's asset files into the Lambda asset, beside index.mjs. */
+export function copyAssets(files: readonly string[]): nodejs.ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) => files.map((f) => `cp "${path.join(inputDir, f)}" "${path.join(outputDir, path.basename(f))}"`),
+  };
+}
 
 export interface ServiceFunctionProps {
   readonly config: StageConfig;
@@ -29,6 +36,8 @@ export interface ServiceFunctionProps {
   readonly access: Access;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
+  /** Files (relative to the repository root) copied beside the bundle: the manifest's route `assets`. */
+  readonly assets?: readonly string[];
   readonly table: dynamodb.ITable;
   /** Every queue of the stack, keyed by queue id. */
   readonly queues: ReadonlyMap<string, QueuePair>;
@@ -86,19 +95,16 @@ export class ServiceFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: 'latam-payments',
         POWERTOOLS_METRICS_NAMESPACE: 'LatamPayments',
         POWERTOOLS_LOG_LEVEL: config.powertoolsLogLevel,
-        NODE_OPTIONS: '--enable-source-maps',
         ...queueEnv,
         ...props.environment,
       },
       bundling: {
-        minify: true,
-        sourceMap: true,
-        target: 'node22',
+        ...BUNDLING,
         format: nodejs.OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        externalModules: ['@aws-sdk/*'],
+        mainFields: [...BUNDLING.mainFields],
+        externalModules: [...BUNDLING.externalModules],
         forceDockerBundling: false,
+        commandHooks: copyAssets(props.assets ?? []),
       },
     });
 

@@ -103,6 +103,7 @@ export class StatelessStack extends Stack {
           access: route.access,
           memoryMb: route.memoryMb,
           timeoutSeconds: route.timeoutSeconds,
+          assets: route.assets,
           environment,
         }),
       );

@@ -8,6 +8,8 @@ export interface JobDefinition {
   readonly handler: string;
   readonly everyMinutes: number;
   readonly timeoutSeconds: number;
+  /** Lambda memory (MB); default 512. */
+  readonly memoryMb?: number;
   readonly access: Access;
 }
 

@@ -10,6 +10,8 @@ export interface QueueConsumer {
   readonly batchSize: number;
   readonly maxBatchingWindowSeconds: number;
   readonly timeoutSeconds: number;
+  /** Lambda memory (MB); default 512. */
+  readonly memoryMb?: number;
   readonly access: Access;
 }
 

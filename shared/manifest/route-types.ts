@@ -36,6 +36,12 @@ export interface RouteDefinition {
   readonly bodyFormat?: 'json' | 'form';
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
+  /**
+   * Files (from the repository root) shipped beside the function's bundle instead of inside it, read
+   * with readAsset (shared/http/assets.ts) from the working directory: the repo root locally, the
+   * code root (/var/task) on Lambda.
+   */
+  readonly assets?: readonly string[];
   readonly summary: string;
 }
 

@@ -24,6 +24,7 @@ export const CORE_ROUTES = [
     family: 'checkout',
     idempotent: false,
     access: { table: 'none' },
+    assets: ['openapi.json'],
     summary: 'The API contract as an OpenAPI 3.1 document (this one); no key needed.',
   },
   {
@@ -36,6 +37,7 @@ export const CORE_ROUTES = [
     family: 'checkout',
     idempotent: false,
     access: { table: 'none' },
+    assets: ['openapi.json'],
     summary: 'The API reference as a web page, rendered from openapi.json; no key needed.',
   },
   {

@@ -1,0 +1,46 @@
+/**
+ * How every function is bundled: one definition read by the CDK construct
+ * (lib/service-function.ts) and by `npm run bench:bundles`, so the bench measures
+ * exactly what `cdk deploy` ships.
+ */
+import type { ServiceManifest } from './manifest';
+
+/** ESM output; the banner gives CommonJS dependencies bundled into it a `require`. */
+export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+export const BUNDLING = {
+  minify: true,
+  /**
+   * Written beside the bundle and shipped in the asset, but not loaded at start: `--enable-source-maps`
+   * parses the whole map on every cold start (+21 ms and +11 MB on the largest bundle, BENCHMARKS.md).
+   * Set NODE_OPTIONS=--enable-source-maps on one function to get mapped stack traces while debugging it.
+   */
+  sourceMap: true,
+  target: 'node22',
+  format: 'esm',
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  /** The Lambda runtime provides the AWS SDK v3. */
+  externalModules: ['@aws-sdk/*'],
+} as const;
+
+export interface FunctionEntry {
+  /** Construct-friendly id: the route id, `<queue>Consumer`, `<job>Job`. */
+  readonly id: string;
+  readonly handlerFile: string;
+  readonly memoryMb?: number;
+  /** Files shipped beside the bundle (routes' `assets`). */
+  readonly assets?: readonly string[];
+}
+
+/** Every Lambda the manifest defines: routes, the $default fallback, queue consumers and jobs. */
+export function functionEntries(manifest: ServiceManifest): FunctionEntry[] {
+  return [
+    ...manifest.routes.map((r) => ({ id: r.id, handlerFile: r.handler, memoryMb: r.memoryMb, assets: r.assets })),
+    { id: manifest.fallback.id, handlerFile: manifest.fallback.handler },
+    ...manifest.queues.flatMap((q) =>
+      q.consumer ? [{ id: `${q.id}Consumer`, handlerFile: q.consumer.handler, memoryMb: q.consumer.memoryMb }] : [],
+    ),
+    ...manifest.jobs.map((j) => ({ id: `${j.id}Job`, handlerFile: j.handler, memoryMb: j.memoryMb })),
+  ];
+}

@@ -1,0 +1,193 @@
+/**
+ * `npm run bench:bundles`: every function bundled exactly as `cdk deploy` bundles it
+ * (lib/bundling.ts), its minified size and what each dependency contributes
+ * (esbuild's metafile), then its cold import in fresh `node` processes side by side
+ * with a bare import of the AWS SDK clients the same bundle imports (the SDK is the
+ * Lambda runtime's, so it is outside the bundle and the baseline), and the
+ * process's memory right after the import (what init leaves resident).
+ *
+ * BENCH_COLD_RUNS (default 10) fresh processes per bundle and per baseline, alternated.
+ * BENCH_ONLY=id1,id2 limits the functions. Bundles are written under .bench/bundles/.
+ */
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { BUNDLING, functionEntries, type FunctionEntry } from '../../lib/bundling';
+import { MANIFEST } from '../../lib/manifest';
+import { printReport, runBench } from './support';
+
+const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 10);
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const OUT = resolve('.bench', 'bundles');
+const BUILTINS = new Set(builtinModules);
+
+interface Built {
+  readonly entry: FunctionEntry;
+  readonly file: string;
+  readonly bytes: number;
+  readonly mapBytes: number;
+  /** Bytes in the output by package (node_modules/<pkg>) or by our top-level folder (shared/domain, functions). */
+  readonly parts: Map<string, number>;
+  /** Packages the bundle imports at run time (the SDK): the baseline imports the same ones. */
+  readonly externals: string[];
+}
+
+const partOf = (input: string) => {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+  return pkg ? pkg[1]! : input.split('/').slice(0, 2).join('/');
+};
+
+async function build(entry: FunctionEntry): Promise<Built> {
+  const outfile = join(OUT, entry.id, 'index.mjs');
+  const result = await esbuild.build({
+    entryPoints: [entry.handlerFile],
+    bundle: true,
+    platform: 'node',
+    outfile,
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap,
+    target: BUNDLING.target,
+    format: BUNDLING.format,
+    mainFields: [...BUNDLING.mainFields],
+    banner: { js: BUNDLING.banner },
+    external: [...BUNDLING.externalModules],
+    metafile: true,
+    logLevel: 'error',
+  });
+  const outputs = result.metafile.outputs;
+  const main = Object.entries(outputs).find(([, o]) => o.entryPoint)!;
+  const map = outputs[`${main[0]}.map`];
+  const parts = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(main[1].inputs)) {
+    parts.set(partOf(input), (parts.get(partOf(input)) ?? 0) + bytesInOutput);
+  }
+  const externals = [
+    ...new Set(main[1].imports.filter((i) => i.external && !i.path.startsWith('node:') && !BUILTINS.has(i.path)).map((i) => i.path)),
+  ];
+  return { entry, file: outfile, bytes: main[1].bytes, mapBytes: map?.bytes ?? 0, parts, externals };
+}
+
+/** The environment a deployed function starts with (lib/service-function.ts), minus the stage's real names. */
+const FUNCTION_ENV = {
+  STAGE: 'sandbox',
+  TABLE_NAME: 'bench-table',
+  ALLOWED_KEY_MODES: 'test',
+  POWERTOOLS_SERVICE_NAME: 'latam-payments',
+  POWERTOOLS_METRICS_NAMESPACE: 'LatamPayments',
+  POWERTOOLS_LOG_LEVEL: 'INFO',
+  AWS_REGION: 'us-east-1',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  PUBLIC_BASE_URL: 'https://api.example.com',
+  QUEUE_URL_WEBHOOKS: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhooks',
+  QUEUE_URL_WEBHOOKS_DLQ: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhooks-dlq',
+  QUEUE_URL_PAYOUTS: 'https://sqs.us-east-1.amazonaws.com/000000000000/payouts',
+};
+
+/** Imports the modules in a fresh process and reports the import's wall time and the memory it leaves. */
+const PROBE = `
+const t = performance.now();
+for (const m of JSON.parse(process.env.BENCH_IMPORTS)) await import(m);
+const ms = performance.now() - t;
+const { rss, heapUsed } = process.memoryUsage();
+process.stdout.write(JSON.stringify({ ms, rss, heapUsed }));
+`;
+
+interface Sample {
+  readonly ms: number;
+  readonly rss: number;
+  readonly heapUsed: number;
+}
+
+function coldImport(modules: readonly string[], nodeOptions?: string): Sample {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', PROBE], {
+    env: { ...process.env, ...FUNCTION_ENV, BENCH_IMPORTS: JSON.stringify(modules), NODE_OPTIONS: nodeOptions ?? '' },
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`import of ${modules.join(', ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Sample;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const kb = (b: number) => (b / 1024).toFixed(1);
+const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+
+/** Median bundle and bare-SDK import of one function, alternating the two so both see the same machine. */
+function measureCold(b: Built, nodeOptions?: string) {
+  const bundle: Sample[] = [];
+  const bare: Sample[] = [];
+  const sdk = b.externals.map((m) => import.meta.resolve(m));
+  for (let i = 0; i < RUNS; i++) {
+    bare.push(coldImport(sdk));
+    bundle.push(coldImport([pathToFileURL(b.file).href], nodeOptions));
+  }
+  return {
+    bundleMs: median(bundle.map((s) => s.ms)),
+    bareMs: median(bare.map((s) => s.ms)),
+    rss: median(bundle.map((s) => s.rss)),
+    heap: median(bundle.map((s) => s.heapUsed)),
+    bareRss: median(bare.map((s) => s.rss)),
+  };
+}
+
+async function main() {
+  const entries = functionEntries(MANIFEST).filter((e) => !ONLY || ONLY.includes(e.id));
+  const built: Built[] = [];
+  for (const e of entries) built.push(await build(e));
+
+  const rows: string[] = [];
+  for (const b of built) {
+    const c = measureCold(b);
+    const top = [...b.parts.entries()]
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 4)
+      .map(([p, n]) => `${p} ${kb(n)}`)
+      .concat((b.entry.assets ?? []).map((a) => `beside it: ${a} ${kb(statSync(a).size)}`))
+      .join(', ');
+    rows.push(
+      `| ${b.entry.id} | ${kb(b.bytes)} | ${kb(b.mapBytes)} | ${c.bundleMs.toFixed(1)} | ${c.bareMs.toFixed(1)} | ` +
+        `${(c.bundleMs - c.bareMs).toFixed(1)} | ${mb(c.rss)} | ${mb(c.heap)} | ${b.entry.memoryMb ?? 512} | ${top} |`,
+    );
+    process.stderr.write('.');
+  }
+  process.stderr.write('\n');
+  printReport(
+    `Bundles and cold import (median of ${RUNS} fresh processes each, bundle and bare SDK alternated), ` +
+      `Node ${process.version}, ${new Date().toISOString()}`,
+    '| function | bundle KB | map KB | import ms | bare SDK ms | delta ms | RSS after import MB | heap MB | memory MB | ' +
+      'largest parts (KB) |',
+    rows,
+  );
+
+  // What each dependency weighs across the bundles: the largest contribution and how many bundles carry it.
+  const deps = new Map<string, { max: number; count: number }>();
+  for (const b of built) {
+    for (const [p, n] of b.parts) {
+      const d = deps.get(p) ?? { max: 0, count: 0 };
+      deps.set(p, { max: Math.max(d.max, n), count: d.count + 1 });
+    }
+  }
+  console.log('');
+  printReport(
+    'What each part contributes (minified bytes in the output)',
+    '| part | largest KB | bundles |',
+    [...deps.entries()]
+      .sort((x, y) => y[1].max - x[1].max)
+      .slice(0, 30)
+      .map(([p, d]) => `| ${p} | ${kb(d.max)} | ${d.count} |`),
+  );
+
+  // The cost of loading the source map at start, on the largest bundle.
+  const largest = [...built].sort((x, y) => y.bytes - x.bytes)[0]!;
+  const off = measureCold(largest);
+  const on = measureCold(largest, '--enable-source-maps');
+  console.log('');
+  printReport(`Source maps at start, on the largest bundle (${largest.entry.id})`, '| NODE_OPTIONS | import ms | RSS after import MB |', [
+    `| (none) | ${off.bundleMs.toFixed(1)} | ${mb(off.rss)} |`,
+    `| --enable-source-maps | ${on.bundleMs.toFixed(1)} | ${mb(on.rss)} |`,
+  ]);
+}
+
+runBench(main);
