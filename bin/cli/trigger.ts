@@ -5,7 +5,7 @@
  * payout beneficiary documents (shared/domain/payouts/payout.ts sandboxOutcome) and refund amounts ending
  * in 13 minor units (shared/domain/refunds/refund.ts sandboxRefundFails).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, apiError, recentEvents, sleep, type ApiClient } from './api-client';
 import type { CliIo } from './run';
 

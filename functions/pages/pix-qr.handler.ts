@@ -2,13 +2,13 @@
 import { pixQrImage } from '../../shared/application/pages';
 import { paymentPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { paymentDeps } from '../../shared/wiring';
+import { paymentDeps, qrCodes } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'pixQrImage',
   path: paymentPath,
   handler: async ({ path }) => ({
     headers: { 'cache-control': 'private, max-age=300' },
-    raw: { contentType: 'image/png', bytes: await pixQrImage(paymentDeps(), path.payment_id) },
+    raw: { contentType: 'image/png', bytes: await pixQrImage({ store: paymentDeps().store, qr: qrCodes }, path.payment_id) },
   }),
 });

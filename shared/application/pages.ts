@@ -4,6 +4,7 @@ import type { Payment } from '../domain/payments/payment';
 import { shopperReturnUrl, shopperState } from '../domain/payments/session';
 import { checkoutUrl } from './checkout';
 import type { PaymentDeps } from './payment-deps';
+import type { QrCodes } from './payment-ports';
 import { completePayment, settlePaymentExpiry } from './payments';
 
 /** A test-mode payment for the sandbox pages; live payments are never completed from a page. */
@@ -44,7 +45,7 @@ export async function completeFromPage(
 }
 
 /** The PNG of a PIX payment's QR code (the hosted page's image). */
-export async function pixQrImage(deps: PaymentDeps, paymentId: string): Promise<Buffer> {
+export async function pixQrImage(deps: Pick<PaymentDeps, 'store'> & { readonly qr: QrCodes }, paymentId: string): Promise<Buffer> {
   const p = await deps.store.getPayment(paymentId);
   const code = p?.artefact?.pix_code;
   if (!p || !code) throw new AppError('PAYMENT_NOT_FOUND');

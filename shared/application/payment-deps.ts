@@ -1,6 +1,6 @@
 /** Dependencies of the pay-in use cases, passed in (hexagonal): storage, connectors, ids, clock, links. */
 import type { ConnectorRegistry } from './connectors';
-import type { PaymentStore, QrCodes } from './payment-ports';
+import type { PaymentStore } from './payment-ports';
 import type { RefundRails, RefundStore } from './refund-ports';
 import type { Clock, EventPublisher, IdGenerator, MerchantRepository } from './ports';
 
@@ -17,8 +17,6 @@ export interface PaymentDeps {
   readonly checkNotificationUrl: (url: string, livemode: boolean) => string | null;
   /** Public base URL of the service (checkout_url, 3DS and wallet pages, QR images). */
   readonly baseUrl: () => string;
-  /** Renders payment codes (PIX BR Code) as QR images. */
-  readonly qr: QrCodes;
   /** Hands each committed transaction's events to webhook delivery at once. */
   readonly publisher: EventPublisher;
 }

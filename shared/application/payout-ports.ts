@@ -1,5 +1,5 @@
 /** What the payout use cases need from storage and from the payout rail. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DomainEvent } from '../domain/events';
 import type { Payout, PayoutStatus } from '../domain/payouts/payout';
 import type { Committed } from './payment-ports';

@@ -1,5 +1,5 @@
 /** What webhook dispatch and delivery need: the event store and the delivery queue. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DomainEvent } from '../domain/events';
 import type { DeliveryAttempt, DeliveryStatus } from '../domain/webhooks/retry';
 

@@ -4,7 +4,7 @@
  * zod 4's own JSON Schema output), the one error table and the webhook bodies. `npm run openapi` writes
  * it to openapi.json; GET /openapi.json and /docs serve that file.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { ERRORS, type ErrorCode } from '../domain/errors';
 import { ROUTES, type RouteDefinition, type RouteId } from '../manifest/routes';

@@ -1,5 +1,5 @@
 /** Response schemas of the system routes. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { timestamp } from '../http/views/wire.schemas';
 
 /** GET /health. */

@@ -1,5 +1,5 @@
 /** zod schema of the balance transactions list (GET /api/v1/balance/transactions). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CURRENCY_CODES } from './geo';
 import { LEDGER_TYPES } from './ledger';
 import { isoDate } from './payouts/payout.schemas';

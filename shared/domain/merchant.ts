@@ -1,5 +1,5 @@
 /** Merchants and their API keys: pure types and rules, no AWS. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { COUNTRY_CODES, type CountryCode } from './geo';
 import { SCOPES, type Mode, type Scope } from './access';
 

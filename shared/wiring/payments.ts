@@ -1,9 +1,8 @@
-/** Pay-in dependencies: DynamoDB store, connector registry, merchants, ids, clock, links, QR images and the event publisher. */
+/** Pay-in dependencies: DynamoDB store, connector registry, merchants, ids, clock, links and the event publisher; QR images apart. */
 import { documentClient } from '../adapters/aws-clients';
 import { connectorRegistry } from '../adapters/connectors/registry';
 import { randomIds, systemClock } from '../adapters/crypto';
 import { paymentRepository } from '../adapters/dynamodb/payment.repository';
-import { qrCodes } from '../adapters/qr';
 import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import { sandboxRefundRails } from '../adapters/sqs/payout-rail';
 import { sqsClient } from '../adapters/aws-clients';
@@ -43,9 +42,11 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
     ids: randomIds,
     clock: systemClock,
     baseUrl,
-    qr: qrCodes,
     checkNotificationUrl,
     publisher: eventPublisher,
   };
   return clock === systemClock ? deps : { ...deps, clock };
 }
+
+/** QR images of payment codes: only the routes that render one (direct PIX, the PIX QR page) bundle the encoder. */
+export { qrCodes } from '../adapters/qr';

@@ -1,6 +1,6 @@
 /** The validation middleware: body parsing limits and zod validation of query, path and body. No AWS. */
 import type middy from '@middy/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../../shared/domain/errors';
 import { MAX_BODY_BYTES, validation, type InputSchemas } from '../../shared/http/middleware/validation';
 import { routeById } from '../../shared/manifest/routes';

@@ -4,7 +4,7 @@
  * counts become metrics, and the schedule's own time is "now". No AWS.
  */
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { metrics } from '../../shared/observability';
 import { scheduledHandler } from '../../shared/workers/scheduled-handler';
 import { sqsHandler } from '../../shared/workers/sqs-handler';

@@ -1,5 +1,5 @@
 /** zod schemas of the discovery endpoints' inputs (SPEC.md 4.3). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { COUNTRY_CODES, CURRENCY_CODES } from '../geo';
 import { FILTERABLE_PAYMENT_TYPES } from './payment-methods';
 

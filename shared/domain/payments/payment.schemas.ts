@@ -1,5 +1,5 @@
 /** zod schemas of the pay-in endpoints (SPEC.md 2.1-2.4, 4.1, 4.2); types inferred from them. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { COUNTRIES, COUNTRY_CODES } from '../geo';
 import { toMinor } from '../money';
 import { SESSION_EXPIRY_MINUTES } from './session';

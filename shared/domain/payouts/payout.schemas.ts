@@ -1,5 +1,5 @@
 /** zod schemas of the payout endpoints (SPEC.md 2.6, 4.4). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { methodCodeSchema } from '../catalog/discovery.schemas';
 import { metadataSchema, httpUrl } from '../payments/payment.schemas';
 import { PAYOUT_STATUSES } from './payout';

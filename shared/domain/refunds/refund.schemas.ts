@@ -1,5 +1,5 @@
 /** zod schemas of the refund endpoints. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { metadataSchema, paymentIdSchema } from '../payments/payment.schemas';
 import { beneficiarySchema } from '../payouts/payout.schemas';
 import { REFUND_REASONS } from './refund';

@@ -1,5 +1,5 @@
 /** zod schemas of the events API. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const eventPath = z.object({ event_id: z.string().regex(/^evt_[A-Za-z0-9_-]{22,64}$/, 'must be an event id (evt_...)') });
 

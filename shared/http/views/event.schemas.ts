@@ -1,5 +1,5 @@
 /** Response schemas of the events API views. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventId, livemode, timestamp, url } from './wire.schemas';
 
 const deliveryStatus = z.enum(['pending', 'delivered', 'retrying', 'gone', 'dead_lettered', 'no_endpoint']);

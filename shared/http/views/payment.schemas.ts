@@ -1,5 +1,5 @@
 /** Response schemas of the pay-in views (payment.view.ts, session.view.ts, checkout-page.view.ts, discovery). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PAYMENT_TYPES } from '../../domain/catalog/payment-methods';
 import { FIELD_TYPES } from '../../domain/catalog/required-fields';
 import { PAYMENT_METHODS, PAYMENT_STATUSES } from '../../domain/payments/payment';

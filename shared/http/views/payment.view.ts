@@ -1,11 +1,12 @@
 /** How payments look on the wire (SPEC.md 2.4, 4.1 response shapes): the use cases return Payment, these shape it. */
 import type { PaymentDeps } from '../../application/payment-deps';
+import type { QrCodes } from '../../application/payment-ports';
 import { ERRORS, type ErrorCode } from '../../domain/errors';
 import { fromMinor } from '../../domain/money';
 import type { Payment } from '../../domain/payments/payment';
 
 /** What a view needs besides the object: the public base URL (links), the QR renderer and the clock. */
-export type ViewContext = Pick<PaymentDeps, 'baseUrl' | 'qr' | 'clock'>;
+export type ViewContext = Pick<PaymentDeps, 'baseUrl' | 'clock'>;
 
 export const pixQrUrl = (ctx: Pick<ViewContext, 'baseUrl'>, paymentId: string) => `${ctx.baseUrl()}/checkout/pix-qr/${paymentId}`;
 
@@ -53,7 +54,7 @@ export function processPaymentView(ctx: Pick<ViewContext, 'baseUrl'>, p: Payment
 }
 
 /** POST /cashier/cashier/payment: PIX code with its QR image inline, card authorisation, or the 3DS redirect. */
-export async function directPaymentView(ctx: Pick<ViewContext, 'qr'>, p: Payment) {
+export async function directPaymentView(ctx: { readonly qr: QrCodes }, p: Payment) {
   return {
     payment_id: p.payment_id,
     status: p.status,

@@ -1,5 +1,5 @@
 /** Response schemas of the payout and balance views. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LEDGER_TYPES } from '../../domain/ledger';
 import { PAYOUT_STATUSES } from '../../domain/payouts/payout';
 import { PAYOUT_COUNTRIES, PAYOUT_CURRENCIES } from '../../domain/payouts/payout.schemas';

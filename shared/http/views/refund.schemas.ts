@@ -1,5 +1,5 @@
 /** Response schemas of the refund views. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { REFUND_REASONS, REFUND_STATUSES } from '../../domain/refunds/refund';
 import { paymentStatus } from './payment.schemas';
 import { maskedBeneficiary } from './payout.schemas';

@@ -1,5 +1,5 @@
 /** The webhook bodies (shared/domain/events.ts, payout-events.ts, refund-events.ts) as published under `webhooks:`. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PAYOUT_STATUSES } from '../../domain/payouts/payout';
 import { REFUND_REASONS, REFUND_STATUSES } from '../../domain/refunds/refund';
 import { SESSION_STATUSES } from '../../domain/payments/session';

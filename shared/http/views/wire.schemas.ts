@@ -3,7 +3,7 @@
  * timestamps and the three error shapes of SPEC.md section 7. Only the contract and tests import the
  * *.schemas.ts files beside the views; handlers do not, so no function bundle carries them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERRORS, type ErrorCode } from '../../domain/errors';
 import { COUNTRY_CODES, CURRENCY_CODES } from '../../domain/geo';
 
