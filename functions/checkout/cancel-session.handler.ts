@@ -2,11 +2,13 @@
 import { cancelCheckoutSession } from '../../shared/application/checkout';
 import { sessionPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotent';
 import { cancelledSessionView } from '../../shared/http/views/session.view';
 import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'cancelCheckoutSession',
+  idempotency: idempotent,
   path: sessionPath,
   handler: async ({ path, principal }) => ({
     body: cancelledSessionView(await cancelCheckoutSession(paymentDeps(), principal, path.session_id)),

@@ -2,14 +2,16 @@
 import { createDirectPayment } from '../../shared/application/payments';
 import { directPaymentBody } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotent';
 import { directPaymentView } from '../../shared/http/views/payment.view';
-import { paymentDeps } from '../../shared/wiring';
+import { paymentDeps, qrCodes } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'createDirectPayment',
+  idempotency: idempotent,
   body: directPaymentBody,
   handler: async ({ body, principal, newId }) => {
     const deps = paymentDeps();
-    return { body: await directPaymentView(deps, await createDirectPayment(deps, principal, body, newId('pi_'))) };
+    return { body: await directPaymentView({ qr: qrCodes }, await createDirectPayment(deps, principal, body, newId('pi_'))) };
   },
 });

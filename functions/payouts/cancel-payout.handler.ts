@@ -2,11 +2,13 @@
 import { cancelPayout } from '../../shared/application/payouts';
 import { payoutPath } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotent';
 import { cancelledPayoutView } from '../../shared/http/views/payout.view';
 import { payoutDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'cancelPayout',
+  idempotency: idempotent,
   path: payoutPath,
   handler: async ({ path, principal }) => ({ body: cancelledPayoutView(await cancelPayout(payoutDeps(), principal, path.payout_id)) }),
 });

@@ -2,11 +2,13 @@
 import { createPayout } from '../../shared/application/payouts';
 import { createPayoutBody } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotent';
 import { createdPayoutView } from '../../shared/http/views/payout.view';
 import { payoutDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'createPayout',
+  idempotency: idempotent,
   body: createPayoutBody,
   handler: async ({ body, principal, newId }) => ({
     body: createdPayoutView(await createPayout(payoutDeps(), principal, body, newId('po_'))),

@@ -2,11 +2,13 @@
 import { createRefund } from '../../shared/application/refunds';
 import { createRefundBody, paymentRefundsPath } from '../../shared/domain/refunds/refund.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotent';
 import { refundView } from '../../shared/http/views/refund.view';
 import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'createRefund',
+  idempotency: idempotent,
   path: paymentRefundsPath,
   body: createRefundBody,
   handler: async ({ path, body, principal, newId }) => ({

@@ -3,11 +3,13 @@ import { completePayment } from '../../shared/application/payments';
 import { AppError } from '../../shared/domain/errors';
 import { paymentPath, simulateBody } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotent';
 import { paymentStatusView } from '../../shared/http/views/payment.view';
 import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'simulatePayment',
+  idempotency: idempotent,
   path: paymentPath,
   body: simulateBody,
   handler: async ({ path, body, principal }) => {

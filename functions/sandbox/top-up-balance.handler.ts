@@ -3,11 +3,13 @@ import { balances, topUpTestBalance } from '../../shared/application/payouts';
 import { AppError } from '../../shared/domain/errors';
 import { topUpBody } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotent';
 import { balancesView } from '../../shared/http/views/payout.view';
 import { payoutDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'topUpTestBalance',
+  idempotency: idempotent,
   body: topUpBody,
   handler: async ({ body, principal }) => {
     if (principal.livemode) throw new AppError('FORBIDDEN', 'Only sandbox balances can be topped up, with a sk_test_ key.');

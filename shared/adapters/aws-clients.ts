@@ -1,9 +1,8 @@
-/** AWS SDK clients, created once per container and captured by the tracer. */
+/** AWS SDK clients, created once per container. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../config';
-import { tracer } from '../observability';
 
 let ddb: DynamoDBClient | undefined;
 let doc: DynamoDBDocumentClient | undefined;
@@ -14,12 +13,7 @@ const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 export function dynamoClient(): DynamoDBClient {
   if (!ddb) {
     const endpoint = config.dynamoEndpoint;
-    ddb = tracer.captureAWSv3Client(
-      new DynamoDBClient({
-        region: config.region,
-        ...(endpoint ? { endpoint, credentials: localCredentials } : {}),
-      }),
-    );
+    ddb = new DynamoDBClient({ region: config.region, ...(endpoint ? { endpoint, credentials: localCredentials } : {}) });
   }
   return ddb;
 }
@@ -36,9 +30,7 @@ export function documentClient(): DynamoDBDocumentClient {
 export function sqsClient(): SQSClient {
   if (!sqs) {
     const endpoint = config.sqsEndpoint;
-    sqs = tracer.captureAWSv3Client(
-      new SQSClient({ region: config.region, ...(endpoint ? { endpoint, credentials: localCredentials } : {}) }),
-    );
+    sqs = new SQSClient({ region: config.region, ...(endpoint ? { endpoint, credentials: localCredentials } : {}) });
   }
   return sqs;
 }

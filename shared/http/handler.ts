@@ -1,20 +1,20 @@
 /**
  * The one HTTP handler builder. Every endpoint is
  *   export const handler = httpHandler({ route: 'listMethods', query: schema, handler: async (req) => ... })
- * and gets the same middy chain, in DESIGN.md section 4's order: tracer, logger
- * with correlation id, metrics, request id, error mapping, authentication, rate
- * limit, body parsing and validation, then idempotency around the handler.
+ * and gets the same middy chain, in DESIGN.md section 4's order: logger with
+ * correlation id, metrics, request id, error mapping, authentication, rate limit,
+ * body parsing and validation, then idempotency around the handler (routes the
+ * manifest marks idempotent pass `idempotency: idempotent` from ./idempotent).
  */
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { correlationPaths } from '@aws-lambda-powertools/logger/correlationId';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { z, ZodType } from 'zod';
 import type { Principal } from '../application/authenticate';
-import { checkIdempotencyKey, deriveId, makeIdempotentRunner, type IdempotencyScope } from './middleware/idempotency';
-import { idempotencyStore, ids } from '../wiring';
-import { logger, metrics, tracer } from '../observability';
+import { checkIdempotencyKey, deriveId, type IdempotencyScope } from './middleware/idempotency-key';
+import type { IdempotentRunner } from './middleware/idempotency';
+import { ids } from '../wiring';
+import { logger, metrics } from '../observability';
 import { routeById, type RouteDefinition, type RouteId } from '../manifest/routes';
 import { AppError } from '../domain/errors';
 import { authentication } from './middleware/authentication';
@@ -51,10 +51,10 @@ export interface HttpHandlerOptions<QS, PS, BS> {
   readonly query?: QS;
   readonly path?: PS;
   readonly body?: BS;
+  /** Required exactly on the routes the manifest marks idempotent: `idempotent` from shared/http/idempotent. */
+  readonly idempotency?: IdempotentRunner<HttpResult>;
   readonly handler: (req: HttpRequest<Infer<QS>, Infer<PS>, Infer<BS>>) => Promise<HttpResponse>;
 }
-
-const runIdempotently = makeIdempotentRunner<HttpResult>(idempotencyStore);
 
 function toResult(res: HttpResponse): HttpResult {
   if (!res.raw) return jsonResult(res.status ?? 200, res.body, res.headers);
@@ -81,6 +81,10 @@ export function httpHandler<
   BS extends ZodType | undefined = undefined,
 >(options: HttpHandlerOptions<QS, PS, BS>) {
   const route = typeof options.route === 'string' ? routeById(options.route) : options.route;
+  const runIdempotently = options.idempotency;
+  if (route.idempotent !== (runIdempotently !== undefined)) {
+    throw new Error(`${route.id}: the manifest says idempotent=${route.idempotent}; pass idempotency exactly when it is true`);
+  }
 
   const core = async (event: HttpEvent, context: PipelineContext): Promise<HttpResult> => {
     const scope = idempotencyScope(route, event, context);
@@ -98,12 +102,11 @@ export function httpHandler<
       newId: (prefix) => (scope ? deriveId(prefix, scope) : ids.newId(prefix)),
     };
     const run = async () => toResult(await options.handler(req));
-    return scope ? runIdempotently(scope, context.input, context, run) : run();
+    return scope && runIdempotently ? runIdempotently(scope, context.input, context, run) : run();
   };
 
   const chain = middy<HttpEvent, HttpResult, Error, PipelineContext>()
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
-    .use(injectLambdaContext(logger, { correlationIdPath: correlationPaths.API_GATEWAY_HTTP, resetKeys: true }))
+    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics))
     .use(requestContext(route))
     .use(routeMetrics())

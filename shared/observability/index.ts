@@ -1,18 +1,18 @@
 /**
- * Logger, metrics and tracer: created once per container and imported everywhere
- * (the Powertools examples/app pattern).
+ * Logger and metrics: created once per container and imported everywhere (the
+ * Powertools examples/app pattern). Tracing is Lambda's active tracing (the
+ * function's segment, and the trace header the AWS SDK passes on to SQS), without
+ * the X-Ray SDK in the bundle: it cost ~110 KB and ~30 ms of every cold start
+ * (BENCHMARKS.md, "Bundles and cold import").
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { search } from '@aws-lambda-powertools/logger/correlationId';
 import { redactReplacer } from './redact';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
 
 export const SERVICE_NAME = 'latam-payments';
 
 export const logger = new Logger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
-  correlationIdSearchFn: search,
   // Card numbers, CVV, documents, API keys and webhook secrets never reach a log line.
   jsonReplacerFn: redactReplacer,
 });
@@ -20,4 +20,3 @@ export const metrics = new Metrics({
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'LatamPayments',
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
 });
-export const tracer = new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME });

@@ -76,6 +76,7 @@ async function main() {
   const { listPaymentMethods } = await import('../../shared/application/discovery');
   const { listMethodsQuery } = await import('../../shared/domain/catalog/discovery.schemas');
   const { httpHandler } = await import('../../shared/http/handler');
+  const { idempotent } = await import('../../shared/http/idempotent');
   const { jsonResult } = await import('../../shared/http/responses');
   const { z } = await import('zod');
 
@@ -94,6 +95,7 @@ async function main() {
   const bodySchema = z.object({ amount: z.number().positive(), currency: z.string().length(3), description: z.string().max(200) });
   const create = httpHandler({
     route: createRoute,
+    idempotency: idempotent,
     body: bodySchema,
     handler: async ({ body, newId }) => ({ body: { success: true, id: newId('bch_'), amount: body.amount } }),
   });

@@ -4,7 +4,6 @@
  * 24 h; the payload hash is over the validated input, so the same key with a
  * different body is refused. Thrown errors are not stored (the record is deleted).
  */
-import { createHash } from 'node:crypto';
 import {
   IdempotencyAlreadyInProgressError,
   IdempotencyConfig,
@@ -14,42 +13,11 @@ import {
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context } from 'aws-lambda';
 import { AppError } from '../../domain/errors';
+import type { IdempotencyScope } from './idempotency-key';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const REPLAYED_HEADER = 'idempotent-replayed';
-
-export interface IdempotencyScope {
-  readonly merchantId: string;
-  readonly mode: string;
-  readonly routeId: string;
-  readonly key: string;
-}
-
-/** Validates an X-Idempotency-Key header value: 1-255 printable ASCII characters. */
-export function checkIdempotencyKey(key: string): string {
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new AppError(
-      'VALIDATION_ERROR',
-      `X-Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces.`,
-      {
-        details: [{ field: 'x-idempotency-key', message: `must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters` }],
-      },
-    );
-  }
-  return key;
-}
-
-/**
- * The id of the object a keyed create makes: derived from merchant, mode, route
- * and key, so that a retry after a crash between the idempotency record and the
- * write finds the same id (and the write's attribute_not_exists condition) instead
- * of creating a duplicate. 128 bits of SHA-256, URL-safe.
- */
-export function deriveId(prefix: string, scope: IdempotencyScope): string {
-  const digest = createHash('sha256').update([scope.merchantId, scope.mode, scope.routeId, scope.key].join('\u0000')).digest();
-  return `${prefix}${digest.subarray(0, 16).toString('base64url')}`;
-}
+export { checkIdempotencyKey, deriveId, MAX_IDEMPOTENCY_KEY_LENGTH, type IdempotencyScope } from './idempotency-key';
 
 /** Stable JSON: object keys sorted, so equal inputs hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
@@ -72,7 +40,12 @@ interface Envelope {
   readonly payload: string;
 }
 
-export function makeIdempotentRunner<R extends { headers?: Record<string, string | number | boolean> }>(store: () => BasePersistenceLayer) {
+/** Runs the work at most once per scope (merchant, mode, route, key) and replays its result. */
+export type IdempotentRunner<R> = (scope: IdempotencyScope, input: unknown, context: Context, work: () => Promise<R>) => Promise<R>;
+
+export function makeIdempotentRunner<R extends { headers?: Record<string, string | number | boolean> }>(
+  store: () => BasePersistenceLayer,
+): IdempotentRunner<R> {
   const config = new IdempotencyConfig({
     eventKeyJmesPath: 'scope',
     payloadValidationJmesPath: 'payload',

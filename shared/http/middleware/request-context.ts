@@ -26,6 +26,9 @@ export function requestContext(route: RouteDefinition): middy.MiddlewareObj<Http
       ctx.input = { query: {}, path: {}, body: undefined };
       ctx.responseHeaders = {};
       logger.appendKeys({ route: route.id, request_id: ctx.requestId });
+      // API Gateway's request id is the correlation id (what correlationPaths.API_GATEWAY_HTTP reads), set
+      // directly so the logger does not bundle a JMESPath engine to find it.
+      logger.setCorrelationId(ctx.requestId);
     },
     after: echo,
     onError: echo,

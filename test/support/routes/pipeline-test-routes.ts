@@ -3,12 +3,13 @@
  * idempotent create with a visible effect, a rate-limited GET, a handler that
  * fails, and one that logs a request carrying card data.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { documentClient } from '../../../shared/adapters/aws-clients';
 import { config } from '../../../shared/config';
 import { httpHandler } from '../../../shared/http/handler';
+import { idempotent } from '../../../shared/http/idempotent';
 import type { RouteDefinition } from '../../../shared/manifest/routes';
 import { logger } from '../../../shared/observability';
 import type { ExtraRoute } from '../../../bin/local/http-server';
@@ -40,6 +41,7 @@ export const widgetBody = z.object({
 /** Each create writes the widget (conditional on its id being new) and bumps a per-merchant counter. */
 const createWidget = httpHandler({
   route: ROUTE.create,
+  idempotency: idempotent,
   body: widgetBody,
   handler: async ({ body, principal, newId }) => {
     const id = newId('wgt_');
