@@ -1,5 +1,5 @@
 /** What the payout use cases need from storage and from the payout rail. */
-import * as z from 'zod';
+import * as z from '../domain/zod';
 import type { DomainEvent } from '../domain/events';
 import type { Payout, PayoutStatus } from '../domain/payouts/payout';
 import type { Committed } from './payment-ports';
@@ -54,11 +54,17 @@ export const SETTLEMENT_STEPS = ['start', 'settle', 'refund'] as const;
 export type SettlementStep = (typeof SETTLEMENT_STEPS)[number];
 
 /** A message on the settlement (payouts) queue: one step of one payout. */
-export const payoutStepMessage = z.object({ payout_id: z.string().min(1).max(100), step: z.enum(SETTLEMENT_STEPS) });
+export const payoutStepMessage = z.object({
+  payout_id: z.string().check(z.minLength(1), z.maxLength(100)),
+  step: z.enum(SETTLEMENT_STEPS),
+});
 export type PayoutStepMessage = Readonly<z.infer<typeof payoutStepMessage>>;
 
 /** A message on the settlement queue: a sandbox refund to settle. */
-export const refundSettlementMessage = z.object({ refund_id: z.string().min(1).max(100), step: z.literal('refund_settle') });
+export const refundSettlementMessage = z.object({
+  refund_id: z.string().check(z.minLength(1), z.maxLength(100)),
+  step: z.literal('refund_settle'),
+});
 export type RefundSettlementMessage = Readonly<z.infer<typeof refundSettlementMessage>>;
 
 /** Everything the settlement worker reads from its queue. */

@@ -1,16 +1,16 @@
 /** What webhook dispatch and delivery need: the event store and the delivery queue. */
-import * as z from 'zod';
+import * as z from '../domain/zod';
 import type { DomainEvent } from '../domain/events';
 import type { DeliveryAttempt, DeliveryStatus } from '../domain/webhooks/retry';
 
 /** The message on the webhooks queue: which event, which attempt, and when it may run. */
 export const deliveryMessage = z.object({
-  event_id: z.string().min(1).max(100),
-  attempt: z.number().int().min(0).max(100),
+  event_id: z.string().check(z.minLength(1), z.maxLength(100)),
+  attempt: z.number().check(z.int(), z.gte(0), z.lte(100)),
   /** Unix ms; a message received earlier is sent on as another hop. */
-  not_before: z.number().int().nonnegative().optional(),
+  not_before: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** A merchant's resend or an ops redrive: deliver even if the event already reached a final state. */
-  manual: z.boolean().optional(),
+  manual: z.optional(z.boolean()),
 });
 export type DeliveryMessage = Readonly<z.infer<typeof deliveryMessage>>;
 

@@ -5,6 +5,7 @@
  * own use case can raise; the codes every route of a kind can answer are added in errors.contract.ts.
  */
 import type { ZodType } from 'zod';
+import type * as z4 from 'zod/v4/core';
 import type { ErrorCode } from '../domain/errors';
 import type { RouteId } from '../manifest/routes';
 import { getMethodPath, getMethodQuery, listMethodsQuery } from '../domain/catalog/discovery.schemas';
@@ -29,7 +30,8 @@ export interface ResponseContract {
 }
 
 export interface RouteContract {
-  readonly request?: { readonly query?: ZodType; readonly path?: ZodType; readonly body?: ZodType };
+  /** The handlers' own schemas: zod/mini (shared/domain/zod.ts), so typed by the zod 4 core both APIs share. */
+  readonly request?: { readonly query?: z4.$ZodType; readonly path?: z4.$ZodType; readonly body?: z4.$ZodType };
   /** Successful (and non-error) answers by status. */
   readonly responses: Readonly<Record<number, ResponseContract>>;
   /** Codes the route's own logic can raise, beyond those of its kind. */

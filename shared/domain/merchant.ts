@@ -1,5 +1,5 @@
 /** Merchants and their API keys: pure types and rules, no AWS. */
-import * as z from 'zod';
+import * as z from './zod';
 import { COUNTRY_CODES, type CountryCode } from './geo';
 import { SCOPES, type Mode, type Scope } from './access';
 
@@ -7,15 +7,15 @@ export const MERCHANT_STATUSES = ['active', 'inactive'] as const;
 export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
 
 export const merchantSchema = z.object({
-  merchant_id: z.string().regex(/^mch_[A-Za-z0-9_-]{22,}$/),
-  name: z.string().min(1).max(200),
+  merchant_id: z.string().check(z.regex(/^mch_[A-Za-z0-9_-]{22,}$/)),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
   status: z.enum(MERCHANT_STATUSES),
   countries: z.array(z.enum(COUNTRY_CODES)),
   /** Enabled collection and payout method codes (svc-mt-N). */
-  methods: z.array(z.string().regex(/^svc-mt-\d+$/)),
-  notification_url: z.string().url().nullable(),
+  methods: z.array(z.string().check(z.regex(/^svc-mt-\d+$/))),
+  notification_url: z.nullable(z.string().check(z.url())),
   /** Per-route requests per minute set by ops (route id -> limit); a route not listed keeps the SPEC default. */
-  rate_limits: z.record(z.string(), z.number().int().min(1).max(1_000_000)).optional(),
+  rate_limits: z.optional(z.record(z.string(), z.number().check(z.int(), z.gte(1), z.lte(1_000_000)))),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -38,7 +38,7 @@ export const apiKeySchema = z.object({
   /** Recognisable, non-secret hint: prefix and last four (sk_test_…a1b2). */
   hint: z.string(),
   created_at: z.string(),
-  revoked_at: z.string().nullable(),
+  revoked_at: z.nullable(z.string()),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 

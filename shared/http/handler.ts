@@ -9,7 +9,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import type { z, ZodType } from 'zod';
+import type * as z from '../domain/zod';
 import type { Principal } from '../application/authenticate';
 import { checkIdempotencyKey, deriveId, type IdempotencyScope } from './middleware/idempotency-key';
 import type { IdempotentRunner } from './middleware/idempotency';
@@ -26,7 +26,7 @@ import { validation } from './middleware/validation';
 import { jsonResult } from './responses';
 import type { HttpEvent, HttpResponse, HttpResult, PipelineContext } from './types';
 
-type Infer<S> = S extends ZodType ? z.infer<S> : undefined;
+type Infer<S> = S extends z.core.$ZodType ? z.infer<S> : undefined;
 
 export interface HttpRequest<Q, P, B> {
   readonly query: Q;
@@ -76,9 +76,9 @@ function idempotencyScope(route: RouteDefinition, event: HttpEvent, context: Pip
 }
 
 export function httpHandler<
-  QS extends ZodType | undefined = undefined,
-  PS extends ZodType | undefined = undefined,
-  BS extends ZodType | undefined = undefined,
+  QS extends z.core.$ZodType | undefined = undefined,
+  PS extends z.core.$ZodType | undefined = undefined,
+  BS extends z.core.$ZodType | undefined = undefined,
 >(options: HttpHandlerOptions<QS, PS, BS>) {
   const route = typeof options.route === 'string' ? routeById(options.route) : options.route;
   const runIdempotently = options.idempotency;

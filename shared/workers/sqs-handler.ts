@@ -9,11 +9,11 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import type { z, ZodType } from 'zod';
+import * as z from '../domain/zod';
 import { logger, metrics } from '../observability';
 import { instrumented } from './instrument';
 
-export interface SqsHandlerOptions<S extends ZodType> {
+export interface SqsHandlerOptions<S extends z.core.$ZodType> {
   /** The message body's schema. */
   readonly message: S;
   /** Runs one valid message; a throw marks the record failed (retried, then dead-lettered). */
@@ -29,7 +29,7 @@ export class InvalidMessageError extends Error {
   }
 }
 
-export function parseMessage<S extends ZodType>(schema: S, record: Pick<SQSRecord, 'body' | 'messageId'>): z.infer<S> {
+export function parseMessage<S extends z.core.$ZodType>(schema: S, record: Pick<SQSRecord, 'body' | 'messageId'>): z.infer<S> {
   let json: unknown;
   try {
     json = JSON.parse(record.body);
@@ -37,7 +37,7 @@ export function parseMessage<S extends ZodType>(schema: S, record: Pick<SQSRecor
     logger.error('Queue message is not JSON', { messageId: record.messageId });
     throw new InvalidMessageError(record.messageId);
   }
-  const parsed = schema.safeParse(json);
+  const parsed = z.safeParse(schema, json);
   if (!parsed.success) {
     logger.error('Queue message does not match its schema', {
       messageId: record.messageId,
@@ -48,7 +48,7 @@ export function parseMessage<S extends ZodType>(schema: S, record: Pick<SQSRecor
   return parsed.data;
 }
 
-export function sqsHandler<S extends ZodType>(opts: SqsHandlerOptions<S>) {
+export function sqsHandler<S extends z.core.$ZodType>(opts: SqsHandlerOptions<S>) {
   const processor = new BatchProcessor(EventType.SQS);
   const record = async (r: SQSRecord) => opts.handle(parseMessage(opts.message, r), r);
   return instrumented(async (event: SQSEvent, context) => {

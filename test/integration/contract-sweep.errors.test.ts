@@ -8,7 +8,7 @@
  * test/support/contract.ts checks each answer's status, shape and headers; these tests assert the code.
  */
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import type { ZodType } from 'zod';
+import { parse, type core } from 'zod';
 import { lambdaContext } from '../../bin/local/lambda-events';
 import { dynamoClient } from '../../shared/adapters/aws-clients';
 import { byStatus, routeErrorCodes } from '../../shared/contract/errors.contract';
@@ -34,7 +34,7 @@ const rows = (routes: readonly Route[]) => routes.map((r) => [r.id, r] as const)
 const doc = openApiDocument();
 const opOf = (r: Route): Json => doc.paths[r.path][r.method.toLowerCase()];
 const paramsOf = (r: Route, where: 'path' | 'query'): Json[] => (opOf(r).parameters ?? []).filter((p: Json) => p.in === where);
-const schemasOf = (r: Route): { query?: ZodType; path?: ZodType; body?: ZodType } => routeContract(r.id).request ?? {};
+const schemasOf = (r: Route): { query?: core.$ZodType; path?: core.$ZodType; body?: core.$ZodType } => routeContract(r.id).request ?? {};
 
 /** String examples the document publishes per field name (ids carry theirs on the response schemas). */
 const examplesByName = new Map<string, string[]>();
@@ -240,7 +240,11 @@ describe('idempotency', () => {
   /** Runs `during` while a first request with this key and input is still in flight, through the handlers' own store. */
   async function whileInFlight<T>(c: Call, key: string, during: () => Promise<T>): Promise<T> {
     const s = schemasOf(c.route);
-    const input = { query: s.query ? s.query.parse(c.query) : {}, path: s.path ? s.path.parse(c.path) : {}, body: s.body?.parse(c.body) };
+    const input = {
+      query: s.query ? parse(s.query, c.query) : {},
+      path: s.path ? parse(s.path, c.path) : {},
+      body: s.body && parse(s.body, c.body),
+    };
     const scope = { merchantId: m.merchantId, mode: 'test', routeId: c.route.id, key };
     let started!: () => void;
     let release!: () => void;

@@ -3,20 +3,20 @@
  * named in the 400; unknown fields are dropped by the schemas (z.object strips).
  */
 import type middy from '@middy/core';
-import type { ZodType } from 'zod';
+import * as z from '../../domain/zod';
 import { AppError, type FieldError } from '../../domain/errors';
 import type { HttpEvent, HttpResult, PipelineContext } from '../types';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export interface InputSchemas {
-  readonly query?: ZodType;
-  readonly path?: ZodType;
-  readonly body?: ZodType;
+  readonly query?: z.core.$ZodType;
+  readonly path?: z.core.$ZodType;
+  readonly body?: z.core.$ZodType;
 }
 
-function issuesOf(schema: ZodType, value: unknown, location: string): { data: unknown; errors: FieldError[] } {
-  const res = schema.safeParse(value);
+function issuesOf(schema: z.core.$ZodType, value: unknown, location: string): { data: unknown; errors: FieldError[] } {
+  const res = z.safeParse(schema, value);
   if (res.success) return { data: res.data, errors: [] };
   return {
     data: undefined,
