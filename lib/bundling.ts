@@ -24,6 +24,15 @@ export const BUNDLING = {
   externalModules: ['@aws-sdk/*'],
 } as const;
 
+/**
+ * Lambda memory of a function whose manifest entry names none. Measured (BENCHMARKS.md, "Bundles and
+ * cold import" and "Load"): every function holds 63-68 MB resident after its import, so 256 MB leaves
+ * ~190 MB for requests; Lambda gives CPU in proportion to memory (one vCPU at 1,769 MB), and the routes
+ * whose requests burn more CPU (QR images, HTML pages, the 900 KB OpenAPI document, the queue consumers'
+ * batches of ten) name 512 MB in the manifest.
+ */
+export const DEFAULT_MEMORY_MB = 256;
+
 export interface FunctionEntry {
   /** Construct-friendly id: the route id, `<queue>Consumer`, `<job>Job`. */
   readonly id: string;

@@ -15,7 +15,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { Access } from '../shared/manifest/access';
 import { queueUrlEnv } from '../shared/manifest/queues';
-import { BUNDLING } from './bundling';
+import { BUNDLING, DEFAULT_MEMORY_MB } from './bundling';
 import type { StageConfig } from './stage-config';
 import type { QueuePair } from './stateful-stack';
 
@@ -84,7 +84,7 @@ export class ServiceFunction extends Construct {
       description: props.description.slice(0, 256),
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: props.memoryMb ?? 512,
+      memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
       timeout: Duration.seconds(props.timeoutSeconds ?? 10),
       tracing: lambda.Tracing.ACTIVE,
       logGroup: this.logGroup,

@@ -146,6 +146,7 @@ export class StatelessStack extends Stack {
           description: `Consumer of the ${definition.id} queue: ${definition.description}`,
           access: consumer.access,
           timeoutSeconds: consumer.timeoutSeconds,
+          memoryMb: consumer.memoryMb,
           eventSourceQueueId: definition.id,
           environment,
         }),
@@ -168,6 +169,7 @@ export class StatelessStack extends Stack {
           description: `Scheduled every ${job.everyMinutes} min: ${job.description}`,
           access: job.access,
           timeoutSeconds: job.timeoutSeconds,
+          memoryMb: job.memoryMb,
           environment,
         }),
       );

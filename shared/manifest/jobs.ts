@@ -8,7 +8,7 @@ export interface JobDefinition {
   readonly handler: string;
   readonly everyMinutes: number;
   readonly timeoutSeconds: number;
-  /** Lambda memory (MB); default 512. */
+  /** Lambda memory (MB); default DEFAULT_MEMORY_MB (lib/bundling.ts). */
   readonly memoryMb?: number;
   readonly access: Access;
 }

@@ -10,7 +10,7 @@ export interface QueueConsumer {
   readonly batchSize: number;
   readonly maxBatchingWindowSeconds: number;
   readonly timeoutSeconds: number;
-  /** Lambda memory (MB); default 512. */
+  /** Lambda memory (MB); default DEFAULT_MEMORY_MB (lib/bundling.ts). */
   readonly memoryMb?: number;
   readonly access: Access;
 }
@@ -42,6 +42,7 @@ export const QUEUES: readonly QueueDefinition[] = [
       batchSize: 10,
       maxBatchingWindowSeconds: 0,
       timeoutSeconds: 30,
+      memoryMb: 512, // ten deliveries at once: HMAC signing, TLS handshakes to merchants
       access: { table: 'readwrite', queues: { webhooks: 'send+consume' }, deadLetters: ['webhooks'] },
     },
   },
@@ -58,6 +59,7 @@ export const QUEUES: readonly QueueDefinition[] = [
       batchSize: 10,
       maxBatchingWindowSeconds: 0,
       timeoutSeconds: 30,
+      memoryMb: 512, // ten settlement transactions at once
       access: { table: 'readwrite', queues: { payouts: 'send+consume', webhooks: 'send' } },
     },
   },

@@ -25,6 +25,7 @@ export const CORE_ROUTES = [
     idempotent: false,
     access: { table: 'none' },
     assets: ['openapi.json'],
+    memoryMb: 512, // parses and re-serializes the 900 KB document once per container
     summary: 'The API contract as an OpenAPI 3.1 document (this one); no key needed.',
   },
   {
@@ -38,6 +39,7 @@ export const CORE_ROUTES = [
     idempotent: false,
     access: { table: 'none' },
     assets: ['openapi.json'],
+    memoryMb: 512, // parses the 900 KB document and renders the page once per container
     summary: 'The API reference as a web page, rendered from openapi.json; no key needed.',
   },
   {

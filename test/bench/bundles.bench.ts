@@ -15,7 +15,7 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { BUNDLING, functionEntries, type FunctionEntry } from '../../lib/bundling';
+import { BUNDLING, DEFAULT_MEMORY_MB, functionEntries, type FunctionEntry } from '../../lib/bundling';
 import { MANIFEST } from '../../lib/manifest';
 import { printReport, runBench } from './support';
 
@@ -148,7 +148,7 @@ async function main() {
       .join(', ');
     rows.push(
       `| ${b.entry.id} | ${kb(b.bytes)} | ${kb(b.mapBytes)} | ${c.bundleMs.toFixed(1)} | ${c.bareMs.toFixed(1)} | ` +
-        `${(c.bundleMs - c.bareMs).toFixed(1)} | ${mb(c.rss)} | ${mb(c.heap)} | ${b.entry.memoryMb ?? 512} | ${top} |`,
+        `${(c.bundleMs - c.bareMs).toFixed(1)} | ${mb(c.rss)} | ${mb(c.heap)} | ${b.entry.memoryMb ?? DEFAULT_MEMORY_MB} | ${top} |`,
     );
     process.stderr.write('.');
   }

@@ -6,6 +6,7 @@ import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { buildApp, type BuiltApp } from '../../lib/app';
+import { DEFAULT_MEMORY_MB, functionEntries } from '../../lib/bundling';
 import { MANIFEST, type ServiceManifest } from '../../lib/manifest';
 import { parseStage, stageConfig, type Stage } from '../../lib/stage-config';
 import { JOBS } from '../../shared/manifest/jobs';
@@ -90,6 +91,17 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
     expect(Object.keys(all)).toHaveLength(routes.length + 1);
   });
 
+  test('memory: every function sized by its manifest entry, 256 MB unless the entry names more', () => {
+    const b = built(stage);
+    const fns = b.statelessTemplate.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    const entries = functionEntries(MANIFEST);
+    expect(entries).toHaveLength(Object.keys(fns).length);
+    for (const e of entries) {
+      expect([e.id, fns[logicalId(b.stateless, functionOf(b, e.id))]!.Properties.MemorySize]).toEqual([e.id, e.memoryMb ?? DEFAULT_MEMORY_MB]);
+    }
+    expect(DEFAULT_MEMORY_MB).toBe(256);
+  });
+
   test('functions: one per route + fallback + consumer + job; node 22, arm64, X-Ray, own log group', () => {
     const t = built(stage).statelessTemplate;
     const fns = Object.values(t.findResources('AWS::Lambda::Function')) as Resource[];
@@ -116,7 +128,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
     for (const route of routes) {
       t.hasResourceProperties('AWS::Lambda::Function', {
         Description: Match.stringLikeRegexp(`^${route.method} ${route.path.replace(/[{}]/g, '.')}:`),
-        MemorySize: route.memoryMb ?? 512,
+        MemorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
         Timeout: route.timeoutSeconds ?? 10,
       });
     }
