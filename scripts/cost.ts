@@ -26,9 +26,11 @@ interface Meter {
   readUnits: number;
   writeUnits: number;
   sqs: Map<string, number>;
+  /** Calls and units by DynamoDB command, for the report. */
+  dynamo: Map<string, { calls: number; units: number }>;
   logBytes: number;
 }
-const fresh = (): Meter => ({ invocations: new Map(), readUnits: 0, writeUnits: 0, sqs: new Map(), logBytes: 0 });
+const fresh = (): Meter => ({ invocations: new Map(), readUnits: 0, writeUnits: 0, sqs: new Map(), dynamo: new Map(), logBytes: 0 });
 let meter = fresh();
 
 async function main() {
@@ -157,6 +159,8 @@ async function main() {
       console.log(`\n${mix}: $${total(lines).toFixed(2)} per 1M payments (${RUNS} measured)`);
       console.log('| component | per payment | $ per 1M payments |\n|---|---|---|');
       for (const l of lines) console.log(`| ${l.component} | ${l.perPayment} | ${l.dollarsPerMillion.toFixed(3)} |`);
+      const byCall = [...used.dynamo].map(([c, d]) => `${c} ${(d.calls / RUNS).toFixed(2)} (${(d.units / RUNS).toFixed(1)} units)`);
+      console.log(`DynamoDB calls per payment: ${byCall.join(', ')}`);
       console.log(`SQS requests by kind: ${[...used.sqs].map(([c, n]) => `${c} ${(n / RUNS).toFixed(2)}`).join(', ')}`);
     }
   }
@@ -183,6 +187,8 @@ function meterDynamoDb(client: import('@aws-sdk/client-dynamodb').DynamoDBClient
       const out = await next(args);
       const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
       const units = [consumed ?? []].flat().reduce((sum: number, c) => sum + ((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+      const d = meter.dynamo.get(command) ?? { calls: 0, units: 0 };
+      meter.dynamo.set(command, { calls: d.calls + 1, units: d.units + units });
       if (READS.has(command)) meter.readUnits += units;
       else if (WRITES.has(command)) meter.writeUnits += units;
       return out;

@@ -50,25 +50,30 @@ const v4 = (cidr: string, cls: IpClass): Range4 => {
   return { base: parseIpv4(ip)!, bits: Number(bits), cls };
 };
 
-/** Most specific first; anything not listed is public. */
-const IPV4_RANGES: readonly Range4[] = [
-  v4('255.255.255.255/32', 'reserved'), // limited broadcast
-  v4('0.0.0.0/8', 'unspecified'), // "this network"; 0.0.0.0 reaches the local host on Linux
-  v4('10.0.0.0/8', 'private'),
-  v4('100.64.0.0/10', 'cgnat'),
-  v4('127.0.0.0/8', 'loopback'),
-  v4('169.254.0.0/16', 'link-local'), // includes 169.254.169.254 (instance metadata)
-  v4('172.16.0.0/12', 'private'),
-  v4('192.0.0.0/24', 'reserved'), // IETF protocol assignments
-  v4('192.0.2.0/24', 'reserved'), // TEST-NET-1
-  v4('192.88.99.0/24', 'reserved'), // 6to4 relay anycast (deprecated)
-  v4('192.168.0.0/16', 'private'),
-  v4('198.18.0.0/15', 'reserved'), // benchmarking
-  v4('198.51.100.0/24', 'reserved'), // TEST-NET-2
-  v4('203.0.113.0/24', 'reserved'), // TEST-NET-3
-  v4('224.0.0.0/4', 'multicast'),
-  v4('240.0.0.0/4', 'reserved'),
-];
+/**
+ * Most specific first; anything not listed is public. Built on first use, not at import: parsing them
+ * runs node:net's isIP, whose first call costs ~7 ms, and most cold starts never check a URL.
+ */
+let ipv4Ranges: readonly Range4[] | undefined;
+const IPV4_RANGES = (): readonly Range4[] =>
+  (ipv4Ranges ??= [
+    v4('255.255.255.255/32', 'reserved'), // limited broadcast
+    v4('0.0.0.0/8', 'unspecified'), // "this network"; 0.0.0.0 reaches the local host on Linux
+    v4('10.0.0.0/8', 'private'),
+    v4('100.64.0.0/10', 'cgnat'),
+    v4('127.0.0.0/8', 'loopback'),
+    v4('169.254.0.0/16', 'link-local'), // includes 169.254.169.254 (instance metadata)
+    v4('172.16.0.0/12', 'private'),
+    v4('192.0.0.0/24', 'reserved'), // IETF protocol assignments
+    v4('192.0.2.0/24', 'reserved'), // TEST-NET-1
+    v4('192.88.99.0/24', 'reserved'), // 6to4 relay anycast (deprecated)
+    v4('192.168.0.0/16', 'private'),
+    v4('198.18.0.0/15', 'reserved'), // benchmarking
+    v4('198.51.100.0/24', 'reserved'), // TEST-NET-2
+    v4('203.0.113.0/24', 'reserved'), // TEST-NET-3
+    v4('224.0.0.0/4', 'multicast'),
+    v4('240.0.0.0/4', 'reserved'),
+  ]);
 
 /** Dotted quad to an unsigned 32-bit number; null unless exactly four decimal octets. */
 function parseIpv4(ip: string): number | null {
@@ -77,7 +82,7 @@ function parseIpv4(ip: string): number | null {
 }
 
 function classifyV4(n: number): IpClass {
-  for (const r of IPV4_RANGES) {
+  for (const r of IPV4_RANGES()) {
     const size = 2 ** (32 - r.bits);
     if (Math.floor(n / size) === Math.floor(r.base / size)) return r.cls;
   }
@@ -135,7 +140,7 @@ const zeroBits = (g: number[], from: number, to: number) => {
   return true;
 };
 
-const V6 = {
+const v6Ranges = () => ({
   ipv4Mapped: v6('::ffff:0:0/96'),
   siit: v6('::ffff:0:0:0/96'), // IPv4-translated (RFC 2765)
   ipv4Compatible: v6('::/96'), // deprecated IPv4-compatible
@@ -143,20 +148,23 @@ const V6 = {
   nat64Local: v6('64:ff9b:1::/48'),
   sixToFour: v6('2002::/16'),
   globalUnicast: v6('2000::/3'),
-};
-const IPV6_RANGES: ReadonlyArray<{ range: { prefix: number[]; bits: number }; cls: IpClass }> = [
-  { range: v6('100::/64'), cls: 'reserved' }, // discard-only
-  { range: v6('2001::/23'), cls: 'reserved' }, // IETF protocol assignments (Teredo, benchmarking, ORCHID...)
-  { range: v6('2001:db8::/32'), cls: 'reserved' }, // documentation
-  { range: v6('3fff::/20'), cls: 'reserved' }, // documentation (RFC 9637)
-  { range: v6('5f00::/16'), cls: 'reserved' }, // SRv6 SIDs
-  { range: v6('fc00::/7'), cls: 'private' }, // unique local
-  { range: v6('fe80::/10'), cls: 'link-local' },
-  { range: v6('fec0::/10'), cls: 'private' }, // site-local (deprecated)
-  { range: v6('ff00::/8'), cls: 'multicast' },
-];
+  /** Most specific first. */
+  classes: [
+    { range: v6('100::/64'), cls: 'reserved' }, // discard-only
+    { range: v6('2001::/23'), cls: 'reserved' }, // IETF protocol assignments (Teredo, benchmarking, ORCHID...)
+    { range: v6('2001:db8::/32'), cls: 'reserved' }, // documentation
+    { range: v6('3fff::/20'), cls: 'reserved' }, // documentation (RFC 9637)
+    { range: v6('5f00::/16'), cls: 'reserved' }, // SRv6 SIDs
+    { range: v6('fc00::/7'), cls: 'private' }, // unique local
+    { range: v6('fe80::/10'), cls: 'link-local' },
+    { range: v6('fec0::/10'), cls: 'private' }, // site-local (deprecated)
+    { range: v6('ff00::/8'), cls: 'multicast' },
+  ] as ReadonlyArray<{ range: { prefix: number[]; bits: number }; cls: IpClass }>,
+});
+let v6Built: ReturnType<typeof v6Ranges> | undefined;
 
 function classifyV6(g: number[]): IpClass {
+  const V6 = (v6Built ??= v6Ranges());
   if (g.every((x) => x === 0)) return 'unspecified';
   if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return 'loopback';
   if (inRange(g, V6.ipv4Mapped) || inRange(g, V6.siit) || inRange(g, V6.ipv4Compatible) || inRange(g, V6.nat64)) {
@@ -171,7 +179,7 @@ function classifyV6(g: number[]): IpClass {
     return readings.map(classifyV4).find((c) => c !== 'public') ?? 'public';
   }
   if (inRange(g, V6.sixToFour)) return classifyV4(bitsAt(g, 16));
-  for (const { range, cls } of IPV6_RANGES) if (inRange(g, range)) return cls;
+  for (const { range, cls } of V6.classes) if (inRange(g, range)) return cls;
   return inRange(g, V6.globalUnicast) ? 'public' : 'reserved';
 }
 
