@@ -32,9 +32,11 @@ type Client = ddb.DynamoDBClient | sqs.SQSClient;
 
 export function recorder(dynamodb: ddb.DynamoDBClient, queue: sqs.SQSClient) {
   let calls: Call[] | undefined;
+  let lastCallAt = 0;
   const watch = (client: Client, service: Call['service']) =>
     (client as ddb.DynamoDBClient).middlewareStack.add(
       (next, context) => async (args) => {
+        lastCallAt = performance.now();
         calls?.push({ service, command: String(context.commandName).replace(/Command$/, ''), input: structuredClone(args.input) });
         return next(args);
       },
@@ -43,6 +45,10 @@ export function recorder(dynamodb: ddb.DynamoDBClient, queue: sqs.SQSClient) {
   watch(dynamodb, 'dynamodb');
   watch(queue, 'sqs');
   return {
+    /** Resolves once no call has been sent for `quietMs` (what a previous run left in flight has finished). */
+    async idle(quietMs = 1000): Promise<void> {
+      while (performance.now() - lastCallAt < quietMs) await new Promise((r) => setTimeout(r, 100));
+    },
     start: () => void (calls = []),
     stop(subject?: string): Recorded {
       const recorded = calls ?? [];

@@ -136,6 +136,7 @@ async function main() {
   for (const c of cases) {
     // One request through the service, recorded: what the baseline will do per request.
     const pool = c.pool ? await c.pool(1) : [];
+    await rec.idle(); // nothing from the previous case still in flight gets recorded as this one's
     await call('GET', '/api/v1/balance'); // the API-key cache is warm, as it is for all but one request per 10 s
     rec.start();
     await call(c.method, c.path, c.poolBody ? c.poolBody(pool[0]!) : c.body);

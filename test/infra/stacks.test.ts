@@ -97,7 +97,8 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
     const entries = functionEntries(MANIFEST);
     expect(entries).toHaveLength(Object.keys(fns).length);
     for (const e of entries) {
-      expect([e.id, fns[logicalId(b.stateless, functionOf(b, e.id))]!.Properties.MemorySize]).toEqual([e.id, e.memoryMb ?? DEFAULT_MEMORY_MB]);
+      const fn = fns[logicalId(b.stateless, functionOf(b, e.id))]!;
+      expect([e.id, fn.Properties.MemorySize]).toEqual([e.id, e.memoryMb ?? DEFAULT_MEMORY_MB]);
     }
     expect(DEFAULT_MEMORY_MB).toBe(256);
   });
