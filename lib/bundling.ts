@@ -12,7 +12,7 @@ export const BUNDLING = {
   minify: true,
   /**
    * Written beside the bundle and shipped in the asset, but not loaded at start: `--enable-source-maps`
-   * parses the whole map on every cold start (+21 ms and +11 MB on the largest bundle, BENCHMARKS.md).
+   * parses the whole map on every cold start (+19-28 ms and +9-18 MB on the largest bundle, BENCHMARKS.md).
    * Set NODE_OPTIONS=--enable-source-maps on one function to get mapped stack traces while debugging it.
    */
   sourceMap: true,

@@ -1,34 +1,157 @@
 /**
- * The AWS bill of one payment, from what `npm run cost` measured on the local stack: the pure arithmetic,
- * list prices included (unit-tested in test/unit/cost-model.test.ts).
+ * The AWS bill of one payment, from what `npm run cost` measured on the local stack: list prices, DynamoDB's
+ * size rules (item size, transactional and index write units, storage) and the arithmetic. Pure; unit-tested
+ * in test/unit/cost-model.test.ts.
  */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
-/** us-east-1 list prices, as published on the AWS pricing pages named here; taken 2026-11-23. */
+/**
+ * us-east-1 list prices, as published on the AWS pricing pages named here; taken 2026-11-23 (written from the
+ * published price lists, not read from the live pages that day). Free tiers are ignored throughout.
+ */
 export const PRICES = {
   takenOn: '2026-11-23',
-  /** AWS Lambda pricing: Arm, per GB-second (first 6 billion GB-s a month), and per request. */
+  /** "AWS Lambda Pricing": Arm, per GB-second (first 6 billion GB-s a month), and per request. */
   lambdaArmGbSecond: 0.0000133334,
   lambdaRequest: 0.2 / 1e6,
-  /** Amazon API Gateway pricing: HTTP APIs, per request (first 300 million a month). */
+  /** "Amazon API Gateway Pricing": HTTP APIs, per request (first 300 million a month; per 512 KB, our sizes are far below). */
   httpApiRequest: 1.0 / 1e6,
-  /** Amazon DynamoDB pricing, on-demand (after the November 2024 cut): per write and read request unit. */
+  /**
+   * "Amazon DynamoDB Pricing for On-Demand Capacity", after the cut of 1 November 2024 (on-demand throughput
+   * halved): per write and read request unit; Standard table class storage per GB-month.
+   */
   dynamoWriteUnit: 0.625 / 1e6,
   dynamoReadUnit: 0.125 / 1e6,
-  /** Amazon SQS pricing: standard queues, per request (each 64 KB chunk is one request). */
+  dynamoStorageGbMonth: 0.25,
+  /** "Amazon SQS Pricing": standard queues, per request (each 64 KB chunk of a payload is one request). */
   sqsRequest: 0.4 / 1e6,
-  /** Amazon CloudWatch pricing: Logs ingestion, Standard class, per GB. */
+  /** "Amazon CloudWatch Pricing": Logs, Standard log class, ingestion per GB. */
   logsIngestedGb: 0.5,
-  /** AWS X-Ray pricing: per trace recorded. */
-  xrayTrace: 5.0 / 1e6,
+  /** "Amazon CloudWatch Pricing": custom metrics (EMF series included), per metric-month, first 10,000. */
+  customMetricMonth: 0.3,
+  /** "AWS X-Ray Pricing": per trace recorded, per trace retrieved or scanned. */
+  xrayTraceRecorded: 5.0 / 1e6,
+  xrayTraceRetrieved: 0.5 / 1e6,
 } as const;
 
-/** Lambda's own START, END and REPORT lines per invocation (text format), bytes: not written by our code. */
-export const PLATFORM_LOG_BYTES_PER_INVOCATION = 330;
+/** The rate the per-payment figures are taken at: one million payments in a 30-day month (0.39 a second). */
+export const PAYMENTS_PER_MONTH = 1e6;
+export const SECONDS_PER_MONTH = 30 * 24 * 3600;
+/** Lambda gives a function one full vCPU at 1,769 MB and a proportional share below. */
+export const FULL_VCPU_MB = 1769;
+/** An idle SQS event source mapping long-polls with 5 pollers, 20 s each: 15 ReceiveMessage a minute per queue. */
+export const ESM_IDLE_RECEIVES_PER_MONTH = 5 * 3 * 60 * 24 * 30;
+
+const RID = '3f1c2a9e-6b7d-4e21-9c1a-5d2b8e7f4a60';
+/** What Lambda itself writes per invocation (text log format, active tracing): START, END, REPORT and its XRAY line. */
+export const PLATFORM_LOG_LINES = [
+  `START RequestId: ${RID} Version: $LATEST\n`,
+  `END RequestId: ${RID}\n`,
+  `REPORT RequestId: ${RID}\tDuration: 23.45 ms\tBilled Duration: 24 ms\tMemory Size: 256 MB\tMax Memory Used: 92 MB\t\n` +
+    `XRAY TraceId: 1-6741b2c3-4d5e6f708192a3b4c5d6e7f8\tSegmentId: 0a1b2c3d4e5f6789\tSampled: true\t\n`,
+];
+export const PLATFORM_LOG_BYTES_PER_INVOCATION = PLATFORM_LOG_LINES.reduce((n, l) => n + Buffer.byteLength(l), 0);
+/** Bytes CloudWatch Logs adds to each log event's message when it sizes a PutLogEvents batch; assumed billed too. */
+export const LOG_EVENT_OVERHEAD_BYTES = 26;
+
+// ---- DynamoDB size rules (projection ALL on every index, as shared/manifest/table.ts declares) ----
+
+export type Item = Record<string, AttributeValue>;
+export interface IndexKeys {
+  readonly name: string;
+  readonly partitionKey: string;
+  readonly sortKey: string;
+}
+
+const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
+/** A number: 1 byte per two significant digits, plus 1. */
+const numberSize = (n: string) => {
+  const digits = n
+    .replace(/e.*$/i, '')
+    .replace(/[^0-9]/g, '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
+  return Math.ceil(Math.max(digits.length, 1) / 2) + 1;
+};
+
+/** The size DynamoDB bills for an attribute value (Developer Guide, "Item sizes and formats"). */
+export function valueSize(v: AttributeValue): number {
+  if (v.S !== undefined) return utf8(v.S);
+  if (v.N !== undefined) return numberSize(v.N);
+  if (v.B !== undefined) return v.B.byteLength;
+  if (v.BOOL !== undefined || v.NULL !== undefined) return 1;
+  if (v.SS) return v.SS.reduce((s, x) => s + utf8(x), 0);
+  if (v.NS) return v.NS.reduce((s, x) => s + numberSize(x), 0);
+  if (v.BS) return v.BS.reduce((s, x) => s + x.byteLength, 0);
+  if (v.L) return 3 + v.L.reduce((s, x) => s + valueSize(x) + 1, 0);
+  if (v.M) return 3 + Object.entries(v.M).reduce((s, [k, x]) => s + utf8(k) + valueSize(x) + 1, 0);
+  return 0;
+}
+
+/** Attribute names plus values. */
+export const itemSize = (item: Item) => Object.entries(item).reduce((s, [k, v]) => s + utf8(k) + valueSize(v), 0);
+
+const kb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
+const inIndex = (item: Item | undefined, ix: IndexKeys): item is Item =>
+  item?.[ix.partitionKey] !== undefined && item[ix.sortKey] !== undefined;
+const canonical = (item: Item) => JSON.stringify(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1)));
+
+/**
+ * Write units one index spends when an item changes from `before` to `after` (either may be absent): a put into
+ * the index, a delete from it, both when its key changes, one update when only projected attributes change.
+ */
+export function indexWriteUnits(before: Item | undefined, after: Item | undefined, ix: IndexKeys): number {
+  const was = inIndex(before, ix);
+  const is = inIndex(after, ix);
+  if (was && is) {
+    const sameKey =
+      canonical({ p: before[ix.partitionKey]!, s: before[ix.sortKey]! }) ===
+      canonical({ p: after[ix.partitionKey]!, s: after[ix.sortKey]! });
+    if (!sameKey) return kb(itemSize(before)) + kb(itemSize(after));
+    return canonical(before) === canonical(after) ? 0 : kb(Math.max(itemSize(before), itemSize(after)));
+  }
+  if (was) return kb(itemSize(before));
+  if (is) return kb(itemSize(after));
+  return 0;
+}
+
+export interface ItemChange {
+  readonly action: 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
+  readonly before?: Item;
+  readonly after?: Item;
+}
+
+/**
+ * Write units of one TransactWriteItems: every item twice on the table (prepare and commit) per 1 KB of the
+ * larger of its sizes before and after, a ConditionCheck like a write of the item it checks; index writes once
+ * each (they propagate after the commit like any write; DynamoDB Local doubles them, see `indexDoubled`).
+ */
+export function transactWriteUnits(changes: readonly ItemChange[], indexes: readonly IndexKeys[]) {
+  let table = 0;
+  let index = 0;
+  for (const c of changes) {
+    table += 2 * kb(Math.max(c.before ? itemSize(c.before) : 0, c.after ? itemSize(c.after) : 0));
+    if (c.action !== 'ConditionCheck') for (const ix of indexes) index += indexWriteUnits(c.before, c.after, ix);
+  }
+  return { table, index, indexDoubled: 2 * index };
+}
+
+/** Bytes of storage billed: every item plus 100 bytes of overhead, again in every index that holds it. */
+export function storageBytes(items: readonly Item[], indexes: readonly IndexKeys[]): number {
+  return items.reduce((sum, it) => {
+    const s = itemSize(it) + 100;
+    return sum + s * (1 + indexes.filter((ix) => inIndex(it, ix)).length);
+  }, 0);
+}
+
+// ---- The bill ----
 
 export interface FunctionUse {
   readonly invocations: number;
-  /** Billed duration: each invocation rounded up to the millisecond. */
+  /** Billed duration: each invocation's wall time rounded up to the millisecond. */
   readonly billedMs: number;
+  /** The same if each invocation's CPU time ran at the memory's share of a vCPU (FULL_VCPU_MB), rounded likewise. */
+  readonly cpuShareMs: number;
   readonly memoryMb: number;
 }
 
@@ -39,8 +162,11 @@ export interface Usage {
   readonly readUnits: number;
   readonly writeUnits: number;
   readonly sqsRequests: number;
+  /** What the functions wrote (Powertools JSON and EMF lines), and how many lines. */
   readonly logBytes: number;
-  readonly traces: number;
+  readonly logEvents: number;
+  readonly tracesRecorded: number;
+  readonly tracesRetrieved: number;
 }
 
 export interface Line {
@@ -50,57 +176,51 @@ export interface Line {
   readonly dollarsPerMillion: number;
 }
 
+const gbSeconds = (ms: number, memoryMb: number) => (ms / 1000) * (memoryMb / 1024);
+
+/** Lambda compute of all functions, $ per 1M payments, from the billed or the CPU-share duration. */
+export const lambdaComputeDollars = (fns: Usage['functions'], key: 'billedMs' | 'cpuShareMs') =>
+  Object.values(fns).reduce((sum, f) => sum + gbSeconds(f[key], f.memoryMb) * PRICES.lambdaArmGbSecond * 1e6, 0);
+
+/** Log bytes ingested per payment: the functions' lines and Lambda's own, each event with its overhead. */
+export function logBytesIngested(u: Usage): number {
+  const invocations = Object.values(u.functions).reduce((n, f) => n + f.invocations, 0);
+  const platform = invocations * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_LINES.length * LOG_EVENT_OVERHEAD_BYTES);
+  return u.logBytes + u.logEvents * LOG_EVENT_OVERHEAD_BYTES + platform;
+}
+
 export function costLines(u: Usage): Line[] {
   const m = 1e6;
   const lines: Line[] = [];
   let invocations = 0;
-  for (const [name, f] of Object.entries(u.functions).sort()) {
+  for (const [name, f] of Object.entries(u.functions).sort(([a], [b]) => (a < b ? -1 : 1))) {
     invocations += f.invocations;
-    const gbSeconds = (f.billedMs / 1000) * (f.memoryMb / 1024);
     lines.push({
       component: `Lambda ${name} (${f.memoryMb} MB)`,
       perPayment: `${f.invocations.toFixed(2)} inv, ${f.billedMs.toFixed(1)} ms`,
-      dollarsPerMillion: gbSeconds * PRICES.lambdaArmGbSecond * m,
+      dollarsPerMillion: gbSeconds(f.billedMs, f.memoryMb) * PRICES.lambdaArmGbSecond * m,
     });
   }
-  lines.push({
-    component: 'Lambda requests',
-    perPayment: `${invocations.toFixed(2)}`,
-    dollarsPerMillion: invocations * PRICES.lambdaRequest * m,
-  });
-  lines.push({
-    component: 'API Gateway HTTP API',
-    perPayment: `${u.apiRequests.toFixed(2)} req`,
-    dollarsPerMillion: u.apiRequests * PRICES.httpApiRequest * m,
-  });
-  lines.push({
-    component: 'DynamoDB writes',
-    perPayment: `${u.writeUnits.toFixed(1)} WRU`,
-    dollarsPerMillion: u.writeUnits * PRICES.dynamoWriteUnit * m,
-  });
-  lines.push({
-    component: 'DynamoDB reads',
-    perPayment: `${u.readUnits.toFixed(1)} RRU`,
-    dollarsPerMillion: u.readUnits * PRICES.dynamoReadUnit * m,
-  });
-  lines.push({ component: 'SQS', perPayment: `${u.sqsRequests.toFixed(2)} req`, dollarsPerMillion: u.sqsRequests * PRICES.sqsRequest * m });
-  const logBytes = u.logBytes + invocations * PLATFORM_LOG_BYTES_PER_INVOCATION;
-  lines.push({
-    component: 'CloudWatch Logs ingestion',
-    perPayment: `${(logBytes / 1024).toFixed(1)} KB`,
-    dollarsPerMillion: (logBytes / 1024 ** 3) * PRICES.logsIngestedGb * m,
-  });
-  lines.push({ component: 'X-Ray traces', perPayment: `${u.traces.toFixed(2)}`, dollarsPerMillion: u.traces * PRICES.xrayTrace * m });
+  const per = (component: string, perPayment: string, dollars: number) =>
+    lines.push({ component, perPayment, dollarsPerMillion: dollars * m });
+  per('Lambda requests', `${invocations.toFixed(2)} inv`, invocations * PRICES.lambdaRequest);
+  per('API Gateway HTTP API', `${u.apiRequests.toFixed(2)} req`, u.apiRequests * PRICES.httpApiRequest);
+  per('DynamoDB writes', `${u.writeUnits.toFixed(1)} WRU`, u.writeUnits * PRICES.dynamoWriteUnit);
+  per('DynamoDB reads', `${u.readUnits.toFixed(1)} RRU`, u.readUnits * PRICES.dynamoReadUnit);
+  per('SQS', `${u.sqsRequests.toFixed(2)} req`, u.sqsRequests * PRICES.sqsRequest);
+  const logBytes = logBytesIngested(u);
+  per('CloudWatch Logs ingestion', `${(logBytes / 1024).toFixed(2)} KB`, (logBytes / 1024 ** 3) * PRICES.logsIngestedGb);
+  per('X-Ray traces recorded', `${u.tracesRecorded.toFixed(2)}`, u.tracesRecorded * PRICES.xrayTraceRecorded);
+  per('X-Ray traces retrieved', `${u.tracesRetrieved.toFixed(2)}`, u.tracesRetrieved * PRICES.xrayTraceRetrieved);
   return lines;
 }
 
 /**
- * The share of requests X-Ray records under its default sampling rule (the first request each second and
- * 5% of the others), at the average rate of 1M payments a month (0.386 payments/s) times the mix's
- * requests per payment; each recorded request is one trace (the SQS-triggered functions join it).
+ * The share of a function's invocations X-Ray records under Lambda's fixed sampling (the first request each
+ * second and 5% of the others), at PAYMENTS_PER_MONTH spread evenly, for `perPayment` invocations a payment.
  */
-export function sampledShare(requestsPerPayment: number): number {
-  const perSecond = (1e6 / (30 * 24 * 3600)) * requestsPerPayment;
+export function sampledShare(perPayment: number): number {
+  const perSecond = (PAYMENTS_PER_MONTH / SECONDS_PER_MONTH) * perPayment;
   return perSecond <= 1 ? 1 : (1 + 0.05 * (perSecond - 1)) / perSecond;
 }
 

@@ -1,64 +1,142 @@
 /**
- * `npm run cost [-- --json]`: what one million payments cost on AWS (us-east-1 list prices in
- * scripts/cost-model.ts), for three mixes, from what each payment actually used on the local stack with
- * its workers running: every Lambda invocation and its duration (memory from the manifest), every API
- * request, the DynamoDB request units the engine reports (ReturnConsumedCapacity), every SQS request the
- * service and the queue poller made, the log bytes the functions wrote at the live stage's log level
- * with EMF metrics on, and the X-Ray traces its default sampling rule records. COST_RUNS payments per mix (default 50).
+ * `npm run cost [-- --json]`: what one million payments cost on AWS (us-east-1 list prices in scripts/cost-model.ts)
+ * for three mixes, from what each payment used on the local stack with its workers running (COST_RUNS payments per
+ * mix, default 50): every Lambda invocation and its duration (memory from the manifest), every API request, the
+ * DynamoDB request units (the engine's ReturnConsumedCapacity, transactions recomputed from item sizes), every SQS
+ * request of the service and of the event source mappings, the log bytes at the live log level with EMF on, and the
+ * X-Ray traces Lambda's sampling records. Usage is attributed to the function in whose invocation it happened.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { costLines, PRICES, sampledShare, total, type FunctionUse, type Usage } from './cost-model';
+import { GetItemCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import * as M from './cost-model';
 
 const RUNS = Number(process.env.COST_RUNS ?? 50);
 const JSON_OUT = process.argv.includes('--json');
-
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+process.env.POWERTOOLS_METRICS_DISABLED = 'false'; // EMF lines are log bytes too
 process.env.PAYOUT_SETTLEMENT_DELAY_SECONDS = '0';
 
 const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+const OUTSIDE = '(outside any handler)';
+const ASSUMPTIONS = [
+  'Lambda: warm invocations only (cold starts and their billed INIT not counted); duration = wall time on the local stack (DynamoDB Local, a JVM on the same 2 shared cores) rounded up to 1 ms per invocation; memory from the manifest.',
+  'DynamoDB: units as DynamoDB Local reports them (checked: GSI puts, updates, key changes and deletes, 0.5 RRU eventually-consistent reads, transactional reads 2x) except TransactWriteItems, which it under-reports (one item counted for the whole transaction): recomputed from item sizes read before and after, 2x per item on the table, index writes 1x. A failed conditional write counts 1 WRU.',
+  'SQS: every request of the service (per 64 KB chunk); each consumer invocation adds the event source mapping’s ReceiveMessage and DeleteMessageBatch (the local poller’s pattern; at these rates a receive brings one message). Idle long polling is fixed cost.',
+  'Logs: bytes the handlers wrote at the live stage’s log level (Powertools JSON, EMF on), plus Lambda’s START/END/REPORT+XRAY lines per invocation and 26 bytes per log event.',
+  'X-Ray: every invocation is a trace (SQS consumers start their own, linked to the producer’s); Lambda samples per function the first request each second and 5% of the rest, at 1M payments a month spread evenly; each recorded trace retrieved once. Free tiers ignored.',
+  'Merchant POSTs that create send X-Idempotency-Key; the auth cache is warm (a miss adds 2 GetItem, 1 RRU).',
+];
 
-interface Meter {
-  invocations: Map<string, { n: number; billedMs: number }>;
+interface FnMeter {
+  n: number;
+  billedMs: number;
+  cpuShareMs: number;
   readUnits: number;
   writeUnits: number;
-  sqs: Map<string, number>;
-  /** Calls and units by DynamoDB command, for the report. */
-  dynamo: Map<string, { calls: number; units: number }>;
+  sqs: number;
   logBytes: number;
+  logEvents: number;
 }
-const fresh = (): Meter => ({ invocations: new Map(), readUnits: 0, writeUnits: 0, sqs: new Map(), dynamo: new Map(), logBytes: 0 });
-let meter = fresh();
+const freshPhase = () => ({
+  fns: new Map<string, FnMeter>(),
+  dynamo: new Map<string, { calls: number; units: number }>(),
+  sqs: new Map<string, number>(),
+  tx: { engine: 0, table: 0, index: 0 },
+  conditionalFailures: 0,
+  warnLines: 0,
+});
+type Phase = ReturnType<typeof freshPhase>;
+let phase: Phase = freshPhase();
+/** The invocation running: its handler file, and the time the meter itself spent in it (reads around transactions). */
+const als = new AsyncLocalStorage<{ file: string; meterMs: number }>();
+const fnMeter = (file = als.getStore()?.file ?? OUTSIDE) => {
+  let f = phase.fns.get(file);
+  if (!f) phase.fns.set(file, (f = { n: 0, billedMs: 0, cpuShareMs: 0, readUnits: 0, writeUnits: 0, sqs: 0, logBytes: 0, logEvents: 0 }));
+  return f;
+};
+const bump = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
+const sqsChunks = (bytes: number) => Math.max(1, Math.ceil(bytes / 65536));
+/** Every metric series the EMF lines define (namespace, dimensions and their values, metric): each is a custom metric. */
+const emfSeries = new Set<string>();
+let inFlight = 0;
+let lastActivity = 0;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits until no invocation has run for `ms` (the last deliveries' bookkeeping). */
+const quiet = async (ms = 1500) => {
+  while (inFlight > 0 || performance.now() - lastActivity < ms) await sleep(100);
+};
 
 async function main() {
   const { stageConfig } = await import('../lib/stage-config');
-  process.env.POWERTOOLS_LOG_LEVEL = stageConfig('live').powertoolsLogLevel;
+  const logLevel = stageConfig('live').powertoolsLogLevel;
+  process.env.POWERTOOLS_LOG_LEVEL = logLevel;
+  const { functionEntries, DEFAULT_MEMORY_MB } = await import('../lib/bundling');
+  const { MANIFEST } = await import('../lib/manifest');
+  const { TABLE } = await import('../shared/manifest/table');
+  const entries = functionEntries(MANIFEST);
+  const entryOf = (file: string) => entries.find((e) => e.handlerFile === file);
+  const memoryOf = (file: string) => entryOf(file)?.memoryMb ?? DEFAULT_MEMORY_MB;
+  const jobFiles = new Set(MANIFEST.jobs.map((j) => j.handler));
+  const routeFiles = new Set([...MANIFEST.routes.map((r) => r.handler), MANIFEST.fallback.handler]);
+  const consumerFiles = new Set(MANIFEST.queues.flatMap((q) => (q.consumer ? [q.consumer.handler] : [])));
+
   const { startReceiver } = await import('../test/support/receiver');
-  const { startLocalStack } = await import('../bin/local/stack');
-  const { observeInvocations } = await import('../bin/local/handler-loader');
+  const { startLocalStack, LOCAL_TABLE } = await import('../bin/local/stack');
+  const { hookInvocations, loadHandler } = await import('../bin/local/handler-loader');
+  const { dynamoClientFor } = await import('../bin/local/services');
+  const { lambdaContext, scheduledEvent } = await import('../bin/local/lambda-events');
   const receiver = await startReceiver();
   const stack = await startLocalStack({ port: 0, memory: true, stateDir: mkdtempSync(join(tmpdir(), 'cost-')) });
+  const raw = dynamoClientFor(stack.dynamodbEndpoint); // unmetered: item sizes around transactions, the storage scan
   const { dynamoClient, sqsClient } = await import('../shared/adapters/aws-clients');
-  meterDynamoDb(dynamoClient());
+  meterDynamoDb(dynamoClient(), raw, TABLE.indexes);
   meterSqs(sqsClient());
-  observeInvocations((file, ms) => {
-    const f = meter.invocations.get(file) ?? { n: 0, billedMs: 0 };
-    meter.invocations.set(file, { n: f.n + 1, billedMs: f.billedMs + Math.ceil(ms) });
-  });
   meterLogs();
+  hookInvocations(async (file, event, invoke) => {
+    const wall = performance.now();
+    const cpu = process.cpuUsage();
+    const ctx = { file, meterMs: 0 };
+    inFlight++;
+    try {
+      return await als.run(ctx, invoke);
+    } finally {
+      inFlight--;
+      lastActivity = performance.now();
+      const ms = lastActivity - wall - ctx.meterMs;
+      const used = process.cpuUsage(cpu);
+      const cpuMs = Math.min(ms, (used.user + used.system) / 1000);
+      const f = fnMeter(file);
+      f.n++;
+      f.billedMs += Math.ceil(ms);
+      f.cpuShareMs += Math.ceil(ms - cpuMs + cpuMs * Math.max(1, M.FULL_VCPU_MB / memoryOf(file)));
+      const records = (event as { Records?: Array<{ body?: string }> }).Records;
+      if (consumerFiles.has(file) && records) {
+        const chunks = sqsChunks(records.reduce((s, r) => s + Buffer.byteLength(r.body ?? ''), 0));
+        f.sqs += chunks + 1;
+        bump(phase.sqs, 'ReceiveMessage (event source mapping)', chunks);
+        bump(phase.sqs, 'DeleteMessageBatch (event source mapping)', 1);
+      }
+    }
+  });
 
   const { merchantAdmin } = await import('../shared/application/merchants');
   const { repositories } = await import('../shared/wiring');
   const { randomIds, randomSecrets, systemClock } = await import('../shared/adapters/crypto');
   const admin = merchantAdmin({ ...repositories, ids: randomIds, secrets: randomSecrets, clock: systemClock });
   const m = await admin.createMerchant({ name: 'Cost model', notification_url: receiver.url });
+  const merchantId = m.merchant.merchant_id;
+  // Limits out of the way (the rate-limit write still happens on every request, so nothing is saved).
+  await admin.setRateLimits(merchantId, Object.fromEntries(MANIFEST.routes.filter((r) => r.rateLimitPerMinute).map((r) => [r.id, 1e7])));
   const base = stack.sandbox.base_url;
-  const key = m.apiKey.secret;
-  const call = async (method: string, path: string, body?: unknown, auth = true) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...(auth ? { 'x-api-key': key } : {}) };
+  const call = async (method: string, path: string, body?: unknown, opts: { auth?: boolean; idempotent?: boolean } = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (opts.auth !== false) headers['x-api-key'] = m.apiKey.secret;
+    if (opts.idempotent) headers['x-idempotency-key'] = crypto.randomUUID();
     const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
@@ -68,46 +146,46 @@ async function main() {
   const customer = { name: 'Ana Silva', email: 'ana@example.com', document: '52998224725' };
   const delivered = (id: string, type: string) =>
     receiver.waitFor(1, 60_000, (r) => r.body?.event === type && JSON.stringify(r.body).includes(id));
+  const shopper = { auth: false };
 
-  const mixes: Array<[string, () => Promise<void>]> = [
-    [
-      'Hosted checkout, PIX',
-      async () => {
-        const s = await call('POST', '/api/v1/checkout', {
+  const mixes: Array<{ name: string; what: string; once: () => Promise<void> }> = [
+    {
+      name: 'Hosted checkout, PIX',
+      what: 'create session, page, process (pix), QR image, 2 status polls, provider callback (sandbox simulate), webhook, 1 poll that sees it paid, merchant GET',
+      once: async () => {
+        const checkout = {
           amount: 10,
           currency: 'BRL',
           country: 'BRA',
           success_url: 'https://shop.example/ok',
           cancel_url: 'https://shop.example/no',
-        });
-        await call('GET', `/checkout/${s.session_id}`, undefined, false);
-        const p = await call('POST', '/api/v1/checkout/process', { session_id: s.session_id, payment_method: 'pix', customer }, false);
-        await call('GET', `/checkout/pix-qr/${p.payment_id}`, undefined, false);
-        for (let i = 0; i < 3; i++) await call('GET', `/checkout/${s.session_id}/status`, undefined, false);
-        await call('POST', `/api/v1/sandbox/payments/${p.payment_id}/simulate`, { outcome: 'success' }); // the provider's notice
+        };
+        const s = await call('POST', '/api/v1/checkout', checkout, { idempotent: true });
+        await call('GET', `/checkout/${s.session_id}`, undefined, shopper);
+        const p = await call('POST', '/api/v1/checkout/process', { session_id: s.session_id, payment_method: 'pix', customer }, shopper);
+        await call('GET', new URL(p.pix_qr_code!).pathname, undefined, shopper); // the page's <img src>
+        for (let i = 0; i < 2; i++) await call('GET', `/checkout/${s.session_id}/status`, undefined, shopper);
+        await call('POST', `/api/v1/sandbox/payments/${p.payment_id}/simulate`, { outcome: 'success' });
         await delivered(p.payment_id!, 'payment.success');
+        await call('GET', `/checkout/${s.session_id}/status`, undefined, shopper);
         await call('GET', `/api/v1/checkout/${s.session_id}`);
       },
-    ],
-    [
-      'Direct card',
-      async () => {
+    },
+    {
+      name: 'Direct card',
+      what: 'POST /cashier/cashier/payment (4242424242424242), webhook, merchant GET status',
+      once: async () => {
         const card = { number: '4242424242424242', holder_name: 'ANA SILVA', expiry_month: '12', expiry_year: '2031', cvv: '123' };
-        const p = await call('POST', '/cashier/cashier/payment', {
-          payment_method: 'card',
-          amount: 10,
-          currency: 'BRL',
-          country: 'BRA',
-          customer,
-          card,
-        });
+        const body = { payment_method: 'card', amount: 10, currency: 'BRL', country: 'BRA', customer, card };
+        const p = await call('POST', '/cashier/cashier/payment', body, { idempotent: true });
         await delivered(p.payment_id!, 'payment.success');
-        await call('GET', `/cashier/cashier/status/${m.merchant.merchant_id}/${p.payment_id}`);
+        await call('GET', `/cashier/cashier/status/${merchantId}/${p.payment_id}`);
       },
-    ],
-    [
-      'Payout, PIX',
-      async () => {
+    },
+    {
+      name: 'Payout, PIX',
+      what: 'POST /api/v1/payout (PIX key), settlement worker, webhooks (processing, completed), merchant GET payout',
+      once: async () => {
         const beneficiary = {
           name: 'Ana Silva',
           document: '52998224725',
@@ -115,119 +193,297 @@ async function main() {
           instant_transfer_key: 'ana@example.com',
           instant_transfer_type: 'email',
         };
-        const p = await call('POST', '/api/v1/payout', { method_code: 'svc-mt-5', amount: 1, currency: 'BRL', beneficiary });
+        const body = { method_code: 'svc-mt-5', amount: 1, currency: 'BRL', beneficiary };
+        const p = await call('POST', '/api/v1/payout', body, { idempotent: true });
         await delivered(p.payout_id!, 'payout.completed');
         await call('GET', `/api/v1/payout/${p.payout_id}`);
       },
-    ],
+    },
   ];
 
-  const { functionEntries, DEFAULT_MEMORY_MB } = await import('../lib/bundling');
-  const { MANIFEST } = await import('../lib/manifest');
-  const entries = functionEntries(MANIFEST);
-  const jobFiles = new Set(MANIFEST.jobs.map((j) => j.handler));
-  const routeFiles = new Set([...MANIFEST.routes.map((r) => r.handler), MANIFEST.fallback.handler]);
-  const results: Array<{ mix: string; usage: Usage; lines: ReturnType<typeof costLines>; total: number }> = [];
-
-  for (const [mix, once] of mixes) {
-    await once(); // warm: handler modules loaded, caches filled
-    await new Promise((r) => setTimeout(r, 1500));
-    meter = fresh();
-    for (let i = 0; i < RUNS; i++) await once();
-    await new Promise((r) => setTimeout(r, 1500)); // the last deliveries' bookkeeping
-    const used = meter;
-    const functions: Record<string, FunctionUse> = {};
+  /** Per-payment usage of the functions `keep` selects, from a phase of `runs` payments. */
+  const usageOf = (ph: Phase, runs: number, keep: (file: string) => boolean): M.Usage => {
+    const functions: Record<string, M.FunctionUse> = {};
     let apiRequests = 0;
-    for (const [file, f] of used.invocations) {
-      if (jobFiles.has(file)) continue; // scheduled every minute whatever the traffic: a fixed cost, below
-      const entry = entries.find((e) => e.handlerFile === file)!;
-      if (routeFiles.has(file)) apiRequests += f.n;
-      functions[entry.id] = { invocations: f.n / RUNS, billedMs: f.billedMs / RUNS, memoryMb: entry.memoryMb ?? DEFAULT_MEMORY_MB };
+    let readUnits = 0;
+    let writeUnits = 0;
+    let sqsRequests = 0;
+    let logBytes = 0;
+    let logEvents = 0;
+    let traces = 0;
+    for (const [file, f] of ph.fns) {
+      if (!keep(file)) continue;
+      readUnits += f.readUnits / runs;
+      writeUnits += f.writeUnits / runs;
+      sqsRequests += f.sqs / runs;
+      logBytes += f.logBytes / runs;
+      logEvents += f.logEvents / runs;
+      if (f.n === 0) continue;
+      const id = entryOf(file)?.id ?? file;
+      functions[id] = { invocations: f.n / runs, billedMs: f.billedMs / runs, cpuShareMs: f.cpuShareMs / runs, memoryMb: memoryOf(file) };
+      if (routeFiles.has(file)) apiRequests += f.n / runs;
+      traces += (f.n / runs) * M.sampledShare(f.n / runs);
     }
-    const usage: Usage = {
+    return {
       functions,
-      apiRequests: apiRequests / RUNS,
-      readUnits: used.readUnits / RUNS,
-      writeUnits: used.writeUnits / RUNS,
-      sqsRequests: [...used.sqs.values()].reduce((a, b) => a + b, 0) / RUNS,
-      logBytes: used.logBytes / RUNS,
-      traces: (apiRequests / RUNS) * sampledShare(apiRequests / RUNS),
+      apiRequests,
+      readUnits,
+      writeUnits,
+      sqsRequests,
+      logBytes,
+      logEvents,
+      tracesRecorded: traces,
+      tracesRetrieved: traces,
     };
-    const lines = costLines(usage);
-    results.push({ mix, usage, lines, total: total(lines) });
-    if (!JSON_OUT) {
-      console.log(`\n${mix}: $${total(lines).toFixed(2)} per 1M payments (${RUNS} measured)`);
-      console.log('| component | per payment | $ per 1M payments |\n|---|---|---|');
-      for (const l of lines) console.log(`| ${l.component} | ${l.perPayment} | ${l.dollarsPerMillion.toFixed(3)} |`);
-      const byCall = [...used.dynamo].map(([c, d]) => `${c} ${(d.calls / RUNS).toFixed(2)} (${(d.units / RUNS).toFixed(1)} units)`);
-      console.log(`DynamoDB calls per payment: ${byCall.join(', ')}`);
-      console.log(`SQS requests by kind: ${[...used.sqs].map(([c, n]) => `${c} ${(n / RUNS).toFixed(2)}`).join(', ')}`);
-    }
+  };
+  const scan = async () => {
+    const items: M.Item[] = [];
+    let start: M.Item | undefined;
+    do {
+      const page = await raw.send(new ScanCommand({ TableName: LOCAL_TABLE, ExclusiveStartKey: start }));
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    const bytes = (ttl: boolean) =>
+      M.storageBytes(
+        items.filter((i) => (i.ttl !== undefined) === ttl),
+        TABLE.indexes,
+      );
+    return { retained: bytes(false), expiring: bytes(true) };
+  };
+
+  const results = [];
+  const report: string[] = [];
+  const out = (s = '') => report.push(s);
+  for (const mix of mixes) {
+    await mix.once(); // warm: handler modules loaded, caches filled
+    await quiet();
+    const before = await scan();
+    const receivedBefore = receiver.received.length;
+    phase = freshPhase();
+    for (let i = 0; i < RUNS; i++) await mix.once();
+    await quiet();
+    const ph = phase;
+    phase = freshPhase();
+    const after = await scan();
+    const usage = usageOf(ph, RUNS, (f) => !jobFiles.has(f) && f !== OUTSIDE);
+    const lines = M.costLines(usage);
+    const sum = M.total(lines);
+    const per = (n: number) => (n / RUNS).toFixed(2);
+    const invocations = Object.values(usage.functions).reduce((n, f) => n + f.invocations, 0);
+    const sharedTraces = invocations * M.sampledShare(invocations);
+    const webhooks = new Map<string, number>();
+    for (const r of receiver.received.slice(receivedBefore)) bump(webhooks, String(r.body?.event), 1);
+    const storage = { retained: (after.retained - before.retained) / RUNS, expiring: (after.expiring - before.expiring) / RUNS };
+    const storageMonthly = (storage.retained / 1024 ** 3) * M.PRICES.dynamoStorageGbMonth * 1e6;
+    const notes = {
+      dynamoCalls: [...ph.dynamo].map(([c, d]) => `${c} ${per(d.calls)} (${per(d.units)} units)`).join(', '),
+      dynamoByFunction: [...ph.fns]
+        .filter(([, f]) => f.readUnits + f.writeUnits > 0)
+        .map(([file, f]) => `${entryOf(file)?.id ?? file} ${per(f.writeUnits)} WRU / ${per(f.readUnits)} RRU`)
+        .join(', '),
+      transactions: `DynamoDB Local reported ${per(ph.tx.engine)} WRU per payment for TransactWriteItems; from item sizes ${per(ph.tx.table)} on the table (2x) + ${per(ph.tx.index)} on indexes = ${per(ph.tx.table + ph.tx.index)} (used); were index writes doubled too: +${per(ph.tx.index)} WRU, +$${((ph.tx.index / RUNS) * M.PRICES.dynamoWriteUnit * 1e6).toFixed(2)}`,
+      conditionalFailures: ph.conditionalFailures / RUNS,
+      sqs: [...ph.sqs].map(([c, n]) => `${c} ${per(n)}`).join(', '),
+      webhooks: [...webhooks].map(([t, n]) => `${t} ${per(n)}`).join(', '),
+      cpuShare: `Lambda compute $${M.lambdaComputeDollars(usage.functions, 'billedMs').toFixed(2)} measured; $${M.lambdaComputeDollars(usage.functions, 'cpuShareMs').toFixed(2)} if each invocation's CPU time (process-wide, an upper bound) ran at its memory's share of a vCPU (1,769 MB = 1 vCPU)`,
+      xray: `if one 1/s reservoir served all functions: ${sharedTraces.toFixed(2)} traces, $${(sharedTraces * (M.PRICES.xrayTraceRecorded + M.PRICES.xrayTraceRetrieved) * 1e6).toFixed(2)} instead of $${(usage.tracesRecorded * (M.PRICES.xrayTraceRecorded + M.PRICES.xrayTraceRetrieved) * 1e6).toFixed(2)}`,
+      withoutXray: sum - lines.filter((l) => l.component.startsWith('X-Ray')).reduce((s, l) => s + l.dollarsPerMillion, 0),
+      storage: `${(storage.retained / 1024).toFixed(2)} KB kept per payment (items, index copies, 100 B overhead each; +${(storage.expiring / 1024).toFixed(2)} KB that expires by TTL): $${storageMonthly.toFixed(3)} per month per 1M payments kept`,
+      outside: ph.fns.get(OUTSIDE),
+      warnLines: ph.warnLines / RUNS,
+    };
+    const ranked = [...lines].sort((a, b) => b.dollarsPerMillion - a.dollarsPerMillion);
+    results.push({ mix: mix.name, flow: mix.what, runs: RUNS, usage, lines, total: sum, notes });
+    out(`\n### ${mix.name}: $${sum.toFixed(2)} per 1M payments (${RUNS} measured)\n\nFlow: ${mix.what}.\n`);
+    out('| component | per payment | $ per 1M payments |\n|---|---|---|');
+    for (const l of lines) out(`| ${l.component} | ${l.perPayment} | ${l.dollarsPerMillion.toFixed(3)} |`);
+    out(`| **total** | | **${sum.toFixed(2)}** |\n`);
+    out(
+      `- Largest: ${ranked
+        .slice(0, 3)
+        .map((l) => `${l.component} $${l.dollarsPerMillion.toFixed(2)} (${((100 * l.dollarsPerMillion) / sum).toFixed(0)}%)`)
+        .join(', ')}.`,
+    );
+    out(`- DynamoDB calls per payment: ${notes.dynamoCalls}.`);
+    out(`- DynamoDB per payment by function: ${notes.dynamoByFunction}.`);
+    out(`- Transactions: ${notes.transactions}.`);
+    if (notes.conditionalFailures) out(`- Failed conditional writes per payment: ${notes.conditionalFailures.toFixed(2)} (1 WRU each).`);
+    out(`- SQS requests per payment: ${notes.sqs}.`);
+    out(`- Webhooks delivered per payment: ${notes.webhooks}.`);
+    out(`- ${notes.cpuShare}.`);
+    out(`- X-Ray ${notes.xray}; without tracing the mix costs $${notes.withoutXray.toFixed(2)}.`);
+    out(`- Storage: ${notes.storage}.`);
+    if (notes.warnLines) out(`- Handler log lines at WARN or above per payment: ${notes.warnLines.toFixed(2)}.`);
+    if (notes.outside) out(`- Not attributed to a function (excluded): ${JSON.stringify(notes.outside)}.`);
   }
 
-  // Scheduled jobs: every minute whatever the traffic (43,200 runs a month each); their duration when idle.
-  const jobs = MANIFEST.jobs.map((j) => ({ id: j.id, memoryMb: j.memoryMb ?? DEFAULT_MEMORY_MB }));
-  const fixed = jobs.reduce((sum, j) => sum + 43_200 * (PRICES.lambdaRequest + 0.05 * (j.memoryMb / 1024) * PRICES.lambdaArmGbSecond), 0);
-  if (JSON_OUT) console.log(JSON.stringify({ prices: PRICES, runs: RUNS, results, fixedMonthlyJobsDollars: fixed }, null, 2));
-  else {
-    console.log(`\nPrices: us-east-1 list prices taken ${PRICES.takenOn} (scripts/cost-model.ts). Goal: <= $8 per 1M payments.`);
-    console.log(`Fixed, not per payment: the ${jobs.length} scheduled jobs, every minute, ~$${fixed.toFixed(2)} a month at 50 ms each.`);
+  // Fixed, whatever the traffic: each scheduled job's idle run, measured, at its schedule (traces: all recorded at
+  // 1/min), and the event source mappings' idle long polling.
+  const fixed = [];
+  for (const job of MANIFEST.jobs) {
+    phase = freshPhase();
+    const handler = await loadHandler(job.handler);
+    for (let i = 0; i < 3; i++) await handler(scheduledEvent(job.id), lambdaContext(job.id, job.timeoutSeconds));
+    const u = usageOf(phase, 3, (f) => f === job.handler);
+    const runsPerMonth = (M.SECONDS_PER_MONTH / 60) * (1 / job.everyMinutes);
+    const invs = Object.values(u.functions).reduce((n, f) => n + f.invocations, 0);
+    const perRun = M.total(M.costLines({ ...u, tracesRecorded: invs, tracesRetrieved: invs })) / 1e6;
+    const ms = Object.values(u.functions)[0]?.billedMs ?? 0;
+    fixed.push({ id: job.id, runsPerMonth, msPerRun: ms, readUnitsPerRun: u.readUnits, dollarsPerMonth: perRun * runsPerMonth });
+  }
+  const esmQueues = consumerFiles.size;
+  const esmIdle = esmQueues * M.ESM_IDLE_RECEIVES_PER_MONTH * M.PRICES.sqsRequest;
+  const metricsMonthly = emfSeries.size * M.PRICES.customMetricMonth;
+  const fixedTotal = fixed.reduce((s, j) => s + j.dollarsPerMonth, 0) + esmIdle + metricsMonthly;
+
+  if (JSON_OUT) {
+    const prices = M.PRICES;
+    const metrics = { series: emfSeries.size, dollarsPerMonth: metricsMonthly };
+    console.log(
+      JSON.stringify(
+        { prices, runs: RUNS, logLevel, assumptions: ASSUMPTIONS, results, fixed, esmIdleDollarsPerMonth: esmIdle, metrics },
+        null,
+        2,
+      ),
+    );
+  } else {
+    console.log(`## AWS cost per 1M payments (us-east-1 list prices of ${M.PRICES.takenOn}, scripts/cost-model.ts)`);
+    console.log(
+      `\nLocal stack in memory with its workers, live log level ${logLevel}, Node ${process.version}, ${new Date().toISOString()}.`,
+    );
+    console.log(report.join('\n'));
+    const verdict = results.map((r) => `${r.mix} $${r.total.toFixed(2)} (${r.total <= 8 ? 'within' : 'over'})`).join(', ');
+    console.log(`\n**Goal <= $8 per 1M payments including webhook delivery:** ${verdict}.`);
+    const jobs = fixed.map(
+      (j) => `${j.id} ${j.msPerRun.toFixed(1)} ms, ${j.readUnitsPerRun.toFixed(1)} RRU per run, $${j.dollarsPerMonth.toFixed(2)}`,
+    );
+    console.log(
+      `\nFixed per month, not per payment: $${fixedTotal.toFixed(2)}: scheduled jobs every minute, idle runs measured (${jobs.join('; ')});`,
+    );
+    console.log(`idle long polling of the ${esmQueues} event source mappings (5 pollers, 20 s) $${esmIdle.toFixed(2)};`);
+    console.log(
+      `the ${emfSeries.size} custom metrics (EMF series) these mixes emitted, $${metricsMonthly.toFixed(2)} (each further route adds its own).`,
+    );
+    console.log(`\nAssumptions:\n${ASSUMPTIONS.map((a) => `- ${a}`).join('\n')}`);
   }
   await receiver.stop();
   await stack.stop();
 }
 
-/** Asks DynamoDB for the capacity each call consumed and adds it up (reads and writes apart). */
-function meterDynamoDb(client: import('@aws-sdk/client-dynamodb').DynamoDBClient) {
+/** Asks DynamoDB for the capacity of every call and adds it to the function that made it (reads and writes apart). */
+function meterDynamoDb(client: DynamoDBClient, raw: DynamoDBClient, indexes: readonly M.IndexKeys[]) {
+  type TxItem = { [k in M.ItemChange['action']]?: { TableName?: string; Item?: M.Item; Key?: M.Item } };
+  const read = (table: string, key: M.Item) =>
+    raw.send(new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true })).then((r) => r.Item);
+  const keyOf = (item: M.Item) => ({ PK: item.PK!, SK: item.SK! });
+  const commandOf = (context: { commandName?: string }) => String(context.commandName).replace(/Command$/, '');
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const command = commandOf(context);
+      if (READS.has(command) || WRITES.has(command)) (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'INDEXES';
+      return next(args);
+    },
+    { step: 'initialize', name: 'costCapacity' },
+  );
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const command = String(context.commandName).replace(/Command$/, '');
+      const command = commandOf(context);
       const input = args.input as Record<string, unknown>;
-      if (READS.has(command) || WRITES.has(command)) input.ReturnConsumedCapacity = 'TOTAL';
-      const out = await next(args);
+      const f = fnMeter();
+      // TransactWriteItems: DynamoDB Local counts one item for the whole transaction, so units come from the items.
+      const tx = command === 'TransactWriteItems' ? (input.TransactItems as TxItem[]) : [];
+      const t0 = performance.now();
+      const changes = await Promise.all(
+        tx.map(async (t) => {
+          const action = Object.keys(t)[0] as M.ItemChange['action'];
+          const op = t[action]!;
+          const key = op.Key ?? keyOf(op.Item!);
+          return { action, table: op.TableName!, key, before: await read(op.TableName!, key) };
+        }),
+      );
+      const t1 = performance.now();
+      let out: Awaited<ReturnType<typeof next>>;
+      try {
+        out = await next(args);
+      } catch (e) {
+        if ((e as { name?: string }).name === 'ConditionalCheckFailedException') {
+          phase.conditionalFailures++;
+          f.writeUnits += 1;
+        }
+        throw e;
+      }
       const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-      const units = [consumed ?? []].flat().reduce((sum: number, c) => sum + ((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
-      const d = meter.dynamo.get(command) ?? { calls: 0, units: 0 };
-      meter.dynamo.set(command, { calls: d.calls + 1, units: d.units + units });
-      if (READS.has(command)) meter.readUnits += units;
-      else if (WRITES.has(command)) meter.writeUnits += units;
+      let units = [consumed ?? []].flat().reduce((sum: number, c) => sum + ((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+      const t2 = performance.now();
+      if (changes.length > 0) {
+        const after = await Promise.all(changes.map((c) => read(c.table, c.key)));
+        const r = M.transactWriteUnits(
+          changes.map((c, i) => ({ action: c.action, before: c.before, after: after[i] })),
+          indexes,
+        );
+        const ctx = als.getStore();
+        if (ctx) ctx.meterMs += t1 - t0 + (performance.now() - t2);
+        phase.tx.engine += units;
+        phase.tx.table += r.table;
+        phase.tx.index += r.index;
+        units = r.table + r.index;
+      }
+      const d = phase.dynamo.get(command) ?? { calls: 0, units: 0 };
+      phase.dynamo.set(command, { calls: d.calls + 1, units: d.units + units });
+      if (READS.has(command)) f.readUnits += units;
+      else if (WRITES.has(command)) f.writeUnits += units;
       return out;
     },
-    { step: 'initialize', name: 'costMeter' },
+    { step: 'build', name: 'costMeter' }, // after the document client's marshalling: input as AttributeValues
   );
 }
 
-function meterSqs(client: import('@aws-sdk/client-sqs').SQSClient) {
+/** Counts every SQS request of the service (per 64 KB chunk of what it sends) against the function that made it. */
+function meterSqs(client: SQSClient) {
+  type Msg = { MessageBody?: string; MessageAttributes?: unknown };
+  const size = (m: Msg) => Buffer.byteLength(m.MessageBody ?? '') + (m.MessageAttributes ? JSON.stringify(m.MessageAttributes).length : 0);
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName).replace(/Command$/, '');
-      meter.sqs.set(command, (meter.sqs.get(command) ?? 0) + 1);
-      // Each message sent is later received and deleted by the queue's Lambda event source mapping (AWS
-      // polls; locally the poller's own client): at payment rates a receive brings ~1 message, so 2 requests.
-      const entries =
-        command === 'SendMessageBatch' ? ((args.input as { Entries?: unknown[] }).Entries?.length ?? 0) : command === 'SendMessage' ? 1 : 0;
-      if (entries)
-        meter.sqs.set(
-          'ReceiveMessage+DeleteMessage (event source mapping)',
-          (meter.sqs.get('ReceiveMessage+DeleteMessage (event source mapping)') ?? 0) + 2 * entries,
-        );
+      const input = args.input as Msg & { Entries?: Msg[] };
+      const bytes =
+        command === 'SendMessage'
+          ? size(input)
+          : command === 'SendMessageBatch'
+            ? (input.Entries ?? []).reduce((s, e) => s + size(e), 0)
+            : 0;
+      const n = sqsChunks(bytes);
+      fnMeter().sqs += n;
+      bump(phase.sqs, command, n);
       return next(args);
     },
     { step: 'initialize', name: 'costMeter' },
   );
 }
 
-/** Counts what the functions log (Powertools JSON lines and EMF metric lines) and keeps it off the screen. */
+/** Counts what the handlers log (Powertools JSON and EMF lines, stdout and stderr) and keeps it off the screen. */
 function meterLogs() {
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-    if (text.startsWith('{')) {
-      meter.logBytes += Buffer.byteLength(text);
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (c: string | Uint8Array, ...r: unknown[]) => boolean;
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      if (!als.getStore() || !text.startsWith('{')) return write(chunk, ...rest);
+      const f = fnMeter();
+      f.logBytes += Buffer.byteLength(text);
+      f.logEvents += text.split('\n').filter(Boolean).length;
+      if (/"level":"(WARN|ERROR|CRITICAL)"/.test(text)) phase.warnLines++;
+      for (const line of text.split('\n').filter((l) => l.startsWith('{"_aws"'))) {
+        const emf = JSON.parse(line) as Record<string, unknown> & {
+          _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }> };
+        };
+        for (const d of emf._aws.CloudWatchMetrics)
+          for (const dims of d.Dimensions)
+            for (const metric of d.Metrics) emfSeries.add(JSON.stringify([d.Namespace, dims.map((k) => [k, emf[k]]), metric.Name]));
+      }
       return true;
-    }
-    return (write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stdout.write;
+    }) as typeof stream.write;
+  }
 }
 
 main().then(

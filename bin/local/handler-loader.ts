@@ -4,14 +4,14 @@ import type { Context } from 'aws-lambda';
 
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
-/** Told of every invocation (handler file, wall time in ms): `npm run cost` counts Lambda duration with it. */
-export type InvocationObserver = (file: string, ms: number) => void;
+/** Runs every invocation (handler file, its event, the call): `npm run cost` meters Lambda use around it. */
+export type InvocationHook = (file: string, event: unknown, invoke: () => Promise<unknown>) => Promise<unknown>;
 
 const loaded = new Map<string, Promise<LambdaHandler>>();
-let observer: InvocationObserver | undefined;
+let hook: InvocationHook | undefined;
 
-export function observeInvocations(next: InvocationObserver | undefined): void {
-  observer = next;
+export function hookInvocations(next: InvocationHook | undefined): void {
+  hook = next;
 }
 
 export function loadHandler(file: string, root = process.cwd()): Promise<LambdaHandler> {
@@ -20,15 +20,7 @@ export function loadHandler(file: string, root = process.cwd()): Promise<LambdaH
     p = import(resolve(root, file)).then((mod: { handler?: LambdaHandler; default?: { handler?: LambdaHandler } }) => {
       const handler = mod.handler ?? mod.default?.handler;
       if (typeof handler !== 'function') throw new Error(`${file} does not export a handler`);
-      return async (event: unknown, context: Context) => {
-        if (!observer) return handler(event, context);
-        const started = performance.now();
-        try {
-          return await handler(event, context);
-        } finally {
-          observer?.(file, performance.now() - started);
-        }
-      };
+      return (event: unknown, context: Context) => (hook ? hook(file, event, () => handler(event, context)) : handler(event, context));
     });
     loaded.set(file, p);
   }

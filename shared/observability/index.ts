@@ -2,8 +2,8 @@
  * Logger and metrics: created once per container and imported everywhere (the
  * Powertools examples/app pattern). Tracing is Lambda's active tracing (the
  * function's segment, and the trace header the AWS SDK passes on to SQS), without
- * the X-Ray SDK in the bundle: it cost ~110 KB and ~30 ms of every cold start
- * (BENCHMARKS.md, "Bundles and cold import").
+ * the X-Ray SDK in the bundle: it was ~110 KB of every bundle, evaluated on every
+ * cold start (BENCHMARKS.md, "Bundles and cold import").
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { redactReplacer } from './redact';
