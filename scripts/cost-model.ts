@@ -176,6 +176,48 @@ export interface Line {
   readonly dollarsPerMillion: number;
 }
 
+/** What the meter counted for one function over a phase of payments. */
+export interface Counted {
+  n: number;
+  billedMs: number;
+  cpuShareMs: number;
+  readUnits: number;
+  writeUnits: number;
+  sqs: number;
+  logBytes: number;
+  logEvents: number;
+}
+export const emptyCount = (): Counted => ({
+  n: 0,
+  billedMs: 0,
+  cpuShareMs: 0,
+  readUnits: 0,
+  writeUnits: 0,
+  sqs: 0,
+  logBytes: 0,
+  logEvents: 0,
+});
+
+/** Per-payment usage from what each function counted over `runs` payments; X-Ray sampled per function. */
+export function usageFrom(fns: ReadonlyArray<{ id: string; memoryMb: number; route: boolean; c: Counted }>, runs: number): Usage {
+  const sum = (k: keyof Counted, only = (_f: (typeof fns)[number]) => true) => fns.reduce((s, f) => s + (only(f) ? f.c[k] : 0), 0) / runs;
+  const functions: Record<string, FunctionUse> = {};
+  for (const { id, memoryMb, c } of fns.filter((f) => f.c.n > 0))
+    functions[id] = { invocations: c.n / runs, billedMs: c.billedMs / runs, cpuShareMs: c.cpuShareMs / runs, memoryMb };
+  const traces = fns.reduce((s, f) => s + (f.c.n / runs) * sampledShare(f.c.n / runs), 0);
+  return {
+    functions,
+    apiRequests: sum('n', (f) => f.route),
+    readUnits: sum('readUnits'),
+    writeUnits: sum('writeUnits'),
+    sqsRequests: sum('sqs'),
+    logBytes: sum('logBytes'),
+    logEvents: sum('logEvents'),
+    tracesRecorded: traces,
+    tracesRetrieved: traces,
+  };
+}
+
 const gbSeconds = (ms: number, memoryMb: number) => (ms / 1000) * (memoryMb / 1024);
 
 /** Lambda compute of all functions, $ per 1M payments, from the billed or the CPU-share duration. */
@@ -222,6 +264,50 @@ export function costLines(u: Usage): Line[] {
 export function sampledShare(perPayment: number): number {
   const perSecond = (PAYMENTS_PER_MONTH / SECONDS_PER_MONTH) * perPayment;
   return perSecond <= 1 ? 1 : (1 + 0.05 * (perSecond - 1)) / perSecond;
+}
+
+/** The metric series (custom metrics) one EMF log line defines: namespace, dimension names and values, metric name. */
+export function emfSeriesKeys(line: string): string[] {
+  if (!line.startsWith('{"_aws"')) return [];
+  type Emf = { _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }> } };
+  const emf = JSON.parse(line) as Emf & Record<string, unknown>;
+  return emf._aws.CloudWatchMetrics.flatMap((d) =>
+    d.Dimensions.flatMap((dims) => d.Metrics.map((m) => JSON.stringify([d.Namespace, dims.map((k) => [k, emf[k]]), m.Name]))),
+  );
+}
+
+/** What `npm run cost` assumes, printed with its tables. */
+export const ASSUMPTIONS = [
+  'Lambda: warm invocations only (cold starts and their billed INIT not counted); duration = wall time on the local stack ' +
+    '(DynamoDB Local, a JVM on the same 2 shared cores) rounded up to 1 ms per invocation; memory from the manifest.',
+  'DynamoDB: units as DynamoDB Local reports them (checked: GSI puts, updates, key changes and deletes, 0.5 RRU eventually ' +
+    'consistent reads, transactional reads 2x) except TransactWriteItems, which it under-reports (one or two items of a ' +
+    'transaction counted): recomputed from item sizes read before and after, 2x per item on the table, index writes 1x. ' +
+    'A failed conditional write counts 1 WRU; a Query page that finds nothing 0.5 RRU (DynamoDB Local says 0).',
+  'SQS: every request of the service (per 64 KB chunk); each consumer invocation adds the event source mapping’s ' +
+    'ReceiveMessage and DeleteMessageBatch (the local poller’s pattern; at these rates a receive brings one message). ' +
+    'Idle long polling is fixed cost.',
+  'Logs: bytes the handlers wrote at the live stage’s log level (Powertools JSON, EMF on), plus Lambda’s ' +
+    'START/END/REPORT+XRAY lines per invocation and 26 bytes per log event.',
+  'X-Ray: every invocation is a trace (SQS consumers start their own, linked to the producer’s); Lambda samples per ' +
+    'function the first request each second and 5% of the rest, at 1M payments a month spread evenly; each recorded ' +
+    'trace retrieved once. Free tiers ignored.',
+  'Merchant POSTs that create send X-Idempotency-Key; the auth cache is warm (a miss adds 2 GetItem, 1 RRU).',
+];
+
+/** One mix as Markdown: its table, the total, the three largest components, then the notes. */
+export function renderMix(name: string, flow: string, runs: number, lines: readonly Line[], notes: readonly string[]): string {
+  const sum = total(lines);
+  const largest = [...lines].sort((a, b) => b.dollarsPerMillion - a.dollarsPerMillion).slice(0, 3);
+  const share = (l: Line) => `${l.component} $${l.dollarsPerMillion.toFixed(2)} (${((100 * l.dollarsPerMillion) / sum).toFixed(0)}%)`;
+  return [
+    `\n### ${name}: $${sum.toFixed(2)} per 1M payments (${runs} measured)\n\nFlow: ${flow}.\n`,
+    '| component | per payment | $ per 1M payments |\n|---|---|---|',
+    ...lines.map((l) => `| ${l.component} | ${l.perPayment} | ${l.dollarsPerMillion.toFixed(3)} |`),
+    `| **total** | | **${sum.toFixed(2)}** |\n`,
+    `- Largest: ${largest.map(share).join(', ')}.`,
+    ...notes.map((n) => `- ${n}.`),
+  ].join('\n');
 }
 
 export const total = (lines: readonly Line[]) => lines.reduce((sum, l) => sum + l.dollarsPerMillion, 0);

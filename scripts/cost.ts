@@ -23,25 +23,8 @@ process.env.PAYOUT_SETTLEMENT_DELAY_SECONDS = '0';
 const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 const OUTSIDE = '(outside any handler)';
-const ASSUMPTIONS = [
-  'Lambda: warm invocations only (cold starts and their billed INIT not counted); duration = wall time on the local stack (DynamoDB Local, a JVM on the same 2 shared cores) rounded up to 1 ms per invocation; memory from the manifest.',
-  'DynamoDB: units as DynamoDB Local reports them (checked: GSI puts, updates, key changes and deletes, 0.5 RRU eventually-consistent reads, transactional reads 2x) except TransactWriteItems, which it under-reports (one item counted for the whole transaction): recomputed from item sizes read before and after, 2x per item on the table, index writes 1x. A failed conditional write counts 1 WRU.',
-  'SQS: every request of the service (per 64 KB chunk); each consumer invocation adds the event source mapping’s ReceiveMessage and DeleteMessageBatch (the local poller’s pattern; at these rates a receive brings one message). Idle long polling is fixed cost.',
-  'Logs: bytes the handlers wrote at the live stage’s log level (Powertools JSON, EMF on), plus Lambda’s START/END/REPORT+XRAY lines per invocation and 26 bytes per log event.',
-  'X-Ray: every invocation is a trace (SQS consumers start their own, linked to the producer’s); Lambda samples per function the first request each second and 5% of the rest, at 1M payments a month spread evenly; each recorded trace retrieved once. Free tiers ignored.',
-  'Merchant POSTs that create send X-Idempotency-Key; the auth cache is warm (a miss adds 2 GetItem, 1 RRU).',
-];
-
-interface FnMeter {
-  n: number;
-  billedMs: number;
-  cpuShareMs: number;
-  readUnits: number;
-  writeUnits: number;
-  sqs: number;
-  logBytes: number;
-  logEvents: number;
-}
+const SHOP_URLS = { success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' };
+type FnMeter = M.Counted;
 const freshPhase = () => ({
   fns: new Map<string, FnMeter>(),
   dynamo: new Map<string, { calls: number; units: number }>(),
@@ -56,7 +39,7 @@ let phase: Phase = freshPhase();
 const als = new AsyncLocalStorage<{ file: string; meterMs: number }>();
 const fnMeter = (file = als.getStore()?.file ?? OUTSIDE) => {
   let f = phase.fns.get(file);
-  if (!f) phase.fns.set(file, (f = { n: 0, billedMs: 0, cpuShareMs: 0, readUnits: 0, writeUnits: 0, sqs: 0, logBytes: 0, logEvents: 0 }));
+  if (!f) phase.fns.set(file, (f = M.emptyCount()));
   return f;
 };
 const bump = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
@@ -143,6 +126,7 @@ async function main() {
     return text.startsWith('{') ? (JSON.parse(text) as Record<string, string>) : {};
   };
   await call('POST', '/api/v1/sandbox/balance/top-up', { currency: 'BRL', amount: 1_000_000 });
+  emfSeries.clear(); // count the series of the mixes only
   const customer = { name: 'Ana Silva', email: 'ana@example.com', document: '52998224725' };
   const delivered = (id: string, type: string) =>
     receiver.waitFor(1, 60_000, (r) => r.body?.event === type && JSON.stringify(r.body).includes(id));
@@ -151,15 +135,11 @@ async function main() {
   const mixes: Array<{ name: string; what: string; once: () => Promise<void> }> = [
     {
       name: 'Hosted checkout, PIX',
-      what: 'create session, page, process (pix), QR image, 2 status polls, provider callback (sandbox simulate), webhook, 1 poll that sees it paid, merchant GET',
+      what:
+        'create session, page, process (pix), QR image, 2 status polls, provider callback (sandbox simulate), webhook, ' +
+        '1 poll that sees it paid, merchant GET',
       once: async () => {
-        const checkout = {
-          amount: 10,
-          currency: 'BRL',
-          country: 'BRA',
-          success_url: 'https://shop.example/ok',
-          cancel_url: 'https://shop.example/no',
-        };
+        const checkout = { amount: 10, currency: 'BRL', country: 'BRA', ...SHOP_URLS };
         const s = await call('POST', '/api/v1/checkout', checkout, { idempotent: true });
         await call('GET', `/checkout/${s.session_id}`, undefined, shopper);
         const p = await call('POST', '/api/v1/checkout/process', { session_id: s.session_id, payment_method: 'pix', customer }, shopper);
@@ -202,40 +182,13 @@ async function main() {
   ];
 
   /** Per-payment usage of the functions `keep` selects, from a phase of `runs` payments. */
-  const usageOf = (ph: Phase, runs: number, keep: (file: string) => boolean): M.Usage => {
-    const functions: Record<string, M.FunctionUse> = {};
-    let apiRequests = 0;
-    let readUnits = 0;
-    let writeUnits = 0;
-    let sqsRequests = 0;
-    let logBytes = 0;
-    let logEvents = 0;
-    let traces = 0;
-    for (const [file, f] of ph.fns) {
-      if (!keep(file)) continue;
-      readUnits += f.readUnits / runs;
-      writeUnits += f.writeUnits / runs;
-      sqsRequests += f.sqs / runs;
-      logBytes += f.logBytes / runs;
-      logEvents += f.logEvents / runs;
-      if (f.n === 0) continue;
-      const id = entryOf(file)?.id ?? file;
-      functions[id] = { invocations: f.n / runs, billedMs: f.billedMs / runs, cpuShareMs: f.cpuShareMs / runs, memoryMb: memoryOf(file) };
-      if (routeFiles.has(file)) apiRequests += f.n / runs;
-      traces += (f.n / runs) * M.sampledShare(f.n / runs);
-    }
-    return {
-      functions,
-      apiRequests,
-      readUnits,
-      writeUnits,
-      sqsRequests,
-      logBytes,
-      logEvents,
-      tracesRecorded: traces,
-      tracesRetrieved: traces,
-    };
-  };
+  const usageOf = (ph: Phase, runs: number, keep: (file: string) => boolean) =>
+    M.usageFrom(
+      [...ph.fns]
+        .filter(([file]) => keep(file))
+        .map(([file, c]) => ({ id: entryOf(file)?.id ?? file, memoryMb: memoryOf(file), route: routeFiles.has(file), c })),
+      runs,
+    );
   const scan = async () => {
     const items: M.Item[] = [];
     let start: M.Item | undefined;
@@ -254,7 +207,6 @@ async function main() {
 
   const results = [];
   const report: string[] = [];
-  const out = (s = '') => report.push(s);
   for (const mix of mixes) {
     await mix.once(); // warm: handler modules loaded, caches filled
     await quiet();
@@ -270,52 +222,39 @@ async function main() {
     const lines = M.costLines(usage);
     const sum = M.total(lines);
     const per = (n: number) => (n / RUNS).toFixed(2);
+    const $ = (n: number) => `$${n.toFixed(2)}`;
     const invocations = Object.values(usage.functions).reduce((n, f) => n + f.invocations, 0);
+    const xray = (traces: number) => traces * (M.PRICES.xrayTraceRecorded + M.PRICES.xrayTraceRetrieved) * 1e6;
     const sharedTraces = invocations * M.sampledShare(invocations);
     const webhooks = new Map<string, number>();
     for (const r of receiver.received.slice(receivedBefore)) bump(webhooks, String(r.body?.event), 1);
-    const storage = { retained: (after.retained - before.retained) / RUNS, expiring: (after.expiring - before.expiring) / RUNS };
-    const storageMonthly = (storage.retained / 1024 ** 3) * M.PRICES.dynamoStorageGbMonth * 1e6;
-    const notes = {
-      dynamoCalls: [...ph.dynamo].map(([c, d]) => `${c} ${per(d.calls)} (${per(d.units)} units)`).join(', '),
-      dynamoByFunction: [...ph.fns]
-        .filter(([, f]) => f.readUnits + f.writeUnits > 0)
-        .map(([file, f]) => `${entryOf(file)?.id ?? file} ${per(f.writeUnits)} WRU / ${per(f.readUnits)} RRU`)
-        .join(', '),
-      transactions: `DynamoDB Local reported ${per(ph.tx.engine)} WRU per payment for TransactWriteItems; from item sizes ${per(ph.tx.table)} on the table (2x) + ${per(ph.tx.index)} on indexes = ${per(ph.tx.table + ph.tx.index)} (used); were index writes doubled too: +${per(ph.tx.index)} WRU, +$${((ph.tx.index / RUNS) * M.PRICES.dynamoWriteUnit * 1e6).toFixed(2)}`,
-      conditionalFailures: ph.conditionalFailures / RUNS,
-      sqs: [...ph.sqs].map(([c, n]) => `${c} ${per(n)}`).join(', '),
-      webhooks: [...webhooks].map(([t, n]) => `${t} ${per(n)}`).join(', '),
-      cpuShare: `Lambda compute $${M.lambdaComputeDollars(usage.functions, 'billedMs').toFixed(2)} measured; $${M.lambdaComputeDollars(usage.functions, 'cpuShareMs').toFixed(2)} if each invocation's CPU time (process-wide, an upper bound) ran at its memory's share of a vCPU (1,769 MB = 1 vCPU)`,
-      xray: `if one 1/s reservoir served all functions: ${sharedTraces.toFixed(2)} traces, $${(sharedTraces * (M.PRICES.xrayTraceRecorded + M.PRICES.xrayTraceRetrieved) * 1e6).toFixed(2)} instead of $${(usage.tracesRecorded * (M.PRICES.xrayTraceRecorded + M.PRICES.xrayTraceRetrieved) * 1e6).toFixed(2)}`,
-      withoutXray: sum - lines.filter((l) => l.component.startsWith('X-Ray')).reduce((s, l) => s + l.dollarsPerMillion, 0),
-      storage: `${(storage.retained / 1024).toFixed(2)} KB kept per payment (items, index copies, 100 B overhead each; +${(storage.expiring / 1024).toFixed(2)} KB that expires by TTL): $${storageMonthly.toFixed(3)} per month per 1M payments kept`,
-      outside: ph.fns.get(OUTSIDE),
-      warnLines: ph.warnLines / RUNS,
-    };
-    const ranked = [...lines].sort((a, b) => b.dollarsPerMillion - a.dollarsPerMillion);
+    const kept = (after.retained - before.retained) / RUNS;
+    const byFunction = [...ph.fns].filter(([, f]) => f.readUnits + f.writeUnits > 0);
+    const xrayNow = $(xray(usage.tracesRecorded));
+    const compute = (k: 'billedMs' | 'cpuShareMs') => $(M.lambdaComputeDollars(usage.functions, k));
+    const tx = ph.tx;
+    const notes = [
+      `without X-Ray (tracing off) the mix costs ${$(sum - xray(usage.tracesRecorded))}; ` +
+        `X-Ray with one 1/s reservoir for all functions: ${sharedTraces.toFixed(2)} traces, ${$(xray(sharedTraces))} instead of ${xrayNow}`,
+      `Lambda compute ${compute('billedMs')} as measured; ${compute('cpuShareMs')} if each invocation's CPU time ` +
+        "(process-wide, an upper bound) ran at its memory's share of a vCPU (1,769 MB = 1 vCPU)",
+      `DynamoDB calls per payment: ${[...ph.dynamo].map(([c, d]) => `${c} ${per(d.calls)} (${per(d.units)} units)`).join(', ')}`,
+      'DynamoDB per payment by function: ' +
+        byFunction.map(([file, f]) => `${entryOf(file)?.id ?? file} ${per(f.writeUnits)} WRU / ${per(f.readUnits)} RRU`).join(', '),
+      `TransactWriteItems: DynamoDB Local reported ${per(tx.engine)} WRU per payment; from item sizes ${per(tx.table)} on the table (2x)` +
+        ` + ${per(tx.index)} on indexes = ${per(tx.table + tx.index)} (used); were index writes doubled too, +${per(tx.index)} WRU` +
+        ` (+${$((tx.index / RUNS) * M.PRICES.dynamoWriteUnit * 1e6)})`,
+      ...(ph.conditionalFailures ? [`failed conditional writes per payment: ${per(ph.conditionalFailures)} (1 WRU each)`] : []),
+      `SQS requests per payment: ${[...ph.sqs].map(([c, n]) => `${c} ${per(n)}`).join(', ')}`,
+      `webhooks delivered per payment: ${[...webhooks].map(([t, n]) => `${t} ${per(n)}`).join(', ')}`,
+      `storage: ${(kept / 1024).toFixed(2)} KB kept per payment (items and index copies, 100 B overhead each; ` +
+        `+${((after.expiring - before.expiring) / RUNS / 1024).toFixed(2)} KB that expires by TTL): ` +
+        `${$((kept / 1024 ** 3) * M.PRICES.dynamoStorageGbMonth * 1e6)} per month per 1M payments kept`,
+      ...(ph.warnLines ? [`handler log lines at WARN or above per payment: ${per(ph.warnLines)}`] : []),
+      ...(ph.fns.has(OUTSIDE) ? [`not attributed to a function (excluded): ${JSON.stringify(ph.fns.get(OUTSIDE))}`] : []),
+    ];
     results.push({ mix: mix.name, flow: mix.what, runs: RUNS, usage, lines, total: sum, notes });
-    out(`\n### ${mix.name}: $${sum.toFixed(2)} per 1M payments (${RUNS} measured)\n\nFlow: ${mix.what}.\n`);
-    out('| component | per payment | $ per 1M payments |\n|---|---|---|');
-    for (const l of lines) out(`| ${l.component} | ${l.perPayment} | ${l.dollarsPerMillion.toFixed(3)} |`);
-    out(`| **total** | | **${sum.toFixed(2)}** |\n`);
-    out(
-      `- Largest: ${ranked
-        .slice(0, 3)
-        .map((l) => `${l.component} $${l.dollarsPerMillion.toFixed(2)} (${((100 * l.dollarsPerMillion) / sum).toFixed(0)}%)`)
-        .join(', ')}.`,
-    );
-    out(`- DynamoDB calls per payment: ${notes.dynamoCalls}.`);
-    out(`- DynamoDB per payment by function: ${notes.dynamoByFunction}.`);
-    out(`- Transactions: ${notes.transactions}.`);
-    if (notes.conditionalFailures) out(`- Failed conditional writes per payment: ${notes.conditionalFailures.toFixed(2)} (1 WRU each).`);
-    out(`- SQS requests per payment: ${notes.sqs}.`);
-    out(`- Webhooks delivered per payment: ${notes.webhooks}.`);
-    out(`- ${notes.cpuShare}.`);
-    out(`- X-Ray ${notes.xray}; without tracing the mix costs $${notes.withoutXray.toFixed(2)}.`);
-    out(`- Storage: ${notes.storage}.`);
-    if (notes.warnLines) out(`- Handler log lines at WARN or above per payment: ${notes.warnLines.toFixed(2)}.`);
-    if (notes.outside) out(`- Not attributed to a function (excluded): ${JSON.stringify(notes.outside)}.`);
+    report.push(M.renderMix(mix.name, mix.what, RUNS, lines, notes));
   }
 
   // Fixed, whatever the traffic: each scheduled job's idle run, measured, at its schedule (traces: all recorded at
@@ -338,15 +277,9 @@ async function main() {
   const fixedTotal = fixed.reduce((s, j) => s + j.dollarsPerMonth, 0) + esmIdle + metricsMonthly;
 
   if (JSON_OUT) {
-    const prices = M.PRICES;
     const metrics = { series: emfSeries.size, dollarsPerMonth: metricsMonthly };
-    console.log(
-      JSON.stringify(
-        { prices, runs: RUNS, logLevel, assumptions: ASSUMPTIONS, results, fixed, esmIdleDollarsPerMonth: esmIdle, metrics },
-        null,
-        2,
-      ),
-    );
+    const fixedMonthly = { jobs: fixed, esmIdleDollars: esmIdle, metrics, total: fixedTotal };
+    console.log(JSON.stringify({ prices: M.PRICES, runs: RUNS, logLevel, assumptions: M.ASSUMPTIONS, results, fixedMonthly }, null, 2));
   } else {
     console.log(`## AWS cost per 1M payments (us-east-1 list prices of ${M.PRICES.takenOn}, scripts/cost-model.ts)`);
     console.log(
@@ -356,16 +289,15 @@ async function main() {
     const verdict = results.map((r) => `${r.mix} $${r.total.toFixed(2)} (${r.total <= 8 ? 'within' : 'over'})`).join(', ');
     console.log(`\n**Goal <= $8 per 1M payments including webhook delivery:** ${verdict}.`);
     const jobs = fixed.map(
-      (j) => `${j.id} ${j.msPerRun.toFixed(1)} ms, ${j.readUnitsPerRun.toFixed(1)} RRU per run, $${j.dollarsPerMonth.toFixed(2)}`,
+      (j) => `${j.id} ${j.msPerRun.toFixed(1)} ms, ${j.readUnitsPerRun.toFixed(1)} RRU, $${j.dollarsPerMonth.toFixed(2)}`,
     );
+    console.log(`\nFixed per month, not per payment: $${fixedTotal.toFixed(2)}:`);
+    console.log(`- the scheduled jobs every minute, idle runs measured: ${jobs.join('; ')};`);
+    console.log(`- idle long polling of the ${esmQueues} event source mappings (5 pollers, 20 s): $${esmIdle.toFixed(2)};`);
     console.log(
-      `\nFixed per month, not per payment: $${fixedTotal.toFixed(2)}: scheduled jobs every minute, idle runs measured (${jobs.join('; ')});`,
+      `- the ${emfSeries.size} custom metrics (EMF series) these mixes emitted: $${metricsMonthly.toFixed(2)} (other routes add theirs).`,
     );
-    console.log(`idle long polling of the ${esmQueues} event source mappings (5 pollers, 20 s) $${esmIdle.toFixed(2)};`);
-    console.log(
-      `the ${emfSeries.size} custom metrics (EMF series) these mixes emitted, $${metricsMonthly.toFixed(2)} (each further route adds its own).`,
-    );
-    console.log(`\nAssumptions:\n${ASSUMPTIONS.map((a) => `- ${a}`).join('\n')}`);
+    console.log(`\nAssumptions:\n${M.ASSUMPTIONS.map((a) => `- ${a}`).join('\n')}`);
   }
   await receiver.stop();
   await stack.stop();
@@ -415,6 +347,8 @@ function meterDynamoDb(client: DynamoDBClient, raw: DynamoDBClient, indexes: rea
       }
       const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
       let units = [consumed ?? []].flat().reduce((sum: number, c) => sum + ((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+      // DynamoDB Local reports 0 for a Query or Scan page that finds nothing; DynamoDB bills its minimum read.
+      if ((command === 'Query' || command === 'Scan') && units === 0) units = input.ConsistentRead ? 1 : 0.5;
       const t2 = performance.now();
       if (changes.length > 0) {
         const after = await Promise.all(changes.map((c) => read(c.table, c.key)));
@@ -473,14 +407,7 @@ function meterLogs() {
       f.logBytes += Buffer.byteLength(text);
       f.logEvents += text.split('\n').filter(Boolean).length;
       if (/"level":"(WARN|ERROR|CRITICAL)"/.test(text)) phase.warnLines++;
-      for (const line of text.split('\n').filter((l) => l.startsWith('{"_aws"'))) {
-        const emf = JSON.parse(line) as Record<string, unknown> & {
-          _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }> };
-        };
-        for (const d of emf._aws.CloudWatchMetrics)
-          for (const dims of d.Dimensions)
-            for (const metric of d.Metrics) emfSeries.add(JSON.stringify([d.Namespace, dims.map((k) => [k, emf[k]]), metric.Name]));
-      }
+      for (const line of text.split('\n')) M.emfSeriesKeys(line).forEach((k) => emfSeries.add(k));
       return true;
     }) as typeof stream.write;
   }
