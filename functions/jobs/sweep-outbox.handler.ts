@@ -5,6 +5,6 @@ import { scheduledHandler } from '../../shared/workers/scheduled-handler';
 
 export const handler = scheduledHandler({
   run: (now) => sweepOutbox(webhookDeps({ now: () => now })),
-  metrics: (r) => ({ OutboxRequeued: r.requeued }),
+  metrics: (r) => ({ OutboxRequeued: r.requeued, OutboxOldestAgeSeconds: r.oldestAgeSeconds }),
   log: (r) => (r.requeued > 0 ? { level: 'warn', message: 'Re-enqueued events left in the outbox' } : null),
 });

@@ -4,6 +4,7 @@
  * still owed) and every refund still pending for longer than the grace period gets its step sent again.
  * Steps are conditional on the status they find, so a duplicate does nothing.
  */
+import { ageSeconds } from '../domain/age';
 import { owedSettlementStep } from '../domain/payouts/payout';
 import type { PaymentDeps } from './payment-deps';
 import type { PayoutDeps } from './payouts';
@@ -11,6 +12,8 @@ import type { PayoutDeps } from './payouts';
 export interface SettlementBacklog {
   /** Payouts processing and refunds pending since at or before `before` (ISO), up to `limit`. */
   since(before: string, limit: number): Promise<Array<{ kind: 'payout' | 'refund'; id: string }>>;
+  /** Since when (ISO) the oldest payout has been processing or refund pending; null when nothing is in flight. */
+  oldestSince(): Promise<string | null>;
 }
 
 export interface SettlementDeps {
@@ -19,7 +22,12 @@ export interface SettlementDeps {
   readonly payments: Pick<PaymentDeps, 'refunds' | 'refundRails'>;
 }
 
+/**
+ * Sends again the owed step of what has been in flight past the grace period, and reports how long the
+ * oldest item has been in flight (the settlement-SLA alarm reads it).
+ */
 export async function resumeSettlements(deps: SettlementDeps, now: Date, graceSeconds: number, limit = 200) {
+  const oldestAgeSeconds = ageSeconds(await deps.backlog.oldestSince(), now);
   const due = await deps.backlog.since(new Date(now.getTime() - graceSeconds * 1000).toISOString(), limit);
   let resumed = 0;
   for (const item of due) {
@@ -40,5 +48,5 @@ export async function resumeSettlements(deps: SettlementDeps, now: Date, graceSe
       }
     }
   }
-  return { due: due.length, resumed };
+  return { due: due.length, resumed, oldestAgeSeconds };
 }

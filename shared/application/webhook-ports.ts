@@ -33,6 +33,8 @@ export interface EventStore {
   markDispatched(eventIds: readonly string[], at: string): Promise<void>;
   /** Events still in the outbox created at or before `before` (ISO), across the outbox shards. */
   undispatched(before: string, limit: number): Promise<string[]>;
+  /** When the oldest event still in the outbox was created (ISO), or null when the outbox is empty. */
+  oldestUndispatchedAt(): Promise<string | null>;
   recordAttempt(eventId: string, attempt: DeliveryAttempt, status: DeliveryStatus): Promise<void>;
   list(
     merchantId: string,

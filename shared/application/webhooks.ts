@@ -4,6 +4,7 @@
  * outbox, and the sender signs, posts, records every attempt and retries on the
  * schedule until delivered, gone (410) or dead-lettered.
  */
+import { ageSeconds } from '../domain/age';
 import { AppError } from '../domain/errors';
 import type { DomainEvent } from '../domain/events';
 import { delayBeforeAttempt, hop, nextStep, type DeliveryAttempt } from '../domain/webhooks/retry';
@@ -52,15 +53,20 @@ export async function dispatchEvents(
   );
 }
 
-/** The sweeper: events still in the outbox `graceSeconds` after they were written go on the queue now. */
+/**
+ * The sweeper: events still in the outbox `graceSeconds` after they were written go on the queue now. It
+ * reports how old the oldest event in the outbox was before it swept (the outbox-age alarm reads it).
+ */
 export async function sweepOutbox(deps: Pick<WebhookDeps, 'events' | 'queue' | 'clock'>, graceSeconds = 30, limit = 500) {
-  const before = new Date(deps.clock.now().getTime() - graceSeconds * 1000).toISOString();
+  const now = deps.clock.now();
+  const oldestAgeSeconds = ageSeconds(await deps.events.oldestUndispatchedAt(), now);
+  const before = new Date(now.getTime() - graceSeconds * 1000).toISOString();
   const ids = await deps.events.undispatched(before, limit);
   await dispatchEvents(
     deps,
     ids.map((event_id) => ({ event_id })),
   );
-  return { requeued: ids.length };
+  return { requeued: ids.length, oldestAgeSeconds };
 }
 
 const FINAL = new Set(['delivered', 'gone', 'dead_lettered', 'no_endpoint']);
@@ -72,16 +78,22 @@ async function secretsOf(deps: WebhookDeps, merchantId: string, now: Date): Prom
   return previousValid ? [s.current, s.previous as string] : [s.current];
 }
 
+/**
+ * What one queue message came to: an attempt whose outcome is the event's new delivery status, no attempt
+ * because the event has no usable endpoint, or nothing to do (another hop, or already final).
+ */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'dead_lettered' | 'gone' | 'no_endpoint' | 'deferred' | 'skipped';
+
 /** One queue message: the attempt it names, or another hop when its time has not come. */
-export async function deliverMessage(deps: WebhookDeps, msg: DeliveryMessage): Promise<void> {
+export async function deliverMessage(deps: WebhookDeps, msg: DeliveryMessage): Promise<DeliveryOutcome> {
   const now = deps.clock.now();
   if (msg.not_before && msg.not_before > now.getTime() + 1000) {
     const h = hop((msg.not_before - now.getTime()) / 1000, now.getTime());
     await deps.queue.send([{ ...msg, not_before: msg.not_before }], h.delaySeconds);
-    return;
+    return 'deferred';
   }
   const event = await deps.events.get(msg.event_id);
-  if (!event || (!msg.manual && FINAL.has(event.delivery_status))) return;
+  if (!event || (!msg.manual && FINAL.has(event.delivery_status))) return 'skipped';
   const merchant = await deps.merchants.get(event.merchant_id);
   const target = event.notification_url ?? merchant?.notification_url ?? null;
   const at = now.toISOString();
@@ -95,14 +107,14 @@ export async function deliverMessage(deps: WebhookDeps, msg: DeliveryMessage): P
   });
   if (!target) {
     await deps.events.recordAttempt(event.event_id, attempt(null, 'no notification_url for this object or merchant', 0), 'no_endpoint');
-    return;
+    return 'no_endpoint';
   }
   let checked: DeliveryTarget;
   try {
     checked = await deps.checkUrl(target, event.livemode);
   } catch (e) {
     await deps.events.recordAttempt(event.event_id, attempt(null, `refused: ${(e as Error).message}`, 0), 'no_endpoint');
-    return;
+    return 'no_endpoint';
   }
   const body = JSON.stringify(event.payload);
   const headers = deps.signHeaders({
@@ -127,6 +139,19 @@ export async function deliverMessage(deps: WebhookDeps, msg: DeliveryMessage): P
   } else if (step === 'dead_letter') {
     await deps.queue.sendToDeadLetter({ event_id: event.event_id, attempt: msg.attempt });
   }
+  return status;
+}
+
+/** Delivery metrics of one message's outcome (summed over a batch by the webhook sender). */
+export function deliveryCounts(outcome: DeliveryOutcome): Record<string, number> {
+  const attempted = outcome === 'delivered' || outcome === 'retrying' || outcome === 'dead_lettered' || outcome === 'gone';
+  return {
+    WebhookAttempts: attempted ? 1 : 0,
+    WebhookAttemptsFailed: attempted && outcome !== 'delivered' ? 1 : 0,
+    WebhookDelivered: outcome === 'delivered' ? 1 : 0,
+    WebhookDeadLettered: outcome === 'dead_lettered' ? 1 : 0,
+    WebhookNoEndpoint: outcome === 'no_endpoint' ? 1 : 0,
+  };
 }
 
 async function ownEvent(deps: Pick<WebhookDeps, 'events'>, principal: Principal, eventId: string) {

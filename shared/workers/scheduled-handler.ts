@@ -12,7 +12,7 @@ import { instrumented } from './instrument';
 
 export interface ScheduledHandlerOptions<R> {
   readonly run: (now: Date) => Promise<R>;
-  /** Counts to publish (metric name -> value) from the run's result. */
+  /** Metrics to publish (name -> value) from the run's result: counts, or seconds for a name ending in `Seconds`. */
   readonly metrics: (result: R) => Readonly<Record<string, number>>;
   /** A log line when the run did something worth an operator's attention. */
   readonly log?: (result: R) => { level: 'info' | 'warn'; message: string } | null;
@@ -22,7 +22,9 @@ export function scheduledHandler<R extends Record<string, number>>(opts: Schedul
   return instrumented(async (event: Partial<ScheduledEvent>) => {
     const now = event.time ? new Date(event.time) : new Date();
     const result = await opts.run(now);
-    for (const [name, value] of Object.entries(opts.metrics(result))) metrics.addMetric(name, MetricUnit.Count, value);
+    for (const [name, value] of Object.entries(opts.metrics(result))) {
+      metrics.addMetric(name, name.endsWith('Seconds') ? MetricUnit.Seconds : MetricUnit.Count, value);
+    }
     const line = opts.log?.(result);
     if (line) logger[line.level](line.message, { ...result });
     return result;

@@ -13,13 +13,15 @@ import * as z from '../domain/zod';
 import { logger, metrics } from '../observability';
 import { instrumented } from './instrument';
 
-export interface SqsHandlerOptions<S extends z.core.$ZodType> {
+export interface SqsHandlerOptions<S extends z.core.$ZodType, R = void> {
   /** The message body's schema. */
   readonly message: S;
   /** Runs one valid message; a throw marks the record failed (retried, then dead-lettered). */
-  readonly handle: (message: z.infer<S>, record: SQSRecord) => Promise<void>;
+  readonly handle: (message: z.infer<S>, record: SQSRecord) => Promise<R>;
   /** Metric names: messages received per invocation, and records reported failed. */
   readonly metrics: { readonly received: string; readonly failed?: string };
+  /** Counts from one message's result (metric name -> value), summed over the batch and published. */
+  readonly counts?: (result: R) => Readonly<Record<string, number>>;
 }
 
 export class InvalidMessageError extends Error {
@@ -48,13 +50,18 @@ export function parseMessage<S extends z.core.$ZodType>(schema: S, record: Pick<
   return parsed.data;
 }
 
-export function sqsHandler<S extends z.core.$ZodType>(opts: SqsHandlerOptions<S>) {
+export function sqsHandler<S extends z.core.$ZodType, R = void>(opts: SqsHandlerOptions<S, R>) {
   const processor = new BatchProcessor(EventType.SQS);
-  const record = async (r: SQSRecord) => opts.handle(parseMessage(opts.message, r), r);
   return instrumented(async (event: SQSEvent, context) => {
+    const totals = new Map<string, number>();
+    const record = async (r: SQSRecord) => {
+      const result = await opts.handle(parseMessage(opts.message, r), r);
+      for (const [name, value] of Object.entries(opts.counts?.(result) ?? {})) totals.set(name, (totals.get(name) ?? 0) + value);
+    };
     const response = await processPartialResponse(event, record, processor, { context });
     metrics.addMetric(opts.metrics.received, MetricUnit.Count, event.Records.length);
     if (opts.metrics.failed) metrics.addMetric(opts.metrics.failed, MetricUnit.Count, response.batchItemFailures.length);
+    for (const [name, value] of totals) metrics.addMetric(name, MetricUnit.Count, value);
     return response;
   });
 }

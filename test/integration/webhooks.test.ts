@@ -15,6 +15,7 @@ import { card, customer, events, payments } from '../support/payments';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { expectGenuine } from '../support/signatures';
 import { engines } from '../support/engines';
+import { between } from '../support/matchers';
 
 jest.setTimeout(60_000);
 
@@ -145,8 +146,19 @@ describe('delivery', () => {
     const ev = (await events(m)).find((e) => e.object_id === payment.payment_id);
     expect(ev?.GSI2PK).toMatch(/^OUTBOX#/);
     // Not yet 30 s old: the sweeper leaves it. As of 31 s later it enqueues it.
-    expect(await sweepJob({ time: new Date().toISOString() } as ScheduledEvent, {} as Context)).toEqual({ requeued: 0 });
-    expect(await sweepJob({ time: new Date(Date.now() + 31_000).toISOString() } as ScheduledEvent, {} as Context)).toEqual({ requeued: 1 });
+    // Each run reports how old the oldest event in the outbox is (the outbox-age alarm reads it).
+    expect(await sweepJob({ time: new Date().toISOString() } as ScheduledEvent, {} as Context)).toEqual({
+      requeued: 0,
+      oldestAgeSeconds: between(1, 30),
+    });
+    expect(await sweepJob({ time: new Date(Date.now() + 31_000).toISOString() } as ScheduledEvent, {} as Context)).toEqual({
+      requeued: 1,
+      oldestAgeSeconds: between(32, 60),
+    });
+    expect(await sweepJob({ time: new Date(Date.now() + 31_000).toISOString() } as ScheduledEvent, {} as Context)).toEqual({
+      requeued: 0,
+      oldestAgeSeconds: 0,
+    });
     await receiver.waitFor(1, 15_000, forPayment(payment.payment_id));
   });
 

@@ -65,6 +65,29 @@ describe('sqsHandler', () => {
     ]);
   });
 
+  it('sums the per-message counts over the batch and publishes them beside the received and failed counts', async () => {
+    const handler = sqsHandler({
+      message: z.object({ ok: z.boolean() }),
+      handle: async (m) => (m.ok ? 'good' : 'bad'),
+      metrics: { received: 'TestMessages' },
+      counts: (r: string) => ({ TestGood: r === 'good' ? 1 : 0, TestBad: r === 'bad' ? 1 : 0 }),
+    });
+    const body = (ok: boolean) => JSON.stringify({ ok });
+    await handler({ Records: [record('1', body(true)), record('2', body(false)), record('3', body(true))] }, context);
+    expect(added).toEqual([
+      ['TestMessages', 3],
+      ['TestGood', 2],
+      ['TestBad', 1],
+    ]);
+    added.length = 0;
+    await handler({ Records: [record('4', body(false))] }, context); // a new invocation starts from zero
+    expect(added).toEqual([
+      ['TestMessages', 1],
+      ['TestGood', 0],
+      ['TestBad', 1],
+    ]);
+  });
+
   it('the real message schemas accept what the producers send and refuse what they never send', () => {
     expect(settlementMessage.safeParse({ payout_id: 'po_x', step: 'settle' }).success).toBe(true);
     expect(settlementMessage.safeParse({ payout_id: 'po_x', step: 'teleport' }).success).toBe(false);
@@ -78,20 +101,23 @@ describe('sqsHandler', () => {
 describe('scheduledHandler', () => {
   afterEach(() => jest.restoreAllMocks());
 
-  it("runs at the schedule's time and publishes the run's counts", async () => {
-    const added: [string, number][] = [];
-    jest.spyOn(metrics, 'addMetric').mockImplementation((name, _unit, value) => (added.push([name, value]), metrics));
+  it("runs at the schedule's time and publishes the run's counts, and ages in seconds", async () => {
+    const added: [string, string, number][] = [];
+    jest.spyOn(metrics, 'addMetric').mockImplementation((name, unit, value) => (added.push([name, String(unit), value]), metrics));
     let ranAt: Date | undefined;
     const handler = scheduledHandler({
       run: async (now) => {
         ranAt = now;
-        return { expired: 3 };
+        return { expired: 3, oldestAgeSeconds: 42 };
       },
-      metrics: (r) => ({ Expired: r.expired }),
+      metrics: (r) => ({ Expired: r.expired, OldestAgeSeconds: r.oldestAgeSeconds }),
     });
     const result = await handler({ time: '2026-11-22T10:00:00Z' }, context);
     expect(ranAt?.toISOString()).toBe('2026-11-22T10:00:00.000Z');
-    expect(result).toEqual({ expired: 3 });
-    expect(added).toEqual([['Expired', 3]]);
+    expect(result).toEqual({ expired: 3, oldestAgeSeconds: 42 });
+    expect(added).toEqual([
+      ['Expired', 'Count', 3],
+      ['OldestAgeSeconds', 'Seconds', 42],
+    ]);
   });
 });

@@ -4,7 +4,7 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import type { EventStore, StoredEvent } from '../../application/webhook-ports';
 import { eventEntity } from './entities/event.entity';
 import { INDEX, indexKeys, REMOVE_FROM_WORK_INDEX, stripKeys } from './keys';
-import { dueInWorkIndex } from './work-index';
+import { dueInWorkIndex, oldestInWorkIndex } from './work-index';
 
 const encodeCursor = (key: Record<string, unknown> | undefined) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null);
 function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
@@ -45,6 +45,10 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
 
     async undispatched(before, limit) {
       return dueInWorkIndex(db, tableName(), indexKeys.outboxPartition, before, limit, 'event_id');
+    },
+
+    async oldestUndispatchedAt() {
+      return oldestInWorkIndex(db, tableName(), indexKeys.outboxPartition);
     },
 
     async recordAttempt(eventId, attempt, status) {

@@ -2,7 +2,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SettlementBacklog } from '../../application/settlements';
 import { indexKeys } from './keys';
-import { dueInWorkIndex } from './work-index';
+import { dueInWorkIndex, oldestInWorkIndex } from './work-index';
 
 export function settlementBacklog(db: DynamoDBDocumentClient, tableName: () => string): SettlementBacklog {
   return {
@@ -12,6 +12,9 @@ export function settlementBacklog(db: DynamoDBDocumentClient, tableName: () => s
         const [kind, id] = pk.split('#') as [string, string];
         return { kind: kind === 'REFUND' ? ('refund' as const) : ('payout' as const), id };
       });
+    },
+    oldestSince() {
+      return oldestInWorkIndex(db, tableName(), indexKeys.settlementPartition);
     },
   };
 }

@@ -56,6 +56,11 @@ export function memoryEventStore(table: MemoryTable = new MemoryTable()): Memory
       return found;
     },
 
+    async oldestUndispatchedAt() {
+      const keys = [...table.events.values()].flatMap((e) => (e._outbox ? [e._outbox.sortKey] : [])).sort();
+      return keys[0]?.split('#')[0] ?? null;
+    },
+
     async recordAttempt(eventId, attempt, status) {
       const e = table.events.get(eventId);
       if (!e) throw new ConditionalCheckFailed(`recordAttempt: no event ${eventId}`);

@@ -5,7 +5,15 @@
  */
 import type { Principal } from '../../../shared/application/authenticate';
 import { createDirectPayment } from '../../../shared/application/payments';
-import { deliverMessage, getEvent, listEvents, resendEvent, sweepOutbox, type WebhookDeps } from '../../../shared/application/webhooks';
+import {
+  deliverMessage,
+  deliveryCounts,
+  getEvent,
+  listEvents,
+  resendEvent,
+  sweepOutbox,
+  type WebhookDeps,
+} from '../../../shared/application/webhooks';
 import { createPayout, topUpTestBalance } from '../../../shared/application/payouts';
 import { verifyPayloadSignature, verifyStandardSignature } from '../../../shared/domain/webhooks/signature';
 import {
@@ -97,7 +105,7 @@ describe('deliver', () => {
   it('a delivered event is not sent again by a duplicate message; a resend (manual) is', async () => {
     const { event } = await paidEvent();
     await consume();
-    await deliverMessage(hooks, { event_id: event.event_id, attempt: 0 });
+    expect(await deliverMessage(hooks, { event_id: event.event_id, attempt: 0 })).toBe('skipped');
     expect(w.endpoint.received).toHaveLength(1);
     await resendEvent(hooks, principal, event.event_id);
     await consume();
@@ -156,13 +164,13 @@ describe('retry scheduling', () => {
     expect(retry1!.delaySeconds).toBeGreaterThanOrEqual(4);
     expect(retry1!.delaySeconds).toBeLessThanOrEqual(6);
     w.clock.advanceSeconds(retry1!.delaySeconds!);
-    await deliverMessage(hooks, retry1!.message);
+    expect(await deliverMessage(hooks, retry1!.message)).toBe('retrying');
     const [retry2] = w.queue.drain();
     expect(retry2!.message.attempt).toBe(2);
     expect(retry2!.delaySeconds).toBeGreaterThanOrEqual(270);
     expect(retry2!.delaySeconds).toBeLessThanOrEqual(330);
     w.clock.advanceSeconds(retry2!.delaySeconds!);
-    await deliverMessage(hooks, retry2!.message);
+    expect(await deliverMessage(hooks, retry2!.message)).toBe('dead_lettered');
     expect(w.queue.sent).toEqual([]);
     expect(w.queue.deadLetters).toEqual([{ event_id: event.event_id, attempt: 2 }]);
     const stored = await getEvent(hooks, principal, event.event_id);
@@ -178,7 +186,7 @@ describe('retry scheduling', () => {
     const { event } = await paidEvent();
     w.queue.drain();
     const notBefore = w.clock.now().getTime() + 3600_000;
-    await deliverMessage(hooks, { event_id: event.event_id, attempt: 3, not_before: notBefore });
+    expect(await deliverMessage(hooks, { event_id: event.event_id, attempt: 3, not_before: notBefore })).toBe('deferred');
     expect(w.endpoint.received).toEqual([]);
     expect(w.queue.drain()).toEqual([{ message: { event_id: event.event_id, attempt: 3, not_before: notBefore }, delaySeconds: 900 }]);
     expect((await getEvent(hooks, principal, event.event_id)).attempts).toEqual([]);
@@ -221,12 +229,13 @@ describe('sweep outbox', () => {
     const { event } = await paidEvent();
     expect(w.publisher.failed.map((b) => b.map((e) => e.event_id))).toEqual([[event.event_id]]);
     expect(outboxOf(w)).toEqual([event.event_id]);
-    expect(await sweepOutbox(hooks, 30)).toEqual({ requeued: 0 });
+    expect(await sweepOutbox(hooks, 30)).toEqual({ requeued: 0, oldestAgeSeconds: 0 });
     w.clock.advanceSeconds(30);
-    expect(await sweepOutbox(hooks, 30)).toEqual({ requeued: 1 });
+    // The run reports the outbox's oldest event as it found it: 30 s old.
+    expect(await sweepOutbox(hooks, 30)).toEqual({ requeued: 1, oldestAgeSeconds: 30 });
     expect(outboxOf(w)).toEqual([]);
     expect(w.queue.sent.map((m) => m.message)).toEqual([{ event_id: event.event_id, attempt: 0 }]);
-    expect(await sweepOutbox(hooks, 30)).toEqual({ requeued: 0 });
+    expect(await sweepOutbox(hooks, 30)).toEqual({ requeued: 0, oldestAgeSeconds: 0 });
     await consume();
     expect(await getEvent(hooks, principal, event.event_id)).toMatchObject({ delivery_status: 'delivered' });
   });
@@ -234,6 +243,19 @@ describe('sweep outbox', () => {
   it('the sweeper leaves dispatched events alone', async () => {
     await paidEvent();
     w.clock.advanceSeconds(3600);
-    expect(await sweepOutbox(hooks)).toEqual({ requeued: 0 });
+    expect(await sweepOutbox(hooks)).toEqual({ requeued: 0, oldestAgeSeconds: 0 });
+  });
+});
+
+describe('delivery metrics', () => {
+  it('each outcome counts as the alarms read it: attempts, failed attempts, delivered, dead-lettered, no endpoint', () => {
+    const zero = { WebhookAttempts: 0, WebhookAttemptsFailed: 0, WebhookDelivered: 0, WebhookDeadLettered: 0, WebhookNoEndpoint: 0 };
+    expect(deliveryCounts('delivered')).toEqual({ ...zero, WebhookAttempts: 1, WebhookDelivered: 1 });
+    expect(deliveryCounts('retrying')).toEqual({ ...zero, WebhookAttempts: 1, WebhookAttemptsFailed: 1 });
+    expect(deliveryCounts('gone')).toEqual({ ...zero, WebhookAttempts: 1, WebhookAttemptsFailed: 1 });
+    expect(deliveryCounts('dead_lettered')).toEqual({ ...zero, WebhookAttempts: 1, WebhookAttemptsFailed: 1, WebhookDeadLettered: 1 });
+    expect(deliveryCounts('no_endpoint')).toEqual({ ...zero, WebhookNoEndpoint: 1 });
+    expect(deliveryCounts('deferred')).toEqual(zero);
+    expect(deliveryCounts('skipped')).toEqual(zero);
   });
 });
