@@ -5,6 +5,7 @@
  */
 import { Tags, type App } from 'aws-cdk-lib';
 import { MANIFEST, type ServiceManifest } from './manifest';
+import { Monitoring } from './monitoring';
 import { stackName, stageConfig, type Stage, type StageConfig } from './stage-config';
 import { StatefulStack } from './stateful-stack';
 import { StatelessStack } from './stateless-stack';
@@ -13,6 +14,8 @@ export interface BuiltApp {
   readonly config: StageConfig;
   readonly stateful: StatefulStack;
   readonly stateless: StatelessStack;
+  /** Alarms and dashboard, in the stateless stack. */
+  readonly monitoring: Monitoring;
 }
 
 /** Env-agnostic stacks: no account/region lookups, so synth runs offline. */
@@ -33,9 +36,18 @@ export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MAN
     description: `LatamPayments ${stage}: HTTP API, Lambda functions, schedules, alarms`,
   });
   stateless.addStackDependency(stateful);
+  const monitoring = new Monitoring(stateless, 'Monitoring', {
+    config,
+    manifest,
+    httpApi: stateless.httpApi,
+    functions: stateless.functions,
+    table: stateful.table,
+    queues: stateful.queues,
+    alarmTopic: stateful.alarmTopic,
+  });
   for (const stack of [stateful, stateless]) {
     Tags.of(stack).add('service', 'latam-payments');
     Tags.of(stack).add('stage', stage);
   }
-  return { config, stateful, stateless };
+  return { config, stateful, stateless, monitoring };
 }

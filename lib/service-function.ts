@@ -16,7 +16,7 @@ import { Construct } from 'constructs';
 import type { Access } from '../shared/manifest/access';
 import { queueUrlEnv } from '../shared/manifest/queues';
 import { BUNDLING, DEFAULT_MEMORY_MB } from './bundling';
-import type { StageConfig } from './stage-config';
+import { SERVICE_NAME, type StageConfig } from './stage-config';
 import type { QueuePair } from './stateful-stack';
 
 /** Bundling hooks that copy the route's asset files into the Lambda asset, beside index.mjs. */
@@ -92,8 +92,8 @@ export class ServiceFunction extends Construct {
         STAGE: config.stage,
         TABLE_NAME: props.table.tableName,
         ALLOWED_KEY_MODES: config.allowedKeyModes.join(','),
-        POWERTOOLS_SERVICE_NAME: 'latam-payments',
-        POWERTOOLS_METRICS_NAMESPACE: 'LatamPayments',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: config.metricsNamespace,
         POWERTOOLS_LOG_LEVEL: config.powertoolsLogLevel,
         ...queueEnv,
         ...props.environment,

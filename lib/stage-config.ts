@@ -11,6 +11,10 @@ export type KeyMode = 'test' | 'live';
 
 /** Prefix of every physical name (queues, topic, table). */
 export const SERVICE_PREFIX = 'latam-payments';
+/** POWERTOOLS_SERVICE_NAME of every function: the `service` dimension of each metric it publishes. */
+export const SERVICE_NAME = 'latam-payments';
+/** The functions' metrics namespace (shared/observability's default); each stage publishes under `<this>/<stage>`. */
+export const METRICS_NAMESPACE = 'LatamPayments';
 
 export interface AlarmThresholds {
   /** Period of every alarm metric. */
@@ -21,12 +25,28 @@ export interface AlarmThresholds {
   readonly api5xx: number;
   /** Consecutive breaching periods before an alarm fires. */
   readonly evaluationPeriods: number;
+  /** Webhook delivery attempts that failed (non-2xx, timeout, refused), percent of attempts in a period... */
+  readonly webhookFailurePercent: number;
+  /** ...once at least this many attempts were made in it (a few merchants' dead endpoints are not a page). */
+  readonly webhookMinAttempts: number;
+  /** Oldest event still in the outbox (committed, never put on the delivery queue), seconds. */
+  readonly outboxMaxAgeSeconds: number;
+  /** The stage's settlement SLA: a payout processing (or a refund pending) longer than this pages, minutes. */
+  readonly settlementSlaMinutes: number;
+  /** p99 latency of the whole API over a period, milliseconds, for `latencyEvaluationPeriods` periods in a row. */
+  readonly apiP99Ms: number;
+  readonly latencyEvaluationPeriods: number;
+  /** 5xx responses of one route, percent of its requests in a period, once it served `routeMinRequests`. */
+  readonly route5xxPercent: number;
+  readonly routeMinRequests: number;
 }
 
 export interface StageConfig {
   readonly stage: Stage;
   /** `latam-payments-<stage>`: queue and topic names start with it. */
   readonly prefix: string;
+  /** CloudWatch namespace of the functions' EMF metrics, one per stage so alarms never mix sandbox and live. */
+  readonly metricsNamespace: string;
   /** Physical DynamoDB table name (shared/manifest/table.ts: `${prefix}-${stage}`). */
   readonly tableName: string;
   readonly logRetention: RetentionDays;
@@ -41,7 +61,7 @@ export interface StageConfig {
   readonly alarms: AlarmThresholds;
 }
 
-const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName'>> = {
+const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' | 'metricsNamespace'>> = {
   sandbox: {
     logRetention: RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.DESTROY,
@@ -49,7 +69,21 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName'>
     allowedKeyModes: ['test'],
     powertoolsLogLevel: 'INFO',
     apiThrottle: { rateLimit: 50, burstLimit: 100 },
-    alarms: { period: Duration.minutes(5), functionErrors: 10, api5xx: 25, evaluationPeriods: 1 },
+    alarms: {
+      period: Duration.minutes(5),
+      functionErrors: 10,
+      api5xx: 25,
+      evaluationPeriods: 1,
+      // Integrators' endpoints in the sandbox are often down or not yet written.
+      webhookFailurePercent: 50,
+      webhookMinAttempts: 50,
+      outboxMaxAgeSeconds: 300,
+      settlementSlaMinutes: 30,
+      apiP99Ms: 3000,
+      latencyEvaluationPeriods: 3,
+      route5xxPercent: 10,
+      routeMinRequests: 20,
+    },
   },
   live: {
     logRetention: RetentionDays.ONE_YEAR,
@@ -58,7 +92,21 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName'>
     allowedKeyModes: ['live'],
     powertoolsLogLevel: 'WARN',
     apiThrottle: { rateLimit: 500, burstLimit: 1000 },
-    alarms: { period: Duration.minutes(5), functionErrors: 1, api5xx: 5, evaluationPeriods: 1 },
+    alarms: {
+      period: Duration.minutes(5),
+      functionErrors: 1,
+      api5xx: 5,
+      evaluationPeriods: 1,
+      webhookFailurePercent: 20,
+      webhookMinAttempts: 20,
+      outboxMaxAgeSeconds: 300,
+      // PIX, SPEI and CVU settle in seconds; bank transfers the same business day within the hour.
+      settlementSlaMinutes: 60,
+      apiP99Ms: 1500,
+      latencyEvaluationPeriods: 3,
+      route5xxPercent: 2,
+      routeMinRequests: 20,
+    },
   },
 };
 
@@ -80,6 +128,7 @@ export function stageConfig(stage: Stage): StageConfig {
     stage,
     prefix: `${SERVICE_PREFIX}-${stage}`,
     tableName: `${SERVICE_PREFIX}-${stage}`,
+    metricsNamespace: `${METRICS_NAMESPACE}/${stage}`,
     ...CONFIGS[stage],
   };
 }

@@ -120,7 +120,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
         TABLE_NAME: expect.anything(),
         ALLOWED_KEY_MODES: stage === 'live' ? 'live' : 'test',
         POWERTOOLS_SERVICE_NAME: 'latam-payments',
-        POWERTOOLS_METRICS_NAMESPACE: 'LatamPayments',
+        POWERTOOLS_METRICS_NAMESPACE: `LatamPayments/${stage}`,
         POWERTOOLS_LOG_LEVEL: stage === 'live' ? 'WARN' : 'INFO',
       });
       // Source maps ship in the asset but are not parsed on every cold start (lib/bundling.ts).

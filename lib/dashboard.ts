@@ -1,0 +1,177 @@
+/**
+ * The stage's CloudWatch dashboard, built from the manifests: traffic and errors per route, webhook delivery,
+ * money in flight, queues, DynamoDB and Lambda. Custom metrics are the functions' EMF metrics (ServiceMetrics);
+ * the rest are the AWS services' own. Cold starts come from the functions' REPORT log lines (Logs Insights),
+ * not from a custom metric per function.
+ */
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import type { ServiceManifest } from './manifest';
+import type { ServiceMetrics } from './monitoring';
+import type { StageConfig } from './stage-config';
+import type { QueuePair } from './stateful-stack';
+
+export interface DashboardSources {
+  readonly config: StageConfig;
+  readonly manifest: ServiceManifest;
+  readonly httpApi: apigwv2.HttpApi;
+  /** Every function of the stage, keyed as StatelessStack.functions. */
+  readonly functions: ReadonlyMap<string, lambda.Function>;
+  readonly table: dynamodb.ITable;
+  readonly queues: ReadonlyMap<string, QueuePair>;
+  readonly metrics: ServiceMetrics;
+  readonly alarms: readonly cloudwatch.IAlarm[];
+}
+
+/** CloudWatch Logs Insights queries up to 50 log groups at once. */
+const MAX_QUERY_LOG_GROUPS = 50;
+const FULL = 24;
+const HALF = 12;
+const HEIGHT = 6;
+
+export function buildDashboard(scope: Construct, id: string, s: DashboardSources): cloudwatch.Dashboard {
+  const { config, manifest, metrics: m } = s;
+  const routes = manifest.routes;
+  const perRoute = (title: string, name: string, statistic: string, unit?: string) =>
+    new cloudwatch.GraphWidget({
+      title,
+      width: HALF,
+      height: HEIGHT,
+      left: routes.map((r) => m.metric(name, statistic, r.id)),
+      leftYAxis: { min: 0, label: unit, showUnits: false },
+      legendPosition: cloudwatch.LegendPosition.RIGHT,
+    });
+  const queues = [...s.queues.values()];
+  const functions = [...s.functions.entries()];
+  if (functions.length > MAX_QUERY_LOG_GROUPS) {
+    throw new Error(`${functions.length} functions: the cold-start query reads at most ${MAX_QUERY_LOG_GROUPS} log groups`);
+  }
+
+  const dashboard = new cloudwatch.Dashboard(scope, id, {
+    dashboardName: config.prefix,
+    periodOverride: cloudwatch.PeriodOverride.AUTO,
+  });
+  dashboard.addWidgets(
+    new cloudwatch.TextWidget({
+      width: FULL,
+      height: 2,
+      markdown:
+        `# LatamPayments ${config.stage}\n` +
+        'Alarms and what to do: docs/operations.md, "Alarms: what each means and what to do". ' +
+        `Custom metrics: namespace \`${config.metricsNamespace}\`.`,
+    }),
+  );
+  dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', width: FULL, height: 4, alarms: [...s.alarms] }));
+  dashboard.addWidgets(
+    new cloudwatch.GraphWidget({
+      title: 'API: requests, 4xx, 5xx (all routes)',
+      width: HALF,
+      height: HEIGHT,
+      left: [s.httpApi.metricCount({ label: 'requests' })],
+      right: [s.httpApi.metricClientError({ label: '4xx' }), s.httpApi.metricServerError({ label: '5xx' })],
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'API latency (ms)',
+      width: HALF,
+      height: HEIGHT,
+      left: ['p50', 'p90', 'p99'].map((statistic) => s.httpApi.metricLatency({ statistic, label: statistic })),
+      leftAnnotations: [{ value: config.alarms.apiP99Ms, label: 'p99 alarm', color: cloudwatch.Color.RED }],
+    }),
+  );
+  dashboard.addWidgets(perRoute('Requests per route', 'Requests', 'Sum'), perRoute('p99 latency per route (ms)', 'Latency', 'p99', 'ms'));
+  dashboard.addWidgets(perRoute('4xx per route', '4xx', 'Sum'), perRoute('5xx per route', '5xx', 'Sum'));
+
+  const webhooks = s.queues.get('webhooks');
+  dashboard.addWidgets(
+    new cloudwatch.GraphWidget({
+      title: 'Webhook deliveries by outcome',
+      width: HALF,
+      height: HEIGHT,
+      left: [
+        m.metric('WebhookDelivered', 'Sum', undefined, 'delivered'),
+        m.metric('WebhookAttemptsFailed', 'Sum', undefined, 'failed attempts (retried or given up)'),
+        m.metric('WebhookDeadLettered', 'Sum', undefined, 'dead-lettered'),
+        m.metric('WebhookNoEndpoint', 'Sum', undefined, 'no endpoint'),
+      ],
+      right: [
+        m.rate(
+          m.metric('WebhookAttemptsFailed', 'Sum'),
+          m.metric('WebhookAttempts', 'Sum'),
+          config.alarms.webhookMinAttempts,
+          'failure rate %',
+        ),
+      ],
+      rightYAxis: { min: 0, max: 100, showUnits: false },
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Oldest undelivered event (s)',
+      width: HALF,
+      height: HEIGHT,
+      left: [
+        m.metric('OutboxOldestAgeSeconds', 'Maximum', undefined, 'in the outbox'),
+        ...(webhooks ? [webhooks.queue.metricApproximateAgeOfOldestMessage({ label: 'on the webhook queue' })] : []),
+      ],
+      leftAnnotations: [{ value: config.alarms.outboxMaxAgeSeconds, label: 'outbox alarm', color: cloudwatch.Color.RED }],
+    }),
+  );
+  const payouts = s.queues.get('payouts');
+  dashboard.addWidgets(
+    new cloudwatch.GraphWidget({
+      title: 'Payout settlement backlog',
+      width: HALF,
+      height: HEIGHT,
+      left: [
+        m.metric('SettlementsOverdue', 'Maximum', undefined, 'in flight past the grace period'),
+        m.metric('SettlementsResumed', 'Sum', undefined, 'steps sent again'),
+        ...(payouts ? [payouts.queue.metricApproximateNumberOfMessagesVisible({ label: 'settlement queue', statistic: 'Maximum' })] : []),
+      ],
+      right: [m.metric('SettlementOldestAgeSeconds', 'Maximum', undefined, 'oldest in flight (s)')],
+      rightAnnotations: [{ value: config.alarms.settlementSlaMinutes * 60, label: 'SLA', color: cloudwatch.Color.RED }],
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Dead-letter queues (messages)',
+      width: HALF,
+      height: HEIGHT,
+      left: queues.map((q) => q.dlq.metricApproximateNumberOfMessagesVisible({ label: q.definition.id, statistic: 'Maximum' })),
+    }),
+  );
+  dashboard.addWidgets(
+    new cloudwatch.GraphWidget({
+      title: 'DynamoDB consumed capacity (units)',
+      width: HALF,
+      height: HEIGHT,
+      left: [s.table.metricConsumedReadCapacityUnits({ label: 'read' }), s.table.metricConsumedWriteCapacityUnits({ label: 'write' })],
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'DynamoDB throttles and system errors',
+      width: HALF,
+      height: HEIGHT,
+      left: ['ReadThrottleEvents', 'WriteThrottleEvents'].map((name) => s.table.metric(name, { statistic: 'Sum', label: name })),
+      right: [s.table.metricSystemErrorsForOperations({ label: 'system errors' })],
+    }),
+  );
+  dashboard.addWidgets(
+    new cloudwatch.GraphWidget({
+      title: 'Lambda concurrency (max per function)',
+      width: HALF,
+      height: HEIGHT,
+      left: functions.map(([key, fn]) => fn.metric('ConcurrentExecutions', { statistic: 'Maximum', label: key })),
+      legendPosition: cloudwatch.LegendPosition.RIGHT,
+    }),
+    new cloudwatch.LogQueryWidget({
+      title: 'Cold starts (init duration, from REPORT lines)',
+      width: HALF,
+      height: HEIGHT,
+      logGroupNames: functions.map(([, fn]) => fn.logGroup.logGroupName),
+      view: cloudwatch.LogQueryVisualizationType.BAR,
+      queryLines: [
+        'filter @type = "REPORT" and ispresent(@initDuration)',
+        'stats count(*) as cold_starts, avg(@initDuration) as avg_init_ms, max(@initDuration) as max_init_ms by bin(5m)',
+      ],
+    }),
+  );
+  return dashboard;
+}

@@ -1,0 +1,149 @@
+/**
+ * What an operator is paged for and looks at, per stage: alarms on money and delivery (webhook failure rate,
+ * outbox age, settlement SLA, API p99, each route's 5xx rate) to the stage's SNS topic, and one CloudWatch
+ * dashboard. Thresholds come from lib/stage-config.ts; custom metrics are the functions' own EMF metrics
+ * (shared/observability, namespace `LatamPayments/<stage>`, dimension `service`, and `route` for routes).
+ * DLQ alarms live with the queues (stateful stack), Errors/Throttles alarms with each function.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import { pascal, type ServiceManifest } from './manifest';
+import { buildDashboard, type DashboardSources } from './dashboard';
+import { SERVICE_NAME, type StageConfig } from './stage-config';
+
+export interface MonitoringProps extends Omit<DashboardSources, 'metrics' | 'alarms'> {
+  readonly config: StageConfig;
+  readonly manifest: ServiceManifest;
+  readonly httpApi: apigwv2.HttpApi;
+  readonly alarmTopic: sns.ITopic;
+}
+
+/** The functions' EMF metrics of one stage, as CloudWatch metrics. */
+export class ServiceMetrics {
+  constructor(
+    private readonly config: StageConfig,
+    private readonly period: Duration,
+  ) {}
+
+  /** A metric the functions publish with the `service` dimension (workers, jobs), or `service` + `route`. */
+  metric(name: string, statistic: string, routeId?: string, label?: string): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: this.config.metricsNamespace,
+      metricName: name,
+      dimensionsMap: { service: SERVICE_NAME, ...(routeId ? { route: routeId } : {}) },
+      statistic,
+      period: this.period,
+      // A label makes CDK render an alarm's metric as a one-metric Metrics array; alarms read plain ones.
+      label: label ?? routeId,
+    });
+  }
+
+  /** Percent of `part` in `whole` once `whole` reaches `min` in a period (0 below it: a few requests are no rate). */
+  rate(part: cloudwatch.IMetric, whole: cloudwatch.IMetric, min: number, label: string): cloudwatch.MathExpression {
+    return new cloudwatch.MathExpression({
+      expression: `IF(whole >= ${min}, 100 * part / whole, 0)`,
+      usingMetrics: { part, whole },
+      period: this.period,
+      label,
+    });
+  }
+}
+
+export class Monitoring extends Construct {
+  readonly alarms: cloudwatch.Alarm[] = [];
+  readonly dashboard: cloudwatch.Dashboard;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const { config, manifest, httpApi } = props;
+    const t = config.alarms;
+    const m = new ServiceMetrics(config, t.period);
+    const action = new SnsAction(props.alarmTopic);
+    const alarm = (key: string, description: string, p: Omit<cloudwatch.AlarmProps, 'alarmName' | 'alarmDescription'>) => {
+      const a = new cloudwatch.Alarm(this, pascal(key), {
+        alarmName: `${config.prefix}-${key}`,
+        alarmDescription: `${description} Runbook: docs/operations.md#alarms-what-each-means-and-what-to-do`,
+        ...p,
+      });
+      a.addAlarmAction(action);
+      a.addOkAction(action);
+      this.alarms.push(a);
+      return a;
+    };
+    const above = cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD;
+
+    alarm(
+      'webhook-failure-rate',
+      `More than ${t.webhookFailurePercent}% of webhook delivery attempts failed (non-2xx, timeout or refused) ` +
+        `in ${t.period.toMinutes()} min, with at least ${t.webhookMinAttempts} attempts.`,
+      {
+        metric: m.rate(
+          m.metric('WebhookAttemptsFailed', 'Sum'),
+          m.metric('WebhookAttempts', 'Sum'),
+          t.webhookMinAttempts,
+          'failed attempts %',
+        ),
+        threshold: t.webhookFailurePercent,
+        comparisonOperator: above,
+        evaluationPeriods: t.evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      },
+    );
+    // The two jobs report every minute: silence means the job stopped (or fails), which is a page too.
+    alarm(
+      'outbox-age',
+      `An event has waited in the outbox (committed, never put on the webhook queue) for more than ` +
+        `${t.outboxMaxAgeSeconds} s, or the outbox sweeper reported nothing for ${t.period.toMinutes()} min.`,
+      {
+        metric: m.metric('OutboxOldestAgeSeconds', 'Maximum'),
+        threshold: t.outboxMaxAgeSeconds,
+        comparisonOperator: above,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      },
+    );
+    alarm(
+      'settlement-sla',
+      `A payout has been processing (or a refund pending) for more than the stage's settlement SLA of ` +
+        `${t.settlementSlaMinutes} min, or the settlement job reported nothing for ${t.period.toMinutes()} min.`,
+      {
+        metric: m.metric('SettlementOldestAgeSeconds', 'Maximum'),
+        threshold: t.settlementSlaMinutes * 60,
+        comparisonOperator: above,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      },
+    );
+    alarm('api-p99', `API p99 latency above ${t.apiP99Ms} ms for ${t.latencyEvaluationPeriods} periods in a row.`, {
+      metric: httpApi.metricLatency({ statistic: 'p99', period: t.period }),
+      threshold: t.apiP99Ms,
+      comparisonOperator: above,
+      evaluationPeriods: t.latencyEvaluationPeriods,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    for (const route of manifest.routes) {
+      alarm(
+        `route-5xx-${route.id}`,
+        `${route.method} ${route.path} (${route.id}): more than ${t.route5xxPercent}% of its requests answered 5xx ` +
+          `in ${t.period.toMinutes()} min, with at least ${t.routeMinRequests} requests.`,
+        {
+          metric: m.rate(m.metric('5xx', 'Sum', route.id), m.metric('Requests', 'Sum', route.id), t.routeMinRequests, '5xx %'),
+          threshold: t.route5xxPercent,
+          comparisonOperator: above,
+          evaluationPeriods: t.evaluationPeriods,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        },
+      );
+    }
+
+    this.dashboard = buildDashboard(this, 'Dashboard', {
+      ...props,
+      metrics: new ServiceMetrics(config, Duration.minutes(5)),
+      alarms: this.alarms,
+    });
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The stage's alarms and dashboard (lib/monitoring.ts, lib/dashboard.ts) as synthesized: each alarm reads
+ * the metric the functions publish (namespace and dimensions), with the stage's threshold, and notifies the
+ * stage's topic; the dashboard has a widget for each thing an operator watches. Bundling is skipped.
+ * test/integration/monitoring-metrics.test.ts proves every custom metric read here is emitted by the code.
+ */
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildApp } from '../../lib/app';
+import { MANIFEST } from '../../lib/manifest';
+import { stageConfig, type Stage } from '../../lib/stage-config';
+
+type Alarm = { Properties: Record<string, any> };
+interface MetricStat {
+  Metric: { Namespace: string; MetricName: string; Dimensions?: { Name: string; Value: unknown }[] };
+  Stat: string;
+  Period: number;
+}
+
+function synth(stage: Stage) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const built = buildApp(app, stage);
+  const template = Template.fromStack(built.stateless);
+  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Alarm[];
+  const byName = new Map(alarms.map((a) => [String(a.Properties.AlarmName), a.Properties]));
+  const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard')) as Alarm[];
+  return { built, template, byName, dashboard: dashboard! };
+}
+
+/** The dashboard body with every CloudFormation token replaced by a placeholder, parsed. */
+function dashboardBody(dashboard: Alarm): { widgets: { type: string; properties: Record<string, any> }[] } {
+  const body = dashboard.Properties.DashboardBody as string | { 'Fn::Join': [string, unknown[]] };
+  const text = typeof body === 'string' ? body : body['Fn::Join'][1].map((p) => (typeof p === 'string' ? p : 'TOKEN')).join('');
+  return JSON.parse(text);
+}
+
+/** The metrics of a metric-math alarm, by id. */
+const mathInputs = (alarm: Record<string, any>) =>
+  new Map((alarm.Metrics as { Id: string; MetricStat?: MetricStat; Expression?: string }[]).map((m) => [m.Id, m]));
+
+describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
+  const config = stageConfig(stage);
+  const t = config.alarms;
+  const { built, byName, dashboard } = synth(stage);
+  const keys = ['webhook-failure-rate', 'outbox-age', 'settlement-sla', 'api-p99', ...MANIFEST.routes.map((r) => `route-5xx-${r.id}`)];
+  const alarm = (key: string) => {
+    const a = byName.get(`${config.prefix}-${key}`);
+    if (!a) throw new Error(`no alarm ${config.prefix}-${key}`);
+    return a;
+  };
+  const service = [{ Name: 'service', Value: 'latam-payments' }];
+
+  test('webhook failure rate: failed attempts over attempts, in percent, once there are enough attempts', () => {
+    const a = alarm('webhook-failure-rate');
+    const metrics = mathInputs(a);
+    const expression = [...metrics.values()].find((m) => m.Expression);
+    expect(expression?.Expression).toBe(`IF(whole >= ${t.webhookMinAttempts}, 100 * part / whole, 0)`);
+    expect(metrics.get('part')?.MetricStat).toMatchObject({
+      Metric: { Namespace: config.metricsNamespace, MetricName: 'WebhookAttemptsFailed', Dimensions: service },
+      Stat: 'Sum',
+    });
+    expect(metrics.get('whole')?.MetricStat?.Metric.MetricName).toBe('WebhookAttempts');
+    expect(a).toMatchObject({ Threshold: t.webhookFailurePercent, ComparisonOperator: 'GreaterThanThreshold' });
+  });
+
+  test('outbox age and settlement SLA read the jobs’ ages, and page when the job falls silent', () => {
+    expect(alarm('outbox-age')).toMatchObject({
+      Namespace: config.metricsNamespace,
+      MetricName: 'OutboxOldestAgeSeconds',
+      Dimensions: service,
+      Statistic: 'Maximum',
+      Threshold: t.outboxMaxAgeSeconds,
+      TreatMissingData: 'breaching',
+    });
+    expect(t.outboxMaxAgeSeconds).toBe(300); // "outbox events older than 5 minutes"
+    expect(alarm('settlement-sla')).toMatchObject({
+      MetricName: 'SettlementOldestAgeSeconds',
+      Dimensions: service,
+      Statistic: 'Maximum',
+      Threshold: t.settlementSlaMinutes * 60,
+      TreatMissingData: 'breaching',
+    });
+  });
+
+  test('API p99 reads API Gateway latency for the stage’s number of periods', () => {
+    expect(alarm('api-p99')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      ExtendedStatistic: 'p99',
+      Threshold: t.apiP99Ms,
+      EvaluationPeriods: t.latencyEvaluationPeriods,
+    });
+  });
+
+  test('one 5xx-rate alarm per route, on that route’s own Requests and 5xx', () => {
+    for (const route of MANIFEST.routes) {
+      const a = alarm(`route-5xx-${route.id}`);
+      const metrics = mathInputs(a);
+      const dims = [...service, { Name: 'route', Value: route.id }];
+      for (const [id, name] of [
+        ['part', '5xx'],
+        ['whole', 'Requests'],
+      ] as const) {
+        const metric = metrics.get(id)?.MetricStat?.Metric;
+        expect(metric).toMatchObject({ Namespace: config.metricsNamespace, MetricName: name });
+        expect(metric?.Dimensions).toHaveLength(2);
+        expect(metric?.Dimensions).toEqual(expect.arrayContaining(dims));
+      }
+      expect(a.Threshold).toBe(t.route5xxPercent);
+    }
+  });
+
+  test('every alarm notifies the stage topic; the paging alarms also when they clear', () => {
+    expect(built.monitoring.alarms).toHaveLength(keys.length);
+    for (const key of keys) {
+      const a = alarm(key);
+      expect(a.AlarmActions).toEqual([{ 'Fn::ImportValue': expect.stringContaining('AlarmTopic') }]);
+      expect(a.OKActions).toEqual(a.AlarmActions);
+      expect(a.AlarmDescription).toContain('docs/operations.md#alarms-what-each-means-and-what-to-do');
+    }
+    for (const a of byName.values()) expect(a.AlarmActions).toEqual([{ 'Fn::ImportValue': expect.stringContaining('AlarmTopic') }]);
+  });
+
+  test('the dashboard has a widget for each thing an operator watches', () => {
+    const { widgets } = dashboardBody(dashboard);
+    const titles = widgets.map((w) => String(w.properties.title ?? ''));
+    for (const title of [
+      'Alarms',
+      'Requests per route',
+      '4xx per route',
+      '5xx per route',
+      'p99 latency per route (ms)',
+      'Webhook deliveries by outcome',
+      'Oldest undelivered event (s)',
+      'Dead-letter queues (messages)',
+      'Payout settlement backlog',
+      'DynamoDB consumed capacity (units)',
+      'DynamoDB throttles and system errors',
+      'Lambda concurrency (max per function)',
+      'Cold starts (init duration, from REPORT lines)',
+    ]) {
+      expect(titles).toContain(title);
+    }
+    const widget = (title: string) => widgets.find((w) => w.properties.title === title)!.properties;
+    // Per-route widgets: one line per manifest route, each on the route dimension.
+    const perRoute = widget('p99 latency per route (ms)').metrics as unknown[][];
+    expect(perRoute).toHaveLength(MANIFEST.routes.length);
+    expect(perRoute.flat().filter((x) => x === 'route')).toHaveLength(MANIFEST.routes.length);
+    expect(JSON.stringify(perRoute)).toContain('"p99"');
+    // The alarm widget lists the stage's alarms.
+    expect(widget('Alarms').alarms).toHaveLength(keys.length);
+    // Cold starts: a Logs Insights query over every function's log group.
+    const coldStarts = widget('Cold starts (init duration, from REPORT lines)');
+    expect(coldStarts.query).toContain('@initDuration');
+    expect(String(coldStarts.query).match(/SOURCE/g)).toHaveLength(built.stateless.functions.size);
+    // DLQ depths: one line per queue of the manifest.
+    expect(widget('Dead-letter queues (messages)').metrics).toHaveLength(MANIFEST.queues.length);
+  });
+});
