@@ -33,6 +33,7 @@ export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MAN
     table: stateful.table,
     queues: stateful.queues,
     alarmTopic: stateful.alarmTopic,
+    logsKey: stateful.keys.logs,
     description: `LatamPayments ${stage}: HTTP API, Lambda functions, schedules, alarms`,
   });
   stateless.addStackDependency(stateful);

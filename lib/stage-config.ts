@@ -4,6 +4,7 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { QueueId } from '../shared/manifest/queues';
 
 export const STAGES = ['sandbox', 'live'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -41,6 +42,19 @@ export interface AlarmThresholds {
   readonly routeMinRequests: number;
 }
 
+/**
+ * Reserved concurrency (lib/service-function.ts). Only the workers get one: it caps the DynamoDB writes and
+ * outbound calls a queue backlog can cause, and keeps that capacity for them when the routes take the rest of
+ * the account's. Keep the totals small: Lambda refuses a reservation that leaves the account fewer than 100
+ * unreserved executions (both stages may share an account).
+ */
+export interface ConcurrencyLimits {
+  /** Per queue: its consumer's reserved concurrency, also its event source's maximum concurrency (SQS never throttles it). */
+  readonly consumers: Readonly<Record<QueueId, number>>;
+  /** Every scheduled job: a run plus one overlap (a run may last its whole timeout, one schedule period). */
+  readonly jobs: number;
+}
+
 export interface StageConfig {
   readonly stage: Stage;
   /** `latam-payments-<stage>`: queue and topic names start with it. */
@@ -59,6 +73,12 @@ export interface StageConfig {
   /** Default route throttling of the HTTP API's $default stage. */
   readonly apiThrottle: { readonly rateLimit: number; readonly burstLimit: number };
   readonly alarms: AlarmThresholds;
+  /**
+   * Days a customer-managed KMS key (lib/encryption.ts) waits in PendingDeletion once its stack deletes it
+   * (7-30); live keys are retained with the stack's removal policy, so there it only bounds a manual deletion.
+   */
+  readonly kmsPendingWindowDays: number;
+  readonly concurrency: ConcurrencyLimits;
 }
 
 const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' | 'metricsNamespace'>> = {
@@ -69,6 +89,8 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
     allowedKeyModes: ['test'],
     powertoolsLogLevel: 'INFO',
     apiThrottle: { rateLimit: 50, burstLimit: 100 },
+    kmsPendingWindowDays: 7,
+    concurrency: { consumers: { webhooks: 5, payouts: 5 }, jobs: 2 },
     alarms: {
       period: Duration.minutes(5),
       functionErrors: 10,
@@ -92,6 +114,8 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
     allowedKeyModes: ['live'],
     powertoolsLogLevel: 'WARN',
     apiThrottle: { rateLimit: 500, burstLimit: 1000 },
+    kmsPendingWindowDays: 30,
+    concurrency: { consumers: { webhooks: 20, payouts: 10 }, jobs: 2 },
     alarms: {
       period: Duration.minutes(5),
       functionErrors: 1,

@@ -1,7 +1,8 @@
 /**
  * Everything that holds data: the one DynamoDB table (shared/manifest/table.ts),
  * every SQS queue with its dead-letter queue (shared/manifest/queues.ts), and the
- * alarm topic with the DLQ alarms (a message in a DLQ is always worth a look).
+ * alarm topic with the DLQ alarms (a message in a DLQ is always worth a look), all
+ * encrypted with the stage's customer-managed KMS keys (lib/encryption.ts).
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -12,6 +13,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { dlqName, queueName, type QueueDefinition } from '../shared/manifest/queues';
 import { TABLE } from '../shared/manifest/table';
+import { StageKeys } from './encryption';
 import { pascal } from './manifest';
 import type { StageConfig } from './stage-config';
 
@@ -31,10 +33,12 @@ export class StatefulStack extends Stack {
   /** Keyed by queue id. */
   readonly queues: ReadonlyMap<string, QueuePair>;
   readonly alarmTopic: sns.Topic;
+  readonly keys: StageKeys;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
     const { config } = props;
+    this.keys = new StageKeys(this, 'Keys', { config });
 
     this.table = new dynamodb.Table(this, TABLE.id, {
       tableName: config.tableName,
@@ -43,6 +47,8 @@ export class StatefulStack extends Stack {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: this.keys.table,
       deletionProtection: config.deletionProtection,
       removalPolicy: config.removalPolicy,
     });
@@ -63,6 +69,7 @@ export class StatefulStack extends Stack {
     this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
       topicName: `${config.prefix}-alarms`,
       displayName: `LatamPayments ${config.stage} alarms`,
+      masterKey: this.keys.alarms,
       enforceSSL: true,
     });
     const alarmAction = new SnsAction(this.alarmTopic);
@@ -74,7 +81,8 @@ export class StatefulStack extends Stack {
       const dlq = new sqs.Queue(this, `${name}Dlq`, {
         queueName: dlqName(config.prefix, definition.id),
         retentionPeriod: Duration.days(definition.dlqRetentionDays),
-        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        encryption: sqs.QueueEncryption.KMS,
+        encryptionMasterKey: this.keys.queues,
         enforceSSL: true,
         removalPolicy: config.removalPolicy,
       });
@@ -82,7 +90,8 @@ export class StatefulStack extends Stack {
         queueName: queueName(config.prefix, definition.id),
         visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
         retentionPeriod: Duration.days(definition.retentionDays),
-        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        encryption: sqs.QueueEncryption.KMS,
+        encryptionMasterKey: this.keys.queues,
         enforceSSL: true,
         deadLetterQueue: { queue: dlq, maxReceiveCount: definition.maxReceiveCount },
         removalPolicy: config.removalPolicy,

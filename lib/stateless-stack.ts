@@ -12,11 +12,14 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
+import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import type { RouteDefinition } from '../shared/manifest/routes';
 import { pascal, type ServiceManifest } from './manifest';
 import { ServiceFunction } from './service-function';
 import type { StageConfig } from './stage-config';
@@ -28,7 +31,17 @@ export interface StatelessStackProps extends StackProps {
   readonly table: dynamodb.ITable;
   readonly queues: ReadonlyMap<string, QueuePair>;
   readonly alarmTopic: sns.ITopic;
+  /** Encrypts every log group of the stack (StageKeys.logs in the stateful stack). */
+  readonly logsKey: kms.IKey;
 }
+
+/** Why a route has no API Gateway authorizer (AwsSolutions-APIG4): the function authorises it, by kind. */
+const NO_AUTHORIZER: Record<RouteDefinition['auth'] | 'fallback', string> = {
+  api_key: 'Authorised in the function: API key looked up by SHA-256 hash, with its scope and mode (authentication middleware)',
+  session: 'Authorised in the function by the unguessable checkout session id in the body (the hosted page calls it)',
+  none: 'Public by design: health, OpenAPI/docs, and the shopper-facing pages reached by unguessable cs_/pi_ ids',
+  fallback: 'The $default route answers 404/405 only; its function has no table or queue access',
+};
 
 /** The Lambda is always given this long beyond its timeout before SQS redelivers. */
 function checkVisibility(queue: QueuePair, timeoutSeconds: number) {
@@ -51,7 +64,7 @@ export class StatelessStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { config, manifest } = props;
     const functions = new Map<string, nodejs.NodejsFunction>();
-    const common = { config, table: props.table, queues: props.queues, alarmTopic: props.alarmTopic };
+    const common = { config, table: props.table, queues: props.queues, alarmTopic: props.alarmTopic, logsKey: props.logsKey };
     const add = (key: string, fn: ServiceFunction) => {
       if (functions.has(key)) throw new Error(`Two functions named "${key}" in the manifest`);
       functions.set(key, fn.fn);
@@ -60,6 +73,7 @@ export class StatelessStack extends Stack {
 
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
       retention: config.logRetention,
+      encryptionKey: props.logsKey,
       removalPolicy: config.removalPolicy,
     });
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
@@ -107,11 +121,12 @@ export class StatelessStack extends Stack {
           environment,
         }),
       );
-      new apigwv2.HttpRoute(this, `HttpRoute${pascal(route.id)}`, {
+      const httpRoute = new apigwv2.HttpRoute(this, `HttpRoute${pascal(route.id)}`, {
         httpApi: this.httpApi,
         routeKey: apigwv2.HttpRouteKey.with(route.path, apigwv2.HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`Integration${pascal(route.id)}`, fn),
       });
+      NagSuppressions.addResourceSuppressions(httpRoute, [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER[route.auth] }]);
     }
 
     const fallback = add(
@@ -126,11 +141,12 @@ export class StatelessStack extends Stack {
     );
     // The API's $default route (what HttpApiProps.defaultIntegration creates; built
     // here because the functions read the API's endpoint).
-    new apigwv2.HttpRoute(this, 'HttpRouteDefault', {
+    const defaultRoute = new apigwv2.HttpRoute(this, 'HttpRouteDefault', {
       httpApi: this.httpApi,
       routeKey: apigwv2.HttpRouteKey.DEFAULT,
       integration: new HttpLambdaIntegration('IntegrationDefault', fallback),
     });
+    NagSuppressions.addResourceSuppressions(defaultRoute, [{ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER.fallback }]);
 
     for (const definition of manifest.queues) {
       const consumer = definition.consumer;
@@ -138,6 +154,7 @@ export class StatelessStack extends Stack {
       const queue = props.queues.get(definition.id);
       if (!queue) throw new Error(`Queue "${definition.id}" has a consumer but no queue in the stateful stack`);
       checkVisibility(queue, consumer.timeoutSeconds);
+      const concurrency = config.concurrency.consumers[definition.id];
       const fn = add(
         `${definition.id}Consumer`,
         new ServiceFunction(this, `Consumer${pascal(definition.id)}`, {
@@ -148,6 +165,7 @@ export class StatelessStack extends Stack {
           timeoutSeconds: consumer.timeoutSeconds,
           memoryMb: consumer.memoryMb,
           eventSourceQueueId: definition.id,
+          reservedConcurrency: concurrency,
           environment,
         }),
       );
@@ -156,6 +174,8 @@ export class StatelessStack extends Stack {
           batchSize: consumer.batchSize,
           maxBatchingWindow: consumer.maxBatchingWindowSeconds > 0 ? Duration.seconds(consumer.maxBatchingWindowSeconds) : undefined,
           reportBatchItemFailures: true,
+          // At most the reserved concurrency: the poller never invokes into a throttle (which would count receives).
+          maxConcurrency: concurrency,
         }),
       );
     }
@@ -170,6 +190,7 @@ export class StatelessStack extends Stack {
           access: job.access,
           timeoutSeconds: job.timeoutSeconds,
           memoryMb: job.memoryMb,
+          reservedConcurrency: config.concurrency.jobs,
           environment,
         }),
       );

@@ -150,6 +150,8 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
 
   test('every queue has a DLQ with the manifest redrive, retention, visibility and encryption', () => {
     const t = built(stage).statefulTemplate;
+    // SSE-KMS with the stage's queues key (lib/encryption.ts).
+    const kms = { KmsMasterKeyId: { 'Fn::GetAtt': [logicalId(built(stage).stateful, built(stage).stateful.keys.queues), 'Arn'] } };
     const queues = t.findResources('AWS::SQS::Queue') as Record<string, Resource>;
     const byName = (name: string) => Object.entries(queues).find(([, q]) => q.Properties.QueueName === name);
     expect(Object.keys(queues)).toHaveLength(queueDefinitions().length * 2);
@@ -161,10 +163,10 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
       expect(queue![1].Properties).toMatchObject({
         VisibilityTimeout: def.visibilityTimeoutSeconds,
         MessageRetentionPeriod: def.retentionDays * 86400,
-        SqsManagedSseEnabled: true,
+        ...kms,
         RedrivePolicy: { maxReceiveCount: def.maxReceiveCount, deadLetterTargetArn: { 'Fn::GetAtt': [dlq![0], 'Arn'] } },
       });
-      expect(dlq![1].Properties).toMatchObject({ MessageRetentionPeriod: def.dlqRetentionDays * 86400, SqsManagedSseEnabled: true });
+      expect(dlq![1].Properties).toMatchObject({ MessageRetentionPeriod: def.dlqRetentionDays * 86400, ...kms });
       expect(queue![1].DeletionPolicy).toBe(stage === 'live' ? 'Retain' : 'Delete');
     }
     // enforceSSL: a deny on aws:SecureTransport=false for every queue

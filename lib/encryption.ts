@@ -1,0 +1,64 @@
+/**
+ * The stage's customer-managed KMS keys, one per kind of data so that each key policy names only the
+ * service that needs it: the table, the queues with their DLQs, the alarm topic, and the CloudWatch log
+ * groups (every function's and the API's access logs). Both stages use them: sandbox exercises the same
+ * key policies live depends on, for about a dollar a key a month. Yearly rotation; the keys follow the
+ * stage's removal policy (retained in live), and a deleted sandbox key can be recovered for
+ * `kmsPendingWindowDays`. The functions get the key actions through the grants on the table and queues
+ * (lib/service-function.ts); the account root keeps the default key policy, so IAM decides who else may.
+ */
+import { Duration, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import { Construct } from 'constructs';
+import type { StageConfig } from './stage-config';
+
+export class StageKeys extends Construct {
+  /** The DynamoDB table (and its indexes, backups and point-in-time recovery). */
+  readonly table: kms.Key;
+  /** Every SQS queue and its dead-letter queue. */
+  readonly queues: kms.Key;
+  /** The alarm topic; CloudWatch alarms may use it to publish. */
+  readonly alarms: kms.Key;
+  /** CloudWatch log groups of this account and region; CloudWatch Logs may use it for them. */
+  readonly logs: kms.Key;
+
+  constructor(scope: Construct, id: string, props: { readonly config: StageConfig }) {
+    super(scope, id);
+    const { config } = props;
+    const key = (name: string, description: string) =>
+      new kms.Key(this, `${name[0]!.toUpperCase()}${name.slice(1)}Key`, {
+        alias: `alias/${config.prefix}/${name}`,
+        description: `LatamPayments ${config.stage}: ${description}`,
+        enableKeyRotation: true,
+        pendingWindow: Duration.days(config.kmsPendingWindowDays),
+        removalPolicy: config.removalPolicy,
+      });
+    this.table = key('table', 'DynamoDB table');
+    this.queues = key('queues', 'SQS queues and dead-letter queues');
+    this.alarms = key('alarms', 'alarm SNS topic');
+    this.logs = key('logs', 'CloudWatch log groups');
+
+    const { account, partition, region } = Stack.of(this);
+    // CloudWatch Logs encrypts and decrypts log events with the key, for log groups of this account and region
+    // only (the encryption context CloudWatch Logs sends names the log group).
+    this.logs.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchLogsUseForLogGroupsOfThisAccount',
+        principals: [new iam.ServicePrincipal(`logs.${region}.amazonaws.com`)],
+        actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
+        resources: ['*'],
+        conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${partition}:logs:${region}:${account}:log-group:*` } },
+      }),
+    );
+    // An alarm action publishing to an encrypted topic fails silently unless CloudWatch may use its key.
+    this.alarms.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsPublishToTopic',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+  }
+}
