@@ -1,0 +1,208 @@
+/**
+ * No alarm on a metric nobody publishes (issue 14): every custom metric a stage's alarms and dashboard read
+ * (lib/monitoring.ts, lib/dashboard.ts, as synthesized) is one the real code emits, with exactly those
+ * dimensions. What the code emits is captured from the shared Powertools Metrics instance at each flush
+ * (publishing is disabled in tests, serializing is not) while the real handlers run on the local engines:
+ * every manifest route over HTTP, webhook deliveries that succeed, fail and find no endpoint, and the jobs.
+ */
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { handler as expirePayments } from '../../functions/jobs/expire-payments.handler';
+import { handler as resumeSettlements } from '../../functions/jobs/resume-settlements.handler';
+import { handler as sweepOutbox } from '../../functions/jobs/sweep-outbox.handler';
+import { buildApp } from '../../lib/app';
+import { MANIFEST } from '../../lib/manifest';
+import { stageConfig, STAGES } from '../../lib/stage-config';
+import { metrics } from '../../shared/observability';
+import { alarmMetrics, dashboardMetrics, functionEnvironments, type MetricRead, type TemplateJson } from '../support/cloudwatch-template';
+import { card, payments } from '../support/payments';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
+
+jest.setTimeout(120_000);
+
+/** What the alarms page on (lib/monitoring.ts): the set read must include these. */
+const ALARMED = ['WebhookAttempts', 'WebhookAttemptsFailed', 'OutboxOldestAgeSeconds', 'SettlementOldestAgeSeconds', '5xx', 'Requests'];
+
+/** The EMF object Powertools would print (test/unit/pipeline-metrics.test.ts). */
+interface Emf {
+  _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+  [key: string]: unknown;
+}
+
+/** Every flush of the shared metrics instance that had something to publish, in order. */
+const flushes: Emf[] = [];
+let spy: jest.SpyInstance;
+
+/** namespace, name and dimension name=value pairs (in any order) as one comparable string. */
+function keyOf(namespace: string, name: string, dimensions: Readonly<Record<string, unknown>>): string {
+  const pairs = Object.entries(dimensions).map(([k, v]) => `${k}=${String(v)}`);
+  return [namespace, name, ...pairs.sort()].join(' | ');
+}
+
+/** Every (namespace, metric, dimension set with its values) the captured flushes published. */
+function emittedKeys(): Set<string> {
+  const keys = new Set<string>();
+  for (const emf of flushes)
+    for (const def of emf._aws.CloudWatchMetrics)
+      for (const set of def.Dimensions)
+        for (const m of def.Metrics) keys.add(keyOf(def.Namespace, m.Name, Object.fromEntries(set.map((d) => [d, emf[d]]))));
+  return keys;
+}
+
+const emittedNames = () => new Set(flushes.flatMap((e) => e._aws.CloudWatchMetrics.flatMap((d) => d.Metrics.map((m) => m.Name))));
+const total = (name: string) => flushes.reduce((sum, e) => sum + (typeof e[name] === 'number' ? (e[name] as number) : 0), 0);
+const routeValues = () => new Set(flushes.map((e) => e.route).filter((r) => typeof r === 'string'));
+
+async function until(what: string, done: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The reads no emission matches: the namespace must be the one the stack gives the functions (tests emit
+ * under the default one), a route value a manifest route id, and namespace + name + dimensions emitted.
+ */
+function unmatched(reads: readonly MetricRead[], functionNamespace: string, emittedNamespace: string, emitted: Set<string>) {
+  const routeIds = new Set(MANIFEST.routes.map((r) => r.id));
+  const problems = new Set<string>();
+  for (const r of reads) {
+    const what = `${r.source}: ${keyOf(r.namespace, r.name, r.dimensions)}`;
+    if (r.namespace !== functionNamespace) problems.add(`${what} (the functions publish under ${functionNamespace})`);
+    else if ('route' in r.dimensions && !routeIds.has(r.dimensions.route!)) problems.add(`${what} (not a manifest route id)`);
+    else if (!emitted.has(keyOf(emittedNamespace, r.name, r.dimensions))) {
+      const seen = [...emitted].filter((k) => k.split(' | ')[1] === r.name).slice(0, 3);
+      problems.add(`${what} (never emitted${seen.length ? `; emitted as ${seen.join(' ; ')}` : ' under that name'})`);
+    }
+  }
+  return [...problems];
+}
+
+let stack: TestStack;
+let good: Receiver;
+let failing: Receiver;
+let merchant: TestMerchant;
+
+beforeAll(async () => {
+  const publish = metrics.publishStoredMetrics.bind(metrics);
+  spy = jest.spyOn(metrics, 'publishStoredMetrics').mockImplementation(() => {
+    if (metrics.hasStoredMetrics()) flushes.push(JSON.parse(JSON.stringify(metrics.serializeMetrics())) as Emf);
+    return publish();
+  });
+  Object.assign(process.env, { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '0,1,1', WEBHOOK_TIMEOUT_MS: '800' });
+  stack = await startTestStack({ workers: true });
+  good = await startReceiver();
+  failing = await startReceiver();
+  failing.script([], 503);
+  merchant = await stack.createMerchant({ notification_url: good.url });
+});
+afterAll(async () => {
+  spy?.mockRestore();
+  await good?.stop();
+  await failing?.stop();
+  await stack?.stop();
+});
+
+describe('what the code emits, captured at each flush', () => {
+  it('sees the flushes of the handlers the local stack runs (the same metrics instance)', async () => {
+    expect(process.env.POWERTOOLS_METRICS_DISABLED).toBe('true');
+    const before = flushes.length;
+    expect((await fetch(`${stack.baseUrl}/health`)).status).toBe(200);
+    expect(spy).toHaveBeenCalled();
+    expect(flushes.slice(before)).toContainEqual(
+      expect.objectContaining({ route: 'health', service: process.env.POWERTOOLS_SERVICE_NAME, Requests: 1, '5xx': 0 }),
+    );
+  });
+
+  it('webhook deliveries: one delivered, one to an endpoint failing until dead-lettered, one without an endpoint', async () => {
+    const pay = (m: TestMerchant) => payments(stack, m).direct({ payment_method: 'card', card: card('4242424242424242') });
+    expect((await pay(merchant)).body.status).toBe('success');
+    expect((await pay(await stack.createMerchant({ notification_url: failing.url }))).body.status).toBe('success');
+    expect((await pay(await stack.createMerchant())).body.status).toBe('success');
+    await good.waitFor(1);
+    await failing.waitFor(3);
+    // Nothing else runs meanwhile: the sender's flushes are its own.
+    await until('the sender to report every outcome', () =>
+      ['WebhookDelivered', 'WebhookDeadLettered', 'WebhookNoEndpoint'].every((n) => total(n) >= 1),
+    );
+    expect(total('WebhookAttempts')).toBeGreaterThanOrEqual(4);
+    expect(total('WebhookAttemptsFailed')).toBeGreaterThanOrEqual(3);
+  });
+
+  it('every manifest route, through httpHandler', async () => {
+    // Placeholder ids: most routes answer 400 or 404, which is enough, as routeMetrics records every status.
+    for (const route of MANIFEST.routes) {
+      const form = route.bodyFormat === 'form';
+      const res = await fetch(`${stack.baseUrl}${route.path.replace(/\{[a-z_]+\}/g, 'x')}`, {
+        method: route.method,
+        headers: { 'x-api-key': merchant.apiKey, 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+        body: route.method === 'GET' ? undefined : form ? 'outcome=success' : '{}',
+        redirect: 'manual',
+      });
+      await res.arrayBuffer();
+    }
+    expect(MANIFEST.routes.map((r) => r.id).filter((id) => !routeValues().has(id))).toEqual([]);
+  });
+
+  it('the sweep-outbox, resume-settlements and expire-payments jobs', async () => {
+    const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'job' } as Context;
+    for (const job of [sweepOutbox, resumeSettlements, expirePayments]) {
+      await job({ time: new Date().toISOString() } as ScheduledEvent, context);
+    }
+    expect([...emittedNames()]).toEqual(
+      expect.arrayContaining(['OutboxOldestAgeSeconds', 'SettlementOldestAgeSeconds', 'SettlementsOverdue', 'Expired']),
+    );
+  });
+
+  it('the comparison reports a metric nobody emits', () => {
+    const ns = flushes[0]!._aws.CloudWatchMetrics[0]!.Namespace;
+    const read = { source: 'probe', namespace: 'X', dimensions: { service: String(process.env.POWERTOOLS_SERVICE_NAME) } };
+    expect(unmatched([{ ...read, name: 'WebhookAttempts' }], 'X', ns, emittedKeys())).toEqual([]);
+    expect(unmatched([{ ...read, name: 'NobodyPublishesThis' }], 'X', ns, emittedKeys())).toHaveLength(1);
+    expect(
+      unmatched([{ ...read, name: 'WebhookAttempts', dimensions: { ...read.dimensions, route: 'health' } }], 'X', ns, emittedKeys()),
+    ).toHaveLength(1);
+  });
+});
+
+describe.each(STAGES)('%s: every custom metric its alarms and dashboard read is emitted', (stage) => {
+  const config = stageConfig(stage);
+  let reads: MetricRead[];
+  let alarmReads: MetricRead[];
+  let environments: Record<string, unknown>[];
+
+  beforeAll(() => {
+    const built = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), stage);
+    const stateless = Template.fromStack(built.stateless).toJSON() as TemplateJson;
+    const stateful = Template.fromStack(built.stateful).toJSON() as TemplateJson;
+    const custom = (r: MetricRead) => !r.namespace.startsWith('AWS/');
+    alarmReads = [...alarmMetrics(stateless), ...alarmMetrics(stateful)].filter(custom);
+    reads = [...alarmReads, ...dashboardMetrics(stateless).filter(custom)];
+    environments = functionEnvironments(stateless);
+  });
+
+  it("reads the alarms' metrics, all in the stage's namespace", () => {
+    expect(reads.length).toBeGreaterThan(0);
+    const names = new Set(alarmReads.map((r) => r.name));
+    for (const name of ALARMED) expect(names).toContain(name);
+    expect(new Set(reads.map((r) => r.namespace))).toEqual(new Set([config.metricsNamespace]));
+  });
+
+  it('gives every function the namespace the alarms read and the service name the tests emit under', () => {
+    expect(environments.length).toBeGreaterThan(0);
+    expect(new Set(environments.map((e) => e.POWERTOOLS_METRICS_NAMESPACE))).toEqual(new Set([config.metricsNamespace]));
+    expect(new Set(environments.map((e) => e.POWERTOOLS_SERVICE_NAME))).toEqual(new Set([process.env.POWERTOOLS_SERVICE_NAME]));
+  });
+
+  // Compares with what the tests above captured: run the whole file.
+  it('finds each one emitted with exactly its dimensions', () => {
+    const namespaces = new Set(flushes.flatMap((e) => e._aws.CloudWatchMetrics.map((d) => d.Namespace)));
+    expect(namespaces.size).toBe(1); // one metrics instance, one namespace: the functions' env sets it per stage
+    const [functionNamespace] = new Set(environments.map((e) => String(e.POWERTOOLS_METRICS_NAMESPACE)));
+    expect(unmatched(reads, functionNamespace!, [...namespaces][0]!, emittedKeys())).toEqual([]);
+  });
+});
