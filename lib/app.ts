@@ -4,6 +4,7 @@
  * calls this; the infra tests call it too.
  */
 import { Tags, type App } from 'aws-cdk-lib';
+import { EdgeStack, edgeSettings, edgeStackName } from './edge-stack';
 import { MANIFEST, type ServiceManifest } from './manifest';
 import { Monitoring } from './monitoring';
 import { stackName, stageConfig, type Stage, type StageConfig } from './stage-config';
@@ -16,6 +17,8 @@ export interface BuiltApp {
   readonly stateless: StatelessStack;
   /** Alarms and dashboard, in the stateless stack. */
   readonly monitoring: Monitoring;
+  /** CloudFront + WAF in us-east-1, only with `-c edge=true` (lib/edge-stack.ts). */
+  readonly edge?: EdgeStack;
 }
 
 /** Env-agnostic stacks: no account/region lookups, so synth runs offline. */
@@ -46,9 +49,18 @@ export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MAN
     queues: stateful.queues,
     alarmTopic: stateful.alarmTopic,
   });
-  for (const stack of [stateful, stateless]) {
+  const edgeConfig = edgeSettings((key) => app.node.tryGetContext(key), stage);
+  const edge = edgeConfig
+    ? new EdgeStack(app, edgeStackName(stage), {
+        config,
+        settings: edgeConfig,
+        description: `LatamPayments ${stage}: CloudFront and AWS WAF in front of the HTTP API`,
+        terminationProtection: stage === 'live',
+      })
+    : undefined;
+  for (const stack of [stateful, stateless, ...(edge ? [edge] : [])]) {
     Tags.of(stack).add('service', 'latam-payments');
     Tags.of(stack).add('stage', stage);
   }
-  return { config, stateful, stateless, monitoring };
+  return { config, stateful, stateless, monitoring, edge };
 }
