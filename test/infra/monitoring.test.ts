@@ -4,6 +4,8 @@
  * stage's topic; the dashboard has a widget for each thing an operator watches. Bundling is skipped.
  * test/integration/monitoring-metrics.test.ts proves every custom metric read here is emitted by the code.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../lib/app';
@@ -155,5 +157,29 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     expect(String(coldStarts.query).match(/SOURCE/g)).toHaveLength(built.stateless.functions.size);
     // DLQ depths: one line per queue of the manifest.
     expect(widget('Dead-letter queues (messages)').metrics).toHaveLength(MANIFEST.queues.length);
+  });
+});
+
+describe('the runbook’s alarm table', () => {
+  const doc = readFileSync(join(process.cwd(), 'docs/operations.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Alarms: what each means and what to do'));
+  const row = (key: string) => section.split('\n').find((line) => line.startsWith(`| \`…-${key}\``)) ?? `(no row for ${key})`;
+  const s = stageConfig('sandbox').alarms;
+  const l = stageConfig('live').alarms;
+  const n = (x: number) => x.toLocaleString('en-US');
+
+  test('states the thresholds each stage configures (sandbox / live)', () => {
+    expect(row('webhook-failure-rate')).toContain(`more than ${s.webhookFailurePercent}% / ${l.webhookFailurePercent}%`);
+    expect(row('webhook-failure-rate')).toContain(`at least ${s.webhookMinAttempts} / ${l.webhookMinAttempts} attempts`);
+    expect(s.outboxMaxAgeSeconds).toBe(l.outboxMaxAgeSeconds);
+    expect(row('outbox-age')).toContain(`more than ${s.outboxMaxAgeSeconds} s`);
+    expect(row('settlement-sla')).toContain(`more than ${s.settlementSlaMinutes} / ${l.settlementSlaMinutes} min`);
+    expect(s.latencyEvaluationPeriods).toBe(l.latencyEvaluationPeriods);
+    expect(row('api-p99')).toContain(`above ${n(s.apiP99Ms)} / ${n(l.apiP99Ms)} ms for ${s.latencyEvaluationPeriods} periods`);
+    expect(s.routeMinRequests).toBe(l.routeMinRequests);
+    expect(row('route-5xx-<routeId>')).toContain(`more than ${s.route5xxPercent}% / ${l.route5xxPercent}%`);
+    expect(row('route-5xx-<routeId>')).toContain(`at least ${s.routeMinRequests} requests`);
+    expect(row('api-5xx')).toContain(`${s.api5xx} / ${l.api5xx} or more`);
+    expect(section).toContain(`| per-function Errors / Throttles | ${s.functionErrors} / ${l.functionErrors} or more`);
   });
 });
