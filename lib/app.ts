@@ -21,6 +21,27 @@ export interface BuiltApp {
   readonly edge?: EdgeStack;
 }
 
+/** Context key of the public base URL the functions write into links (checkout_url, QR images, redirects). */
+export const PUBLIC_BASE_URL_CONTEXT = 'publicBaseUrl';
+
+/**
+ * `-c publicBaseUrl=https://api.example.com`: the origin merchants and shoppers reach the API at when it is not
+ * the API's own endpoint (the edge's domain). Absent: the functions use the HTTP API's endpoint.
+ */
+export function publicBaseUrl(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(String(value));
+  } catch {
+    url = undefined;
+  }
+  if (!url || url.protocol !== 'https:' || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw new Error(`-c ${PUBLIC_BASE_URL_CONTEXT}=${JSON.stringify(value)}: an https:// origin, without a path (https://api.example.com)`);
+  }
+  return url.origin;
+}
+
 /** Env-agnostic stacks: no account/region lookups, so synth runs offline. */
 export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MANIFEST): BuiltApp {
   const config = stageConfig(stage);
@@ -37,6 +58,7 @@ export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MAN
     queues: stateful.queues,
     alarmTopic: stateful.alarmTopic,
     logsKey: stateful.keys.logs,
+    publicBaseUrl: publicBaseUrl(app.node.tryGetContext(PUBLIC_BASE_URL_CONTEXT)),
     description: `LatamPayments ${stage}: HTTP API, Lambda functions, schedules, alarms`,
   });
   stateless.addStackDependency(stateful);

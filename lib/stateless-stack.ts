@@ -31,6 +31,8 @@ export interface StatelessStackProps extends StackProps {
   readonly table: dynamodb.ITable;
   readonly queues: ReadonlyMap<string, QueuePair>;
   readonly alarmTopic: sns.ITopic;
+  /** Origin the functions write into links (checkout_url, QR images, redirects); default: the HTTP API's endpoint. */
+  readonly publicBaseUrl?: string;
   /** Encrypts every log group of the stack (StageKeys.logs in the stateful stack). */
   readonly logsKey: kms.IKey;
 }
@@ -104,8 +106,8 @@ export class StatelessStack extends Stack {
         ),
       },
     });
-    // Handlers build absolute links (checkout_url) from it.
-    const environment = { PUBLIC_BASE_URL: this.httpApi.apiEndpoint };
+    // Handlers build absolute links (checkout_url, QR images, redirects) from it: the edge's domain when there is one.
+    const environment = { PUBLIC_BASE_URL: props.publicBaseUrl ?? this.httpApi.apiEndpoint };
 
     for (const route of manifest.routes) {
       const fn = add(

@@ -205,3 +205,28 @@ describe('edge context errors name the fix', () => {
     expect(() => build(stage, context)).toThrow(message);
   });
 });
+
+describe('links through the edge: -c publicBaseUrl', () => {
+  const baseUrls = (b: BuiltApp) => {
+    const fns = Object.values(Template.fromStack(b.stateless).findResources('AWS::Lambda::Function')) as Resource[];
+    return new Set(fns.map((f) => JSON.stringify(f.Properties.Environment.Variables.PUBLIC_BASE_URL)));
+  };
+
+  test('every function writes links with the given origin instead of the API endpoint', () => {
+    const b = build('live', { publicBaseUrl: 'https://api.payments.example.com/' });
+    expect(baseUrls(b)).toEqual(new Set([JSON.stringify('https://api.payments.example.com')]));
+  });
+
+  test('without it, every function writes links with the HTTP API endpoint', () => {
+    const [only, ...rest] = [...baseUrls(build('sandbox'))];
+    expect(rest).toEqual([]);
+    expect(JSON.parse(only!)).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^HttpApi/), 'ApiEndpoint'] });
+  });
+
+  test.each(['http://api.payments.example.com', 'https://api.payments.example.com/pay', 'https://u:p@x.example.com', 'api.example.com'])(
+    'refuses %s: an https origin without a path',
+    (value) => {
+      expect(() => build('sandbox', { publicBaseUrl: value })).toThrow(/-c publicBaseUrl=.*an https:\/\/ origin, without a path/);
+    },
+  );
+});

@@ -20,7 +20,7 @@ import { runCli, USAGE } from '../../bin/cli/run';
 import { scenarioName } from '../../bin/cli/trigger';
 import { DEFAULT_RATE_LIMIT_PER_IP, RATE_WINDOW_SECONDS } from '../../lib/edge-protection';
 import { EDGE_CONTEXT_KEYS } from '../../lib/edge-stack';
-import { buildApp } from '../../lib/app';
+import { buildApp, PUBLIC_BASE_URL_CONTEXT } from '../../lib/app';
 import { parseStage, STAGES, stageConfig } from '../../lib/stage-config';
 import { ensureQueues } from '../../bin/local/services';
 import { MAX_BODY_BYTES } from '../../shared/http/middleware/validation';
@@ -452,7 +452,7 @@ describe('the npx cdk lines', () => {
     for (const c of commands) options.set(c, await cdkOptions(c));
     const parsed = CDK_LINES.map((l) => ({ l, p: parseCdk(shellWords(l.rest, VARS), options.get(shellWords(l.rest, VARS)[0]!)!) }));
 
-    const known = new Set<string>(['stage', ...EDGE_CONTEXT_KEYS]);
+    const known = new Set<string>(['stage', PUBLIC_BASE_URL_CONTEXT, ...EDGE_CONTEXT_KEYS]);
     for (const { l, p } of parsed) {
       expect({ line: l.line, command: p.command }).toEqual({
         line: l.line,
