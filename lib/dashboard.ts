@@ -155,6 +155,27 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
   );
   dashboard.addWidgets(
     new cloudwatch.GraphWidget({
+      title: 'Workers and jobs (per period)',
+      width: HALF,
+      height: HEIGHT,
+      left: [
+        m.metric('WebhookMessages', 'Sum', undefined, 'webhook messages'),
+        m.metric('WebhookMessageFailures', 'Sum', undefined, 'webhook messages failed (retried by SQS)'),
+        m.metric('OutboxRequeued', 'Sum', undefined, 'events re-enqueued by the sweeper'),
+        m.metric('Expired', 'Sum', undefined, 'sessions and payments expired'),
+      ],
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Lambda errors and throttles (all functions)',
+      width: HALF,
+      height: HEIGHT,
+      left: functions.map(([key, fn]) => fn.metricErrors({ label: key })),
+      right: functions.map(([key, fn]) => fn.metricThrottles({ label: `${key} throttles` })),
+      legendPosition: cloudwatch.LegendPosition.HIDDEN,
+    }),
+  );
+  dashboard.addWidgets(
+    new cloudwatch.GraphWidget({
       title: 'Lambda concurrency (max per function)',
       width: HALF,
       height: HEIGHT,

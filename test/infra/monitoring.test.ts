@@ -138,6 +138,8 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       'Payout settlement backlog',
       'DynamoDB consumed capacity (units)',
       'DynamoDB throttles and system errors',
+      'Workers and jobs (per period)',
+      'Lambda errors and throttles (all functions)',
       'Lambda concurrency (max per function)',
       'Cold starts (init duration, from REPORT lines)',
     ]) {
