@@ -3,6 +3,7 @@
  * (lib/service-function.ts) and by `npm run bench:bundles`, so the bench measures
  * exactly what `cdk deploy` ships.
  */
+import type { BuildOptions } from 'esbuild';
 import type { ServiceManifest } from './manifest';
 
 /** ESM output; the banner gives CommonJS dependencies bundled into it a `require`. */
@@ -23,6 +24,24 @@ export const BUNDLING = {
   /** The Lambda runtime provides the AWS SDK v3. */
   externalModules: ['@aws-sdk/*'],
 } as const;
+
+/**
+ * BUNDLING as esbuild's own options, for the bench and the tests that bundle a handler the way `cdk deploy`
+ * does (NodejsFunction passes esbuild these, from the same BUNDLING): everything but where to read and write.
+ */
+export function esbuildOptions(): BuildOptions {
+  return {
+    bundle: true,
+    platform: 'node',
+    minify: BUNDLING.minify,
+    target: BUNDLING.target,
+    format: BUNDLING.format,
+    mainFields: [...BUNDLING.mainFields],
+    banner: { js: BUNDLING.banner },
+    external: [...BUNDLING.externalModules],
+    logLevel: 'error',
+  };
+}
 
 /**
  * Lambda memory of a function whose manifest entry names none. Measured (BENCHMARKS.md, "Bundles and

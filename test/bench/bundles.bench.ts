@@ -15,7 +15,7 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { BUNDLING, DEFAULT_MEMORY_MB, functionEntries, type FunctionEntry } from '../../lib/bundling';
+import { BUNDLING, DEFAULT_MEMORY_MB, esbuildOptions, functionEntries, type FunctionEntry } from '../../lib/bundling';
 import { MANIFEST } from '../../lib/manifest';
 import { printReport, runBench } from './support';
 
@@ -43,19 +43,11 @@ const partOf = (input: string) => {
 async function build(entry: FunctionEntry): Promise<Built> {
   const outfile = join(OUT, entry.id, 'index.mjs');
   const result = await esbuild.build({
+    ...esbuildOptions(),
     entryPoints: [entry.handlerFile],
-    bundle: true,
-    platform: 'node',
     outfile,
-    minify: BUNDLING.minify,
     sourcemap: BUNDLING.sourceMap,
-    target: BUNDLING.target,
-    format: BUNDLING.format,
-    mainFields: [...BUNDLING.mainFields],
-    banner: { js: BUNDLING.banner },
-    external: [...BUNDLING.externalModules],
     metafile: true,
-    logLevel: 'error',
   });
   const outputs = result.metafile.outputs;
   const main = Object.entries(outputs).find(([, o]) => o.entryPoint)!;

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { buildSync } from 'esbuild';
-import { BUNDLING } from '../../lib/bundling';
+import { esbuildOptions } from '../../lib/bundling';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -33,19 +33,11 @@ process.stdout.write(JSON.stringify({
 
 function bundle() {
   const out = buildSync({
+    ...esbuildOptions(),
     stdin: { contents: ENTRY, resolveDir: ROOT, sourcefile: 'zod-runtime-entry.ts', loader: 'ts' },
-    bundle: true,
-    platform: 'node',
     write: false,
     outdir: 'out',
-    minify: BUNDLING.minify,
-    target: BUNDLING.target,
-    format: BUNDLING.format,
-    mainFields: [...BUNDLING.mainFields],
-    banner: { js: BUNDLING.banner },
-    external: [...BUNDLING.externalModules],
     metafile: true,
-    logLevel: 'error',
   });
   return { code: out.outputFiles[0]!.text, inputs: Object.keys(out.metafile.inputs) };
 }
