@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetItemCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { customer, pixBeneficiary } from '../test/support/sample-data';
 import * as M from './cost-model';
 
 const RUNS = Number(process.env.COST_RUNS ?? 50);
@@ -127,7 +128,6 @@ async function main() {
   };
   await call('POST', '/api/v1/sandbox/balance/top-up', { currency: 'BRL', amount: 1_000_000 });
   emfSeries.clear(); // count the series of the mixes only
-  const customer = { name: 'Ana Silva', email: 'ana@example.com', document: '52998224725' };
   const delivered = (id: string, type: string) =>
     receiver.waitFor(1, 60_000, (r) => r.body?.event === type && JSON.stringify(r.body).includes(id));
   const shopper = { auth: false };
@@ -166,14 +166,7 @@ async function main() {
       name: 'Payout, PIX',
       what: 'POST /api/v1/payout (PIX key), settlement worker, webhooks (processing, completed), merchant GET payout',
       once: async () => {
-        const beneficiary = {
-          name: 'Ana Silva',
-          document: '52998224725',
-          document_type: 'CPF',
-          instant_transfer_key: 'ana@example.com',
-          instant_transfer_type: 'email',
-        };
-        const body = { method_code: 'svc-mt-5', amount: 1, currency: 'BRL', beneficiary };
+        const body = { method_code: 'svc-mt-5', amount: 1, currency: 'BRL', beneficiary: pixBeneficiary };
         const p = await call('POST', '/api/v1/payout', body, { idempotent: true });
         await delivered(p.payout_id!, 'payout.completed');
         await call('GET', `/api/v1/payout/${p.payout_id}`);

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Result } from 'autocannon';
 import { printLatencyReport, runBench } from './support';
+import { customer, pixBeneficiary } from '../support/sample-data';
 import { recorder, replayer, type Recorded } from './load-replay';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -86,7 +87,6 @@ async function main() {
     success_url: 'https://s.example/ok',
     cancel_url: 'https://s.example/no',
   };
-  const customer = { name: 'Ana Silva', email: 'ana@example.com', document: '52998224725' };
   const sessions = async (n: number) => {
     const ids: string[] = [];
     const worker = async () => {
@@ -187,18 +187,7 @@ async function main() {
 }
 
 function payoutBody() {
-  return {
-    method_code: 'svc-mt-5',
-    amount: 1,
-    currency: 'BRL',
-    beneficiary: {
-      name: 'Ana Silva',
-      document: '52998224725',
-      document_type: 'CPF',
-      instant_transfer_key: 'ana@example.com',
-      instant_transfer_type: 'email',
-    },
-  };
+  return { method_code: 'svc-mt-5', amount: 1, currency: 'BRL', beneficiary: pixBeneficiary };
 }
 
 let bodyFiles = 0;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../bin/cli/run';
 import { card, payments } from '../support/payments';
+import { pixBeneficiary } from '../support/sample-data';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
@@ -132,15 +133,8 @@ describe('npm run cli -- balance transactions', () => {
     expect(paid.body.status).toBe('success');
     const refund = await api.json('POST', `/api/v1/payments/${paid.body.payment_id}/refunds`, { amount: 30 });
     expect(refund.status).toBe(200);
-    const beneficiary = {
-      name: 'Ana Silva',
-      document: '52998224725',
-      document_type: 'CPF',
-      instant_transfer_key: 'ana@example.com',
-      instant_transfer_type: 'email',
-    };
     const payout = (over: Record<string, unknown>) =>
-      api.json('POST', '/api/v1/payout', { method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary, ...over });
+      api.json('POST', '/api/v1/payout', { method_code: 'svc-mt-5', amount: 10, currency: 'BRL', beneficiary: pixBeneficiary, ...over });
     const tagged = await payout({ metadata: { reference_id: 'INV-2026-001' } });
     const described = await payout({ amount: 5.25, description: '=HYPERLINK("evil")' });
     expect([tagged.status, described.status]).toEqual([200, 200]);

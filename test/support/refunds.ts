@@ -5,13 +5,7 @@ import { config } from '../../shared/config';
 import { card, ledger, payments } from './payments';
 import type { TestMerchant, TestStack } from './test-stack';
 
-export const pixBeneficiary = {
-  name: 'Ana Silva',
-  document: '52998224725',
-  document_type: 'CPF',
-  instant_transfer_key: 'ana@example.com',
-  instant_transfer_type: 'email',
-};
+export { pixBeneficiary } from './sample-data';
 
 export function refunds(stack: TestStack, m: TestMerchant) {
   const api = payments(stack, m);

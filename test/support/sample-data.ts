@@ -2,6 +2,15 @@
 export const CPF = '52998224725';
 export const customer = { name: 'Ana Silva', email: 'ana@example.com', document: CPF };
 
+/** A PIX payout (or refund) beneficiary whose payouts complete in the sandbox: a CPF with an e-mail key. */
+export const pixBeneficiary = {
+  name: 'Ana Silva',
+  document: CPF,
+  document_type: 'CPF',
+  instant_transfer_key: 'ana@example.com',
+  instant_transfer_type: 'email',
+};
+
 /** The checkout session most tests create: 100.50 BRL with an order number and metadata. */
 export const SESSION_BODY = {
   amount: 100.5,
