@@ -14,16 +14,15 @@
  *   forwards Authorization, so `Authorization: Bearer sk_...`, X-API-Key, X-Idempotency-Key and Content-Type all
  *   reach the functions unchanged. Viewers: HTTPS only; with a custom domain and its ACM certificate, TLS 1.2+.
  */
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Stack } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { allowCloudWatchLogs, stageKey } from './encryption';
 import type { StageConfig } from './stage-config';
 
 /** The AWS managed rule groups of the web ACL, in evaluation order after the IP reputation list. */
@@ -126,23 +125,8 @@ export class EdgeProtection extends Construct {
     // WAF logs every request it inspects (client IP, country, URI, headers, the rule that matched) to a log group
     // whose name must start with aws-waf-logs-, encrypted with this stack's own key (the stage keys live in the
     // API's region, and a log group can only use a key of its own region).
-    const logsKey = new kms.Key(this, 'WafLogsKey', {
-      alias: `alias/${config.prefix}/edge-waf-logs`,
-      description: `LatamPayments ${config.stage}: WAF logs of the edge`,
-      enableKeyRotation: true,
-      pendingWindow: Duration.days(config.kmsPendingWindowDays),
-      removalPolicy: config.removalPolicy,
-    });
-    const { account, partition, region } = Stack.of(this);
-    logsKey.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'CloudWatchLogsUseForLogGroupsOfThisAccount',
-        principals: [new iam.ServicePrincipal(`logs.${region}.amazonaws.com`)],
-        actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
-        resources: ['*'],
-        conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${partition}:logs:${region}:${account}:log-group:*` } },
-      }),
-    );
+    const logsKey = stageKey(this, 'WafLogsKey', config, 'edge-waf-logs', 'WAF logs of the edge');
+    allowCloudWatchLogs(logsKey);
     const logGroupName = `aws-waf-logs-${config.prefix}-edge`;
     this.logGroup = new logs.LogGroup(this, 'WafLogs', {
       logGroupName,

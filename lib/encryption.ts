@@ -13,6 +13,34 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { StageConfig } from './stage-config';
 
+/** A customer-managed key of the stage: `alias/<prefix>/<name>`, yearly rotation, the stage's removal policy. */
+export function stageKey(scope: Construct, id: string, config: StageConfig, name: string, description: string): kms.Key {
+  return new kms.Key(scope, id, {
+    alias: `alias/${config.prefix}/${name}`,
+    description: `LatamPayments ${config.stage}: ${description}`,
+    enableKeyRotation: true,
+    pendingWindow: Duration.days(config.kmsPendingWindowDays),
+    removalPolicy: config.removalPolicy,
+  });
+}
+
+/**
+ * Lets CloudWatch Logs of the key's region encrypt and decrypt log events with it, for log groups of this
+ * account and region only (the encryption context CloudWatch Logs sends names the log group).
+ */
+export function allowCloudWatchLogs(key: kms.Key): void {
+  const { account, partition, region } = Stack.of(key);
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      sid: 'CloudWatchLogsUseForLogGroupsOfThisAccount',
+      principals: [new iam.ServicePrincipal(`logs.${region}.amazonaws.com`)],
+      actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
+      resources: ['*'],
+      conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${partition}:logs:${region}:${account}:log-group:*` } },
+    }),
+  );
+}
+
 export class StageKeys extends Construct {
   /** The DynamoDB table (and its indexes, backups and point-in-time recovery). */
   readonly table: kms.Key;
@@ -27,30 +55,13 @@ export class StageKeys extends Construct {
     super(scope, id);
     const { config } = props;
     const key = (name: string, description: string) =>
-      new kms.Key(this, `${name[0]!.toUpperCase()}${name.slice(1)}Key`, {
-        alias: `alias/${config.prefix}/${name}`,
-        description: `LatamPayments ${config.stage}: ${description}`,
-        enableKeyRotation: true,
-        pendingWindow: Duration.days(config.kmsPendingWindowDays),
-        removalPolicy: config.removalPolicy,
-      });
+      stageKey(this, `${name[0]!.toUpperCase()}${name.slice(1)}Key`, config, name, description);
     this.table = key('table', 'DynamoDB table');
     this.queues = key('queues', 'SQS queues and dead-letter queues');
     this.alarms = key('alarms', 'alarm SNS topic');
     this.logs = key('logs', 'CloudWatch log groups');
 
-    const { account, partition, region } = Stack.of(this);
-    // CloudWatch Logs encrypts and decrypts log events with the key, for log groups of this account and region
-    // only (the encryption context CloudWatch Logs sends names the log group).
-    this.logs.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'CloudWatchLogsUseForLogGroupsOfThisAccount',
-        principals: [new iam.ServicePrincipal(`logs.${region}.amazonaws.com`)],
-        actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
-        resources: ['*'],
-        conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${partition}:logs:${region}:${account}:log-group:*` } },
-      }),
-    );
+    allowCloudWatchLogs(this.logs);
     // An alarm action publishing to an encrypted topic fails silently unless CloudWatch may use its key.
     this.alarms.addToResourcePolicy(
       new iam.PolicyStatement({
