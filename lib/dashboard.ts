@@ -35,11 +35,11 @@ const HEIGHT = 6;
 export function buildDashboard(scope: Construct, id: string, s: DashboardSources): cloudwatch.Dashboard {
   const { config, manifest, metrics: m } = s;
   const routes = manifest.routes;
+  /** A half-width graph: two per row. */
+  const graph = (title: string, props: Omit<cloudwatch.GraphWidgetProps, 'title' | 'width' | 'height'>) =>
+    new cloudwatch.GraphWidget({ title, width: HALF, height: HEIGHT, ...props });
   const perRoute = (title: string, name: string, statistic: string, unit?: string) =>
-    new cloudwatch.GraphWidget({
-      title,
-      width: HALF,
-      height: HEIGHT,
+    graph(title, {
       left: routes.map((r) => m.metric(name, statistic, r.id)),
       leftYAxis: { min: 0, label: unit, showUnits: false },
       legendPosition: cloudwatch.LegendPosition.RIGHT,
@@ -66,17 +66,11 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
   );
   dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', width: FULL, height: 4, alarms: [...s.alarms] }));
   dashboard.addWidgets(
-    new cloudwatch.GraphWidget({
-      title: 'API: requests, 4xx, 5xx (all routes)',
-      width: HALF,
-      height: HEIGHT,
+    graph('API: requests, 4xx, 5xx (all routes)', {
       left: [s.httpApi.metricCount({ label: 'requests' })],
       right: [s.httpApi.metricClientError({ label: '4xx' }), s.httpApi.metricServerError({ label: '5xx' })],
     }),
-    new cloudwatch.GraphWidget({
-      title: 'API latency (ms)',
-      width: HALF,
-      height: HEIGHT,
+    graph('API latency (ms)', {
       left: ['p50', 'p90', 'p99'].map((statistic) => s.httpApi.metricLatency({ statistic, label: statistic })),
       leftAnnotations: [{ value: config.alarms.apiP99Ms, label: 'p99 alarm', color: cloudwatch.Color.RED }],
     }),
@@ -86,30 +80,17 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
 
   const webhooks = s.queues.get('webhooks');
   dashboard.addWidgets(
-    new cloudwatch.GraphWidget({
-      title: 'Webhook deliveries by outcome',
-      width: HALF,
-      height: HEIGHT,
+    graph('Webhook deliveries by outcome', {
       left: [
         m.metric('WebhookDelivered', 'Sum', undefined, 'delivered'),
         m.metric('WebhookAttemptsFailed', 'Sum', undefined, 'failed attempts (retried or given up)'),
         m.metric('WebhookDeadLettered', 'Sum', undefined, 'dead-lettered'),
         m.metric('WebhookNoEndpoint', 'Sum', undefined, 'no endpoint'),
       ],
-      right: [
-        m.rate(
-          m.metric('WebhookAttemptsFailed', 'Sum'),
-          m.metric('WebhookAttempts', 'Sum'),
-          config.alarms.webhookMinAttempts,
-          'failure rate %',
-        ),
-      ],
+      right: [m.webhookFailureRate(config.alarms.webhookMinAttempts, 'failure rate %')],
       rightYAxis: { min: 0, max: 100, showUnits: false },
     }),
-    new cloudwatch.GraphWidget({
-      title: 'Oldest undelivered event (s)',
-      width: HALF,
-      height: HEIGHT,
+    graph('Oldest undelivered event (s)', {
       left: [
         m.metric('OutboxOldestAgeSeconds', 'Maximum', undefined, 'in the outbox'),
         ...(webhooks ? [webhooks.queue.metricApproximateAgeOfOldestMessage({ label: 'on the webhook queue' })] : []),
@@ -119,10 +100,7 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
   );
   const payouts = s.queues.get('payouts');
   dashboard.addWidgets(
-    new cloudwatch.GraphWidget({
-      title: 'Payout settlement backlog',
-      width: HALF,
-      height: HEIGHT,
+    graph('Payout settlement backlog', {
       left: [
         m.metric('SettlementsOverdue', 'Maximum', undefined, 'in flight past the grace period'),
         m.metric('SettlementsResumed', 'Sum', undefined, 'steps sent again'),
@@ -131,33 +109,21 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
       right: [m.metric('SettlementOldestAgeSeconds', 'Maximum', undefined, 'oldest in flight (s)')],
       rightAnnotations: [{ value: config.alarms.settlementSlaMinutes * 60, label: 'SLA', color: cloudwatch.Color.RED }],
     }),
-    new cloudwatch.GraphWidget({
-      title: 'Dead-letter queues (messages)',
-      width: HALF,
-      height: HEIGHT,
+    graph('Dead-letter queues (messages)', {
       left: queues.map((q) => q.dlq.metricApproximateNumberOfMessagesVisible({ label: q.definition.id, statistic: 'Maximum' })),
     }),
   );
   dashboard.addWidgets(
-    new cloudwatch.GraphWidget({
-      title: 'DynamoDB consumed capacity (units)',
-      width: HALF,
-      height: HEIGHT,
+    graph('DynamoDB consumed capacity (units)', {
       left: [s.table.metricConsumedReadCapacityUnits({ label: 'read' }), s.table.metricConsumedWriteCapacityUnits({ label: 'write' })],
     }),
-    new cloudwatch.GraphWidget({
-      title: 'DynamoDB throttles and system errors',
-      width: HALF,
-      height: HEIGHT,
+    graph('DynamoDB throttles and system errors', {
       left: ['ReadThrottleEvents', 'WriteThrottleEvents'].map((name) => s.table.metric(name, { statistic: 'Sum', label: name })),
       right: [s.table.metricSystemErrorsForOperations({ label: 'system errors' })],
     }),
   );
   dashboard.addWidgets(
-    new cloudwatch.GraphWidget({
-      title: 'Workers and jobs (per period)',
-      width: HALF,
-      height: HEIGHT,
+    graph('Workers and jobs (per period)', {
       left: [
         m.metric('WebhookMessages', 'Sum', undefined, 'webhook messages'),
         m.metric('WebhookMessageFailures', 'Sum', undefined, 'webhook messages failed (retried by SQS)'),
@@ -165,20 +131,14 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
         m.metric('Expired', 'Sum', undefined, 'sessions and payments expired'),
       ],
     }),
-    new cloudwatch.GraphWidget({
-      title: 'Lambda errors and throttles (all functions)',
-      width: HALF,
-      height: HEIGHT,
+    graph('Lambda errors and throttles (all functions)', {
       left: functions.map(([key, fn]) => fn.metricErrors({ label: key })),
       right: functions.map(([key, fn]) => fn.metricThrottles({ label: `${key} throttles` })),
       legendPosition: cloudwatch.LegendPosition.HIDDEN,
     }),
   );
   dashboard.addWidgets(
-    new cloudwatch.GraphWidget({
-      title: 'Lambda concurrency (max per function)',
-      width: HALF,
-      height: HEIGHT,
+    graph('Lambda concurrency (max per function)', {
       left: functions.map(([key, fn]) => fn.metric('ConcurrentExecutions', { statistic: 'Maximum', label: key })),
       legendPosition: cloudwatch.LegendPosition.RIGHT,
     }),

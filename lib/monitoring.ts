@@ -42,6 +42,11 @@ export class ServiceMetrics {
     });
   }
 
+  /** Failed webhook delivery attempts, percent of attempts, once there are `min` attempts (the alarm and the dashboard). */
+  webhookFailureRate(min: number, label: string): cloudwatch.MathExpression {
+    return this.rate(this.metric('WebhookAttemptsFailed', 'Sum'), this.metric('WebhookAttempts', 'Sum'), min, label);
+  }
+
   /** Percent of `part` in `whole` once `whole` reaches `min` in a period (0 below it: a few requests are no rate). */
   rate(part: cloudwatch.IMetric, whole: cloudwatch.IMetric, min: number, label: string): cloudwatch.MathExpression {
     return new cloudwatch.MathExpression({
@@ -81,12 +86,7 @@ export class Monitoring extends Construct {
       `More than ${t.webhookFailurePercent}% of webhook delivery attempts failed (non-2xx, timeout or refused) ` +
         `in ${t.period.toMinutes()} min, with at least ${t.webhookMinAttempts} attempts.`,
       {
-        metric: m.rate(
-          m.metric('WebhookAttemptsFailed', 'Sum'),
-          m.metric('WebhookAttempts', 'Sum'),
-          t.webhookMinAttempts,
-          'failed attempts %',
-        ),
+        metric: m.webhookFailureRate(t.webhookMinAttempts, 'failed attempts %'),
         threshold: t.webhookFailurePercent,
         comparisonOperator: above,
         evaluationPeriods: t.evaluationPeriods,
