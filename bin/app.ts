@@ -6,12 +6,11 @@
  * suppressions sit next to their resources in lib/, test/infra/nag.test.ts keeps both at zero, and
  * each stack's report (every rule: compliant or suppressed, with the reason) is cdk.out/*-NagReport.csv.
  */
-import { App, Aspects } from 'aws-cdk-lib';
-import { AwsSolutionsChecks, PCIDSS321Checks } from 'cdk-nag';
+import { App } from 'aws-cdk-lib';
 import { buildApp } from '../lib/app';
+import { applyNagPacks } from '../lib/nag';
 import { parseStage } from '../lib/stage-config';
 
 const app = new App();
 buildApp(app, parseStage(app.node.tryGetContext('stage')));
-Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
-Aspects.of(app).add(new PCIDSS321Checks({ verbose: true }));
+applyNagPacks(app);

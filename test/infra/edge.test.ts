@@ -4,10 +4,9 @@
  * distribution that forwards everything to the API uncached over HTTPS. Built in-process as bin/app.ts builds
  * it, bundling skipped (`aws:cdk:bundling-stacks: []`), and checked with the cdk-nag packs bin/app.ts applies.
  */
-import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
-import { AwsSolutionsChecks, PCIDSS321Checks } from 'cdk-nag';
 import { buildApp, type BuiltApp } from '../../lib/app';
 import {
   COUNTED_CRS_RULES,
@@ -17,6 +16,7 @@ import {
   REDACTED_HEADERS,
 } from '../../lib/edge-protection';
 import { EDGE_REGION, edgeStackName } from '../../lib/edge-stack';
+import { applyNagPacks } from '../../lib/nag';
 import { STAGES, type Stage } from '../../lib/stage-config';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -31,8 +31,7 @@ function build(stage: Stage, context: Record<string, unknown> = {}, nag = false)
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const built = buildApp(app, stage);
   if (nag) {
-    Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true, reports: false }));
-    Aspects.of(app).add(new PCIDSS321Checks({ verbose: true, reports: false }));
+    applyNagPacks(app, { reports: false });
   }
   return { ...built, app };
 }

@@ -5,11 +5,11 @@
  * suppressions rely on: customer-managed keys with rotation, no AWS managed policies or Scan on function
  * roles, `Resource: *` for X-Ray only, reserved concurrency from the stage config.
  */
-import { App, Aspects, Stack, type CfnElement } from 'aws-cdk-lib';
+import { App, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks, PCIDSS321Checks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { buildApp, type BuiltApp } from '../../lib/app';
+import { applyNagPacks } from '../../lib/nag';
 import { stageConfig, STAGES, type Stage } from '../../lib/stage-config';
 import { JOBS } from '../../shared/manifest/jobs';
 import { queueDefinitions } from '../../shared/manifest/queues';
@@ -33,8 +33,7 @@ interface Checked extends BuiltApp {
 function buildChecked(stage: Stage): Checked {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const built = buildApp(app, stage);
-  Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true, reports: false }));
-  Aspects.of(app).add(new PCIDSS321Checks({ verbose: true, reports: false }));
+  applyNagPacks(app, { reports: false });
   app.synth();
   return { ...built, stacks: app.node.findAll().filter((c): c is Stack => Stack.isStack(c)) };
 }

@@ -13,14 +13,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { App, Aspects } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { AwsSolutionsChecks, PCIDSS321Checks } from 'cdk-nag';
 import { runCli, USAGE } from '../../bin/cli/run';
 import { scenarioName } from '../../bin/cli/trigger';
 import { DEFAULT_RATE_LIMIT_PER_IP, RATE_WINDOW_SECONDS } from '../../lib/edge-protection';
 import { EDGE_CONTEXT_KEYS } from '../../lib/edge-stack';
 import { buildApp, PUBLIC_BASE_URL_CONTEXT } from '../../lib/app';
+import { applyNagPacks } from '../../lib/nag';
 import { parseStage, STAGES, stageConfig } from '../../lib/stage-config';
 import { ensureQueues } from '../../bin/local/services';
 import { MAX_BODY_BYTES } from '../../shared/http/middleware/validation';
@@ -421,8 +421,7 @@ function synthesize(context: Record<string, string>): Synthesized {
   try {
     const app = new App({ outdir, context: appContext(context) });
     buildApp(app, parseStage(app.node.tryGetContext('stage')));
-    Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true, reports: false }));
-    Aspects.of(app).add(new PCIDSS321Checks({ verbose: true, reports: false }));
+    applyNagPacks(app, { reports: false });
     app.synth();
     return fromAssembly(outdir);
   } finally {
