@@ -10,13 +10,14 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../bin/local/services';
+import { codeBlocks } from '../support/markdown-commands';
 
 jest.setTimeout(180_000);
 
 const README = readFileSync('README.md', 'utf8');
 const START = '## Five-minute quickstart\n';
 const section = README.slice(README.indexOf(START), README.indexOf('## The API so far\n'));
-const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
+const blocks = codeBlocks(section);
 /** Every command of the section's bash blocks, comments dropped. */
 const commands = blocks
   .filter((b) => b.lang === 'bash')

@@ -8,122 +8,27 @@
  * cdk.json's app command exactly as `cdk` runs it. Blocks with commands that need an AWS account say "not
  * exercised offline" under them, and the numbers the protection section states are the configured ones.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { App } from 'aws-cdk-lib';
-import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { runCli, USAGE } from '../../bin/cli/run';
 import { scenarioName } from '../../bin/cli/trigger';
 import { DEFAULT_RATE_LIMIT_PER_IP, RATE_WINDOW_SECONDS } from '../../lib/edge-protection';
 import { EDGE_CONTEXT_KEYS } from '../../lib/edge-stack';
-import { buildApp, PUBLIC_BASE_URL_CONTEXT } from '../../lib/app';
-import { applyNagPacks } from '../../lib/nag';
-import { parseStage, STAGES, stageConfig } from '../../lib/stage-config';
+import { PUBLIC_BASE_URL_CONTEXT } from '../../lib/app';
+import { STAGES, stageConfig } from '../../lib/stage-config';
 import { ensureQueues } from '../../bin/local/services';
 import { MAX_BODY_BYTES } from '../../shared/http/middleware/validation';
 import { dlqName, queueName } from '../../shared/manifest/queues';
 import { ROUTES } from '../../shared/manifest/routes';
 import type { RouteDefinition } from '../../shared/manifest/route-types';
+import { cdkOptions, parseCdk, synthesize, synthesizeWithAppCommand, type CdkOption, type Synthesized } from '../support/cdk-cli';
 import { engines } from '../support/engines';
+import { codeBlocks, shellWords } from '../support/markdown-commands';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 const ROOT = join(__dirname, '..', '..');
 const DOC = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
-
-interface Block {
-  readonly lines: { text: string; line: number }[];
-  /** Markdown after the block, up to the next block or heading. */
-  readonly after: string;
-}
-
-/** The fenced code blocks, with `\`-continued lines joined. */
-function codeBlocks(markdown: string): Block[] {
-  const all = markdown.split('\n');
-  const blocks: Block[] = [];
-  for (let i = 0; i < all.length; i++) {
-    if (!all[i]!.startsWith('```')) continue;
-    const lines: { text: string; line: number }[] = [];
-    let j = i + 1;
-    for (; j < all.length && !all[j]!.startsWith('```'); j++) {
-      const prev = lines.at(-1);
-      if (prev && prev.text.endsWith('\\')) prev.text = `${prev.text.slice(0, -1)} ${all[j]!.trim()}`;
-      else lines.push({ text: all[j]!.trim(), line: j + 1 });
-    }
-    let k = j + 1;
-    while (k < all.length && !all[k]!.startsWith('```') && !all[k]!.startsWith('#')) k++;
-    blocks.push({ lines, after: all.slice(j + 1, k).join('\n') });
-    i = j;
-  }
-  return blocks;
-}
-
-/**
- * The words bash passes for one command line: single and double quotes, backslashes, `$VAR` / `${VAR}` from
- * `vars` (an unknown variable fails), `#` starting a comment. Pipes, redirections and `$(...)` are refused:
- * a runbook command that can be checked is one plain command.
- */
-export function shellWords(line: string, vars: Readonly<Record<string, string>>): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let i = 0;
-  const expand = () => {
-    const m = /^\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/.exec(line.slice(i));
-    if (!m) throw new Error(`"$" that is not a plain variable in: ${line}`);
-    const name = (m[1] ?? m[2])!;
-    if (!(name in vars)) throw new Error(`$${name} has no test value (add it to VARS) in: ${line}`);
-    i += m[0].length;
-    return vars[name]!;
-  };
-  while (i < line.length) {
-    const c = line[i]!;
-    if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new Error(`unterminated ' in: ${line}`);
-      word += line.slice(i + 1, end);
-      i = end + 1;
-      inWord = true;
-    } else if (c === '"') {
-      i++;
-      inWord = true;
-      while (i < line.length && line[i] !== '"') {
-        if (line[i] === '\\' && '"$\\`'.includes(line[i + 1] ?? '')) {
-          word += line[i + 1];
-          i += 2;
-        } else if (line[i] === '$') word += expand();
-        else if (line[i] === '`') throw new Error(`command substitution in: ${line}`);
-        else word += line[i++];
-      }
-      if (line[i] !== '"') throw new Error(`unterminated " in: ${line}`);
-      i++;
-    } else if (c === '\\') {
-      word += line[i + 1] ?? '';
-      i += 2;
-      inWord = true;
-    } else if (c === '$') {
-      word += expand();
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-      i++;
-    } else if (c === '#' && !inWord) {
-      break;
-    } else if ('|;&<>()`'.includes(c)) {
-      throw new Error(`shell operator ${c} in a runbook command: ${line}`);
-    } else {
-      word += c;
-      inWord = true;
-      i++;
-    }
-  }
-  if (inWord) words.push(word);
-  return words;
-}
 
 const blocks = codeBlocks(DOC);
 const commandLines = (prefix: string) =>
@@ -330,116 +235,6 @@ describe('the npm run cli lines, in the runbook order, against a stand-in for th
 });
 
 // ---- the cdk lines: flags the CLI accepts, a context bin/app.ts synthesizes, stacks it has ----
-
-interface CdkOption {
-  readonly names: string[];
-  readonly type: string;
-}
-
-/** The options `npx cdk <command> --help` lists, with their types. */
-async function cdkOptions(command: string): Promise<CdkOption[]> {
-  const help = await run('npx', ['cdk', command, '--help'], {});
-  if (help.code !== 0) throw new Error(`cdk ${command} --help failed: ${help.stderr}`);
-  const options: CdkOption[] = [];
-  for (const block of help.stdout.split(/\n(?=\s{2}-)/)) {
-    const head = /^\s*((?:--?[\w-]+(?:, )?)+)/.exec(block);
-    if (!head) continue;
-    options.push({
-      names: head[1]!.split(', ').map((s) => s.trim()),
-      type: /\[(boolean|string|array|number|count)\]/.exec(block)?.[1] ?? 'boolean',
-    });
-  }
-  return options;
-}
-
-function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-interface ParsedCdk {
-  readonly command: string;
-  readonly context: Record<string, string>;
-  readonly positionals: string[];
-  readonly flags: string[];
-}
-
-function parseCdk(words: string[], options: CdkOption[]): ParsedCdk {
-  const [command, ...rest] = words;
-  const context: Record<string, string> = {};
-  const positionals: string[] = [];
-  const flags: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const w = rest[i]!;
-    if (!w.startsWith('-')) {
-      positionals.push(w);
-      continue;
-    }
-    const [name, inline] = w.split(/=(.*)/s, 2) as [string, string | undefined];
-    const option = options.find((o) => o.names.includes(name) || (name.startsWith('--no-') && o.names.includes(`--${name.slice(5)}`)));
-    if (!option) throw new Error(`cdk ${command} has no option ${name}`);
-    flags.push(option.names[0]!);
-    const takesValue = option.type !== 'boolean' && option.type !== 'count' && !name.startsWith('--no-');
-    const value = takesValue ? (inline ?? rest[++i]) : undefined;
-    if (takesValue && value === undefined) throw new Error(`cdk ${command} ${name} needs a value`);
-    if (option.names.includes('--context')) {
-      const [key, v] = value!.split(/=(.*)/s, 2) as [string, string | undefined];
-      if (v === undefined) throw new Error(`-c ${value}: expected KEY=VALUE`);
-      context[key] = v;
-    }
-  }
-  return { command: command!, context, positionals, flags };
-}
-
-interface Synthesized {
-  readonly stacks: string[];
-  /** cdk-nag errors (and any other error annotation): `cdk synth` and `cdk deploy` refuse them. */
-  readonly errors: string[];
-}
-
-const cdkJson = () => JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')) as { app: string; context: Record<string, unknown> };
-/** What `cdk` gives the app: cdk.json's context, then the line's `-c` values; bundling skipped. */
-const appContext = (context: Record<string, string>) => ({ ...cdkJson().context, ...context, 'aws:cdk:bundling-stacks': [] });
-
-function fromAssembly(dir: string): Synthesized {
-  const assembly = new CloudAssembly(dir);
-  return {
-    stacks: assembly.stacks.map((s) => s.stackName),
-    errors: assembly.stacks.flatMap((s) => s.messages.filter((m) => m.level === 'error').map((m) => `${m.id}: ${String(m.entry.data)}`)),
-  };
-}
-
-/** The app bin/app.ts builds, in-process: the stage from context, buildApp, the same nag packs. */
-function synthesize(context: Record<string, string>): Synthesized {
-  const outdir = mkdtempSync(join(tmpdir(), 'runbook-cdk-'));
-  try {
-    const app = new App({ outdir, context: appContext(context) });
-    buildApp(app, parseStage(app.node.tryGetContext('stage')));
-    applyNagPacks(app, { reports: false });
-    app.synth();
-    return fromAssembly(outdir);
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
-}
-
-/** bin/app.ts itself, run as `cdk` runs it: cdk.json's app command with the context in CDK_CONTEXT_JSON. */
-async function synthesizeWithAppCommand(context: Record<string, string>): Promise<Synthesized> {
-  const outdir = mkdtempSync(join(tmpdir(), 'runbook-cdk-'));
-  try {
-    const r = await run('sh', ['-c', cdkJson().app], { CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify(appContext(context)) });
-    if (r.code !== 0) throw new Error(`${cdkJson().app} failed: ${r.stderr}`);
-    return fromAssembly(outdir);
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
-}
 
 const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
 
