@@ -3,6 +3,9 @@
  *   npm start                 data kept in .local/
  *   npm start -- --memory     nothing kept
  *   PORT=4000 npm start       another port (default 3000)
+ *   npm start -- --stage live --providers FILE
+ *                             the live stage: sk_live_ keys, the providers of FILE (DESIGN.md section 8), .local/live.json
+ *   JOBS_INTERVAL_SECONDS=5   run the scheduled jobs this often (default: each job's schedule, 60 s)
  */
 import { parseArgs } from 'node:util';
 import { rmSync } from 'node:fs';
@@ -21,8 +24,16 @@ const { values } = parseArgs({
     memory: { type: 'boolean', default: false },
     port: { type: 'string' },
     'state-dir': { type: 'string' },
+    stage: { type: 'string', default: 'sandbox' },
+    providers: { type: 'string' },
   },
 });
+if (values.stage !== 'sandbox' && values.stage !== 'live') {
+  console.error(`--stage must be sandbox or live (got ${values.stage}).`);
+  process.exit(1);
+}
+const stage = values.stage;
+const jobsInterval = process.env.JOBS_INTERVAL_SECONDS ? Number(process.env.JOBS_INTERVAL_SECONDS) : stage === 'live' ? 60 : undefined;
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 const stateDir = values['state-dir'] ?? process.env.LOCAL_STATE_DIR ?? '.local';
 
@@ -47,6 +58,9 @@ try {
     port,
     memory: Boolean(values.memory),
     stateDir,
+    stage,
+    providersFile: values.providers,
+    jobsIntervalSeconds: jobsInterval && Number.isFinite(jobsInterval) && jobsInterval > 0 ? jobsInterval : undefined,
     onError: (e) => console.error('[local] handler error:', e),
   });
 } catch (e) {
@@ -55,16 +69,17 @@ try {
 }
 
 const s = stack.sandbox;
+const providersLine = stack.stage === 'live' ? `\n  Providers       ${values.providers} (callbacks under ${s.base_url}/providers/)` : '';
 const kept = values.memory ? '(in memory: nothing is kept)' : `(data in ${stateDir}/)`;
 console.log(`
-Local payments API ready in ${Math.round(performance.now() - started)} ms ${kept}
+Local payments API ready in ${Math.round(performance.now() - started)} ms ${kept}${stack.stage === 'live' ? ' (live stage)' : ''}
 
   Base URL        ${s.base_url}
   Merchant id     ${s.merchant_id}${stack.reusedMerchant ? '  (reused)' : ''}
   API key         ${s.api_key}
   Webhook secret  ${s.webhook_secret}
 
-  Written to ${join(stateDir, 'sandbox.json')}
+  Written to ${stack.merchantFile}${providersLine}
   Try: curl -H "X-API-Key: ${s.api_key}" '${s.base_url}/api/v1/methods?country=BRA'
 
 Ctrl-C stops everything.`);

@@ -12,6 +12,12 @@ const env = (name: string): string | undefined => {
   return v === undefined || v === '' ? undefined : v;
 };
 
+/** A number from the environment within [min, max] (clamped at max), else the fallback. */
+function bounded(name: string, fallback: number, min: number, max: number): number {
+  const v = Number(env(name) ?? fallback);
+  return Number.isFinite(v) && v >= min ? Math.min(v, max) : fallback;
+}
+
 function required(name: string): string {
   const v = env(name);
   if (!v) throw new Error(`Missing environment variable ${name}`);
@@ -74,13 +80,19 @@ export const config = {
   },
   /** Seconds between sandbox payout settlement steps. */
   get payoutSettlementDelaySeconds(): number {
-    const v = Number(env('PAYOUT_SETTLEMENT_DELAY_SECONDS') ?? 5);
-    return Number.isFinite(v) && v >= 0 ? Math.min(v, 900) : 5;
+    return bounded('PAYOUT_SETTLEMENT_DELAY_SECONDS', 5, 0, 900);
   },
   /** Seconds before a sandbox refund settles (succeeds, or fails for amounts ending in .13). */
   get refundSettlementDelaySeconds(): number {
-    const v = Number(env('REFUND_SETTLEMENT_DELAY_SECONDS') ?? 5);
-    return Number.isFinite(v) && v >= 0 ? Math.min(v, 900) : 5;
+    return bounded('REFUND_SETTLEMENT_DELAY_SECONDS', 5, 0, 900);
+  },
+  /** Seconds after its intent before a provider-held payment is first read back (its own request normally settles it). */
+  get providerFirstCheckSeconds(): number {
+    return bounded('PROVIDER_FIRST_CHECK_SECONDS', 60, 0, 3600);
+  },
+  /** Seconds a charge the provider never created is given (a request still retrying) before its payment fails. */
+  get providerLostIntentSeconds(): number {
+    return bounded('PROVIDER_LOST_INTENT_SECONDS', 120, 0, 3600);
   },
   /** Public base URL of the service, for checkout_url and similar links. */
   get publicBaseUrl(): string | undefined {

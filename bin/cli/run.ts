@@ -21,6 +21,7 @@ import { createApiClient, resolveTarget, TargetError } from './api-client';
 import { runEventsTail } from './events-tail';
 import { runListen } from './listen';
 import { runTrigger, scenarioName, triggerList, unknownTrigger } from './trigger';
+import { providersCheck, registerApiPixWebhook } from './providers';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -43,6 +44,10 @@ Balance (reconciliation)
   balance transactions MERCHANT_ID [--mode test|live] [--currency BRL] [--from ISO] [--to ISO] [--csv]
                                    the ledger newest first: created_at, id, type, amount, currency,
                                    balance_after, source_id, the source's reference_id, description
+Live providers (the stage's configuration: --providers FILE, --secret-name NAME --region R, or the local live stack's)
+  providers check                  a token from each provider over mutual TLS, and its webhook registration
+  providers api-pix register-webhook [--url URL | --base-url URL]
+                                   registers <base>/providers/api-pix/<webhook_token> with the PSP
 Developer tools (public API; --base-url URL --api-key KEY, default .local/sandbox.json)
   listen --forward-to URL [--events payment.*,payout.*] [--secret whsec_...]
                                    forward new events to URL, signed with the printed listen secret
@@ -143,6 +148,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         secret: { type: 'string' },
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
+        providers: { type: 'string' },
+        'secret-name': { type: 'string' },
+        url: { type: 'string' },
         list: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -167,6 +175,25 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   };
 
   if (group === 'listen' || group === 'trigger' || (group === 'events' && action === 'tail')) return devTool(group, action, v, io);
+  if (group === 'providers') {
+    const o = {
+      providers: v.providers,
+      secretName: v['secret-name'],
+      region: v.region,
+      stateDir: v['state-dir'],
+      url: v.url,
+      baseUrl: v['base-url'],
+    };
+    try {
+      if (action === 'check') return await providersCheck(o, io);
+      if (action === 'api-pix' && args[0] === 'register-webhook') return await registerApiPixWebhook(o, io);
+      io.err(`Unknown providers command.\n\n${USAGE}`);
+      return 2;
+    } catch (e) {
+      io.err(`Error: ${(e as Error).message}`);
+      return 1;
+    }
+  }
   try {
     selectTarget(v);
     const admin = adminService();

@@ -11,9 +11,17 @@ export interface SandboxInfo {
 }
 
 export const SANDBOX_MERCHANT_NAME = 'Sandbox Merchant';
+export const LIVE_MERCHANT_NAME = 'Live Merchant (local)';
 
-/** The file's merchant and key when they still exist in the table (persistent restarts); else a new merchant. */
-export async function seedSandboxMerchant(file: string, baseUrl: string): Promise<SandboxInfo & { reused: boolean }> {
+/**
+ * The file's merchant and key when they still exist in the table (persistent restarts); else a new merchant,
+ * with a sk_test_ key (sandbox) or a sk_live_ key (the local live stage).
+ */
+export async function seedSandboxMerchant(
+  file: string,
+  baseUrl: string,
+  mode: 'test' | 'live' = 'test',
+): Promise<SandboxInfo & { reused: boolean }> {
   if (existsSync(file)) {
     try {
       const prev = JSON.parse(readFileSync(file, 'utf8')) as SandboxInfo;
@@ -27,11 +35,12 @@ export async function seedSandboxMerchant(file: string, baseUrl: string): Promis
     }
   }
   const admin = adminService();
-  const created = await admin.createMerchant({ name: SANDBOX_MERCHANT_NAME });
+  const created = await admin.createMerchant({ name: mode === 'live' ? LIVE_MERCHANT_NAME : SANDBOX_MERCHANT_NAME });
+  const key = mode === 'live' ? await admin.createKey(created.merchant.merchant_id, 'live') : created.apiKey;
   return {
     base_url: baseUrl,
     merchant_id: created.merchant.merchant_id,
-    api_key: created.apiKey.secret,
+    api_key: key.secret,
     webhook_secret: created.webhookSecret,
     reused: false,
   };

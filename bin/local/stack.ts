@@ -2,8 +2,9 @@
  * The whole service on one machine: DynamoDB Local, fauxqs, the HTTP API, the
  * queue consumers, the scheduled jobs and a seeded sandbox merchant.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { JOBS } from '../../shared/manifest/jobs';
 import { queueDefinitions, queueUrlEnv } from '../../shared/manifest/queues';
@@ -26,10 +27,20 @@ export interface LocalStackOptions {
   readonly onError?: (e: unknown) => void;
   /** Run the queue consumers and scheduled jobs (default true; benchmarks of the API alone turn them off). */
   readonly workers?: boolean;
+  /** The stage served (default sandbox): live serves sk_live_ keys only, with the providers of `providersFile`. */
+  readonly stage?: 'sandbox' | 'live';
+  /** The providers document (DESIGN.md section 8) of the live stage, checked at start. */
+  readonly providersFile?: string;
+  /** How often the scheduled jobs run, in seconds (default each job's own schedule; JOBS_INTERVAL_SECONDS). */
+  readonly jobsIntervalSeconds?: number;
 }
 
 export interface LocalStack {
+  /** The seeded merchant: sandbox.json's on the sandbox stage, live.json's on the live stage. */
   readonly sandbox: SandboxInfo;
+  readonly stage: 'sandbox' | 'live';
+  /** Where the seeded merchant was written. */
+  readonly merchantFile: string;
   readonly reusedMerchant: boolean;
   readonly dynamodbEndpoint: string;
   readonly sqsEndpoint: string;
@@ -37,9 +48,10 @@ export interface LocalStack {
 }
 
 /** The environment the handlers read (shared/config.ts), pointed at the local engines. */
-function localEnvironment(dynamodb: string, sqs: string, queueEnv: Record<string, string>) {
+function localEnvironment(dynamodb: string, sqs: string, queueEnv: Record<string, string>, opts: LocalStackOptions) {
   return {
-    STAGE: 'sandbox',
+    STAGE: opts.stage ?? 'sandbox',
+    ...(opts.providersFile ? { PROVIDERS_FILE: resolve(opts.providersFile) } : {}),
     TABLE_NAME: LOCAL_TABLE,
     DYNAMODB_ENDPOINT: dynamodb,
     SQS_ENDPOINT: sqs,
@@ -60,6 +72,10 @@ function localEnvironment(dynamodb: string, sqs: string, queueEnv: Record<string
 
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   mkdirSync(opts.stateDir, { recursive: true });
+  const stage = opts.stage ?? 'sandbox';
+  // A malformed providers document stops the start with the field named, never the first payment.
+  if (opts.providersFile) parseProvidersConfig(readFileSync(opts.providersFile, 'utf8'), opts.providersFile);
+  if (stage === 'live' && !opts.providersFile) throw new Error('The live stage needs --providers FILE (DESIGN.md section 8).');
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -73,7 +89,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     stops.push(dynamodb.stop, sqs.stop);
     await ensureTable(dynamodb.endpoint, LOCAL_TABLE);
     const queueEnv = await ensureQueues(sqs.endpoint, LOCAL_QUEUE_PREFIX);
-    Object.assign(process.env, localEnvironment(dynamodb.endpoint, sqs.endpoint, queueEnv));
+    Object.assign(process.env, localEnvironment(dynamodb.endpoint, sqs.endpoint, queueEnv, opts));
     // fauxqs starts empty: whatever was on the queues when the last run stopped is gone. Send again what the
     // table says was in flight, before the consumers start (test/proof/crash.proof.ts proves the need).
     if (!opts.memory && opts.workers !== false) {
@@ -113,17 +129,24 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       });
       stops.push(poller.stop);
     }
-    const scheduler = startScheduler(opts.workers === false ? [] : JOBS, { onError: opts.onError });
+    const every = opts.jobsIntervalSeconds;
+    const scheduler = startScheduler(opts.workers === false ? [] : JOBS, {
+      onError: opts.onError,
+      ...(every && every > 0 ? { intervalMs: () => every * 1000 } : {}),
+    });
     stops.push(scheduler.stop);
 
-    const seeded = await seedSandboxMerchant(join(opts.stateDir, 'sandbox.json'), baseUrl);
+    const merchantFile = join(opts.stateDir, stage === 'live' ? 'live.json' : 'sandbox.json');
+    const seeded = await seedSandboxMerchant(merchantFile, baseUrl, stage === 'live' ? 'live' : 'test');
     const { reused, ...sandbox } = seeded;
-    writeFileSync(join(opts.stateDir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
+    writeFileSync(merchantFile, `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
     writeFileSync(
       join(opts.stateDir, 'stack.json'),
       `${JSON.stringify(
         {
           base_url: baseUrl,
+          stage,
+          ...(opts.providersFile ? { providers_file: resolve(opts.providersFile) } : {}),
           dynamodb_endpoint: dynamodb.endpoint,
           sqs_endpoint: sqs.endpoint,
           table_name: LOCAL_TABLE,
@@ -136,7 +159,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         2,
       )}\n`,
     );
-    return { sandbox, reusedMerchant: reused, dynamodbEndpoint: dynamodb.endpoint, sqsEndpoint: sqs.endpoint, stop: stopAll };
+    return {
+      sandbox,
+      stage,
+      merchantFile,
+      reusedMerchant: reused,
+      dynamodbEndpoint: dynamodb.endpoint,
+      sqsEndpoint: sqs.endpoint,
+      stop: stopAll,
+    };
   } catch (e) {
     await stopAll();
     throw e;

@@ -4,11 +4,14 @@ import { sessionPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { sessionView } from '../../shared/http/views/session.view';
 import { paymentDeps } from '../../shared/wiring';
+import { servedMerchant } from '../../shared/application/served-methods';
 
 export const handler = httpHandler({
   route: 'getCheckoutSession',
   path: sessionPath,
-  handler: async ({ path, principal }) => ({
-    body: sessionView(paymentDeps(), await getCheckoutSession(paymentDeps(), principal, path.session_id), principal.merchant),
-  }),
+  handler: async ({ path, principal }) => {
+    const deps = paymentDeps();
+    const found = await getCheckoutSession(deps, principal, path.session_id);
+    return { body: sessionView(deps, found, await servedMerchant(deps, principal.merchant, principal.livemode)) };
+  },
 });

@@ -2,12 +2,14 @@
 import { getPaymentMethod } from '../../shared/application/discovery';
 import { getMethodPath, getMethodQuery } from '../../shared/domain/catalog/discovery.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { servedMerchant } from '../../shared/application/served-methods';
+import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'getMethod',
   path: getMethodPath,
   query: getMethodQuery,
   handler: async ({ path, query, principal }) => ({
-    body: getPaymentMethod(principal.merchant, path.method_code, query.country),
+    body: getPaymentMethod(await servedMerchant(paymentDeps(), principal.merchant, principal.livemode), path.method_code, query.country),
   }),
 });

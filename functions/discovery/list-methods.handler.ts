@@ -2,9 +2,13 @@
 import { listPaymentMethods } from '../../shared/application/discovery';
 import { listMethodsQuery } from '../../shared/domain/catalog/discovery.schemas';
 import { httpHandler } from '../../shared/http/handler';
+import { servedMerchant } from '../../shared/application/served-methods';
+import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'listMethods',
   query: listMethodsQuery,
-  handler: async ({ query, principal }) => ({ body: listPaymentMethods(principal.merchant, query) }),
+  handler: async ({ query, principal }) => ({
+    body: listPaymentMethods(await servedMerchant(paymentDeps(), principal.merchant, principal.livemode), query),
+  }),
 });

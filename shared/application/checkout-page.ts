@@ -9,6 +9,7 @@ import type { CheckoutSession } from '../domain/payments/session';
 import { settleExpiry } from './checkout';
 import type { PaymentDeps } from './payment-deps';
 import { settlePaymentExpiry } from './payments';
+import { servedMerchant } from './served-methods';
 
 export interface CheckoutView {
   readonly session: CheckoutSession;
@@ -25,5 +26,5 @@ export async function loadCheckout(deps: PaymentDeps, sessionId: string): Promis
   const payment = latest ? await settlePaymentExpiry(deps, latest) : null;
   const merchant = await deps.merchants.get(session.merchant_id);
   if (!merchant) throw new AppError('SESSION_NOT_FOUND');
-  return { session, payment, merchant };
+  return { session, payment, merchant: await servedMerchant(deps, merchant, session.livemode) };
 }

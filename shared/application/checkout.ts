@@ -7,7 +7,7 @@ import type { CreateSessionInput, ProcessInput } from '../domain/payments/paymen
 import { effectiveSessionStatus, isOpenSessionStatus, SESSION_EVENT, type CheckoutSession } from '../domain/payments/session';
 import type { Principal } from './authenticate';
 import { initiatePayment } from './initiate-payment';
-import { canTransition, isOpenPaymentStatus, type Payment } from '../domain/payments/payment';
+import { awaitsProvider, canTransition, isOpenPaymentStatus, type Payment } from '../domain/payments/payment';
 import type { PaymentDeps } from './payment-deps';
 import { commitAndPublish, WriteConflict } from './ports';
 
@@ -91,7 +91,8 @@ async function ownSession(deps: PaymentDeps, principal: Principal, sessionId: st
  */
 async function closeSession(deps: PaymentDeps, s: CheckoutSession, to: 'cancelled' | 'expired', at: string) {
   const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
-  const openPayment = open && isOpenPaymentStatus(open.status) && canTransition(open.status, to) ? open : null;
+  // A live charge a provider holds is left open: the reconciliation job removes it there, then closes it here.
+  const openPayment = open && isOpenPaymentStatus(open.status) && canTransition(open.status, to) && !awaitsProvider(open) ? open : null;
   const events = [sessionEvent(SESSION_EVENT[to], { ...s, status: to, updated_at: at }, deps.ids.newId('evt_'), at)];
   if (openPayment) events.push(paymentEvent(`payment.${to}`, { ...openPayment, status: to }, s, deps.ids.newId('evt_'), at));
   await commitAndPublish(

@@ -25,13 +25,83 @@ export interface CardConnector {
   completeChallenge(req: { paymentId: string; authenticated: boolean }): Promise<CardOutcome>;
 }
 
+export interface PixChargeRequest {
+  readonly paymentId: string;
+  readonly amountMinor: number;
+  readonly merchantName: string;
+  /** When the charge was created (the intent's time) and when it stops accepting payment. */
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  /** The payer, when the customer's document is known (a live charge then names its debtor). */
+  readonly debtor?: { readonly document: string; readonly name: string };
+  readonly description?: string | null;
+}
+
+export interface PixCharge {
+  readonly pixCode: string;
+  readonly txid: string;
+  /** What the provider answered that is worth keeping (location, revision, ...). */
+  readonly details?: Readonly<Record<string, string>>;
+}
+
+/** A Pix received against a charge, as the provider reports it. */
+export interface ReceivedPix {
+  readonly endToEndId: string;
+  readonly amountMinor: number;
+  readonly paidAt: string;
+  /** Refunds (devoluções) of this Pix the provider reports, by our refund id. */
+  readonly refunds: readonly ProviderRefundState[];
+}
+
+/** A charge as the provider holds it now (read back: never taken from a callback body). */
+export type PixChargeState =
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'open'; readonly charge: PixCharge; readonly expiresAt: string }
+  | { readonly kind: 'paid'; readonly charge: PixCharge; readonly received: readonly ReceivedPix[] }
+  | { readonly kind: 'removed'; readonly received: readonly ReceivedPix[] };
+
 export interface PixConnector {
-  createCharge(req: {
-    paymentId: string;
-    amountMinor: number;
-    merchantName: string;
-    expiresAt: string;
-  }): Promise<{ pixCode: string; txid: string }>;
+  /**
+   * Live providers: the connector's name and our reference for the charge, derived from the payment id
+   * (known before the call, so the intent is committed with it). The sandbox has none.
+   */
+  readonly provider?: { readonly name: string; reference(paymentId: string): string };
+  createCharge(req: PixChargeRequest): Promise<PixCharge>;
+  /** Live providers: reads the charge back. */
+  getCharge?(reference: string): Promise<PixChargeState>;
+  /** Live providers: stops the charge from accepting payment; answers the state after (a paid charge stays paid). */
+  removeCharge?(reference: string): Promise<PixChargeState>;
+}
+
+/** A refund as the provider holds it: our refund id, and pending / succeeded / failed. */
+export type ProviderRefundState =
+  | { readonly refundId: string; readonly kind: 'pending' }
+  | { readonly refundId: string; readonly kind: 'succeeded'; readonly at: string }
+  | { readonly refundId: string; readonly kind: 'failed'; readonly reason: string };
+
+/** Live refunds of a received Pix (its end-to-end id), idempotent by our refund id. */
+export interface PixRefundConnector {
+  /** The connector's name and the provider-side id of a refund, derived from our refund id. */
+  readonly provider: { readonly name: string; reference(refundId: string): string };
+  send(req: { endToEndId: string; refundId: string; amountMinor: number; description?: string }): Promise<ProviderRefundState>;
+  /** null: the provider has no such refund (it was never sent). */
+  get(req: { endToEndId: string; refundId: string }): Promise<ProviderRefundState | null>;
+}
+
+/** A pay-in callback item, parsed and verified by the provider's connector: only what to read back. */
+export interface PixCallbackItem {
+  readonly reference: string;
+  readonly endToEndId: string;
+}
+
+/** The provider's pay-in callbacks: its token check and its body parser (the use case reads each item back). */
+export interface PixCallbacks {
+  /** Constant-time check of the unguessable token in the callback URL. */
+  tokenMatches(token: string): boolean;
+  /** The items of a callback body, or null when the body is not the provider's shape. */
+  parse(body: unknown): { readonly items: readonly PixCallbackItem[]; readonly ignored: number } | null;
+  /** Our payment id for a reference of ours, or null when the reference is not one we derive. */
+  paymentIdOf(reference: string): string | null;
 }
 
 /** Methods whose artefact the customer pays elsewhere: boleto, cash voucher, CIP, SPEI/bank transfer. */
@@ -53,14 +123,46 @@ export interface WalletConnector {
   start(req: { paymentId: string; amountMinor: number; currency: CurrencyCode; country: CountryCode }): Promise<{ redirectUrl: string }>;
 }
 
+/** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */
 export interface Connectors {
-  readonly card: CardConnector;
-  readonly pix: PixConnector;
-  readonly voucher: VoucherConnector;
-  readonly wallet: WalletConnector;
+  readonly card?: CardConnector;
+  readonly pix?: PixConnector;
+  readonly voucher?: VoucherConnector;
+  readonly wallet?: WalletConnector;
+  readonly pixRefunds?: PixRefundConnector;
+  readonly pixCallbacks?: PixCallbacks;
 }
 
 export interface ConnectorRegistry {
-  /** The connectors of a mode, or null when none is configured (live today). */
-  forMode(livemode: boolean): Connectors | null;
+  /** The connectors of a mode, or null when none is configured. Live connectors may load their configuration. */
+  forMode(livemode: boolean): Promise<Connectors | null>;
+}
+
+/**
+ * The provider could not give an answer: timeout, connection refused, TLS failure, 5xx, or auth that did
+ * not recover. The outcome of the call is unknown; the object stays open with its reference and the
+ * reconciliation job resolves it.
+ */
+export class ProviderUnavailable extends Error {
+  constructor(
+    readonly provider: string,
+    readonly operation: string,
+    readonly reason: string,
+  ) {
+    super(`${provider} ${operation}: ${reason}`);
+    this.name = 'ProviderUnavailable';
+  }
+}
+
+/** The provider answered a definite no (its 4xx): nothing was created there. `code` is ours, never its text. */
+export class ProviderRejected extends Error {
+  constructor(
+    readonly provider: string,
+    readonly operation: string,
+    readonly code: string,
+    readonly status: number,
+  ) {
+    super(`${provider} ${operation} refused (${status}): ${code}`);
+    this.name = 'ProviderRejected';
+  }
 }

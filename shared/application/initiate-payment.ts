@@ -18,6 +18,7 @@ import type { CardOutcome } from './connectors';
 import type { PaymentDeps } from './payment-deps';
 import { modeOf } from '../domain/access';
 import { commitAndPublish, WriteConflict } from './ports';
+import { initiateHeldPix } from './held-pix';
 
 export interface InitiateRequest {
   readonly paymentId: string;
@@ -69,8 +70,8 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
     throw new AppError('AMOUNT_LIMIT_EXCEEDED', `${req.kind} accepts ${bounds.min} to ${bounds.max} ${req.currency}; got ${amount}.`);
   }
   checkInputs(req, now);
-  const connectors = deps.connectors.forMode(req.livemode);
-  if (!connectors) throw new AppError('METHOD_NOT_AVAILABLE', `No ${modeOf(req.livemode)} provider is configured for ${req.kind}.`);
+  const connectors = await deps.connectors.forMode(req.livemode);
+  const unavailable = () => new AppError('METHOD_NOT_AVAILABLE', `No ${modeOf(req.livemode)} provider is configured for ${req.kind}.`);
 
   const at = now.toISOString();
   const sessionEnd = req.session ? Date.parse(req.session.expires_at) : Infinity;
@@ -115,6 +116,7 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
   const pageUrl = (page: string) => `${deps.baseUrl()}/sandbox/${page}/${req.paymentId}`;
   switch (req.kind) {
     case 'card': {
+      if (!connectors?.card) throw unavailable();
       const c = req.card as CardInput;
       card = await connectors.card.authorize({
         paymentId: req.paymentId,
@@ -140,16 +142,21 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
       break;
     }
     case 'pix': {
+      if (!connectors?.pix) throw unavailable();
+      // A provider holds live charges: the intent is committed first, then the provider is called.
+      if (connectors.pix.provider) return initiateHeldPix(deps, req, base, connectors.pix);
       const charge = await connectors.pix.createCharge({
         paymentId: req.paymentId,
         amountMinor: req.amountMinor,
         merchantName: req.merchant.name,
+        createdAt: at,
         expiresAt,
       });
       payment = { ...base, artefact: { pix_code: charge.pixCode, txid: charge.txid } };
       break;
     }
     case 'wallet': {
+      if (!connectors?.wallet) throw unavailable();
       const w = await connectors.wallet.start({
         paymentId: req.paymentId,
         amountMinor: req.amountMinor,
@@ -160,6 +167,7 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
       break;
     }
     default: {
+      if (!connectors?.voucher) throw unavailable();
       const artefact = await connectors.voucher.issue({
         kind: req.kind,
         paymentId: req.paymentId,
@@ -178,21 +186,34 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
     payment.status === 'success'
       ? { amountMinor: payment.amount_minor, currency: payment.currency, entryId: deps.ids.newId('le_') }
       : undefined;
+  const existing = await recordNewPayment(deps, req, {
+    payment,
+    session: req.session ? { sessionId: req.session.session_id, complete: payment.status === 'success', latestOnly: false } : undefined,
+    events,
+    credit,
+    now: at,
+  });
+  if (existing) return { payment: existing, existing: true };
+  return { payment, card, existing: false };
+}
+
+/**
+ * Records a new payment (with its session link, events and credit) and publishes its events. A keyed retry
+ * after a crash finds the id taken: the stored payment is returned instead (null when it was recorded now).
+ * A session that stopped accepting payments answers SESSION_EXPIRED or SESSION_NOT_PENDING.
+ */
+export async function recordNewPayment(
+  deps: PaymentDeps,
+  req: Pick<InitiateRequest, 'paymentId' | 'merchant' | 'session'>,
+  op: Parameters<PaymentDeps['store']['recordNewPayment']>[0],
+): Promise<Payment | null> {
   try {
-    await commitAndPublish(
-      deps.publisher,
-      deps.store.recordNewPayment({
-        payment,
-        session: req.session ? { sessionId: req.session.session_id, complete: payment.status === 'success', latestOnly: false } : undefined,
-        events,
-        credit,
-        now: at,
-      }),
-    );
+    await commitAndPublish(deps.publisher, deps.store.recordNewPayment(op));
+    return null;
   } catch (e) {
     if (e instanceof WriteConflict && e.entity === 'payment') {
       const existing = await deps.store.getPayment(req.paymentId);
-      if (existing && existing.merchant_id === req.merchant.merchant_id) return { payment: existing, existing: true };
+      if (existing && existing.merchant_id === req.merchant.merchant_id) return existing;
     }
     if (e instanceof WriteConflict && e.entity === 'session') {
       const s = await deps.store.getSession(req.session?.session_id ?? '');
@@ -201,5 +222,4 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
     }
     throw e;
   }
-  return { payment, card, existing: false };
 }

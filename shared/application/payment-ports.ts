@@ -44,6 +44,15 @@ export interface PaymentStore {
     credit?: Credit;
     now: string;
   }): Promise<Committed>;
+  /**
+   * A patch that keeps the payment's status (conditional on it), and when a provider-held payment is read back
+   * next (null: leave it). WriteConflict when the status changed meanwhile.
+   */
+  touchPayment(op: { payment: Payment; patch: Partial<Payment>; nextCheckAt: string | null; now: string }): Promise<void>;
+  /** Live payments a provider holds whose next read-back is due, from the work index (no Scan). */
+  dueForProviderCheck(now: string, limit: number): Promise<string[]>;
+  /** Since when (ISO) the oldest provider-held payment has waited for its read-back; null when none waits. */
+  oldestProviderCheck(): Promise<string | null>;
   /** session.status -> to (cancelled/expired), with its still-open latest payment moved to `paymentTo`. */
   transitionSession(op: {
     session: CheckoutSession;

@@ -2,7 +2,14 @@
 import { AppError, type ErrorCode } from '../domain/errors';
 import { paymentEvent } from '../domain/events';
 import { toMinor } from '../domain/money';
-import { canTransition, isOpenPaymentStatus, PAYMENT_EVENT, type Payment, type PaymentStatus } from '../domain/payments/payment';
+import {
+  awaitsProvider,
+  canTransition,
+  isOpenPaymentStatus,
+  PAYMENT_EVENT,
+  type Payment,
+  type PaymentStatus,
+} from '../domain/payments/payment';
 import type { DirectPaymentInput } from '../domain/payments/payment.schemas';
 import { isOpenSessionStatus, type CheckoutSession } from '../domain/payments/session';
 import type { Principal } from './authenticate';
@@ -64,6 +71,8 @@ export async function getPaymentStatus(deps: PaymentDeps, principal: Principal, 
 export async function settlePaymentExpiry(deps: PaymentDeps, p: Payment): Promise<Payment> {
   const now = deps.clock.now();
   if (!isOpenPaymentStatus(p.status) || !p.expires_at || Date.parse(p.expires_at) > now.getTime()) return p;
+  // A provider-held charge may have been paid at the last second: only its read-back (reconcileHeldPayments) expires it.
+  if (awaitsProvider(p)) return p;
   if (p.checkout_session_id) {
     const s = await deps.store.getSession(p.checkout_session_id);
     if (s && isOpenSessionStatus(s.status) && s.payment_id === p.payment_id && Date.parse(s.expires_at) <= now.getTime()) {
@@ -82,7 +91,13 @@ export async function settlePaymentExpiry(deps: PaymentDeps, p: Payment): Promis
  * succeeds after another payment already completed its session (the shopper paid twice) still succeeds,
  * without touching the session, and is refunded in full at once with reason `duplicate`.
  */
-async function transition(deps: PaymentDeps, p: Payment, to: PaymentStatus, patch: Partial<Payment>, linkSession = true): Promise<Payment> {
+export async function transition(
+  deps: PaymentDeps,
+  p: Payment,
+  to: PaymentStatus,
+  patch: Partial<Payment>,
+  linkSession = true,
+): Promise<Payment> {
   if (!canTransition(p.status, to)) throw new AppError('PAYMENT_STATE_CONFLICT', `A ${p.status} payment cannot become ${to}.`);
   const at = deps.clock.now().toISOString();
   const session: CheckoutSession | null = p.checkout_session_id ? await deps.store.getSession(p.checkout_session_id) : null;
@@ -115,6 +130,8 @@ async function transition(deps: PaymentDeps, p: Payment, to: PaymentStatus, patc
       const now = await deps.store.getSession(session.session_id);
       if (now?.status === 'completed' && now.payment_id !== p.payment_id)
         return refundDuplicate(deps, await transition(deps, p, to, patch, false));
+      // Money a provider took counts even when the session closed meanwhile: the payment succeeds on its own.
+      if (p.provider) return transition(deps, p, to, patch, false);
       throw new AppError('SESSION_NOT_PENDING', 'The checkout session was already completed, cancelled or expired.');
     }
     if (e instanceof WriteConflict) throw new AppError('PAYMENT_STATE_CONFLICT', 'The payment changed concurrently; retry the read.');
@@ -150,8 +167,8 @@ export async function completePayment(deps: PaymentDeps, paymentId: string, outc
   let patch: Partial<Payment>;
   const at = deps.clock.now().toISOString();
   if (current.payment_method === 'card') {
-    const connectors = deps.connectors.forMode(current.livemode);
-    if (!connectors) throw new AppError('METHOD_NOT_AVAILABLE');
+    const connectors = await deps.connectors.forMode(current.livemode);
+    if (!connectors?.card) throw new AppError('METHOD_NOT_AVAILABLE');
     const result = await connectors.card.completeChallenge({ paymentId, authenticated: outcome === 'success' });
     if (result.kind === 'approved') patch = { authorization_code: result.authorizationCode, paid_at: at, expires_at: null };
     else {

@@ -27,6 +27,7 @@ import type { CreateRefundInput } from '../domain/refunds/refund.schemas';
 import type { Principal } from './authenticate';
 import type { PaymentDeps } from './payment-deps';
 import { commitAndPublish, WriteConflict } from './ports';
+import { liveRefundConnector, liveRefundDecision } from './refunds-live';
 
 /** Who asks: a merchant's key, or the service itself (the duplicate-payment refund). */
 type Requester = Pick<Principal, 'merchant' | 'livemode'> | { system: true };
@@ -107,6 +108,8 @@ export async function createRefund(
   const beneficiary = checkBeneficiary(payment, input.beneficiary);
   const rail = deps.refundRails.forMode(payment.livemode);
   if (!rail) throw new AppError('METHOD_NOT_AVAILABLE', 'No live refund provider is configured yet.');
+  // A live refund carries its provider id from its first write: the intent is committed before the provider is called.
+  const providerRefunds = payment.livemode ? await liveRefundConnector(deps, payment) : null;
   const at = now.toISOString();
   const refund: Refund = {
     refund_id: refundId,
@@ -122,6 +125,9 @@ export async function createRefund(
     reference_id: payment.reference_id,
     notification_url: payment.notification_url,
     failure_reason: null,
+    ...(providerRefunds
+      ? { provider: { name: providerRefunds.provider.name, reference: providerRefunds.provider.reference(refundId), details: {} } }
+      : {}),
     created_at: at,
     updated_at: at,
     completed_at: null,
@@ -170,23 +176,47 @@ export async function listPaymentRefunds(deps: PaymentDeps, principal: Principal
   return { payment, refunds: await deps.refunds.listByPayment(paymentId) };
 }
 
+/** What the rail decided for a pending refund: still pending, or its final status (with the bank's reason when it failed). */
+export type RefundDecision = { readonly to: 'pending' } | { readonly to: 'succeeded' } | { readonly to: 'failed'; readonly reason: string };
+
 /**
- * The settlement worker's step for a refund: the sandbox bank succeeds, or declines amounts ending in .13.
- * A refund already settled (a duplicate message) is left alone; a lost race on the payment is retried.
+ * The settlement worker's step for a refund: the sandbox bank succeeds, or declines amounts ending in .13;
+ * a live refund goes to (or is read back from) its provider. A refund already settled (a duplicate message)
+ * is left alone.
  */
-export async function settleRefund(deps: PaymentDeps, refundId: string, attempts = 25): Promise<Refund | null> {
+export async function settleRefund(deps: PaymentDeps, refundId: string): Promise<Refund | null> {
+  const refund = await deps.refunds.get(refundId);
+  if (!refund || refund.status !== 'pending') return refund;
+  const decision: RefundDecision = refund.livemode
+    ? await liveRefundDecision(deps, refund)
+    : sandboxRefundFails(refund.amount_minor)
+      ? { to: 'failed', reason: 'declined_by_bank' }
+      : { to: 'succeeded' };
+  return decision.to === 'pending' ? refund : applyRefundDecision(deps, refundId, decision);
+}
+
+/**
+ * Commits a refund's final status: succeeded counts as settled on the payment (refunded when it reaches the
+ * amount); failed releases the reservation and credits the balance back. A lost race on the payment is retried.
+ */
+export async function applyRefundDecision(
+  deps: PaymentDeps,
+  refundId: string,
+  decision: Exclude<RefundDecision, { to: 'pending' }>,
+  attempts = 25,
+): Promise<Refund | null> {
   for (let i = 0; i < attempts; i++) {
     const refund = await deps.refunds.get(refundId);
     if (!refund || refund.status !== 'pending') return refund;
     const payment = await deps.store.getPayment(refund.payment_id);
     if (!payment) throw new Error(`refund ${refundId} has no payment ${refund.payment_id}`);
-    const to = !refund.livemode && sandboxRefundFails(refund.amount_minor) ? 'failed' : 'succeeded';
+    const to = decision.to;
     if (!canRefundTransition(refund.status, to)) return refund;
     const at = deps.clock.now().toISOString();
     const settled = (payment.refund_settled_minor ?? 0) + refund.amount_minor;
     const fullyRefunded = to === 'succeeded' && settled === payment.amount_minor;
     const patch: Partial<Refund> =
-      to === 'succeeded' ? { completed_at: at, failure_reason: null } : { failure_reason: 'declined_by_bank', completed_at: null };
+      decision.to === 'succeeded' ? { completed_at: at, failure_reason: null } : { failure_reason: decision.reason, completed_at: null };
     const next: Refund = { ...refund, ...patch, status: to, updated_at: at };
     const refundedMinor = (payment.refunded_minor ?? 0) - (to === 'failed' ? refund.amount_minor : 0);
     const events = [refundEvent(REFUND_EVENT[to], next, { refunded_minor: refundedMinor }, deps.ids.newId('evt_'), at)];

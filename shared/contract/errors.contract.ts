@@ -42,6 +42,9 @@ export const ERROR_ACTIONS: Readonly<Record<ErrorCode, string>> = {
   RATE_LIMIT_EXCEEDED: 'Wait Retry-After seconds; X-RateLimit-* headers show the budget.',
   IDEMPOTENCY_IN_PROGRESS: 'The first request with this key is still running; retry after a short wait.',
   IDEMPOTENCY_KEY_REUSED: 'Use a new X-Idempotency-Key for a different request.',
+  PROVIDER_UNAVAILABLE:
+    'The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.',
+  PROVIDER_REJECTED: 'The provider refused the charge (the payment failed): check the customer data and create a new payment.',
   INTERNAL_ERROR: 'Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.',
 };
 

@@ -18,7 +18,8 @@ import * as payin from '../http/views/payment.schemas';
 import * as payout from '../http/views/payout.schemas';
 import * as refunds from '../http/views/refund.schemas';
 import * as events from '../http/views/event.schemas';
-import { healthReport, openApiDocument } from './system.schemas';
+import { healthReport, openApiDocument, providerCallbackReceived } from './system.schemas';
+import { providerTokenPath } from '../domain/providers.schemas';
 
 export type MediaKind = 'json' | 'html' | 'png' | 'redirect';
 
@@ -42,6 +43,8 @@ const ok = (schema: ZodType, description = 'OK.'): Record<number, ResponseContra
 const html = (description: string): ResponseContract => ({ description, kind: 'html' });
 
 const SESSION_ERRORS = ['SESSION_NOT_FOUND'] as const;
+/** Live payments: the provider did not answer (the payment is recorded, processing) or refused the charge. */
+const PROVIDER_ERRORS = ['PROVIDER_UNAVAILABLE', 'PROVIDER_REJECTED'] as const satisfies readonly ErrorCode[];
 const PAYMENT_ERRORS = ['COUNTRY_NOT_SUPPORTED', 'METHOD_NOT_AVAILABLE', 'AMOUNT_LIMIT_EXCEEDED'] as const;
 const CARD_DECLINES = ['CARD_DECLINED', 'INSUFFICIENT_FUNDS', 'EXPIRED_CARD', 'INCORRECT_CVC', 'AUTHENTICATION_FAILED'] as const;
 const REFUND_ERRORS = [
@@ -85,12 +88,12 @@ export const ROUTE_CONTRACTS = {
       200: { description: 'The payment started or completed, with what the shopper needs to pay.', schema: payin.processedPayment },
       422: { description: 'The payment was declined.', schema: payin.declinedPayment },
     },
-    errors: [...SESSION_ERRORS, 'SESSION_EXPIRED', 'SESSION_NOT_PENDING', 'MERCHANT_INACTIVE', ...PAYMENT_ERRORS],
+    errors: [...SESSION_ERRORS, 'SESSION_EXPIRED', 'SESSION_NOT_PENDING', 'MERCHANT_INACTIVE', ...PAYMENT_ERRORS, ...PROVIDER_ERRORS],
   },
   createDirectPayment: {
     request: { body: pay.directPaymentBody },
     responses: ok(payin.directPayment, 'The payment: a PIX code, an authorised card, or a 3-D Secure redirect.'),
-    errors: [...PAYMENT_ERRORS, ...CARD_DECLINES],
+    errors: [...PAYMENT_ERRORS, ...CARD_DECLINES, ...PROVIDER_ERRORS],
   },
   getPaymentStatus: {
     request: { path: pay.paymentStatusPath },
@@ -166,6 +169,11 @@ export const ROUTE_CONTRACTS = {
   getBalance: { responses: ok(payout.balances) },
   listBalanceTransactions: { request: { query: balanceTransactionsQuery }, responses: ok(payout.balanceTransactions) },
   topUpTestBalance: { request: { body: po.topUpBody }, responses: ok(payout.balances, 'The balances after the top-up.') },
+  apiPixCallback: {
+    request: { path: providerTokenPath },
+    responses: ok(providerCallbackReceived, 'Handled: every Pix read back from the PSP (unknown txids are counted, not retried).'),
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  },
 } as const satisfies Record<RouteId, RouteContract>;
 
 export const routeContract = (id: RouteId): RouteContract => ROUTE_CONTRACTS[id];

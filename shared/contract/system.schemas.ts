@@ -16,3 +16,6 @@ export const openApiDocument = z.looseObject({
   paths: z.record(z.string(), z.unknown()),
   webhooks: z.record(z.string(), z.unknown()),
 });
+
+/** A provider callback, handled: how many items it carried. */
+export const providerCallbackReceived = z.object({ received: z.number().int().min(0).meta({ example: 1 }) });

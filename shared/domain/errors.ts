@@ -54,6 +54,12 @@ export const ERRORS = {
     direct: 'idempotency_conflict',
     message: 'This X-Idempotency-Key was already used with a different request body.',
   },
+  PROVIDER_UNAVAILABLE: {
+    status: 502,
+    direct: 'provider_unavailable',
+    message: 'The payment provider did not answer; the object is recorded and its outcome follows by webhook.',
+  },
+  PROVIDER_REJECTED: { status: 422, direct: 'provider_rejected', message: 'The payment provider refused the request.' },
   INTERNAL_ERROR: { status: 500, direct: 'internal_error', message: 'An internal error occurred.' },
 } as const satisfies Record<string, { status: number; direct: string; message: string }>;
 

@@ -38,4 +38,13 @@ export const JOBS: readonly JobDefinition[] = [
     timeoutSeconds: 60,
     access: { table: 'read', queues: { payouts: 'send' } },
   },
+  {
+    id: 'reconcileProviders',
+    description:
+      'Reads back from its provider every live payment still waiting on it (missed callbacks, timeouts, expiry), in bounded batches.',
+    handler: 'functions/jobs/reconcile-providers.handler.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 120,
+    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
+  },
 ];

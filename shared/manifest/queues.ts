@@ -60,7 +60,7 @@ export const QUEUES: readonly QueueDefinition[] = [
       maxBatchingWindowSeconds: 0,
       timeoutSeconds: 30,
       memoryMb: 512, // ten settlement transactions at once
-      access: { table: 'readwrite', queues: { payouts: 'send+consume', webhooks: 'send' } },
+      access: { table: 'readwrite', queues: { payouts: 'send+consume', webhooks: 'send' }, providers: true },
     },
   },
 ];

@@ -32,8 +32,11 @@ export interface RouteDefinition {
   /** Accepts X-Idempotency-Key. */
   readonly idempotent: boolean;
   readonly access: Access;
-  /** Request body encoding; 'form' for the sandbox pages' HTML forms. Default json. */
-  readonly bodyFormat?: 'json' | 'form';
+  /**
+   * Request body encoding; 'form' for the sandbox pages' HTML forms; 'raw' for provider callbacks, whose
+   * handler checks the path token before it reads the body. Default json.
+   */
+  readonly bodyFormat?: 'json' | 'form' | 'raw';
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
   /**

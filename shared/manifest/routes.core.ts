@@ -52,7 +52,7 @@ export const CORE_ROUTES = [
     rateLimitPerMinute: defaultRateLimit('GET'),
     family: 'checkout',
     idempotent: false,
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', providers: true },
     summary: 'List the payment methods the merchant can use (filters: country, currency, payment_type).',
   },
   {
@@ -65,7 +65,7 @@ export const CORE_ROUTES = [
     rateLimitPerMinute: defaultRateLimit('GET'),
     family: 'checkout',
     idempotent: false,
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', providers: true },
     summary: 'One payment method (PaymentMethodInfo).',
   },
 ] as const satisfies readonly RouteDefinition[];

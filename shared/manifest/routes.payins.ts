@@ -25,7 +25,7 @@ export const PAYIN_ROUTES = [
     rateLimitPerMinute: 300,
     family: 'checkout',
     idempotent: false,
-    access: { table: 'readwrite', queues: { webhooks: 'send' } },
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
     summary: 'The checkout session, with its methods and latest payment status.',
   },
   {
@@ -50,7 +50,7 @@ export const PAYIN_ROUTES = [
     rateLimitPerMinute: 30,
     family: 'process',
     idempotent: false,
-    access: { table: 'readwrite', queues: { webhooks: 'send' } },
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
     summary: 'Pay a checkout session from the hosted page; authorised by the session id.',
   },
   {
@@ -63,7 +63,7 @@ export const PAYIN_ROUTES = [
     rateLimitPerMinute: defaultRateLimit('POST'),
     family: 'direct',
     idempotent: true,
-    access: { table: 'readwrite', queues: { webhooks: 'send' } },
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
     memoryMb: 512, // QR PNG per PIX request (2.4 ms of CPU at one vCPU)
     summary: 'Create a direct PIX or card payment.',
   },
@@ -90,7 +90,7 @@ export const PAYIN_ROUTES = [
     rateLimitPerMinute: defaultRateLimit('POST'),
     family: 'checkout',
     idempotent: true,
-    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' } },
+    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
     summary: 'Refund a successful payment in full or in part (checkout or direct).',
   },
   {
@@ -141,7 +141,7 @@ export const PAYIN_ROUTES = [
     rateLimitPerMinute: 120,
     family: 'checkout',
     idempotent: false,
-    access: { table: 'readwrite', queues: { webhooks: 'send' } },
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
     memoryMb: 512, // the whole HTML page per request
     summary: 'The hosted checkout page (HTML).',
   },
@@ -154,7 +154,7 @@ export const PAYIN_ROUTES = [
     rateLimitPerMinute: 120,
     family: 'checkout',
     idempotent: false,
-    access: { table: 'readwrite', queues: { webhooks: 'send' } },
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
     summary: 'What the hosted page polls: the session state for the shopper and its latest payment (authorised by the session id).',
   },
   {

@@ -4,7 +4,8 @@ import { connectorRegistry } from '../adapters/connectors/registry';
 import { randomIds, systemClock } from '../adapters/crypto';
 import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { refundRepository } from '../adapters/dynamodb/refund.repository';
-import { sandboxRefundRails } from '../adapters/sqs/payout-rail';
+import { liveRefundRail, sandboxRefundRails } from '../adapters/sqs/payout-rail';
+import { liveConnectors } from '../adapters/providers/live-connectors';
 import { sqsClient } from '../adapters/aws-clients';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
 import type { PaymentDeps } from '../application/payment-deps';
@@ -18,7 +19,11 @@ const baseUrl = () => (config.publicBaseUrl ?? 'http://127.0.0.1:3000').replace(
 /** SSRF guard for a submitted notification_url (syntax only; delivery resolves and checks again). */
 export function checkNotificationUrl(url: string, livemode: boolean): string | null {
   try {
-    checkUrlSyntax(url, { requireHttps: livemode, allowLoopback: config.webhookAllowLoopback });
+    checkUrlSyntax(url, {
+      requireHttps: livemode,
+      allowLoopback: config.webhookAllowLoopback,
+      allowLoopbackHttp: config.webhookAllowLoopback,
+    });
     return null;
   } catch (e) {
     if (e instanceof UnsafeUrlError) return e.message;
@@ -36,8 +41,10 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
       sqsClient(),
       () => config.queueUrl('payouts'),
       () => config.refundSettlementDelaySeconds,
+      // Live refunds go to the settlement worker at once; it sends them to the provider (or reads them back).
+      liveRefundRail(sqsClient(), () => config.queueUrl('payouts')),
     ),
-    connectors: connectorRegistry(baseUrl),
+    connectors: connectorRegistry(baseUrl, liveConnectors),
     merchants: repositories.merchants,
     ids: randomIds,
     clock: systemClock,

@@ -28,7 +28,12 @@ export function webhookDeps(clock: Clock = systemClock): WebhookDeps {
     merchants: repositories.merchants,
     clock: systemClock,
     schedule: () => parseSchedule(config.webhookRetrySchedule),
-    checkUrl: (url, livemode) => checkWebhookUrl(url, { allowLoopback: config.webhookAllowLoopback, requireHttps: livemode }),
+    checkUrl: (url, livemode) =>
+      checkWebhookUrl(url, {
+        allowLoopback: config.webhookAllowLoopback,
+        allowLoopbackHttp: config.webhookAllowLoopback,
+        requireHttps: livemode,
+      }),
     signHeaders: signatureHeaders,
     send: ({ target, body, headers }) =>
       deliver({

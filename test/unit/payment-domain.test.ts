@@ -20,6 +20,7 @@ describe('payment transitions', () => {
         'pending_3ds->success',
         'pending_3ds->failed',
         'pending_3ds->expired',
+        'processing->pending',
         'processing->success',
         'processing->failed',
         'processing->expired',

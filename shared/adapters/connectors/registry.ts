@@ -1,8 +1,8 @@
-/** Picks the connectors by mode: the simulator for test mode; none for live until a provider is configured. */
+/** Picks the connectors by mode: the simulator for test mode; live, the providers the stage's configuration names. */
 import type { ConnectorRegistry, Connectors } from '../../application/connectors';
 import { sandboxConnectors } from './sandbox.connector';
 
-export function connectorRegistry(baseUrl: () => string, live: Connectors | null = null): ConnectorRegistry {
+export function connectorRegistry(baseUrl: () => string, live: () => Promise<Connectors | null> = async () => null): ConnectorRegistry {
   const sandbox = sandboxConnectors(baseUrl);
-  return { forMode: (livemode) => (livemode ? live : sandbox) };
+  return { forMode: async (livemode) => (livemode ? live() : sandbox) };
 }

@@ -47,6 +47,12 @@ export const indexKeys = {
   /** GSI2: payouts in processing and refunds pending: money in flight, until the rail settles it. */
   settlement: (id: string, since: string) => ({ GSI2PK: `SETTLE#${shardOf(id)}`, GSI2SK: `${since}#${id}` }),
   settlementPartition: (shard: number) => `SETTLE#${shard}`,
+  /**
+   * GSI2: live payments whose outcome a provider holds (awaitsProvider), by when the reconciliation job should
+   * next read them back. They are not on the expiry partitions: the provider, read back, decides their expiry.
+   */
+  provider: (id: string, checkAt: string) => ({ GSI2PK: `PROVIDER#${shardOf(id)}`, GSI2SK: `${checkAt}#${id}` }),
+  providerPartition: (shard: number) => `PROVIDER#${shard}`,
   /** A key that is never written: the health check reads it to prove the table answers. */
   healthProbe: () => ({ PK: 'HEALTH', SK: 'PROBE' }),
 } as const;

@@ -1,6 +1,7 @@
 /** Sessions and payments: every change a conditional write, every invariant one transaction. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { WriteConflict } from '../../application/ports';
 import type { Credit, PaymentStore } from '../../application/payment-ports';
 import type { Payment } from '../../domain/payments/payment';
 import type { CheckoutSession } from '../../domain/payments/session';
@@ -10,7 +11,7 @@ import { paymentEntity } from './entities/payment.entity';
 import { sessionEntity } from './entities/session.entity';
 import { indexKeys, stripKeys } from './keys';
 import { transaction } from './transact';
-import { dueInWorkIndex } from './work-index';
+import { dueInWorkIndex, oldestInWorkIndex } from './work-index';
 
 export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => string): PaymentStore {
   /** A successful payment credits the merchant's balance with a ledger entry, in the same transaction. */
@@ -74,6 +75,23 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
         .commit(db);
       return events;
     },
+
+    async touchPayment({ payment, patch, nextCheckAt, now }) {
+      const { Update } = paymentEntity.touch(tableName(), payment, patch, nextCheckAt, now).write;
+      try {
+        await db.send(new UpdateCommand(Update as ConstructorParameters<typeof UpdateCommand>[0]));
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) throw new WriteConflict('payment');
+        throw e;
+      }
+    },
+
+    async dueForProviderCheck(now, limit) {
+      const pks = await dueInWorkIndex(db, tableName(), indexKeys.providerPartition, now, limit, 'PK');
+      return pks.map((pk) => pk.slice('PAYMENT#'.length));
+    },
+
+    oldestProviderCheck: () => oldestInWorkIndex(db, tableName(), indexKeys.providerPartition),
 
     async transitionSession({ session, to, payment, events, now }) {
       const TableName = tableName();

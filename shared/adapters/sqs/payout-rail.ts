@@ -33,3 +33,10 @@ export function sandboxRefundRails(
   };
   return { forMode: (livemode) => (livemode ? live : sandbox) };
 }
+
+/** Live refunds: the settlement worker takes each at once and sends it to the provider; the resume job asks again while pending. */
+export const liveRefundRail = (sqs: SQSClient, queueUrl: () => string): RefundRail => ({
+  async schedule(refundId) {
+    await send(sqs, queueUrl(), { refund_id: refundId, step: 'refund_settle' }, 0);
+  },
+});

@@ -207,6 +207,8 @@ export interface UrlSyntaxOptions {
    * syntactic check has no policy context; checkWebhookUrl decides it at delivery.
    */
   allowLoopback?: boolean;
+  /** Plain http to a loopback literal even when https is required: the local live stage and its tests only. */
+  allowLoopbackHttp?: boolean;
 }
 
 const hostOf = (url: URL) => (url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
@@ -220,7 +222,7 @@ function addressAllowed(cls: IpClass, allowLoopback: boolean): boolean {
  * user/password, port 1-65535, and a literal IP host (decimal, hex and short IPv4 forms are
  * normalised by the URL parser first) that is public or loopback. Throws UnsafeUrlError.
  */
-export function checkUrlSyntax(raw: string, { requireHttps, allowLoopback = true }: UrlSyntaxOptions): URL {
+export function checkUrlSyntax(raw: string, { requireHttps, allowLoopback = true, allowLoopbackHttp = false }: UrlSyntaxOptions): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -230,7 +232,8 @@ export function checkUrlSyntax(raw: string, { requireHttps, allowLoopback = true
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UnsafeUrlError('scheme_not_allowed', `Scheme ${url.protocol} is not allowed; use https.`);
   }
-  if (requireHttps && url.protocol !== 'https:') throw new UnsafeUrlError('https_required', 'The URL must use https.');
+  const loopbackHttp = allowLoopbackHttp && allowLoopback && isIP(hostOf(url)) !== 0 && classifyIp(hostOf(url)) === 'loopback';
+  if (requireHttps && url.protocol !== 'https:' && !loopbackHttp) throw new UnsafeUrlError('https_required', 'The URL must use https.');
   if (url.username !== '' || url.password !== '') {
     throw new UnsafeUrlError('credentials_in_url', 'The URL must not contain a user name or password.');
   }
@@ -262,6 +265,7 @@ export interface CheckOptions {
   /** Loopback addresses are allowed (local runs and tests only). */
   allowLoopback: boolean;
   requireHttps: boolean;
+  allowLoopbackHttp?: boolean;
   resolver?: Resolver;
 }
 
@@ -271,9 +275,9 @@ export interface CheckOptions {
  */
 export async function checkWebhookUrl(
   raw: string,
-  { allowLoopback, requireHttps, resolver = defaultResolver }: CheckOptions,
+  { allowLoopback, requireHttps, allowLoopbackHttp, resolver = defaultResolver }: CheckOptions,
 ): Promise<{ url: URL; address: string; family: 4 | 6 }> {
-  const url = checkUrlSyntax(raw, { requireHttps, allowLoopback });
+  const url = checkUrlSyntax(raw, { requireHttps, allowLoopback, allowLoopbackHttp });
   const host = hostOf(url);
   const literal = isIP(host);
   if (literal) return { url, address: host, family: literal === 6 ? 6 : 4 };

@@ -21,6 +21,10 @@ const CODES: Readonly<Record<PaymentMethod, Partial<Record<CountryCode, string>>
 
 export const methodCodeFor = (kind: PaymentMethod, country: CountryCode): string | null => CODES[kind][country] ?? null;
 
+/** The method kinds a method code serves in some country (svc-mt-23 is both SPEI and MEX bank transfer). */
+export const kindsOfCode = (code: string): PaymentMethod[] =>
+  (Object.keys(CODES) as PaymentMethod[]).filter((kind) => Object.values(CODES[kind]).includes(code));
+
 /** How long each kind stays payable (seconds); PIX from PIX_EXPIRY_SECONDS (default 30 minutes). */
 export function payableForSeconds(kind: PaymentMethod): number {
   switch (kind) {

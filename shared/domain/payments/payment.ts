@@ -15,7 +15,8 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   pending: ['success', 'failed', 'expired', 'cancelled'],
   pending_3ds: ['success', 'failed', 'expired'],
-  processing: ['success', 'failed', 'expired'],
+  // processing -> pending: a live charge whose provider answered (or was read back) after the intent was committed.
+  processing: ['pending', 'success', 'failed', 'expired'],
   success: ['refunded'],
   failed: [],
   cancelled: [],
@@ -46,6 +47,20 @@ export const PAYMENT_EVENT: Readonly<Partial<Record<PaymentStatus, string>>> = {
   cancelled: 'payment.cancelled',
   refunded: 'payment.refunded',
 };
+
+/**
+ * Where a live payment is held outside the service: the connector that holds it and our reference there
+ * (derived from the payment id, so it is known before the call), with what the provider answered. Set in
+ * the same write that records the intent; absent in test mode.
+ */
+export interface ProviderLink {
+  readonly name: string;
+  readonly reference: string;
+  readonly details: Readonly<Record<string, string>>;
+}
+
+/** A live payment whose outcome the provider decides: the reconciliation job, not a timer, closes it. */
+export const awaitsProvider = (p: Pick<Payment, 'provider' | 'status'>) => Boolean(p.provider) && isOpenPaymentStatus(p.status);
 
 export interface CardSummary {
   readonly brand: string;
@@ -84,6 +99,10 @@ export interface Payment {
   readonly refunded_minor?: number;
   /** Refunds succeeded, in minor units: the payment becomes refunded when this reaches its amount. */
   readonly refund_settled_minor?: number;
+  /** Live payments held by a provider (see ProviderLink); absent or null otherwise. */
+  readonly provider?: ProviderLink | null;
+  /** A paid amount that does not match (recorded and alarmed, never settled): minor units the provider reported. */
+  readonly provider_mismatch_minor?: number;
   readonly created_at: string;
   readonly updated_at: string;
 }

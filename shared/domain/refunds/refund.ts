@@ -5,7 +5,7 @@
 import { PAYOUT_METHODS, type PayoutMethodInfo } from '../catalog/payout-methods';
 import type { CountryCode, CurrencyCode } from '../geo';
 import type { MaskedBeneficiary } from '../payouts/masking';
-import type { Payment, PaymentMethod } from '../payments/payment';
+import type { Payment, PaymentMethod, ProviderLink } from '../payments/payment';
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
@@ -76,6 +76,8 @@ export interface Refund {
   readonly reference_id: string | null;
   readonly notification_url: string | null;
   readonly failure_reason: string | null;
+  /** Live refunds: the provider that returns the money and the refund's id there (derived from ours). */
+  readonly provider?: ProviderLink | null;
   readonly created_at: string;
   readonly updated_at: string;
   readonly completed_at: string | null;

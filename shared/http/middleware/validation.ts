@@ -27,8 +27,10 @@ function issuesOf(schema: z.core.$ZodType, value: unknown, location: string): { 
   };
 }
 
-function parseBody(event: HttpEvent, format: 'json' | 'form'): unknown {
+function parseBody(event: HttpEvent, format: 'json' | 'form' | 'raw'): unknown {
   const raw = event.body;
+  // The handler parses it itself, after its own checks (a provider callback: the path token first).
+  if (format === 'raw') return undefined;
   if (raw === undefined || raw === null || raw === '') return undefined;
   const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
   if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) {

@@ -8,6 +8,7 @@ import type { CheckoutSession } from '../../../shared/domain/payments/session';
 import { MemoryTable, strip, type WorkIndexEntry } from './memory-table';
 import { balanceMovement, eventPuts, paymentWrites, sessionItem, sessionWrites } from './memory-writes';
 import { WORK_SHARDS } from '../../../shared/adapters/dynamodb/keys';
+import { WriteConflict } from '../../../shared/application/ports';
 
 export interface MemoryPaymentStore extends PaymentStore {
   readonly table: MemoryTable;
@@ -90,6 +91,15 @@ export function memoryPaymentStore(table: MemoryTable = new MemoryTable()): Memo
       ]);
       return events;
     },
+
+    // The memory backends hold test-mode payments only: no provider holds them, so nothing waits for a read-back.
+    async touchPayment({ payment, patch, now }) {
+      const stored = table.payments.get(payment.payment_id);
+      if (!stored || stored.status !== payment.status) throw new WriteConflict('payment');
+      table.payments.set(payment.payment_id, { ...stored, ...patch, updated_at: now });
+    },
+    dueForProviderCheck: async () => [],
+    oldestProviderCheck: async () => null,
 
     async dueForExpiry(now, limit) {
       return dueInWorkIndex(

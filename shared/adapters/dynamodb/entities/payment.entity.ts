@@ -1,12 +1,22 @@
 /** Payment: on the listing index, and on the work index while it is open and can expire. */
 import { modeOf } from '../../../domain/access';
-import { isOpenPaymentStatus, sourcesOf, type Payment, type PaymentStatus } from '../../../domain/payments/payment';
+import { awaitsProvider, isOpenPaymentStatus, sourcesOf, type Payment, type PaymentStatus } from '../../../domain/payments/payment';
 import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';
 import { putNew, statusMove } from './writes';
+import { config } from '../../../config';
 import type { TaggedWrite } from '../transact';
 
 const model = { entity: 'payment', version: 1 } as const;
 const key = (paymentId: string) => ({ PK: `PAYMENT#${paymentId}`, SK: 'PAYMENT' });
+
+/** Open payments wait on the work index: for the reconciliation job when a provider holds them, else for their expiry. */
+function workIndex(p: Payment) {
+  if (awaitsProvider(p)) {
+    const first = new Date(Date.parse(p.created_at) + config.providerFirstCheckSeconds * 1000).toISOString();
+    return indexKeys.provider(p.payment_id, first);
+  }
+  return p.expires_at && isOpenPaymentStatus(p.status) ? indexKeys.expiry(p.payment_id, p.expires_at) : {};
+}
 
 export const paymentEntity = {
   ...model,
@@ -14,7 +24,7 @@ export const paymentEntity = {
   item: (p: Payment) => ({
     ...key(p.payment_id),
     ...indexKeys.listing(p.merchant_id, modeOf(p.livemode), 'PAYMENT', p.created_at, p.payment_id),
-    ...(p.expires_at && isOpenPaymentStatus(p.status) ? indexKeys.expiry(p.payment_id, p.expires_at) : {}),
+    ...workIndex(p),
     ...envelope(model),
     ...p,
   }),
@@ -25,6 +35,15 @@ export const paymentEntity = {
   /** status -> to with a patch, conditional on the status read; a payment that is no longer open leaves the work index. */
   transition: (tableName: string, p: Payment, to: PaymentStatus, patch: Partial<Payment>, now: string): TaggedWrite =>
     statusMove('payment', tableName, key(p.payment_id), p.status, { ...patch, status: to, updated_at: now }, !isOpenPaymentStatus(to)),
+
+  /**
+   * A patch to a payment that keeps its status (what a provider answered, a recorded mismatch) and, while a
+   * provider holds it, when the reconciliation job reads it next; conditional on the status read.
+   */
+  touch(tableName: string, p: Payment, patch: Partial<Payment>, nextCheckAt: string | null, now: string): TaggedWrite {
+    const next = nextCheckAt ? indexKeys.provider(p.payment_id, nextCheckAt) : {};
+    return statusMove('payment', tableName, key(p.payment_id), p.status, { ...patch, updated_at: now, ...next });
+  },
 
   /** An open payment closes with its session (cancelled or expired), only from a status the transition table allows. */
   close(tableName: string, paymentId: string, to: PaymentStatus, now: string): TaggedWrite {

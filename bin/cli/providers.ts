@@ -1,0 +1,104 @@
+/**
+ * `providers check` and `providers api-pix register-webhook`: the live providers of a stage, from its
+ * configuration (a file, the stage's secret, or the local live stack's file), exercised the way the
+ * functions use them: a token obtained over mutual TLS and the webhook registration read back.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildLiveProviders } from '../../shared/adapters/providers/live-connectors';
+import { loadProvidersConfig, parseProvidersConfig, type ProvidersConfig } from '../../shared/adapters/providers/providers.config';
+import { ProviderRejected, ProviderUnavailable } from '../../shared/application/connectors';
+import type { CliIo } from './run';
+
+export interface ProvidersOptions {
+  readonly providers?: string;
+  readonly secretName?: string;
+  readonly region?: string;
+  readonly stateDir?: string;
+  readonly url?: string;
+  readonly baseUrl?: string;
+}
+
+interface LocalStackFile {
+  base_url?: string;
+  providers_file?: string;
+}
+
+function localStack(stateDir = '.local'): LocalStackFile | null {
+  const file = join(stateDir, 'stack.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as LocalStackFile) : null;
+}
+
+/** The document and where it came from: --providers FILE, --secret-name NAME (with --region), or the local live stack's file. */
+export async function providersDocument(o: ProvidersOptions): Promise<{ cfg: ProvidersConfig; source: string }> {
+  if (o.providers) return { cfg: parseProvidersConfig(readFileSync(o.providers, 'utf8'), o.providers), source: o.providers };
+  if (o.secretName) {
+    if (o.region) process.env.AWS_REGION = o.region;
+    return { cfg: await loadProvidersConfig({ PROVIDERS_SECRET_NAME: o.secretName }), source: `secret ${o.secretName}` };
+  }
+  const file = localStack(o.stateDir)?.providers_file;
+  if (!file)
+    throw new Error('No providers configuration: pass --providers FILE, or --secret-name NAME --region REGION for a deployed stage.');
+  return { cfg: parseProvidersConfig(readFileSync(file, 'utf8'), file), source: file };
+}
+
+const why = (e: unknown) =>
+  e instanceof ProviderUnavailable ? e.reason : e instanceof ProviderRejected ? `refused (${e.status} ${e.code})` : (e as Error).message;
+
+/** A webhook URL with its token shown only by its first characters. */
+const masked = (url: string) => url.replace(/(\/providers\/[a-z-]+\/)([A-Za-z0-9_-]{6})[A-Za-z0-9_-]+/, '$1$2…');
+
+export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<number> {
+  const { cfg, source } = await providersDocument(o);
+  const live = buildLiveProviders(cfg);
+  io.out(`Providers configuration: ${source}`);
+  let failures = 0;
+  const configured = Object.keys(cfg);
+  if (configured.length === 0) io.out('  none configured: every live payment answers METHOD_NOT_AVAILABLE');
+  for (const name of ['adyen', 'stp'] as const)
+    if (cfg[name]) io.out(`  ${name}: configured (no connector in this version: its methods stay unavailable)`);
+  if (live.apiPix && cfg.api_pix) {
+    try {
+      await live.apiPix.client.token();
+      io.out(`  api_pix: token obtained from ${cfg.api_pix.token_url} over mutual TLS`);
+      const hook = await live.apiPix.webhooks.get();
+      io.out(
+        hook
+          ? `  api_pix: webhook registered for key ${cfg.api_pix.pix_key}: ${masked(hook.webhookUrl)}`
+          : '  api_pix: NO webhook registered (run: providers api-pix register-webhook)',
+      );
+      if (!hook) failures++;
+    } catch (e) {
+      io.out(`  api_pix: FAILED: ${why(e)}`);
+      failures++;
+    } finally {
+      live.apiPix.client.close();
+    }
+  }
+  return failures ? 1 : 0;
+}
+
+export async function registerApiPixWebhook(o: ProvidersOptions, io: CliIo): Promise<number> {
+  const { cfg } = await providersDocument(o);
+  if (!cfg.api_pix) throw new Error('api_pix is not configured.');
+  const base = (o.baseUrl ?? localStack(o.stateDir)?.base_url ?? '').replace(/\/$/, '');
+  const url = o.url ?? (base ? `${base}/providers/api-pix/${cfg.api_pix.webhook_token}` : '');
+  if (!url) throw new Error("Pass --url URL or --base-url URL (the stage's public base URL).");
+  const live = buildLiveProviders(cfg);
+  const apiPix = live.apiPix as NonNullable<typeof live.apiPix>;
+  try {
+    await apiPix.webhooks.register(url);
+    const hook = await apiPix.webhooks.get();
+    if (hook?.webhookUrl !== url) {
+      io.err(`The PSP did not keep the URL: it answers ${hook ? masked(hook.webhookUrl) : 'no webhook'}.`);
+      return 1;
+    }
+    io.out(`Registered ${masked(url)} for key ${cfg.api_pix.pix_key}; the PSP posts each Pix to ${masked(url)}/pix.`);
+    return 0;
+  } catch (e) {
+    io.err(`Error: ${why(e)}`);
+    return 1;
+  } finally {
+    apiPix.client.close();
+  }
+}

@@ -1,0 +1,28 @@
+/** Scheduled: reads back from the provider every live payment still waiting on it (missed callbacks, timeouts, expiry). */
+import { reconcileHeldPayments } from '../../shared/application/reconcile-held';
+import { paymentDeps } from '../../shared/wiring';
+import { config } from '../../shared/config';
+import { scheduledHandler } from '../../shared/workers/scheduled-handler';
+import { recordProviderAmountMismatch } from '../../shared/observability/provider-metrics';
+import { API_PIX } from '../../shared/adapters/providers/api-pix/api-pix.client';
+
+export const handler = scheduledHandler({
+  run: async (now) => {
+    const r = await reconcileHeldPayments(paymentDeps(), now, { lostIntentSeconds: config.providerLostIntentSeconds });
+    // Money a provider holds that was not settled pages until an operator resolves it (API Pix is the one held rail today).
+    if (r.mismatched > 0) recordProviderAmountMismatch(API_PIX, r.mismatched);
+    return r;
+  },
+  metrics: (r) => ({
+    ProviderChecked: r.checked,
+    ProviderReconciled: r.settled + r.expired + r.failed,
+    ProviderUnreachable: r.unavailable,
+    ProviderAwaitingOldestSeconds: r.oldestAgeSeconds,
+  }),
+  log: (r) =>
+    r.unavailable > 0 || r.mismatched > 0
+      ? { level: 'warn', message: 'Live payments could not be read back from their provider, or were paid a different amount' }
+      : r.settled + r.expired + r.failed > 0
+        ? { level: 'info', message: 'Resolved live payments from their provider' }
+        : null,
+});

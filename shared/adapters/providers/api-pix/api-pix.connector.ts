@@ -1,0 +1,120 @@
+/**
+ * The API Pix connector (the central bank's standard API every Brazilian PSP exposes): live PIX charges
+ * (cob), their read-back and removal, refunds (devoluções), and the callback's token check and parser.
+ */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import * as z from '../../../domain/zod';
+import type { Connectors, PixCallbacks, PixConnector, PixRefundConnector } from '../../../application/connectors';
+import { ProviderUnavailable } from '../../../application/connectors';
+import type { ApiPixConfig } from '../providers.config';
+import { API_PIX, apiPixClient, type ApiPixClient } from './api-pix.client';
+import { cobSchema, devolucaoSchema, pixCallbackSchema, webhookSchema } from './api-pix.schemas';
+import { chargeStateOf, cobRequest, devolucaoIdOf, paymentIdOfTxid, refundStateOf, txidOf } from './api-pix.transformers';
+import { formatMinor } from '../../../domain/money';
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+export function apiPixCallbacks(cfg: Pick<ApiPixConfig, 'webhook_token'>): PixCallbacks {
+  const expected = digest(cfg.webhook_token);
+  return {
+    // Hashing both sides gives equal lengths, so the comparison is constant-time whatever was sent.
+    tokenMatches: (token) => timingSafeEqual(digest(token), expected),
+    parse(body) {
+      const r = z.safeParse(pixCallbackSchema, body);
+      if (!r.success) return null;
+      const items = r.data.pix.flatMap((p) => (p.txid ? [{ reference: p.txid, endToEndId: p.endToEndId }] : []));
+      return { items, ignored: r.data.pix.length - items.length };
+    },
+    paymentIdOf: paymentIdOfTxid,
+  };
+}
+
+export interface ApiPixConnectors extends Required<Pick<Connectors, 'pix' | 'pixRefunds' | 'pixCallbacks'>> {
+  /** The provider's webhook registration (the ops CLI). */
+  readonly webhooks: {
+    register(url: string): Promise<void>;
+    get(): Promise<{ webhookUrl: string } | null>;
+  };
+  readonly client: ApiPixClient;
+}
+
+export function apiPixConnectors(cfg: ApiPixConfig, client: ApiPixClient = apiPixClient(cfg)): ApiPixConnectors {
+  const cobPath = (txid: string) => `/cob/${encodeURIComponent(txid)}`;
+  const devolucaoPath = (e2e: string, id: string) => `/pix/${encodeURIComponent(e2e)}/devolucao/${encodeURIComponent(id)}`;
+  const mustHave = <T>(v: T | null, op: string): T => {
+    if (v === null) throw new ProviderUnavailable(API_PIX, op, 'the PSP answered 404 for an object it should hold');
+    return v;
+  };
+
+  const pix: PixConnector = {
+    provider: { name: API_PIX, reference: txidOf },
+    async createCharge(req) {
+      const cob = mustHave(
+        await client.call('putCob', 'PUT', cobPath(txidOf(req.paymentId)), cobSchema, cobRequest(req, cfg.pix_key)),
+        'putCob',
+      );
+      if (!cob.pixCopiaECola) throw new ProviderUnavailable(API_PIX, 'putCob', 'the cob has no pixCopiaECola');
+      return {
+        pixCode: cob.pixCopiaECola,
+        txid: cob.txid,
+        details: { revisao: String(cob.revisao), location: cob.loc?.location ?? cob.location ?? '' },
+      };
+    },
+    async getCharge(reference) {
+      const cob = await client.call('getCob', 'GET', cobPath(reference), cobSchema, undefined, true);
+      return cob ? chargeStateOf(cob) : { kind: 'not_found' };
+    },
+    async removeCharge(reference) {
+      const before = await client.call('getCob', 'GET', cobPath(reference), cobSchema, undefined, true);
+      if (!before) return { kind: 'not_found' };
+      if (before.status !== 'ATIVA') return chargeStateOf(before);
+      try {
+        const after = await client.call('patchCob', 'PATCH', cobPath(reference), cobSchema, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' });
+        return chargeStateOf(mustHave(after, 'patchCob'));
+      } catch (e) {
+        // Paid between the read and the removal: the PSP refuses the PATCH; what it holds now decides.
+        const now = await client.call('getCob', 'GET', cobPath(reference), cobSchema, undefined, true);
+        if (now && now.status !== 'ATIVA') return chargeStateOf(now);
+        throw e;
+      }
+    },
+  };
+
+  const pixRefunds: PixRefundConnector = {
+    provider: { name: API_PIX, reference: devolucaoIdOf },
+    async send({ endToEndId, refundId, amountMinor, description }) {
+      const d = await client.call('putDevolucao', 'PUT', devolucaoPath(endToEndId, devolucaoIdOf(refundId)), devolucaoSchema, {
+        valor: formatMinor(amountMinor, 'BRL'),
+        natureza: 'ORIGINAL',
+        ...(description ? { descricao: description.slice(0, 140) } : {}),
+      });
+      const state = refundStateOf(mustHave(d, 'putDevolucao'));
+      if (!state) throw new ProviderUnavailable(API_PIX, 'putDevolucao', 'the devolução answered carries another id');
+      return state;
+    },
+    async get({ endToEndId, refundId }) {
+      const d = await client.call(
+        'getDevolucao',
+        'GET',
+        devolucaoPath(endToEndId, devolucaoIdOf(refundId)),
+        devolucaoSchema,
+        undefined,
+        true,
+      );
+      return d ? refundStateOf(d) : null;
+    },
+  };
+
+  return {
+    pix,
+    pixRefunds,
+    pixCallbacks: apiPixCallbacks(cfg),
+    webhooks: {
+      async register(url) {
+        await client.call('putWebhook', 'PUT', `/webhook/${encodeURIComponent(cfg.pix_key)}`, z.unknown(), { webhookUrl: url });
+      },
+      get: () => client.call('getWebhook', 'GET', `/webhook/${encodeURIComponent(cfg.pix_key)}`, webhookSchema, undefined, true),
+    },
+    client,
+  };
+}

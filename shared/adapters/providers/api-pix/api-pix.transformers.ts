@@ -1,0 +1,82 @@
+/**
+ * Between our domain and API Pix's wire: references derived from our ids (txid from a payment id, devolução id
+ * from a refund id, both reversible), the cob we ask for, and what a cob or a devolução read back means to us.
+ */
+import type { PixCharge, PixChargeRequest, PixChargeState, ProviderRefundState, ReceivedPix } from '../../../application/connectors';
+import { formatMinor } from '../../../domain/money';
+import type { Cob, CobPutRequest, Devolucao, Pix } from './api-pix.schemas';
+
+/** Our ids are a prefix and 16 random bytes in base64url; the provider reference is two letters and those bytes in hex. */
+function toReference(id: string, prefix: string, tag: string): string {
+  if (!id.startsWith(prefix)) throw new RangeError(`not a ${prefix} id`);
+  const bytes = Buffer.from(id.slice(prefix.length), 'base64url');
+  if (bytes.length !== 16 || bytes.toString('base64url') !== id.slice(prefix.length)) throw new RangeError(`not a ${prefix} id`);
+  return `${tag}${bytes.toString('hex')}`;
+}
+
+function fromReference(ref: string, prefix: string, tag: string): string | null {
+  const m = new RegExp(`^${tag}([0-9a-f]{32})$`).exec(ref);
+  return m ? `${prefix}${Buffer.from(m[1] as string, 'hex').toString('base64url')}` : null;
+}
+
+/** txid `pi` + 32 hex = 34 characters, inside API Pix's [a-zA-Z0-9]{26,35}. */
+export const txidOf = (paymentId: string) => toReference(paymentId, 'pi_', 'pi');
+export const paymentIdOfTxid = (txid: string) => fromReference(txid, 'pi_', 'pi');
+/** Devolução id `re` + 32 hex = 34 characters, inside [a-zA-Z0-9]{1,35}: chosen by us, so it is the idempotency key. */
+export const devolucaoIdOf = (refundId: string) => toReference(refundId, 're_', 're');
+export const refundIdOfDevolucao = (id: string) => fromReference(id, 're_', 're');
+
+/** "50.00" -> 5000; API Pix amounts are BRL with two decimals. */
+export const minorOf = (valor: string) => Math.round(Number(valor) * 100);
+
+/** The cob for a charge: the same fields on every call for one payment. */
+export function cobRequest(req: PixChargeRequest, pixKey: string): CobPutRequest {
+  const seconds = Math.max(60, Math.round((Date.parse(req.expiresAt) - Date.parse(req.createdAt)) / 1000));
+  const debtor = req.debtor
+    ? req.debtor.document.length === 11
+      ? { cpf: req.debtor.document, nome: req.debtor.name.slice(0, 200) }
+      : { cnpj: req.debtor.document, nome: req.debtor.name.slice(0, 200) }
+    : undefined;
+  return {
+    calendario: { expiracao: seconds },
+    ...(debtor ? { devedor: debtor } : {}),
+    valor: { original: formatMinor(req.amountMinor, 'BRL') },
+    chave: pixKey,
+    solicitacaoPagador: (req.description?.trim() || `Pagamento a ${req.merchantName}`).slice(0, 140),
+  };
+}
+
+const chargeOf = (cob: Cob): PixCharge => ({
+  pixCode: cob.pixCopiaECola ?? '',
+  txid: cob.txid,
+  details: {
+    revisao: String(cob.revisao),
+    ...(cob.loc?.location || cob.location ? { location: cob.loc?.location ?? cob.location ?? '' } : {}),
+  },
+});
+
+export function refundStateOf(d: Devolucao): ProviderRefundState | null {
+  const refundId = refundIdOfDevolucao(d.id);
+  if (!refundId) return null;
+  if (d.status === 'DEVOLVIDO') return { refundId, kind: 'succeeded', at: d.horario.liquidacao ?? d.horario.solicitacao };
+  if (d.status === 'NAO_REALIZADO') return { refundId, kind: 'failed', reason: 'declined_by_bank' };
+  return { refundId, kind: 'pending' };
+}
+
+const receivedOf = (p: Pix): ReceivedPix => ({
+  endToEndId: p.endToEndId,
+  amountMinor: minorOf(p.valor),
+  paidAt: new Date(p.horario).toISOString(),
+  refunds: (p.devolucoes ?? []).map(refundStateOf).filter((r): r is ProviderRefundState => r !== null),
+});
+
+/** A cob read back: ATIVA is open until criacao + expiracao; CONCLUIDA is paid with its Pix; REMOVIDA_* is removed. */
+export function chargeStateOf(cob: Cob): PixChargeState {
+  const received = (cob.pix ?? []).map(receivedOf);
+  if (cob.status === 'CONCLUIDA') return { kind: 'paid', charge: chargeOf(cob), received };
+  if (cob.status === 'ATIVA') {
+    const expiresAt = new Date(Date.parse(cob.calendario.criacao) + cob.calendario.expiracao * 1000).toISOString();
+    return { kind: 'open', charge: chargeOf(cob), expiresAt };
+  }
+  return { kind: 'removed', received };
+}

@@ -1,0 +1,109 @@
+/**
+ * The stage's live provider configuration (DESIGN.md section 8): one JSON document, every provider optional.
+ * On AWS it is the Secrets Manager secret PROVIDERS_SECRET_NAME, read with Powertools Parameters (cached at
+ * most 5 minutes, so a rotation reaches every container within that); on the local live stage it is the file
+ * PROVIDERS_FILE. A malformed document is refused with the field named, and nothing is sent to a provider.
+ */
+import { readFileSync } from 'node:fs';
+import * as z from '../../domain/zod';
+
+const text = (max = 4096) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
+const httpsUrl = z.string().check(z.regex(/^https:\/\/[^\s/$.?#][^\s]*$/, 'must be an https:// URL'));
+const pem = (label: string) =>
+  z
+    .string()
+    .check(
+      z.regex(new RegExp(`-----BEGIN [A-Z ]*${label}[A-Z ]*-----[\\s\\S]+-----END [A-Z ]*${label}[A-Z ]*-----`), `must be a PEM ${label}`),
+    );
+/** Connect and total time allowed per call (ms): a provider that does not answer in time leaves the object open, never a hung function. */
+const timeouts = z.optional(
+  z.strictObject({
+    connect_ms: z.optional(z.number().check(z.int(), z.gte(100), z.lte(30_000))),
+    total_ms: z.optional(z.number().check(z.int(), z.gte(500), z.lte(25_000))),
+  }),
+);
+const webhookToken = z.string().check(z.regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 URL-safe characters (unguessable)'));
+
+export const apiPixConfigSchema = z.strictObject({
+  base_url: httpsUrl,
+  token_url: httpsUrl,
+  client_id: text(256),
+  client_secret: text(1024),
+  certificate_pem: pem('CERTIFICATE'),
+  private_key_pem: pem('PRIVATE KEY'),
+  ca_pem: z.optional(pem('CERTIFICATE')),
+  pix_key: text(77),
+  webhook_token: webhookToken,
+  timeouts,
+});
+export type ApiPixConfig = z.infer<typeof apiPixConfigSchema>;
+
+export const adyenConfigSchema = z.strictObject({
+  base_url: httpsUrl,
+  api_key: text(1024),
+  merchant_account: text(256),
+  hmac_key_hex: z.string().check(z.regex(/^[0-9A-Fa-f]{64}$/, 'must be 64 hex characters')),
+  timeouts,
+});
+
+export const stpConfigSchema = z.strictObject({
+  base_url: httpsUrl,
+  empresa: text(64),
+  cuenta_ordenante: z.string().check(z.regex(/^\d{18}$/, 'must be an 18-digit CLABE')),
+  private_key_pem: pem('PRIVATE KEY'),
+  private_key_passphrase: z.optional(text(1024)),
+  ca_pem: z.optional(pem('CERTIFICATE')),
+  webhook_token: webhookToken,
+  timeouts,
+});
+
+export const providersConfigSchema = z.strictObject({
+  api_pix: z.optional(apiPixConfigSchema),
+  adyen: z.optional(adyenConfigSchema),
+  stp: z.optional(stpConfigSchema),
+});
+export type ProvidersConfig = z.infer<typeof providersConfigSchema>;
+
+export class ProvidersConfigError extends Error {
+  constructor(source: string, problems: readonly string[]) {
+    super(`The providers configuration (${source}) is not valid: ${problems.join('; ')}`);
+    this.name = 'ProvidersConfigError';
+  }
+}
+
+/** Parses a providers document, naming each bad field (never echoing a value: they are secrets). */
+export function parseProvidersConfig(raw: unknown, source: string): ProvidersConfig {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new ProvidersConfigError(source, ['not JSON']);
+    }
+  }
+  const r = z.safeParse(providersConfigSchema, value);
+  if (r.success) return r.data;
+  throw new ProvidersConfigError(
+    source,
+    r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(document)'} ${i.message}`),
+  );
+}
+
+/** Where this process reads its configuration: a file (local live stage), the stage's secret (AWS), or none. */
+export function providersSource(env: NodeJS.ProcessEnv = process.env): { kind: 'file' | 'secret'; name: string } | null {
+  if (env.PROVIDERS_FILE) return { kind: 'file', name: env.PROVIDERS_FILE };
+  if (env.PROVIDERS_SECRET_NAME) return { kind: 'secret', name: env.PROVIDERS_SECRET_NAME };
+  return null;
+}
+
+export const PROVIDERS_CACHE_SECONDS = 300;
+
+/** The document, read fresh (file) or through Powertools' cache (secret). None configured: {}. */
+export async function loadProvidersConfig(env: NodeJS.ProcessEnv = process.env): Promise<ProvidersConfig> {
+  const source = providersSource(env);
+  if (!source) return {};
+  if (source.kind === 'file') return parseProvidersConfig(readFileSync(source.name, 'utf8'), source.name);
+  const { getSecret } = await import('@aws-lambda-powertools/parameters/secrets');
+  const value = await getSecret(source.name, { maxAge: PROVIDERS_CACHE_SECONDS });
+  return parseProvidersConfig(typeof value === 'string' ? value : Buffer.from(value ?? '').toString('utf8'), `secret ${source.name}`);
+}
