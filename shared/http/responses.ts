@@ -18,7 +18,9 @@ export function toAppError(err: unknown): AppError {
 }
 
 export function errorBody(family: ErrorFamily, err: AppError, requestId: string): unknown {
-  const message = err.status >= 500 ? `${ERRORS.INTERNAL_ERROR.message} Request id: ${requestId}.` : err.message;
+  // A 5xx hides its message, except a provider outage: ours, written for the merchant, naming the object it left open.
+  const message =
+    err.status >= 500 && err.code !== 'PROVIDER_UNAVAILABLE' ? `${ERRORS.INTERNAL_ERROR.message} Request id: ${requestId}.` : err.message;
   const details = err.status < 500 && err.details && err.details.length > 0 ? err.details : undefined;
   switch (family) {
     case 'checkout':

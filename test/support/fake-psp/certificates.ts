@@ -1,0 +1,67 @@
+/**
+ * Certificates for the fake PSP, made at test time with node-forge: a CA, the PSP's server certificate for
+ * 127.0.0.1/localhost signed by it, our client certificate signed by it, and a rogue client certificate signed
+ * by another CA (what a leaked or wrong certificate looks like to the PSP). RSA 2048, valid for a day.
+ */
+import forge from 'node-forge';
+
+export interface Identity {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+export interface PspCertificates {
+  readonly ca: Identity;
+  readonly server: Identity;
+  readonly client: Identity;
+  readonly rogueClient: Identity;
+}
+
+let serial = 1;
+
+function issue(
+  subjectCn: string,
+  issuer: { cert: forge.pki.Certificate; key: forge.pki.PrivateKey } | null,
+  opts: { ca?: boolean; server?: boolean },
+) {
+  const keys = forge.pki.rsa.generateKeyPair(2048);
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = (serial++).toString(16).padStart(2, '0');
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + 86_400_000);
+  const subject = [{ name: 'commonName', value: subjectCn }];
+  cert.setSubject(subject);
+  cert.setIssuer(issuer ? issuer.cert.subject.attributes : subject);
+  const extensions: object[] = [{ name: 'basicConstraints', cA: Boolean(opts.ca) }];
+  if (opts.ca) extensions.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true });
+  else extensions.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true });
+  if (opts.server) {
+    extensions.push({ name: 'extKeyUsage', serverAuth: true });
+    extensions.push({
+      name: 'subjectAltName',
+      altNames: [
+        { type: 7, ip: '127.0.0.1' },
+        { type: 2, value: 'localhost' },
+      ],
+    });
+  } else if (!opts.ca) extensions.push({ name: 'extKeyUsage', clientAuth: true });
+  cert.setExtensions(extensions);
+  cert.sign(issuer ? (issuer.key as forge.pki.rsa.PrivateKey) : keys.privateKey, forge.md.sha256.create());
+  return {
+    cert,
+    key: keys.privateKey,
+    pem: { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) },
+  };
+}
+
+export function makeCertificates(): PspCertificates {
+  const ca = issue('Fake PSP CA', null, { ca: true });
+  const rogueCa = issue('Some Other CA', null, { ca: true });
+  return {
+    ca: ca.pem,
+    server: issue('127.0.0.1', ca, { server: true }).pem,
+    client: issue('latam-payments client', ca, {}).pem,
+    rogueClient: issue('latam-payments client', rogueCa, {}).pem,
+  };
+}
