@@ -73,7 +73,7 @@ export function providerHttp(provider: string, tls: TlsIdentity, timeouts: Timeo
           if (settled) return;
           settled = true;
           clearTimeout(total);
-          const failed = err !== null || (answer !== undefined && (answer.status >= 500 || answer.status === 429));
+          const failed = err !== null || (answer !== undefined && (answer.status >= 500 || [401, 403, 429].includes(answer.status)));
           recordProviderCall(provider, performance.now() - started, failed);
           if (err) reject(err);
           else resolve(answer as HttpAnswer);

@@ -1,0 +1,95 @@
+/**
+ * The fake PSP on its own, for the local live stage (README "Live PIX through API Pix"):
+ *   npx tsx test/support/fake-psp/cli.ts --providers-out .local/providers.json [--port N] [--control-port 4100] [--webhook-token T]
+ * writes a providers document pointing at it (mode 0600) and serves a plain-HTTP control API on 127.0.0.1:
+ *   GET  /cobs                 every cob (txid, status, amount)
+ *   GET  /cobs/{txid}          one cob as the PSP holds it
+ *   POST /cobs/{txid}/pay      pay it ({"amount": "49.00", "callback": false} optional)
+ *   POST /fail/{op}            {"status": 503} or {"hang": true}, {"times": 2}: the next calls of op fail
+ *   GET  /violations           requests that did not match the API Pix schemas
+ * until SIGINT or SIGTERM.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startFakePsp, type FakeOp } from './index';
+
+const { values } = parseArgs({
+  options: {
+    'providers-out': { type: 'string' },
+    port: { type: 'string' },
+    'control-port': { type: 'string', default: '4100' },
+    'webhook-token': { type: 'string' },
+  },
+});
+if (!values['providers-out']) {
+  console.error('Usage: tsx test/support/fake-psp/cli.ts --providers-out FILE [--port N] [--control-port N] [--webhook-token T]');
+  process.exit(2);
+}
+
+const psp = await startFakePsp({ port: values.port ? Number(values.port) : undefined });
+const token = values['webhook-token'] ?? randomBytes(24).toString('base64url');
+const out = values['providers-out'];
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify({ api_pix: psp.apiPixConfig(token) }, null, 2)}\n`, { mode: 0o600 });
+
+const control = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    void (async () => {
+      const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+      const path = new URL(req.url ?? '/', 'http://control').pathname;
+      const reply = (status: number, value: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(`${JSON.stringify(value, null, 2)}\n`);
+      };
+      try {
+        let m: RegExpExecArray | null;
+        if (req.method === 'GET' && path === '/cobs') return reply(200, listCobs());
+        if (req.method === 'GET' && path === '/violations') return reply(200, psp.violations);
+        if (req.method === 'GET' && (m = /^\/cobs\/([^/]+)$/.exec(path))) {
+          const cob = psp.cob(m[1] as string);
+          return cob ? reply(200, cob) : reply(404, { error: 'no such cob' });
+        }
+        if (req.method === 'POST' && (m = /^\/cobs\/([^/]+)\/pay$/.exec(path))) {
+          const paid = await psp.pay(m[1] as string, { amount: body.amount as string | undefined, callback: body.callback !== false });
+          return reply(200, paid);
+        }
+        if (req.method === 'POST' && (m = /^\/fail\/([A-Za-z]+)$/.exec(path))) {
+          const how = body.hang ? ({ hang: true } as const) : { status: Number(body.status ?? 503) };
+          psp.failNext(m[1] as FakeOp, how, Number(body.times ?? 1));
+          return reply(200, { op: m[1], how, times: Number(body.times ?? 1) });
+        }
+        reply(404, { error: `no ${req.method} ${path}` });
+      } catch (e) {
+        reply(400, { error: (e as Error).message });
+      }
+    })();
+  });
+});
+
+const seen = new Set<string>();
+function listCobs() {
+  for (const r of psp.requests) if (r.method === 'PUT' && r.path.startsWith('/cob/')) seen.add(r.path.slice('/cob/'.length));
+  return [...seen].map((txid) => {
+    const cob = psp.cob(txid);
+    return { txid, status: cob?.status, amount: cob?.valor.original, created: cob?.calendario.criacao };
+  });
+}
+
+control.listen(Number(values['control-port']), '127.0.0.1', () => {
+  console.log(`Fake PSP (API Pix over mutual TLS) at ${psp.baseUrl}
+  Providers document written to ${out} (webhook token ${token.slice(0, 6)}…)
+  Control API: http://127.0.0.1:${values['control-port']}/cobs, POST /cobs/{txid}/pay, POST /fail/{op}, GET /violations
+Ctrl-C stops it.`);
+});
+
+const stop = () => {
+  control.close();
+  void psp.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
