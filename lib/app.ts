@@ -58,6 +58,7 @@ export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MAN
     queues: stateful.queues,
     alarmTopic: stateful.alarmTopic,
     logsKey: stateful.keys.logs,
+    providersSecret: stateful.providersSecret,
     publicBaseUrl: publicBaseUrl(app.node.tryGetContext(PUBLIC_BASE_URL_CONTEXT)),
     description: `LatamPayments ${stage}: HTTP API, Lambda functions, schedules, alarms`,
   });

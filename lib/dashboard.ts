@@ -11,7 +11,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { ServiceManifest } from './manifest';
 import type { ServiceMetrics } from './monitoring';
-import type { StageConfig } from './stage-config';
+import { PROVIDERS, type StageConfig } from './stage-config';
 import type { QueuePair } from './stateful-stack';
 
 export interface DashboardSources {
@@ -111,6 +111,37 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
     }),
     graph('Dead-letter queues (messages)', {
       left: queues.map((q) => q.dlq.metricApproximateNumberOfMessagesVisible({ label: q.definition.id, statistic: 'Maximum' })),
+    }),
+  );
+  dashboard.addWidgets(
+    graph('Live providers: calls and errors', {
+      left: PROVIDERS.flatMap((p) => [
+        m.providerMetric('ProviderCalls', 'Sum', p, `${p} calls`),
+        m.providerMetric('ProviderCallErrors', 'Sum', p, `${p} no answer`),
+      ]),
+      right: PROVIDERS.map((p) => m.providerErrorRate(p, config.alarms.providerMinCalls, `${p} errors %`)),
+      rightYAxis: { min: 0, max: 100, showUnits: false },
+    }),
+    graph('Live providers: call latency (ms)', {
+      left: PROVIDERS.flatMap((p) => ['p50', 'p99'].map((stat) => m.providerMetric('ProviderCallLatency', stat, p, `${p} ${stat}`))),
+    }),
+  );
+  dashboard.addWidgets(
+    graph('Live providers: callbacks and reconciliation', {
+      left: [
+        ...PROVIDERS.flatMap((p) =>
+          (['Accepted', 'Rejected', 'Unknown'] as const).map((o) =>
+            m.providerMetric(`ProviderCallbacks${o}`, 'Sum', p, `${p} callbacks ${o}`),
+          ),
+        ),
+        m.metric('ProviderChecked', 'Sum', undefined, 'read back by the job'),
+        m.metric('ProviderReconciled', 'Sum', undefined, 'resolved by the job'),
+        ...PROVIDERS.map((p) => m.providerMetric('ProviderAmountMismatch', 'Sum', p, `${p} amount mismatches`)),
+      ],
+    }),
+    graph('Live payments: read-back overdue (s)', {
+      left: [m.metric('ProviderAwaitingOldestSeconds', 'Maximum', undefined, 'oldest overdue read-back')],
+      leftAnnotations: [{ value: config.alarms.providerReadBackOverdueMinutes * 60, label: 'alarm', color: cloudwatch.Color.RED }],
     }),
   );
   dashboard.addWidgets(

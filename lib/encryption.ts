@@ -50,6 +50,8 @@ export class StageKeys extends Construct {
   readonly alarms: kms.Key;
   /** CloudWatch log groups of this account and region; CloudWatch Logs may use it for them. */
   readonly logs: kms.Key;
+  /** The live providers' credentials (the Secrets Manager secret the provider-calling functions read). */
+  readonly providers: kms.Key;
 
   constructor(scope: Construct, id: string, props: { readonly config: StageConfig }) {
     super(scope, id);
@@ -60,6 +62,7 @@ export class StageKeys extends Construct {
     this.queues = key('queues', 'SQS queues and dead-letter queues');
     this.alarms = key('alarms', 'alarm SNS topic');
     this.logs = key('logs', 'CloudWatch log groups');
+    this.providers = key('providers', 'live provider credentials (Secrets Manager)');
 
     allowCloudWatchLogs(this.logs);
     // An alarm action publishing to an encrypted topic fails silently unless CloudWatch may use its key.

@@ -13,7 +13,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { pascal, type ServiceManifest } from './manifest';
 import { buildDashboard, type DashboardSources } from './dashboard';
-import { SERVICE_NAME, type StageConfig } from './stage-config';
+import { PROVIDERS, SERVICE_NAME, type StageConfig } from './stage-config';
 
 export interface MonitoringProps extends Omit<DashboardSources, 'metrics' | 'alarms'> {
   readonly config: StageConfig;
@@ -40,6 +40,28 @@ export class ServiceMetrics {
       // A label makes CDK render an alarm's metric as a one-metric Metrics array; alarms read plain ones.
       label: label ?? routeId,
     });
+  }
+
+  /** A provider metric (dimension set [service, provider]: shared/observability/provider-metrics.ts). */
+  providerMetric(name: string, statistic: string, provider: string, label?: string): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: this.config.metricsNamespace,
+      metricName: name,
+      dimensionsMap: { service: SERVICE_NAME, provider },
+      statistic,
+      period: this.period,
+      label,
+    });
+  }
+
+  /** Calls to a provider that got no usable answer, percent of its calls, once there are `min` calls. */
+  providerErrorRate(provider: string, min: number, label: string): cloudwatch.MathExpression {
+    return this.rate(
+      this.providerMetric('ProviderCallErrors', 'Sum', provider),
+      this.providerMetric('ProviderCalls', 'Sum', provider),
+      min,
+      label,
+    );
   }
 
   /** Failed webhook delivery attempts, percent of attempts, once there are `min` attempts (the alarm and the dashboard). */
@@ -139,6 +161,59 @@ export class Monitoring extends Construct {
         },
       );
     }
+
+    for (const provider of PROVIDERS) {
+      alarm(
+        `provider-errors-${provider}`,
+        `More than ${t.providerErrorPercent}% of calls to ${provider} got no usable answer (timeout, connection, TLS, 5xx, ` +
+          `refused token) in ${t.period.toMinutes()} min, with at least ${t.providerMinCalls} calls: live payments answer 502 ` +
+          'PROVIDER_UNAVAILABLE and stay processing until the reconciliation job reads them back.',
+        {
+          metric: m.providerErrorRate(provider, t.providerMinCalls, 'errors %'),
+          threshold: t.providerErrorPercent,
+          comparisonOperator: above,
+          evaluationPeriods: t.evaluationPeriods,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        },
+      );
+      alarm(
+        `provider-amount-mismatch-${provider}`,
+        `${provider} reported money the service did not settle: a Pix paid with an amount different from its payment's ` +
+          '(recorded on the payment as provider_mismatch_minor). Money arrived; an operator decides.',
+        {
+          metric: m.providerMetric('ProviderAmountMismatch', 'Sum', provider),
+          threshold: 0,
+          comparisonOperator: above,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        },
+      );
+      alarm(
+        `provider-callbacks-rejected-${provider}`,
+        `More than ${t.providerCallbacksRejected} ${provider} callback items refused in ${t.period.toMinutes()} min ` +
+          '(wrong token, or not confirmed by reading the object back): someone probing, or the PSP posting to an old URL.',
+        {
+          metric: m.providerMetric('ProviderCallbacksRejected', 'Sum', provider),
+          threshold: t.providerCallbacksRejected,
+          comparisonOperator: above,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        },
+      );
+    }
+    // The reconciliation job reports every minute: silence means live payments are not being read back, which pages too.
+    alarm(
+      'provider-read-back-overdue',
+      `A live payment's read-back from its provider is overdue by more than ${t.providerReadBackOverdueMinutes} min ` +
+        `(the provider unreachable, or the reconcileProviders job failing), or the job reported nothing for ${t.period.toMinutes()} min.`,
+      {
+        metric: m.metric('ProviderAwaitingOldestSeconds', 'Maximum'),
+        threshold: t.providerReadBackOverdueMinutes * 60,
+        comparisonOperator: above,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      },
+    );
 
     this.dashboard = buildDashboard(this, 'Dashboard', {
       ...props,

@@ -4,7 +4,7 @@
  * grants from the manifest's `access`, and its Errors/Throttles alarms.
  */
 import * as path from 'node:path';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -13,6 +13,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -50,6 +51,8 @@ export interface ServiceFunctionProps {
   readonly alarmTopic: sns.ITopic;
   /** Encrypts the function's log group (StageKeys.logs). */
   readonly logsKey: kms.IKey;
+  /** The live providers document; read only by functions whose access says `providers: true`. */
+  readonly providersSecret?: secretsmanager.ISecret;
   /** Reserved concurrency (stage config `concurrency`): the workers only; routes share the account's. */
   readonly reservedConcurrency?: number;
   readonly environment?: Record<string, string>;
@@ -144,6 +147,7 @@ export class ServiceFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: config.metricsNamespace,
         POWERTOOLS_LOG_LEVEL: config.powertoolsLogLevel,
+        ...(access.providers && props.providersSecret ? { PROVIDERS_SECRET_NAME: props.providersSecret.secretName } : {}),
         ...queueEnv,
         ...props.environment,
       },
@@ -170,6 +174,23 @@ export class ServiceFunction extends Construct {
     }
 
     for (const queueId of access.deadLetters ?? []) queueOf(queueId).dlq.grantSendMessages(this.fn);
+
+    if (access.providers) {
+      if (!props.providersSecret) throw new Error(`${id}: access says providers, but the stack has no providers secret`);
+      // GetSecretValue on this secret only (what Powertools' SecretsProvider calls); kms:Decrypt on its key, and only
+      // through Secrets Manager. On the role, not the key policy: the key lives in the stateful stack (no cycle).
+      const secret = props.providersSecret;
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+      if (secret.encryptionKey) {
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['kms:Decrypt'],
+            resources: [secret.encryptionKey.keyArn],
+            conditions: { StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(this).region}.amazonaws.com` } },
+          }),
+        );
+      }
+    }
 
     NagSuppressions.addResourceSuppressions(this.fn, [
       {

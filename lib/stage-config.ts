@@ -40,7 +40,18 @@ export interface AlarmThresholds {
   /** 5xx responses of one route, percent of its requests in a period, once it served `routeMinRequests`. */
   readonly route5xxPercent: number;
   readonly routeMinRequests: number;
+  /** Calls to one live provider that got no usable answer (timeout, connection, TLS, 5xx, auth), percent of its calls... */
+  readonly providerErrorPercent: number;
+  /** ...once it got at least this many calls in a period. */
+  readonly providerMinCalls: number;
+  /** Callback items refused (wrong token, or not confirmed by the read-back) per period: probing or a misconfigured PSP. */
+  readonly providerCallbacksRejected: number;
+  /** A live payment's read-back from its provider overdue by this long (the PSP unreachable, or the job silent), minutes. */
+  readonly providerReadBackOverdueMinutes: number;
 }
+
+/** The live providers whose calls and callbacks are metered (the `provider` dimension; shared/adapters/providers). */
+export const PROVIDERS = ['api_pix'] as const;
 
 /**
  * Reserved concurrency (lib/service-function.ts). Only the workers get one: it caps the DynamoDB writes and
@@ -105,6 +116,10 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
       latencyEvaluationPeriods: 3,
       route5xxPercent: 10,
       routeMinRequests: 20,
+      providerErrorPercent: 50,
+      providerMinCalls: 20,
+      providerCallbacksRejected: 50,
+      providerReadBackOverdueMinutes: 30,
     },
   },
   live: {
@@ -130,6 +145,11 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
       latencyEvaluationPeriods: 3,
       route5xxPercent: 2,
       routeMinRequests: 20,
+      // A PSP timing out on one call in ten is an outage for the shoppers waiting on a QR code.
+      providerErrorPercent: 10,
+      providerMinCalls: 5,
+      providerCallbacksRejected: 10,
+      providerReadBackOverdueMinutes: 15,
     },
   },
 };

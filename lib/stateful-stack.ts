@@ -14,6 +14,8 @@ import type { Construct } from 'constructs';
 import { dlqName, queueName, type QueueDefinition } from '../shared/manifest/queues';
 import { TABLE } from '../shared/manifest/table';
 import { StageKeys } from './encryption';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { providersSecret } from './providers-secret';
 import { pascal } from './manifest';
 import type { StageConfig } from './stage-config';
 
@@ -34,11 +36,14 @@ export class StatefulStack extends Stack {
   readonly queues: ReadonlyMap<string, QueuePair>;
   readonly alarmTopic: sns.Topic;
   readonly keys: StageKeys;
+  /** latam-payments/<stage>/providers: the live providers document (DESIGN.md section 8). */
+  readonly providersSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
     const { config } = props;
     this.keys = new StageKeys(this, 'Keys', { config });
+    this.providersSecret = providersSecret(this, config, this.keys.providers);
 
     this.table = new dynamodb.Table(this, TABLE.id, {
       tableName: config.tableName,

@@ -16,6 +16,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -35,6 +36,8 @@ export interface StatelessStackProps extends StackProps {
   readonly publicBaseUrl?: string;
   /** Encrypts every log group of the stack (StageKeys.logs in the stateful stack). */
   readonly logsKey: kms.IKey;
+  /** The live providers document (lib/providers-secret.ts). */
+  readonly providersSecret: secretsmanager.ISecret;
 }
 
 /** Why a route has no API Gateway authorizer (AwsSolutions-APIG4): the function authorises it, by kind. */
@@ -66,7 +69,14 @@ export class StatelessStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { config, manifest } = props;
     const functions = new Map<string, nodejs.NodejsFunction>();
-    const common = { config, table: props.table, queues: props.queues, alarmTopic: props.alarmTopic, logsKey: props.logsKey };
+    const common = {
+      config,
+      table: props.table,
+      queues: props.queues,
+      alarmTopic: props.alarmTopic,
+      logsKey: props.logsKey,
+      providersSecret: props.providersSecret,
+    };
     const add = (key: string, fn: ServiceFunction) => {
       if (functions.has(key)) throw new Error(`Two functions named "${key}" in the manifest`);
       functions.set(key, fn.fn);

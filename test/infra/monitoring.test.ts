@@ -10,7 +10,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
-import { stageConfig, type Stage } from '../../lib/stage-config';
+import { PROVIDERS, stageConfig, type Stage } from '../../lib/stage-config';
 
 type Alarm = { Properties: Record<string, any> };
 interface MetricStat {
@@ -44,7 +44,20 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
   const config = stageConfig(stage);
   const t = config.alarms;
   const { built, byName, dashboard } = synth(stage);
-  const keys = ['webhook-failure-rate', 'outbox-age', 'settlement-sla', 'api-p99', ...MANIFEST.routes.map((r) => `route-5xx-${r.id}`)];
+  const providerKeys = PROVIDERS.flatMap((p) => [
+    `provider-errors-${p}`,
+    `provider-amount-mismatch-${p}`,
+    `provider-callbacks-rejected-${p}`,
+  ]);
+  const keys = [
+    'webhook-failure-rate',
+    'outbox-age',
+    'settlement-sla',
+    'api-p99',
+    ...MANIFEST.routes.map((r) => `route-5xx-${r.id}`),
+    ...providerKeys,
+    'provider-read-back-overdue',
+  ];
   const alarm = (key: string) => {
     const a = byName.get(`${config.prefix}-${key}`);
     if (!a) throw new Error(`no alarm ${config.prefix}-${key}`);
@@ -80,6 +93,44 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       Dimensions: service,
       Statistic: 'Maximum',
       Threshold: t.settlementSlaMinutes * 60,
+      TreatMissingData: 'breaching',
+    });
+  });
+
+  test('providers: error rate per provider on its own calls, money not settled, callbacks refused, read-backs overdue', () => {
+    for (const p of PROVIDERS) {
+      const dims = [...service, { Name: 'provider', Value: p }];
+      const rate = alarm(`provider-errors-${p}`);
+      const inputs = mathInputs(rate);
+      expect([...inputs.values()].find((m) => m.Expression)?.Expression).toBe(`IF(whole >= ${t.providerMinCalls}, 100 * part / whole, 0)`);
+      for (const [id, name] of [
+        ['part', 'ProviderCallErrors'],
+        ['whole', 'ProviderCalls'],
+      ] as const) {
+        const metric = inputs.get(id)?.MetricStat?.Metric;
+        expect(metric).toMatchObject({ Namespace: config.metricsNamespace, MetricName: name });
+        expect(metric?.Dimensions).toEqual(expect.arrayContaining(dims));
+        expect(metric?.Dimensions).toHaveLength(2);
+      }
+      expect(rate.Threshold).toBe(t.providerErrorPercent);
+      const mismatch = alarm(`provider-amount-mismatch-${p}`);
+      expect(mismatch).toMatchObject({
+        MetricName: 'ProviderAmountMismatch',
+        Statistic: 'Sum',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
+      expect(mismatch.Dimensions).toEqual(expect.arrayContaining(dims));
+      expect(alarm(`provider-callbacks-rejected-${p}`)).toMatchObject({
+        MetricName: 'ProviderCallbacksRejected',
+        Threshold: t.providerCallbacksRejected,
+      });
+    }
+    expect(alarm('provider-read-back-overdue')).toMatchObject({
+      MetricName: 'ProviderAwaitingOldestSeconds',
+      Dimensions: service,
+      Statistic: 'Maximum',
+      Threshold: t.providerReadBackOverdueMinutes * 60,
       TreatMissingData: 'breaching',
     });
   });
@@ -133,6 +184,10 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       '5xx per route',
       'p99 latency per route (ms)',
       'Webhook deliveries by outcome',
+      'Live providers: calls and errors',
+      'Live providers: call latency (ms)',
+      'Live providers: callbacks and reconciliation',
+      'Live payments: read-back overdue (s)',
       'Oldest undelivered event (s)',
       'Dead-letter queues (messages)',
       'Payout settlement backlog',

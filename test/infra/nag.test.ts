@@ -12,6 +12,7 @@ import { buildApp, type BuiltApp } from '../../lib/app';
 import { applyNagPacks } from '../../lib/nag';
 import { stageConfig, STAGES, type Stage } from '../../lib/stage-config';
 import { JOBS } from '../../shared/manifest/jobs';
+import { MANIFEST } from '../../lib/manifest';
 import { queueDefinitions } from '../../shared/manifest/queues';
 
 type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
@@ -102,7 +103,7 @@ describe.each(STAGES)('%s stage', (stage) => {
   test('customer-managed keys with rotation encrypt the table, every queue and DLQ, the alarm topic and every log group', () => {
     const { stateful, stateless } = checked;
     const keys = resourcesOf(stateful, 'AWS::KMS::Key');
-    expect(keys).toHaveLength(4);
+    expect(keys).toHaveLength(5);
     for (const key of keys)
       expect(key.Properties).toMatchObject({ EnableKeyRotation: true, PendingWindowInDays: config.kmsPendingWindowDays });
     const arnOf = (key: IConstruct) => ({ 'Fn::GetAtt': [logicalId(stateful, key), 'Arn'] });
@@ -117,10 +118,66 @@ describe.each(STAGES)('%s stage', (stage) => {
     const logGroups = checked.stacks.flatMap((s) => resourcesOf(s, 'AWS::Logs::LogGroup'));
     expect(logGroups.length).toBeGreaterThan(stateless.functions.size);
     for (const g of logGroups) expect(g.Properties.KmsKeyId).toEqual({ 'Fn::ImportValue': expect.stringContaining('KeysLogsKey') });
+    // The live providers document: its own key, kept when the stack goes.
+    t.hasResource('AWS::SecretsManager::Secret', {
+      Properties: { Name: `latam-payments/${config.stage}/providers`, KmsKeyId: arnOf(stateful.keys.providers), SecretString: '{}' },
+      DeletionPolicy: 'Retain',
+    });
     // CloudWatch may use the topic's key (an alarm action on an encrypted topic fails silently otherwise).
     t.hasResourceProperties('AWS::KMS::Key', {
       KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' } })]) },
     });
+  });
+
+  test('only the functions whose manifest entry says providers read the providers secret: that secret, its key via Secrets Manager', () => {
+    const { stateless } = checked;
+    const resources = Template.fromStack(stateless).toJSON().Resources as Record<string, Resource>;
+    const readers = new Set([
+      ...MANIFEST.routes.filter((r) => r.access.providers).map((r) => r.id),
+      ...queueDefinitions()
+        .filter((q) => q.consumer?.access.providers)
+        .map((q) => `${q.id}Consumer`),
+      ...JOBS.filter((j) => j.access.providers).map((j) => `${j.id}Job`),
+    ]);
+    expect(readers).toEqual(
+      new Set([
+        'createDirectPayment',
+        'processCheckoutPayment',
+        'apiPixCallback',
+        'payoutsConsumer',
+        'reconcileProvidersJob',
+        'createRefund',
+        'listMethods',
+        'getMethod',
+        'getCheckoutSession',
+        'checkoutPage',
+        'checkoutStatus',
+      ]),
+    );
+    for (const [key, fn] of stateless.functions) {
+      const env = resources[logicalId(stateless, fn)]?.Properties.Environment.Variables as Record<string, unknown>;
+      expect([key, env.PROVIDERS_SECRET_NAME !== undefined]).toEqual([key, readers.has(key)]);
+      const policies = Object.values(resources).filter(
+        (r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(logicalId(stateless, fn.role!)),
+      );
+      const statements = policies.flatMap(
+        (p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Condition?: unknown }[],
+      );
+      const secretStatements = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('secretsmanager:')));
+      if (!readers.has(key)) {
+        expect(secretStatements).toEqual([]);
+        continue;
+      }
+      expect(secretStatements).toEqual([
+        {
+          Action: 'secretsmanager:GetSecretValue',
+          Effect: 'Allow',
+          Resource: { 'Fn::ImportValue': expect.stringContaining('ProvidersSecret') },
+        },
+      ]);
+      const decrypt = statements.find((s) => s.Action === 'kms:Decrypt' && JSON.stringify(s.Resource).includes('KeysProvidersKey'));
+      expect(decrypt?.Condition).toEqual({ StringEquals: { 'kms:ViaService': expect.anything() } });
+    }
   });
 
   test('function roles: no AWS managed policy, no Scan, Resource * only for X-Ray (the IAM5 suppression relies on it)', () => {

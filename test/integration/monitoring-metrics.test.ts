@@ -11,10 +11,16 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { handler as expirePayments } from '../../functions/jobs/expire-payments.handler';
 import { handler as resumeSettlements } from '../../functions/jobs/resume-settlements.handler';
 import { handler as sweepOutbox } from '../../functions/jobs/sweep-outbox.handler';
+import { handler as reconcileProviders } from '../../functions/jobs/reconcile-providers.handler';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakePsp } from '../support/fake-psp';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
 import { stageConfig, STAGES } from '../../lib/stage-config';
-import { metrics } from '../../shared/observability';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { alarmMetrics, dashboardMetrics, functionEnvironments, type MetricRead, type TemplateJson } from '../support/cloudwatch-template';
 import { card, payments } from '../support/payments';
 import { startReceiver, type Receiver } from '../support/receiver';
@@ -23,7 +29,19 @@ import { startTestStack, type TestMerchant, type TestStack } from '../support/te
 jest.setTimeout(120_000);
 
 /** What the alarms page on (lib/monitoring.ts): the set read must include these. */
-const ALARMED = ['WebhookAttempts', 'WebhookAttemptsFailed', 'OutboxOldestAgeSeconds', 'SettlementOldestAgeSeconds', '5xx', 'Requests'];
+const ALARMED = [
+  'WebhookAttempts',
+  'WebhookAttemptsFailed',
+  'OutboxOldestAgeSeconds',
+  'SettlementOldestAgeSeconds',
+  '5xx',
+  'Requests',
+  'ProviderCalls',
+  'ProviderCallErrors',
+  'ProviderAmountMismatch',
+  'ProviderCallbacksRejected',
+  'ProviderAwaitingOldestSeconds',
+];
 
 /** The EMF object Powertools would print (test/unit/pipeline-metrics.test.ts). */
 interface Emf {
@@ -88,10 +106,11 @@ let failing: Receiver;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  const publish = metrics.publishStoredMetrics.bind(metrics);
-  spy = jest.spyOn(metrics, 'publishStoredMetrics').mockImplementation(() => {
-    if (metrics.hasStoredMetrics()) flushes.push(JSON.parse(JSON.stringify(metrics.serializeMetrics())) as Emf);
-    return publish();
+  // Every Metrics instance: the shared one, and the per-provider ones of shared/observability/provider-metrics.ts.
+  const publish = Metrics.prototype.publishStoredMetrics;
+  spy = jest.spyOn(Metrics.prototype, 'publishStoredMetrics').mockImplementation(function (this: Metrics) {
+    if (this.hasStoredMetrics()) flushes.push(JSON.parse(JSON.stringify(this.serializeMetrics())) as Emf);
+    return publish.call(this);
   });
   Object.assign(process.env, { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCHEDULE: '0,1,1', WEBHOOK_TIMEOUT_MS: '800' });
   stack = await startTestStack({ workers: true });
@@ -156,6 +175,53 @@ describe('what the code emits, captured at each flush', () => {
     expect([...emittedNames()]).toEqual(
       expect.arrayContaining(['OutboxOldestAgeSeconds', 'SettlementOldestAgeSeconds', 'SettlementsOverdue', 'Expired']),
     );
+  });
+
+  it('live providers: calls, callbacks accepted, refused and unknown, an amount mismatch, and the reconciliation job', async () => {
+    const psp = await startFakePsp();
+    const token = randomBytes(24).toString('base64url');
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    writeFileSync(file, JSON.stringify({ api_pix: psp.apiPixConfig(token) }));
+    Object.assign(process.env, { PROVIDERS_FILE: file, ALLOWED_KEY_MODES: 'test,live' });
+    try {
+      const live = await stack.admin.createKey(merchant.merchantId, 'live');
+      const m = { ...merchant, apiKey: live.secret };
+      const { buildLiveProviders } = await import('../../shared/adapters/providers/live-connectors');
+      const { parseProvidersConfig } = await import('../../shared/adapters/providers/providers.config');
+      const ops = buildLiveProviders(parseProvidersConfig(JSON.stringify({ api_pix: psp.apiPixConfig(token) }), 'test')).apiPix!;
+      await ops.webhooks.register(`${stack.baseUrl}/providers/api-pix/${token}`);
+      ops.client.close();
+      const a = await payments(stack, m).direct({ amount: 20 });
+      const b = await payments(stack, m).direct({ amount: 30 });
+      const txid = (id: string) => `pi${Buffer.from(id.slice(3), 'base64url').toString('hex')}`;
+      expect((await psp.pay(txid(a.body.payment_id))).callbackStatus).toBe(200);
+      expect((await psp.pay(txid(b.body.payment_id), { amount: '29.00' })).callbackStatus).toBe(200);
+      expect(
+        (
+          await psp.sendCallback({
+            pix: [{ endToEndId: 'E'.padEnd(32, '0'), txid: `pi${'0'.repeat(32)}`, valor: '1.00', horario: new Date().toISOString() }],
+          })
+        ).status,
+      ).toBe(200);
+      expect((await fetch(`${stack.baseUrl}/providers/api-pix/${'x'.repeat(40)}/pix`, { method: 'POST', body: '{}' })).status).toBe(404);
+      const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'job' } as Context;
+      await reconcileProviders({ time: new Date(Date.now() + 3_600_000).toISOString() } as ScheduledEvent, context);
+      expect([...emittedNames()]).toEqual(
+        expect.arrayContaining([
+          'ProviderCalls',
+          'ProviderCallbacksAccepted',
+          'ProviderCallbacksRejected',
+          'ProviderCallbacksUnknown',
+          'ProviderAmountMismatch',
+          'ProviderAwaitingOldestSeconds',
+        ]),
+      );
+      expect(psp.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      delete process.env.ALLOWED_KEY_MODES;
+      await psp.close();
+    }
   });
 
   it('the comparison reports a metric nobody emits', () => {
