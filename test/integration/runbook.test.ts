@@ -8,6 +8,8 @@
  * cdk.json's app command exactly as `cdk` runs it. Blocks with commands that need an AWS account say "not
  * exercised offline" under them, and the numbers the protection section states are the configured ones.
  */
+import { createServer } from 'node:http';
+import { startFakePsp, type FakePsp } from '../support/fake-psp';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -71,6 +73,8 @@ describe('docs/operations.md', () => {
       'webhook-secret rotate',
       'webhooks redrive',
       'trigger payment.success',
+      'providers check',
+      'providers api-pix',
     ])
       expect(cli).toContain(c);
     const cdk = CDK_LINES.map((l) => l.rest);
@@ -127,6 +131,8 @@ const VARS: Record<string, string> = {
 describe('the npm run cli lines, in the runbook order, against a stand-in for the deployed stage', () => {
   let stack: TestStack;
   let sqs: SQSClient;
+  let psp: FakePsp;
+  let secrets: { url: string; close(): Promise<void> };
   const saved = { endpoint: process.env.AWS_ENDPOINT_URL_SQS };
 
   beforeAll(async () => {
@@ -154,11 +160,22 @@ describe('the npm run cli lines, in the runbook order, against a stand-in for th
     await sqs.send(
       new SendMessageCommand({ QueueUrl: dlq.QueueUrl, MessageBody: JSON.stringify({ event_id: 'evt_runbook_dead', attempt: 9 }) }),
     );
+    // The stage's providers secret holds an API Pix block pointing at the fake PSP; Secrets Manager is a stand-in
+    // answering GetSecretValue for that name (the SDK reaches it through AWS_ENDPOINT_URL_SECRETS_MANAGER).
+    psp = await startFakePsp();
+    secrets = await startSecretsStandIn(
+      `latam-payments/${VARS.STAGE}/providers`,
+      JSON.stringify({ api_pix: psp.apiPixConfig('r'.repeat(40)) }),
+    );
+    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = secrets.url;
   });
   afterAll(async () => {
     if (saved.endpoint === undefined) delete process.env.AWS_ENDPOINT_URL_SQS;
     else process.env.AWS_ENDPOINT_URL_SQS = saved.endpoint;
     sqs?.destroy();
+    delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
+    await secrets?.close();
+    await psp?.close();
     await stack?.stop();
   });
 
@@ -182,9 +199,11 @@ describe('the npm run cli lines, in the runbook order, against a stand-in for th
       const target =
         argv[0] === 'webhooks'
           ? has('--region') && has('--stage')
-          : ['listen', 'trigger', 'events'].includes(argv[0]!)
-            ? has('--base-url') && has('--api-key')
-            : has('--table') && has('--region');
+          : argv[0] === 'providers'
+            ? has('--secret-name') && has('--region')
+            : ['listen', 'trigger', 'events'].includes(argv[0]!)
+              ? has('--base-url') && has('--api-key')
+              : has('--table') && has('--region');
       expect({ line: l.line, command: l.text, target }).toEqual({ line: l.line, command: l.text, target: true });
     }
   });
@@ -224,6 +243,9 @@ describe('the npm run cli lines, in the runbook order, against a stand-in for th
     expect(merchant.status).toBe('active');
     expect(merchant.rate_limits?.createPayout).toBeUndefined();
     expect(merchant.rate_limits?.listPayouts).toBe(300);
+    // The PSP has the stage's callback URL, and every request it got matched the API Pix schemas.
+    expect(psp.webhookUrl()).toBe(`${VARS.API_URL}/providers/api-pix/${'r'.repeat(40)}`);
+    expect(psp.violations).toEqual([]);
     const queue = await sqs.send(new GetQueueUrlCommand({ QueueName: queueName(`latam-payments-${VARS.STAGE}`, 'webhooks') }));
     const moved = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     expect((moved.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}'))).toContainEqual({
@@ -300,3 +322,34 @@ describe('the npx cdk lines', () => {
     expect(viaCommand).toEqual(results.get(JSON.stringify(richest)));
   }, 300_000);
 });
+
+/** Secrets Manager's GetSecretValue (JSON 1.1 protocol) for one secret name, on loopback. */
+async function startSecretsStandIn(name: string, value: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { SecretId?: string };
+      const ok = req.headers['x-amz-target'] === 'secretsmanager.GetSecretValue' && body.SecretId === name;
+      res.writeHead(ok ? 200 : 400, { 'content-type': 'application/x-amz-json-1.1' });
+      res.end(
+        JSON.stringify(
+          ok
+            ? {
+                ARN: `arn:aws:secretsmanager:us-east-1:111122223333:secret:${name}-AbCdEf`,
+                Name: name,
+                SecretString: value,
+                VersionId: 'v1',
+              }
+            : { __type: 'ResourceNotFoundException', message: 'Secrets Manager cannot find the specified secret.' },
+        ),
+      );
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
