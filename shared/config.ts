@@ -90,6 +90,10 @@ export const config = {
   get providerFirstCheckSeconds(): number {
     return bounded('PROVIDER_FIRST_CHECK_SECONDS', 60, 0, 3600);
   },
+  /** Seconds between read-backs of an open provider-held charge (shorter locally to prove reconciliation quickly). */
+  get providerCheckIntervalSeconds(): number {
+    return bounded('PROVIDER_CHECK_INTERVAL_SECONDS', 120, 1, 3600);
+  },
   /** Seconds a charge the provider never created is given (a request still retrying) before its payment fails. */
   get providerLostIntentSeconds(): number {
     return bounded('PROVIDER_LOST_INTENT_SECONDS', 120, 0, 3600);

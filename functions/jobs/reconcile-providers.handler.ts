@@ -8,7 +8,10 @@ import { API_PIX } from '../../shared/adapters/providers/api-pix/api-pix.client'
 
 export const handler = scheduledHandler({
   run: async (now) => {
-    const r = await reconcileHeldPayments(paymentDeps(), now, { lostIntentSeconds: config.providerLostIntentSeconds });
+    const r = await reconcileHeldPayments(paymentDeps(), now, {
+      lostIntentSeconds: config.providerLostIntentSeconds,
+      checkIntervalSeconds: config.providerCheckIntervalSeconds,
+    });
     // Money a provider holds that was not settled pages until an operator resolves it (API Pix is the one held rail today).
     if (r.mismatched > 0) recordProviderAmountMismatch(API_PIX, r.mismatched);
     return r;

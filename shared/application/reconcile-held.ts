@@ -13,10 +13,9 @@ import type { PaymentDeps } from './payment-deps';
 import { transition } from './payments';
 import { settleRefundsReported } from './refunds-live';
 
-/** How often an open charge is read back while it waits. */
-export const HELD_CHECK_INTERVAL_SECONDS = 120;
-
 export interface ReconcileOptions {
+  /** Seconds between read-backs of an open charge (default 120). */
+  readonly checkIntervalSeconds?: number;
   /** At most this many payments per run. */
   readonly limit?: number;
   /** A charge the provider does not have is given this long (a request still retrying) before its payment fails. */
@@ -48,9 +47,9 @@ export async function applyChargeState(
   payment: Payment,
   state: PixChargeState,
   now: Date,
-  opts: { endToEndId?: string; sessionClosed?: boolean; lostIntentSeconds?: number } = {},
+  opts: { endToEndId?: string; sessionClosed?: boolean; lostIntentSeconds?: number; checkIntervalSeconds?: number } = {},
 ): Promise<HeldOutcome> {
-  const { endToEndId, sessionClosed = false, lostIntentSeconds = 120 } = opts;
+  const { endToEndId, sessionClosed = false, lostIntentSeconds = 120, checkIntervalSeconds = 120 } = opts;
   if (!awaitsProvider(payment)) return 'closed';
   const at = now.toISOString();
   switch (state.kind) {
@@ -71,7 +70,7 @@ export async function applyChargeState(
         await deps.store.touchPayment({
           payment: await fresh(deps, payment),
           patch: {},
-          nextCheckAt: later(now, HELD_CHECK_INTERVAL_SECONDS),
+          nextCheckAt: later(now, checkIntervalSeconds),
           now: at,
         });
         return 'mismatch';
@@ -88,7 +87,7 @@ export async function applyChargeState(
       }
       const current = payment.status === 'processing' ? await openHeldCharge(deps, payment, state.charge) : payment;
       if (awaitsProvider(current)) {
-        const next = Math.min(Date.parse(state.expiresAt) + 5_000, now.getTime() + HELD_CHECK_INTERVAL_SECONDS * 1000);
+        const next = Math.min(Date.parse(state.expiresAt) + 5_000, now.getTime() + checkIntervalSeconds * 1000);
         await deps.store.touchPayment({ payment: current, patch: {}, nextCheckAt: new Date(next).toISOString(), now: at });
       }
       return payment.status === 'processing' ? 'opened' : 'waiting';
@@ -102,7 +101,7 @@ export async function applyChargeState(
         });
         return 'failed';
       }
-      await deps.store.touchPayment({ payment, patch: {}, nextCheckAt: later(now, HELD_CHECK_INTERVAL_SECONDS), now: at });
+      await deps.store.touchPayment({ payment, patch: {}, nextCheckAt: later(now, checkIntervalSeconds), now: at });
       return 'waiting';
     }
   }
@@ -121,7 +120,7 @@ async function reconcileOne(
   pix: PixConnector,
   paymentId: string,
   now: Date,
-  opts: { endToEndId?: string; lostIntentSeconds?: number } = {},
+  opts: { endToEndId?: string; lostIntentSeconds?: number; checkIntervalSeconds?: number } = {},
 ): Promise<HeldOutcome> {
   for (let attempt = 0; ; attempt++) {
     const payment = await deps.store.getPayment(paymentId);
@@ -158,7 +157,7 @@ export async function reconcileHeldPayments(deps: PaymentDeps, now: Date, opts: 
     result.checked++;
     try {
       if (!pix) throw new ProviderUnavailable('pix', 'configuration', 'no live PIX provider is configured');
-      const outcome = await reconcileOne(deps, pix, id, now, { lostIntentSeconds: opts.lostIntentSeconds });
+      const outcome = await reconcileOne(deps, pix, id, now, { lostIntentSeconds: opts.lostIntentSeconds, checkIntervalSeconds: opts.checkIntervalSeconds });
       if (outcome === 'settled') result.settled++;
       if (outcome === 'expired') result.expired++;
       if (outcome === 'failed') result.failed++;

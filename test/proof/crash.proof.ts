@@ -21,22 +21,27 @@
  * first run 60 s after a start, and the job only picks up payouts older than the settlement delay + 60 s),
  * PROOF_STATE_DIR (default a new temp dir).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, type WriteStream } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  freePort,
+  guardProcess,
+  setNotificationUrl,
+  sleep,
+  snapshot,
+  startStack as startStackProcess,
+  stopStack as stopStackProcess,
+  type Item,
+  type Snapshot,
+  type Stack,
+} from './stack-process';
 import { verifyWebhook } from '../support/merchant-verify';
 import { startReceiver, type Receiver } from '../support/receiver';
 
 // Lambda runs Node 22; the SDK's notice about Node 20 is not news here (bin/local.ts does the same).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const num = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
   return process.env[name] !== undefined && Number.isFinite(v) ? v : fallback;
@@ -50,7 +55,6 @@ const HARD_LIMIT_MS = (SETTLE_SECONDS + (KILLS + 1) * (PHASE_SECONDS * 1.3 + 45)
 
 const started = Date.now();
 const log = (msg: string) => console.log(`[proof +${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pick = <T>(choices: ReadonlyArray<readonly [T, number]>): T => {
   let x = Math.random() * choices.reduce((s, [, w]) => s + w, 0);
   for (const [v, w] of choices) if ((x -= w) < 0) return v;
@@ -61,160 +65,13 @@ const pick = <T>(choices: ReadonlyArray<readonly [T, number]>): T => {
 // The stack as a child process group
 // ---------------------------------------------------------------------------------------------------------
 
-interface Stack {
-  readonly n: number;
-  readonly child: ChildProcess;
-  readonly pid: number;
-  readonly baseUrl: string;
-  readonly apiKey: string;
-  readonly merchantId: string;
-  readonly webhookSecret: string;
-  readonly db: DynamoDBDocumentClient;
-  readonly tableName: string;
-  readonly readyAt: number;
-  alive: boolean;
-}
-
-const children = new Set<ChildProcess>();
-
-function killGroup(pid: number, signal: NodeJS.Signals) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-function groupAlive(pid: number) {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// Whatever ends this process, no stack survives it.
-process.on('exit', () => {
-  for (const c of children) if (c.pid) killGroup(c.pid, 'SIGKILL');
-});
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(sig, () => {
-    console.error(`\n[proof] ${sig}: killing the stack and exiting`);
-    process.exit(130);
-  });
-}
-process.on('uncaughtException', (e) => {
-  console.error('[proof] uncaught exception:', e);
-  process.exit(2);
-});
-process.on('unhandledRejection', (e) => {
-  console.error('[proof] unhandled rejection:', e);
-  process.exit(2);
-});
-setTimeout(() => {
-  console.error(`[proof] hard limit of ${Math.round(HARD_LIMIT_MS / 1000)} s reached: killing the stack`);
-  process.exit(2);
-}, HARD_LIMIT_MS).unref();
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
-}
-
-async function startStack(n: number, stateDir: string, port: number): Promise<Stack> {
-  const logFile: WriteStream = createWriteStream(join(stateDir, `stack-${n}.log`));
-  const child = spawn(process.execPath, [TSX_CLI, 'bin/local.ts', '--state-dir', stateDir, '--port', String(port)], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PAYOUT_SETTLEMENT_DELAY_SECONDS: String(SETTLEMENT_DELAY_SECONDS),
-      REFUND_SETTLEMENT_DELAY_SECONDS: String(SETTLEMENT_DELAY_SECONDS),
-      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-    },
-  });
-  if (!child.pid) throw new Error('could not spawn the local stack');
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let out = '';
-  let ready = false;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`stack ${n} not ready within 90 s (see ${stateDir}/stack-${n}.log)`)), 90_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      logFile.write(d);
-      if (ready) return;
-      out += d.toString();
-      if (out.includes('Local payments API ready')) {
-        ready = true;
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr?.on('data', (d: Buffer) => logFile.write(d));
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`stack ${n} exited (${code ?? signal}) before it was ready (see ${stateDir}/stack-${n}.log)`));
-    });
-  });
-  const info = JSON.parse(readFileSync(join(stateDir, 'stack.json'), 'utf8')) as {
-    base_url: string;
-    dynamodb_endpoint: string;
-    table_name: string;
-    region: string;
-  };
-  const sandbox = JSON.parse(readFileSync(join(stateDir, 'sandbox.json'), 'utf8')) as {
-    merchant_id: string;
-    api_key: string;
-    webhook_secret: string;
-  };
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: info.dynamodb_endpoint,
-      region: info.region,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
-  return {
-    n,
-    child,
-    pid: child.pid,
-    baseUrl: info.base_url,
-    apiKey: sandbox.api_key,
-    merchantId: sandbox.merchant_id,
-    webhookSecret: sandbox.webhook_secret,
-    db,
-    tableName: info.table_name,
-    readyAt: Date.now(),
-    alive: true,
-  };
-}
-
-/** Signals the whole process group and waits until every member (Java included) is gone. */
-async function stopStack(s: Stack, signal: NodeJS.Signals): Promise<void> {
-  s.alive = false;
-  const exited = new Promise<void>((r) =>
-    s.child.exitCode !== null || s.child.signalCode !== null ? r() : s.child.once('exit', () => r()),
-  );
-  killGroup(s.pid, signal);
-  const escalate = setTimeout(() => killGroup(s.pid, 'SIGKILL'), 10_000);
-  await exited;
-  const end = Date.now() + 12_000;
-  while (groupAlive(s.pid) && Date.now() < end) await sleep(50);
-  clearTimeout(escalate);
-  if (groupAlive(s.pid)) {
-    killGroup(s.pid, 'SIGKILL');
-    log(`warning: process group ${s.pid} still has members after ${signal}`);
-  }
-  s.db.destroy();
-}
+const SETTLEMENT_ENV = {
+  PAYOUT_SETTLEMENT_DELAY_SECONDS: String(SETTLEMENT_DELAY_SECONDS),
+  REFUND_SETTLEMENT_DELAY_SECONDS: String(SETTLEMENT_DELAY_SECONDS),
+};
+const startStack = (n: number, stateDir: string, port: number) => startStackProcess(n, stateDir, port, { env: SETTLEMENT_ENV });
+const stopStack = (s: Stack, signal: NodeJS.Signals) => stopStackProcess(s, signal, log);
+guardProcess(HARD_LIMIT_MS);
 
 // ---------------------------------------------------------------------------------------------------------
 // Load
@@ -479,44 +336,6 @@ async function retryUnanswered(s: Stack, deadline: number) {
 // The table and the checks
 // ---------------------------------------------------------------------------------------------------------
 
-type Item = Record<string, any>;
-
-async function scanAll(s: Stack): Promise<Item[]> {
-  const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const r = await s.db.send(new ScanCommand({ TableName: s.tableName, ConsistentRead: true, ExclusiveStartKey: start }));
-    items.push(...(r.Items ?? []));
-    start = r.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
-interface Snapshot {
-  readonly events: Item[];
-  readonly payouts: Item[];
-  readonly payments: Item[];
-  readonly sessions: Item[];
-  readonly refunds: Item[];
-  readonly balances: Item[];
-  readonly ledger: Item[];
-}
-
-async function snapshot(s: Stack): Promise<Snapshot> {
-  const items = await scanAll(s);
-  const pk = (prefix: string) => items.filter((i) => String(i.PK).startsWith(prefix));
-  const merchant = items.filter((i) => i.PK === `MERCHANT#${s.merchantId}`);
-  return {
-    events: pk('EVENT#'),
-    payouts: pk('PAYOUT#'),
-    payments: pk('PAYMENT#'),
-    sessions: pk('SESSION#'),
-    refunds: pk('REFUND#'),
-    balances: merchant.filter((i) => String(i.SK).startsWith('BALANCE#')),
-    ledger: merchant.filter((i) => String(i.SK).startsWith('LEDGER#')),
-  };
-}
-
 const PAYOUT_FINAL: Record<string, string> = { complete: 'completed', fail: 'failed', complete_then_refund: 'refunded' };
 const refundFinal = (r: Item) => (Number(r.amount_minor) % 100 === 13 ? 'failed' : 'succeeded');
 
@@ -718,15 +537,7 @@ async function main(): Promise<number> {
 
   let s = await startStack(0, stateDir, port);
   log(`stack 0 ready (pid group ${s.pid}), merchant ${s.merchantId}, receiver ${receiver.url}`);
-  await s.db.send(
-    new UpdateCommand({
-      TableName: s.tableName,
-      Key: { PK: `MERCHANT#${s.merchantId}`, SK: 'PROFILE' },
-      UpdateExpression: 'SET notification_url = :u',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':u': receiver.url },
-    }),
-  );
+  await setNotificationUrl(s, receiver.url);
 
   try {
     const spreadMs = PHASE_SECONDS * 1300;

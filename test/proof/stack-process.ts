@@ -1,0 +1,228 @@
+/**
+ * The local stack as a child process group, for the proofs: started detached (tsx, node and DynamoDB Local's
+ * Java process in one group), ready when it prints its banner, killed as a group (SIGKILL mid-load is the
+ * point), restarted on the same state dir. Whatever ends the proof, no stack survives it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface Stack {
+  readonly n: number;
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly merchantId: string;
+  readonly webhookSecret: string;
+  readonly db: DynamoDBDocumentClient;
+  readonly tableName: string;
+  readonly readyAt: number;
+  alive: boolean;
+}
+
+export interface StackOptions {
+  /** Arguments after `bin/local.ts --state-dir DIR --port PORT` (the live stage: --stage live --providers FILE). */
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  /** The seeded merchant's file in the state dir: sandbox.json, or live.json on the live stage. */
+  readonly merchantFile?: string;
+}
+
+const children = new Set<ChildProcess>();
+
+export function killGroup(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+function groupAlive(pid: number) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Exit handlers and the hard time limit: past it (or on any signal or uncaught error) every stack is killed. */
+export function guardProcess(hardLimitMs: number) {
+  process.on('exit', () => {
+    for (const c of children) if (c.pid) killGroup(c.pid, 'SIGKILL');
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(sig, () => {
+      console.error(`\n[proof] ${sig}: killing the stack and exiting`);
+      process.exit(130);
+    });
+  }
+  process.on('uncaughtException', (e) => {
+    console.error('[proof] uncaught exception:', e);
+    process.exit(2);
+  });
+  process.on('unhandledRejection', (e) => {
+    console.error('[proof] unhandled rejection:', e);
+    process.exit(2);
+  });
+  setTimeout(() => {
+    console.error(`[proof] hard limit of ${Math.round(hardLimitMs / 1000)} s reached: killing the stack`);
+    process.exit(2);
+  }, hardLimitMs).unref();
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+export async function startStack(n: number, stateDir: string, port: number, opts: StackOptions = {}): Promise<Stack> {
+  const logFile: WriteStream = createWriteStream(join(stateDir, `stack-${n}.log`));
+  const child = spawn(process.execPath, [TSX_CLI, 'bin/local.ts', '--state-dir', stateDir, '--port', String(port), ...(opts.args ?? [])], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN', ...opts.env },
+  });
+  if (!child.pid) throw new Error('could not spawn the local stack');
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let out = '';
+  let ready = false;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stack ${n} not ready within 90 s (see ${stateDir}/stack-${n}.log)`)), 90_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      logFile.write(d);
+      if (ready) return;
+      out += d.toString();
+      if (out.includes('Local payments API ready')) {
+        ready = true;
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (d: Buffer) => logFile.write(d));
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`stack ${n} exited (${code ?? signal}) before it was ready (see ${stateDir}/stack-${n}.log)`));
+    });
+  });
+  const info = JSON.parse(readFileSync(join(stateDir, 'stack.json'), 'utf8')) as {
+    base_url: string;
+    dynamodb_endpoint: string;
+    table_name: string;
+    region: string;
+  };
+  const merchant = JSON.parse(readFileSync(join(stateDir, opts.merchantFile ?? 'sandbox.json'), 'utf8')) as {
+    merchant_id: string;
+    api_key: string;
+    webhook_secret: string;
+  };
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: info.dynamodb_endpoint,
+      region: info.region,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  return {
+    n,
+    child,
+    pid: child.pid,
+    baseUrl: info.base_url,
+    apiKey: merchant.api_key,
+    merchantId: merchant.merchant_id,
+    webhookSecret: merchant.webhook_secret,
+    db,
+    tableName: info.table_name,
+    readyAt: Date.now(),
+    alive: true,
+  };
+}
+
+/** Signals the whole process group and waits until every member (Java included) is gone. */
+export async function stopStack(s: Stack, signal: NodeJS.Signals, log: (msg: string) => void): Promise<void> {
+  s.alive = false;
+  const exited = new Promise<void>((r) =>
+    s.child.exitCode !== null || s.child.signalCode !== null ? r() : s.child.once('exit', () => r()),
+  );
+  killGroup(s.pid, signal);
+  const escalate = setTimeout(() => killGroup(s.pid, 'SIGKILL'), 10_000);
+  await exited;
+  const end = Date.now() + 12_000;
+  while (groupAlive(s.pid) && Date.now() < end) await sleep(50);
+  clearTimeout(escalate);
+  if (groupAlive(s.pid)) {
+    killGroup(s.pid, 'SIGKILL');
+    log(`warning: process group ${s.pid} still has members after ${signal}`);
+  }
+  s.db.destroy();
+}
+
+/** Points the seeded merchant's webhooks at a receiver (no CLI command changes a notification_url). */
+export async function setNotificationUrl(s: Stack, url: string) {
+  await s.db.send(
+    new UpdateCommand({
+      TableName: s.tableName,
+      Key: { PK: `MERCHANT#${s.merchantId}`, SK: 'PROFILE' },
+      UpdateExpression: 'SET notification_url = :u',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':u': url },
+    }),
+  );
+}
+
+/** The whole table, read directly (the proofs may Scan; the service never does). */
+export type Item = Record<string, any>;
+
+export async function scanAll(s: Stack): Promise<Item[]> {
+  const items: Item[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const r = await s.db.send(new ScanCommand({ TableName: s.tableName, ConsistentRead: true, ExclusiveStartKey: start }));
+    items.push(...(r.Items ?? []));
+    start = r.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+export interface Snapshot {
+  readonly events: Item[];
+  readonly payouts: Item[];
+  readonly payments: Item[];
+  readonly sessions: Item[];
+  readonly refunds: Item[];
+  readonly balances: Item[];
+  readonly ledger: Item[];
+}
+
+export async function snapshot(s: Stack): Promise<Snapshot> {
+  const items = await scanAll(s);
+  const pk = (prefix: string) => items.filter((i) => String(i.PK).startsWith(prefix));
+  const merchant = items.filter((i) => i.PK === `MERCHANT#${s.merchantId}`);
+  return {
+    events: pk('EVENT#'),
+    payouts: pk('PAYOUT#'),
+    payments: pk('PAYMENT#'),
+    sessions: pk('SESSION#'),
+    refunds: pk('REFUND#'),
+    balances: merchant.filter((i) => String(i.SK).startsWith('BALANCE#')),
+    ledger: merchant.filter((i) => String(i.SK).startsWith('LEDGER#')),
+  };
+}
