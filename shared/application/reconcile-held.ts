@@ -157,7 +157,10 @@ export async function reconcileHeldPayments(deps: PaymentDeps, now: Date, opts: 
     result.checked++;
     try {
       if (!pix) throw new ProviderUnavailable('pix', 'configuration', 'no live PIX provider is configured');
-      const outcome = await reconcileOne(deps, pix, id, now, { lostIntentSeconds: opts.lostIntentSeconds, checkIntervalSeconds: opts.checkIntervalSeconds });
+      const outcome = await reconcileOne(deps, pix, id, now, {
+        lostIntentSeconds: opts.lostIntentSeconds,
+        checkIntervalSeconds: opts.checkIntervalSeconds,
+      });
       if (outcome === 'settled') result.settled++;
       if (outcome === 'expired') result.expired++;
       if (outcome === 'failed') result.failed++;
