@@ -66,13 +66,15 @@ export async function applyChargeState(
         return 'settled';
       }
       if (m.kind === 'mismatch') {
+        // Recorded and alarmed, never settled; past its expiry the payment closes (the money stays at the provider
+        // for an operator to return), so the alarm clears instead of paging forever.
         await recordMismatch(deps, payment, m.pix.amountMinor, m.pix.endToEndId);
-        await deps.store.touchPayment({
-          payment: await fresh(deps, payment),
-          patch: {},
-          nextCheckAt: later(now, checkIntervalSeconds),
-          now: at,
-        });
+        const current = await fresh(deps, payment);
+        if (current.expires_at && Date.parse(current.expires_at) <= now.getTime()) {
+          await transition(deps, current, 'expired', { expires_at: null });
+        } else {
+          await deps.store.touchPayment({ payment: current, patch: {}, nextCheckAt: later(now, checkIntervalSeconds), now: at });
+        }
         return 'mismatch';
       }
       if (state.kind === 'paid') return 'waiting';

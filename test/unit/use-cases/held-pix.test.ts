@@ -125,10 +125,15 @@ describe('what the provider holds decides', () => {
     expect((await stored(p.payment_id)).status).toBe('pending');
   });
 
-  it('a different amount is recorded, not settled', async () => {
+  it('a different amount is recorded, not settled; past its expiry the payment closes, the mismatch kept', async () => {
     const p = await pay();
     expect(await applyChargeState(deps, psp, await stored(p.payment_id), paid(4900), now())).toBe('mismatch');
     expect(await stored(p.payment_id)).toMatchObject({ status: 'pending', provider_mismatch_minor: 4900 });
+    w.clock.advanceMinutes(31);
+    expect(await applyChargeState(deps, psp, await stored(p.payment_id), paid(4900), now())).toBe('mismatch');
+    expect(await stored(p.payment_id)).toMatchObject({ status: 'expired', provider_mismatch_minor: 4900 });
+    expect(await applyChargeState(deps, psp, await stored(p.payment_id), paid(4900), now())).toBe('closed');
+    expect(balanceOf(w, principal.merchant.merchant_id, 'BRL', 'live')).toBe(0);
   });
 
   it('a charge whose answer was lost is opened from the read-back; one never created fails after the grace', async () => {
