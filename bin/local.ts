@@ -6,6 +6,8 @@
  *   npm start -- --stage live --providers FILE
  *                             the live stage: sk_live_ keys, the providers of FILE (DESIGN.md section 8), .local/live.json
  *   JOBS_INTERVAL_SECONDS=5   run the scheduled jobs this often (default: each job's schedule, 60 s)
+ *   npm start -- --emulate-conflicts [--conflict-latency-ms 20]
+ *                             DynamoDB's transaction conflict rules in front of DynamoDB Local (bin/local/conflict-proxy.ts)
  */
 import { parseArgs } from 'node:util';
 import { rmSync } from 'node:fs';
@@ -26,6 +28,8 @@ const { values } = parseArgs({
     'state-dir': { type: 'string' },
     stage: { type: 'string', default: 'sandbox' },
     providers: { type: 'string' },
+    'emulate-conflicts': { type: 'boolean', default: false },
+    'conflict-latency-ms': { type: 'string' },
   },
 });
 if (values.stage !== 'sandbox' && values.stage !== 'live') {
@@ -60,6 +64,7 @@ try {
     stateDir,
     stage,
     providersFile: values.providers,
+    ...(values['emulate-conflicts'] ? { emulateConflicts: { latencyMs: Number(values['conflict-latency-ms'] ?? 0) } } : {}),
     jobsIntervalSeconds: jobsInterval && Number.isFinite(jobsInterval) && jobsInterval > 0 ? jobsInterval : undefined,
     onError: (e) => console.error('[local] handler error:', e),
   });

@@ -11,6 +11,7 @@ import { queueDefinitions, queueUrlEnv } from '../../shared/manifest/queues';
 import { createHttpServer, listen } from './http-server';
 import { recoverInFlightWork } from './recover';
 import { startScheduler } from './scheduler';
+import { startConflictProxy } from './conflict-proxy';
 import { seedSandboxMerchant, type SandboxInfo } from './seed';
 import { startPoller } from './sqs-poller';
 import { ensureQueues, ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSqsEmulator } from './services';
@@ -33,6 +34,8 @@ export interface LocalStackOptions {
   readonly providersFile?: string;
   /** How often the scheduled jobs run, in seconds (default each job's own schedule; JOBS_INTERVAL_SECONDS). */
   readonly jobsIntervalSeconds?: number;
+  /** Put the conflict proxy (DynamoDB's transaction conflict rules) between the service and DynamoDB Local. */
+  readonly emulateConflicts?: { readonly latencyMs?: number };
 }
 
 export interface LocalStack {
@@ -89,7 +92,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     stops.push(dynamodb.stop, sqs.stop);
     await ensureTable(dynamodb.endpoint, LOCAL_TABLE);
     const queueEnv = await ensureQueues(sqs.endpoint, LOCAL_QUEUE_PREFIX);
-    Object.assign(process.env, localEnvironment(dynamodb.endpoint, sqs.endpoint, queueEnv, opts));
+    const proxy = opts.emulateConflicts
+      ? await startConflictProxy({ target: dynamodb.endpoint, latencyMs: opts.emulateConflicts.latencyMs })
+      : null;
+    if (proxy) stops.push(proxy.stop);
+    Object.assign(process.env, localEnvironment(proxy?.endpoint ?? dynamodb.endpoint, sqs.endpoint, queueEnv, opts));
     // fauxqs starts empty: whatever was on the queues when the last run stopped is gone. Send again what the
     // table says was in flight, before the consumers start (test/proof/crash.proof.ts proves the need).
     if (!opts.memory && opts.workers !== false) {

@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { ensureQueues, ensureTable } from '../../bin/local/services';
 import { createHttpServer, listen, type ExtraRoute } from '../../bin/local/http-server';
 import { startPoller } from '../../bin/local/sqs-poller';
+import { startConflictProxy, type ConflictProxy } from '../../bin/local/conflict-proxy';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { queueDefinitions, queueUrlEnv } from '../../shared/manifest/queues';
 import type { CreateMerchantInput, merchantAdmin } from '../../shared/application/merchants';
@@ -29,12 +30,19 @@ export interface TestStack {
   admin: ReturnType<typeof merchantAdmin>;
   createMerchant(input?: Partial<CreateMerchantInput>): Promise<TestMerchant>;
   request(path: string, init?: RequestInit & { apiKey?: string }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  /** With `conflicts`: what the conflict proxy forwarded and refused. */
+  readonly conflictStats?: ConflictProxy['stats'];
   stop(): Promise<void>;
 }
 
 /** `workers: true` also runs the queue consumers (the webhook sender) with Lambda's batch semantics. */
-export async function startTestStack(options: { extraRoutes?: ExtraRoute[]; workers?: boolean } = {}): Promise<TestStack> {
-  const { dynamodb, sqs } = engines();
+export async function startTestStack(
+  options: { extraRoutes?: ExtraRoute[]; workers?: boolean; conflicts?: { latencyMs?: number } } = {},
+): Promise<TestStack> {
+  const { dynamodb: engine, sqs } = engines();
+  // With `conflicts`, the service reaches DynamoDB Local through the proxy that answers as DynamoDB does (issue 22).
+  const proxy = options.conflicts ? await startConflictProxy({ target: engine, latencyMs: options.conflicts.latencyMs }) : null;
+  const dynamodb = proxy?.endpoint ?? engine;
   const id = `t${randomBytes(5).toString('hex')}`;
   const tableName = `test-${id}`;
   await ensureTable(dynamodb, tableName);
@@ -89,8 +97,10 @@ export async function startTestStack(options: { extraRoutes?: ExtraRoute[]; work
       checkResponse({ method: rest.method ?? 'GET', path, status: res.status, headers: res.headers, text });
       return { status: res.status, headers: res.headers, body, text };
     },
+    conflictStats: proxy?.stats,
     async stop() {
       await Promise.all(pollers.map((p) => p.stop()));
+      await proxy?.stop();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();

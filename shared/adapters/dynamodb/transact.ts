@@ -27,18 +27,39 @@ export class Transaction {
     return this.writes.length;
   }
 
-  /** Runs the writes as one TransactWriteItems; a failed condition throws WriteConflict naming its entity. */
-  async commit(db: DynamoDBDocumentClient): Promise<void> {
-    try {
-      await db.send(new TransactWriteCommand({ TransactItems: this.writes.map((w) => w.write) }));
-    } catch (e) {
-      if (e instanceof TransactionCanceledException) {
-        const i = (e.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
-        throw new WriteConflict(i >= 0 ? (this.writes[i]?.entity ?? 'unknown') : 'unknown');
+  /**
+   * Runs the writes as one TransactWriteItems; a failed condition throws WriteConflict naming its entity.
+   * DynamoDB cancels a transaction that touches an item another transaction or write is touching
+   * (TransactionConflict), writing nothing, and the SDK does not retry that: it is sent again here, the same
+   * request, after a short jittered backoff. Sending the same conditions again is the re-decision: if what
+   * they were decided on changed meanwhile, a condition fails and the caller's WriteConflict path re-reads.
+   */
+  async commit(db: DynamoDBDocumentClient, attempts = CONFLICT_ATTEMPTS): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.send(new TransactWriteCommand({ TransactItems: this.writes.map((w) => w.write) }));
+        return;
+      } catch (e) {
+        if (!(e instanceof TransactionCanceledException)) throw e;
+        const reasons = e.CancellationReasons ?? [];
+        const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+        if (failed >= 0) throw new WriteConflict(this.writes[failed]?.entity ?? 'unknown');
+        const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
+        if (!conflict) throw new WriteConflict('unknown');
+        if (attempt >= attempts) throw e; // still contended after every retry: a 5xx the caller may retry with its key
+        await conflictBackoff(attempt);
       }
-      throw e;
     }
   }
 }
 
 export const transaction = () => new Transaction();
+
+/** Tries of one transaction meeting TransactionConflict: up to about 5 s of backoff in all before it gives up. */
+export const CONFLICT_ATTEMPTS = 20;
+
+/** Full jitter over an exponential ceiling (10 ms, 20 ms, ... capped at 320 ms). */
+export function conflictBackoff(attempt: number): Promise<void> {
+  const ceiling = Math.min(320, 10 * 2 ** (attempt - 1));
+  return new Promise((r) => setTimeout(r, Math.random() * ceiling));
+}

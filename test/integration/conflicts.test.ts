@@ -1,0 +1,122 @@
+/**
+ * DynamoDB's transaction conflicts, which DynamoDB Local never shows (issue 22, parts 1 and 3): the conflict
+ * proxy answers as DynamoDB does, and the service retries what a conflict cancelled instead of answering 500.
+ */
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { startConflictProxy } from '../../bin/local/conflict-proxy';
+import { ensureTable } from '../../bin/local/services';
+import { engines } from '../support/engines';
+import { balanceMinor, card, ledger, payments } from '../support/payments';
+import { startTestStack } from '../support/test-stack';
+
+const client = (endpoint: string) =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+
+describe('the conflict proxy answers as DynamoDB does', () => {
+  const table = `conflicts-${randomBytes(4).toString('hex')}`;
+  beforeAll(() => ensureTable(engines().dynamodb, table));
+
+  /** 32 transactions at once, each adding 1 to one hot item and writing an item of its own. */
+  const burst = (db: DynamoDBDocumentClient) =>
+    Promise.allSettled(
+      Array.from({ length: 32 }, (_, i) =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: table,
+                  Key: { PK: 'HOT', SK: 'ITEM' },
+                  UpdateExpression: 'ADD n :one',
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+              { Put: { TableName: table, Item: { PK: `OWN#${i}#${randomBytes(4).toString('hex')}`, SK: 'ITEM' } } },
+            ],
+          }),
+        ),
+      ),
+    );
+
+  it('DynamoDB Local alone serializes them: every one commits', async () => {
+    const results = await burst(client(engines().dynamodb));
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+  });
+
+  it('through the proxy, transactions on an item another is touching are cancelled with TransactionConflict, that item named', async () => {
+    const proxy = await startConflictProxy({ target: engines().dynamodb, latencyMs: 20 });
+    try {
+      const results = await burst(client(proxy.endpoint));
+      const cancelled = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(cancelled.length).toBeGreaterThan(0);
+      expect(results.length - cancelled.length).toBeGreaterThan(0);
+      for (const c of cancelled) {
+        expect(c.reason).toBeInstanceOf(TransactionCanceledException);
+        expect((c.reason as TransactionCanceledException).CancellationReasons?.map((r) => r.Code)).toEqual(['TransactionConflict', 'None']);
+      }
+      expect(proxy.stats.transactionConflicts).toBe(cancelled.length);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('a single write to an item of an in-flight transaction fails with TransactionConflictException; writes elsewhere pass', async () => {
+    const proxy = await startConflictProxy({ target: engines().dynamodb, latencyMs: 200 });
+    try {
+      const db = client(proxy.endpoint);
+      const tx = db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: table,
+                Key: { PK: 'HOT', SK: 'ITEM' },
+                UpdateExpression: 'ADD n :one',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      const hot = db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { PK: 'HOT', SK: 'ITEM' },
+          UpdateExpression: 'ADD n :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
+      await expect(hot).rejects.toMatchObject({ name: 'TransactionConflictException' });
+      await expect(db.send(new PutCommand({ TableName: table, Item: { PK: 'COLD', SK: 'ITEM' } }))).resolves.toBeDefined();
+      await tx;
+    } finally {
+      await proxy.stop();
+    }
+  });
+});
+
+describe('the service under conflicts', () => {
+  it('16 concurrent card payments of one merchant (each credits its one balance item): all 200, ledger = balance', async () => {
+    const stack = await startTestStack({ conflicts: { latencyMs: 15 } });
+    try {
+      const m = await stack.createMerchant();
+      const api = payments(stack, m);
+      const results = await Promise.all(
+        Array.from({ length: 16 }, () => api.direct({ payment_method: 'card', amount: 10, card: card('4242424242424242') })),
+      );
+      expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+      expect(results.every((r) => r.body.status === 'success')).toBe(true);
+      expect(stack.conflictStats!.transactionConflicts).toBeGreaterThan(0); // the conflicts happened, and were retried
+      expect(await balanceMinor(m)).toBe(16 * 1000);
+      const entries = await ledger(m);
+      expect(entries.reduce((s, e) => s + Number(e.amount_minor), 0)).toBe(16 * 1000);
+    } finally {
+      await stack.stop();
+    }
+  });
+});
