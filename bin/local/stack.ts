@@ -11,7 +11,7 @@ import { queueDefinitions, queueUrlEnv } from '../../shared/manifest/queues';
 import { createHttpServer, listen } from './http-server';
 import { recoverInFlightWork } from './recover';
 import { startScheduler } from './scheduler';
-import { startConflictProxy } from './conflict-proxy';
+import { startConflictProxy, type ConflictProxy } from './conflict-proxy';
 import { seedSandboxMerchant, type SandboxInfo } from './seed';
 import { startPoller } from './sqs-poller';
 import { ensureQueues, ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSqsEmulator } from './services';
@@ -47,6 +47,8 @@ export interface LocalStack {
   readonly reusedMerchant: boolean;
   readonly dynamodbEndpoint: string;
   readonly sqsEndpoint: string;
+  /** With emulateConflicts: what the conflict proxy forwarded and refused. */
+  readonly conflictStats?: ConflictProxy['stats'];
   stop(): Promise<void>;
 }
 
@@ -170,6 +172,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       sandbox,
       stage,
       merchantFile,
+      conflictStats: proxy?.stats,
       reusedMerchant: reused,
       dynamodbEndpoint: dynamodb.endpoint,
       sqsEndpoint: sqs.endpoint,

@@ -1,0 +1,100 @@
+/**
+ * `npm run bench:hot-merchant` (issue 22): one merchant at once from many shoppers, under DynamoDB's conflict
+ * rules (the conflict proxy in front of DynamoDB Local). Per burst size (BENCH_BURSTS, default 64,256): that
+ * many requests at once, card payments with refunds of earlier payments and PIX payouts mixed in; requests,
+ * 2xx, 5xx (goal 0), conflicts the proxy raised (each retried by the service), p50/p99, and at the end whether
+ * every balance equals the sum of its ledger entries.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { customer, pixBeneficiary } from '../support/sample-data';
+import { quantile } from './support';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
+const BURSTS = (process.env.BENCH_BURSTS ?? '64,256').split(',').map(Number);
+const LATENCY_MS = Number(process.env.BENCH_CONFLICT_LATENCY_MS ?? 2);
+
+async function main() {
+  const { startLocalStack } = await import('../../bin/local/stack');
+  const { adminService, tableName } = await import('../../shared/wiring');
+  const { documentClient } = await import('../../shared/adapters/aws-clients');
+  const { ROUTES } = await import('../../shared/manifest/routes');
+  const stack = await startLocalStack({
+    port: 0,
+    memory: true,
+    stateDir: mkdtempSync(join(tmpdir(), 'hot-merchant-')),
+    emulateConflicts: { latencyMs: LATENCY_MS },
+  });
+  const s = stack.sandbox;
+  await adminService().setRateLimits(
+    s.merchant_id,
+    Object.fromEntries(ROUTES.filter((r) => r.rateLimitPerMinute).map((r) => [r.id, 10_000_000])),
+  );
+  const post = async (path: string, body: unknown) => {
+    const t = performance.now();
+    const r = await fetch(`${s.base_url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': s.api_key },
+      body: JSON.stringify(body),
+    });
+    const json = (await r.json().catch(() => ({}))) as Record<string, unknown>;
+    return { status: r.status, ms: performance.now() - t, body: json };
+  };
+  const card = { number: '4242424242424242', holder_name: 'ANA SILVA', cvv: '123', expiry_month: '12', expiry_year: '2039' };
+  const pay = () =>
+    post('/cashier/cashier/payment', { payment_method: 'card', amount: 20, currency: 'BRL', country: 'BRA', customer, card });
+  const paid: string[] = [];
+  for (const r of await Promise.all(Array.from({ length: 32 }, pay))) if (r.status === 200) paid.push(String(r.body.payment_id));
+
+  const rows: string[] = [];
+  const stats = (stack as unknown as { conflictStats?: { transactionConflicts: number } }).conflictStats;
+  for (const n of BURSTS) {
+    const before = stats?.transactionConflicts ?? 0;
+    const t0 = performance.now();
+    const results = await Promise.all(
+      Array.from({ length: n }, (_, i) => {
+        const kind = i % 20;
+        if (kind < 3 && paid.length) return post(`/api/v1/payments/${paid.pop()}/refunds`, { amount: 1 });
+        if (kind < 6) return post('/api/v1/payout', { method_code: 'svc-mt-5', amount: 1, currency: 'BRL', beneficiary: pixBeneficiary });
+        return pay();
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const ms = results.map((r) => r.ms).sort((a, b) => a - b);
+    const ok = results.filter((r) => r.status >= 200 && r.status < 300).length;
+    const fivexx = results.filter((r) => r.status >= 500).length;
+    for (const r of results) if (r.status === 200 && r.body.status === 'success') paid.push(String(r.body.payment_id));
+    const conflicts = (stats?.transactionConflicts ?? 0) - before;
+    const cells = [n, results.length, ok, fivexx, conflicts, quantile(ms, 0.5), quantile(ms, 0.99), (n / seconds).toFixed(0)];
+    rows.push(`| ${cells.join(' | ')} |`);
+  }
+  // Ledger = balance, read directly (a bench may Scan).
+  const items: Record<string, unknown>[] =
+    (await documentClient().send(new ScanCommand({ TableName: tableName(), ConsistentRead: true }))).Items ?? [];
+  const mine = items.filter((i) => i.PK === `MERCHANT#${s.merchant_id}`);
+  const ledgerSum = new Map<string, number>();
+  for (const l of mine.filter((i) => String(i.SK).startsWith('LEDGER#')))
+    ledgerSum.set(`${l.mode}#${l.currency}`, (ledgerSum.get(`${l.mode}#${l.currency}`) ?? 0) + Number(l.amount_minor));
+  const mismatched = mine
+    .filter((i) => String(i.SK).startsWith('BALANCE#'))
+    .filter((b) => Number(b.available_minor) !== (ledgerSum.get(`${b.mode}#${b.currency}`) ?? 0));
+  await stack.stop();
+  console.log(`\nOne merchant under DynamoDB's conflict rules (conflict proxy, ${LATENCY_MS} ms held per write)\n`);
+  console.log('| burst | requests | 2xx | 5xx | conflicts met (retried) | p50 ms | p99 ms | req/s |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+  console.log(`\nledger = balance: ${mismatched.length === 0 ? 'yes, for every balance' : `NO for ${mismatched.length} balances`}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
