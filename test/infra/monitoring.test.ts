@@ -64,6 +64,19 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     return a;
   };
   const service = [{ Name: 'service', Value: 'latam-payments' }];
+  /** A rate alarm's part and whole: the stage's namespace, those metric names, exactly these two dimensions. */
+  const expectRateOf = (a: Record<string, any>, part: string, whole: string, dims: { Name: string; Value: unknown }[]) => {
+    const inputs = mathInputs(a);
+    for (const [id, name] of [
+      ['part', part],
+      ['whole', whole],
+    ] as const) {
+      const metric = inputs.get(id)?.MetricStat?.Metric;
+      expect(metric).toMatchObject({ Namespace: config.metricsNamespace, MetricName: name });
+      expect(metric?.Dimensions).toHaveLength(2);
+      expect(metric?.Dimensions).toEqual(expect.arrayContaining(dims));
+    }
+  };
 
   test('webhook failure rate: failed attempts over attempts, in percent, once there are enough attempts', () => {
     const a = alarm('webhook-failure-rate');
@@ -101,17 +114,10 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     for (const p of PROVIDERS) {
       const dims = [...service, { Name: 'provider', Value: p }];
       const rate = alarm(`provider-errors-${p}`);
-      const inputs = mathInputs(rate);
-      expect([...inputs.values()].find((m) => m.Expression)?.Expression).toBe(`IF(whole >= ${t.providerMinCalls}, 100 * part / whole, 0)`);
-      for (const [id, name] of [
-        ['part', 'ProviderCallErrors'],
-        ['whole', 'ProviderCalls'],
-      ] as const) {
-        const metric = inputs.get(id)?.MetricStat?.Metric;
-        expect(metric).toMatchObject({ Namespace: config.metricsNamespace, MetricName: name });
-        expect(metric?.Dimensions).toEqual(expect.arrayContaining(dims));
-        expect(metric?.Dimensions).toHaveLength(2);
-      }
+      expect([...mathInputs(rate).values()].find((m) => m.Expression)?.Expression).toBe(
+        `IF(whole >= ${t.providerMinCalls}, 100 * part / whole, 0)`,
+      );
+      expectRateOf(rate, 'ProviderCallErrors', 'ProviderCalls', dims);
       expect(rate.Threshold).toBe(t.providerErrorPercent);
       const mismatch = alarm(`provider-amount-mismatch-${p}`);
       expect(mismatch).toMatchObject({
@@ -148,17 +154,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
   test('one 5xx-rate alarm per route, on that route’s own Requests and 5xx', () => {
     for (const route of MANIFEST.routes) {
       const a = alarm(`route-5xx-${route.id}`);
-      const metrics = mathInputs(a);
-      const dims = [...service, { Name: 'route', Value: route.id }];
-      for (const [id, name] of [
-        ['part', '5xx'],
-        ['whole', 'Requests'],
-      ] as const) {
-        const metric = metrics.get(id)?.MetricStat?.Metric;
-        expect(metric).toMatchObject({ Namespace: config.metricsNamespace, MetricName: name });
-        expect(metric?.Dimensions).toHaveLength(2);
-        expect(metric?.Dimensions).toEqual(expect.arrayContaining(dims));
-      }
+      expectRateOf(a, '5xx', 'Requests', [...service, { Name: 'route', Value: route.id }]);
       expect(a.Threshold).toBe(t.route5xxPercent);
     }
   });

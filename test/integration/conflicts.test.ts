@@ -20,6 +20,14 @@ describe('the conflict proxy answers as DynamoDB does', () => {
   const table = `conflicts-${randomBytes(4).toString('hex')}`;
   beforeAll(() => ensureTable(engines().dynamodb, table));
 
+  /** The update every writer of these tests makes to the one hot item. */
+  const addToHot = () => ({
+    TableName: table,
+    Key: { PK: 'HOT', SK: 'ITEM' },
+    UpdateExpression: 'ADD n :one',
+    ExpressionAttributeValues: { ':one': 1 },
+  });
+
   /** 32 transactions at once, each adding 1 to one hot item and writing an item of its own. */
   const burst = (db: DynamoDBDocumentClient) =>
     Promise.allSettled(
@@ -27,14 +35,7 @@ describe('the conflict proxy answers as DynamoDB does', () => {
         db.send(
           new TransactWriteCommand({
             TransactItems: [
-              {
-                Update: {
-                  TableName: table,
-                  Key: { PK: 'HOT', SK: 'ITEM' },
-                  UpdateExpression: 'ADD n :one',
-                  ExpressionAttributeValues: { ':one': 1 },
-                },
-              },
+              { Update: addToHot() },
               { Put: { TableName: table, Item: { PK: `OWN#${i}#${randomBytes(4).toString('hex')}`, SK: 'ITEM' } } },
             ],
           }),
@@ -70,27 +71,11 @@ describe('the conflict proxy answers as DynamoDB does', () => {
       const db = client(proxy.endpoint);
       const tx = db.send(
         new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: table,
-                Key: { PK: 'HOT', SK: 'ITEM' },
-                UpdateExpression: 'ADD n :one',
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
-          ],
+          TransactItems: [{ Update: addToHot() }],
         }),
       );
       await new Promise((r) => setTimeout(r, 50));
-      const hot = db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: { PK: 'HOT', SK: 'ITEM' },
-          UpdateExpression: 'ADD n :one',
-          ExpressionAttributeValues: { ':one': 1 },
-        }),
-      );
+      const hot = db.send(new UpdateCommand(addToHot()));
       await expect(hot).rejects.toMatchObject({ name: 'TransactionConflictException' });
       await expect(db.send(new PutCommand({ TableName: table, Item: { PK: 'COLD', SK: 'ITEM' } }))).resolves.toBeDefined();
       await tx;
