@@ -200,7 +200,7 @@ export async function receivePixCallback(deps: PaymentDeps, token: string, readB
   const pix = connectors?.pix;
   if (!callbacks || !pix || !callbacks.tokenMatches(token)) throw new AppError('NOT_FOUND');
   const parsed = callbacks.parse(readBody());
-  if (!parsed) throw new AppError('VALIDATION_ERROR', 'The callback body is not an API Pix callback ({"pix": [...]}).');
+  if (!parsed) throw new AppError('VALIDATION_ERROR', "The callback body is not the provider's callback shape.");
   const result: CallbackResult = { accepted: 0, mismatched: 0, rejected: 0, unknown: 0, unavailable: 0 };
   for (const item of parsed.items) {
     const paymentId = callbacks.paymentIdOf(item.reference);
