@@ -70,5 +70,6 @@ export function functionEntries(manifest: ServiceManifest): FunctionEntry[] {
       q.consumer ? [{ id: `${q.id}Consumer`, handlerFile: q.consumer.handler, memoryMb: q.consumer.memoryMb }] : [],
     ),
     ...manifest.jobs.map((j) => ({ id: `${j.id}Job`, handlerFile: j.handler, memoryMb: j.memoryMb })),
+    ...manifest.streams.map((c) => ({ id: `${c.id}Stream`, handlerFile: c.handler, memoryMb: c.memoryMb })),
   ];
 }

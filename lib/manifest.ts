@@ -6,6 +6,7 @@ import type { Access } from '../shared/manifest/access';
 import { JOBS, type JobDefinition } from '../shared/manifest/jobs';
 import { queueDefinitions, type QueueDefinition } from '../shared/manifest/queues';
 import { FALLBACK_ROUTE, ROUTES, type RouteDefinition } from '../shared/manifest/routes';
+import { STREAM_CONSUMERS, type StreamConsumer } from '../shared/manifest/streams';
 
 export interface FallbackDefinition {
   readonly id: string;
@@ -19,6 +20,8 @@ export interface ServiceManifest {
   readonly fallback: FallbackDefinition;
   readonly queues: readonly QueueDefinition[];
   readonly jobs: readonly JobDefinition[];
+  /** Consumers of the table's stream. */
+  readonly streams: readonly StreamConsumer[];
 }
 
 export const MANIFEST: ServiceManifest = {
@@ -26,6 +29,7 @@ export const MANIFEST: ServiceManifest = {
   fallback: FALLBACK_ROUTE,
   queues: queueDefinitions(),
   jobs: JOBS,
+  streams: STREAM_CONSUMERS,
 };
 
 /** `list-methods` -> `ListMethods`: construct ids from manifest ids. */

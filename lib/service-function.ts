@@ -48,6 +48,8 @@ export interface ServiceFunctionProps {
   readonly queues: ReadonlyMap<string, QueuePair>;
   /** The queue this function consumes through an event source mapping (queue consumers only). */
   readonly eventSourceQueueId?: string;
+  /** The function consumes the table's stream (its event source mapping grants dynamodb:ListStreams on *). */
+  readonly readsTableStream?: boolean;
   readonly alarmTopic: sns.ITopic;
   /** Encrypts the function's log group (StageKeys.logs). */
   readonly logsKey: kms.IKey;
@@ -60,11 +62,12 @@ export interface ServiceFunctionProps {
 
 /**
  * DynamoDB actions per manifest access level: what shared/adapters and Powertools idempotency call (GetItem,
- * Query, PutItem, UpdateItem, DeleteItem; TransactWriteItems needs the per-item ones), reads on the table and
- * each index by name, writes on the table. CDK's grantReadData/grantReadWriteData would add Scan (DESIGN.md
- * section 3: no Scan anywhere), the Batch*, DescribeTable and stream actions, and `index/*`.
+ * BatchGetItem (the ledger fold re-reading a batch), Query, PutItem, UpdateItem, DeleteItem; TransactWriteItems
+ * needs the per-item ones), reads on the table and each index by name, writes on the table. CDK's
+ * grantReadData/grantReadWriteData would add Scan (DESIGN.md section 3: no Scan anywhere), BatchWriteItem,
+ * DescribeTable and the stream actions (granted to the stream consumer alone by its event source), and `index/*`.
  */
-const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'] as const;
+const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
 /** On the table's key (DynamoDB uses it with the caller's credentials): CDK's table-grant set, wildcards spelled out. */
 const TABLE_KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'];
@@ -208,7 +211,10 @@ export class ServiceFunction extends Construct {
       [
         {
           id: 'AwsSolutions-IAM5',
-          reason: 'Resource * is only X-Ray PutTraceSegments/PutTelemetryRecords (active tracing), which take no ARN',
+          reason: props.readsTableStream
+            ? "Resource * is only X-Ray PutTraceSegments/PutTelemetryRecords and the stream event source's " +
+              'dynamodb:ListStreams, which take no ARN'
+            : 'Resource * is only X-Ray PutTraceSegments/PutTelemetryRecords (active tracing), which take no ARN',
           appliesTo: ['Resource::*'],
         },
         ...(sendsToQueue

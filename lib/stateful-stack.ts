@@ -51,6 +51,8 @@ export class StatefulStack extends Stack {
       sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE.ttlAttribute,
+      // The fold of pending credits into balances reads it (shared/manifest/streams.ts).
+      stream: dynamodb.StreamViewType[TABLE.streamViewType],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
       encryptionKey: this.keys.table,

@@ -13,7 +13,8 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -211,6 +212,32 @@ export class StatelessStack extends Stack {
         schedule: events.Schedule.rate(Duration.minutes(job.everyMinutes)),
         targets: [new targets.LambdaFunction(fn, { retryAttempts: 0 })],
       });
+    }
+    for (const consumer of manifest.streams) {
+      const fn = add(
+        `${consumer.id}Stream`,
+        new ServiceFunction(this, `Stream${pascal(consumer.id)}`, {
+          ...common,
+          handlerFile: consumer.handler,
+          description: `Consumer of the table's stream: ${consumer.description}`,
+          readsTableStream: true,
+          access: consumer.access,
+          timeoutSeconds: consumer.timeoutSeconds,
+          memoryMb: consumer.memoryMb,
+          environment,
+        }),
+      );
+      fn.addEventSource(
+        new DynamoEventSource(props.table, {
+          startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+          batchSize: consumer.batchSize,
+          maxBatchingWindow: consumer.maxBatchingWindowSeconds > 0 ? Duration.seconds(consumer.maxBatchingWindowSeconds) : undefined,
+          retryAttempts: consumer.retryAttempts,
+          bisectBatchOnError: true,
+          // Only the records the consumer reads invoke it: every other change to the table costs nothing.
+          filters: [lambda.FilterCriteria.filter(consumer.filter)],
+        }),
+      );
     }
     this.functions = functions;
 

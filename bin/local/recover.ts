@@ -3,8 +3,9 @@
  * crash (Ctrl-C, kill -9, a laptop going to sleep for good) loses every message on them: webhook
  * deliveries already dispatched (off the outbox, not delivered yet, or waiting for their next retry) and
  * sandbox settlement steps (payouts processing, refunds pending, and the refund step of a payout that
- * completes then is refunded). On AWS, SQS keeps these; locally the table says what was in flight, so at
- * start-up, before any consumer runs, this puts it back on the queues. Every consumer step is conditional
+ * completes then is refunded), and the stream poller's place (credits not folded yet). On AWS, SQS keeps
+ * these; locally the table says what was in flight, so at start-up, before any consumer runs, this puts it
+ * back on the queues. Every consumer step is conditional
  * on the state it finds, so a message that was not lost after all does nothing more the second time.
  * Local only: it scans the table, which a deployed stage never does.
  */
@@ -13,7 +14,8 @@ import { documentClient } from '../../shared/adapters/aws-clients';
 import { resumeSettlements } from '../../shared/application/settlements';
 import { sweepOutbox } from '../../shared/application/webhooks';
 import { indexFor } from '../../shared/manifest/table';
-import { settlementDeps, tableName, webhookDeps } from '../../shared/wiring';
+import { ledgerFoldDeps, settlementDeps, tableName, webhookDeps } from '../../shared/wiring';
+import { sweepPendingCredits } from '../../shared/application/ledger-fold';
 
 /** Delivery statuses after which no message is waiting on the webhooks queue. */
 const FINAL_DELIVERY = ['delivered', 'gone', 'dead_lettered', 'no_endpoint'];
@@ -25,6 +27,12 @@ export interface Recovered {
   readonly deliveries: number;
   /** Money in flight (payouts processing or owed their sandbox return, refunds pending) whose step was on the lost queue. */
   readonly settlements: number;
+  /**
+   * Credits still pending their fold: the stream poller reads from the moment it starts (an event source
+   * mapping would have kept its place in the stream), so what the last run committed and did not fold is
+   * folded now instead of by the sweep job a minute later.
+   */
+  readonly credits: number;
 }
 
 async function scan(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
@@ -58,5 +66,7 @@ export async function recoverInFlightWork(now = new Date()): Promise<Recovered> 
   // pending): all of it, the queue that held their steps is gone.
   const { resumed } = await resumeSettlements(settlementDeps(), now, 0, 10_000);
 
-  return { outbox, deliveries: undelivered.length, settlements: resumed };
+  const { folded } = await sweepPendingCredits(ledgerFoldDeps(), now, 0);
+
+  return { outbox, deliveries: undelivered.length, settlements: resumed, credits: folded };
 }

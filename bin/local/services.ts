@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  UpdateTableCommand,
   DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
@@ -160,6 +161,13 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       },
       10_000,
     );
+    // A table made before the stream was declared (a kept local state): turn it on, as the CDK change does.
+    const d = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!d.Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(
+        new UpdateTableCommand({ TableName: tableName, StreamSpecification: createTableInput(tableName).StreamSpecification }),
+      );
+    }
   } finally {
     client.destroy();
   }

@@ -14,7 +14,17 @@ import { startScheduler } from './scheduler';
 import { startConflictProxy, type ConflictProxy } from './conflict-proxy';
 import { seedSandboxMerchant, type SandboxInfo } from './seed';
 import { startPoller } from './sqs-poller';
-import { ensureQueues, ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSqsEmulator } from './services';
+import {
+  dynamoClientFor,
+  ensureQueues,
+  ensureTable,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  startDynamoDbLocal,
+  startSqsEmulator,
+} from './services';
+import { startStreamPoller } from './stream-poller';
+import { STREAM_CONSUMERS } from '../../shared/manifest/streams';
 
 export const LOCAL_TABLE = 'latam-payments-local';
 export const LOCAL_QUEUE_PREFIX = 'latam-payments-local';
@@ -106,12 +116,25 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         opts.onError?.(e);
         return null;
       });
-      if (r && r.outbox + r.deliveries + r.settlements > 0) {
+      if (r && r.outbox + r.deliveries + r.settlements + r.credits > 0) {
         console.log(
           `[local] sent again after a restart: ${r.outbox + r.deliveries} webhook deliveries (${r.outbox} from the outbox), ` +
-            `${r.settlements} settlement steps`,
+            `${r.settlements} settlement steps; ${r.credits} pending credits folded`,
         );
       }
+    }
+
+    // The table's stream consumers (the fold of pending credits), reading from now on before any request is served.
+    for (const consumer of opts.workers === false ? [] : STREAM_CONSUMERS) {
+      const poller = startStreamPoller({
+        dynamodb: dynamoClientFor(dynamodb.endpoint),
+        endpoint: dynamodb.endpoint,
+        tableName: LOCAL_TABLE,
+        consumer,
+        onError: opts.onError,
+      });
+      stops.push(poller.stop);
+      await poller.ready;
     }
 
     const server = createHttpServer({ onError: opts.onError });

@@ -1,4 +1,5 @@
 /** What the payout use cases need from storage and from the payout rail. */
+import type { Mode } from '../domain/access';
 import * as z from '../domain/zod';
 import type { DomainEvent } from '../domain/events';
 import type { Payout, PayoutStatus } from '../domain/payouts/payout';
@@ -38,7 +39,7 @@ export interface PayoutStore {
   }): Promise<Committed>;
   /** One page, newest first, with the total of the filter and whether older items remain. */
   list(merchantId: string, mode: string, q: PayoutListQuery): Promise<{ items: Payout[]; total: number; more: boolean }>;
-  balances(merchantId: string, mode: string): Promise<BalanceView[]>;
+  balances(merchantId: string, mode: Mode): Promise<BalanceView[]>;
   topUp(op: {
     merchantId: string;
     livemode: boolean;

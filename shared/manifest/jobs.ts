@@ -31,6 +31,14 @@ export const JOBS: readonly JobDefinition[] = [
     access: { table: 'readwrite', queues: { webhooks: 'send' } },
   },
   {
+    id: 'sweepPendingCredits',
+    description: 'Folds credits still pending 30 s after their commit into their balances (FOLD# partitions, no Scan).',
+    handler: 'functions/jobs/sweep-pending-credits.handler.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    access: { table: 'readwrite' },
+  },
+  {
     id: 'resumeSettlements',
     description: 'Sends again the settlement step of payouts processing and refunds pending past the grace (GSI2 SETTLE partitions).',
     handler: 'functions/jobs/resume-settlements.handler.ts',

@@ -18,6 +18,8 @@ export const TABLE = {
   sortKey: 'SK',
   /** Epoch seconds; DynamoDB deletes expired items (rate-limit windows, idempotency records). */
   ttlAttribute: 'ttl',
+  /** The table's stream: what its consumers (shared/manifest/streams.ts) read of each change. */
+  streamViewType: 'NEW_IMAGE',
   indexes: [
     {
       role: 'listing',
@@ -51,6 +53,7 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamViewType },
     AttributeDefinitions: keyAttrs.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
     KeySchema: [
       { AttributeName: TABLE.partitionKey, KeyType: 'HASH' as const },

@@ -1,11 +1,13 @@
 /** Payout dependencies: DynamoDB store, the sandbox rail, ids, clock and the event publisher. */
 import { documentClient, sqsClient } from '../adapters/aws-clients';
 import { randomIds, systemClock } from '../adapters/crypto';
+import { ledgerFolder } from '../adapters/dynamodb/ledger-fold';
 import { ledgerRepository } from '../adapters/dynamodb/ledger.repository';
 import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { payoutRepository } from '../adapters/dynamodb/payout.repository';
 import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import type { BalanceTransactionDeps, ReconciliationDeps } from '../application/balance-transactions';
+import type { LedgerFoldDeps } from '../application/ledger-fold';
 import { sandboxPayoutRails } from '../adapters/sqs/payout-rail';
 import type { PayoutDeps } from '../application/payouts';
 import { config } from '../config';
@@ -50,4 +52,9 @@ export function reconciliationDeps(): ReconciliationDeps {
       refund: (id) => refunds.get(id),
     },
   };
+}
+
+/** The fold of pending credits into balances (stream worker, sweep job). */
+export function ledgerFoldDeps(): LedgerFoldDeps {
+  return { folder: ledgerFolder(documentClient(), tableName) };
 }

@@ -10,6 +10,7 @@ import { DEFAULT_MEMORY_MB, functionEntries } from '../../lib/bundling';
 import { MANIFEST, type ServiceManifest } from '../../lib/manifest';
 import { parseStage, stageConfig, type Stage } from '../../lib/stage-config';
 import { JOBS } from '../../shared/manifest/jobs';
+import { STREAM_CONSUMERS } from '../../shared/manifest/streams';
 import { dlqName, queueDefinitions, queueName, queueUrlEnv, type QueueDefinition } from '../../shared/manifest/queues';
 import { FALLBACK_ROUTE, ROUTES, type RouteDefinition } from '../../shared/manifest/routes';
 import { TABLE } from '../../shared/manifest/table';
@@ -103,10 +104,29 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
     expect(DEFAULT_MEMORY_MB).toBe(256);
   });
 
-  test('functions: one per route + fallback + consumer + job; node 22, arm64, X-Ray, own log group', () => {
+  test('the table streams NEW_IMAGE; only pending credits invoke the ledger fold, from TRIM_HORIZON, bisecting a failing batch', () => {
+    const b = built(stage);
+    b.statefulTemplate.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+    const fold = functionOf(b, 'ledgerFoldStream');
+    b.statelessTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(b.stateless, fold) },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 500,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 5,
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['pending_credit'] } } } }) }],
+      },
+    });
+    expect(actionsOf(b, fold)).toEqual(
+      expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:BatchGetItem']),
+    );
+  });
+
+  test('functions: one per route + fallback + consumer + job + stream consumer; node 22, arm64, X-Ray, own log group', () => {
     const t = built(stage).statelessTemplate;
     const fns = Object.values(t.findResources('AWS::Lambda::Function')) as Resource[];
-    expect(fns).toHaveLength(routes.length + 1 + consumerCount(queueDefinitions()) + JOBS.length);
+    expect(fns).toHaveLength(routes.length + 1 + consumerCount(queueDefinitions()) + JOBS.length + STREAM_CONSUMERS.length);
     for (const fn of fns) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -311,7 +331,7 @@ describe('manifest with a queue consumer, a job and a sending route', () => {
   test('all are built and wired', () => {
     const t = b.statelessTemplate;
     const consumers = manifest.queues.filter((q) => q.consumer).length;
-    t.resourceCountIs('AWS::Lambda::Function', manifest.routes.length + 1 + consumers + manifest.jobs.length);
+    t.resourceCountIs('AWS::Lambda::Function', manifest.routes.length + 1 + consumers + manifest.jobs.length + manifest.streams.length);
     const queueId = logicalId(b.stateful, b.stateful.queues.get('webhooks')!.queue);
     const consumer = functionOf(b, 'webhooksConsumer');
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {

@@ -9,7 +9,8 @@ import { startConflictProxy } from '../../bin/local/conflict-proxy';
 import { ensureTable } from '../../bin/local/services';
 import { engines } from '../support/engines';
 import { balanceMinor, card, ledger, payments } from '../support/payments';
-import { startTestStack } from '../support/test-stack';
+import { pixBeneficiary } from '../support/sample-data';
+import { startTestStack, type TestStack } from '../support/test-stack';
 
 const client = (endpoint: string) =>
   DynamoDBDocumentClient.from(
@@ -85,23 +86,57 @@ describe('the conflict proxy answers as DynamoDB does', () => {
   });
 });
 
-describe('the service under conflicts', () => {
-  it('16 concurrent card payments of one merchant (each credits its one balance item): all 200, ledger = balance', async () => {
-    const stack = await startTestStack({ conflicts: { latencyMs: 15 } });
-    try {
+describe('the service under conflicts (the stream fold running)', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ conflicts: { latencyMs: 12 }, streams: true });
+  });
+  afterAll(() => stack.stop());
+
+  it('32 concurrent card payments of one merchant meet no conflict: their credits share no item (issue 22 part 2)', async () => {
+    {
       const m = await stack.createMerchant();
       const api = payments(stack, m);
       const results = await Promise.all(
-        Array.from({ length: 16 }, () => api.direct({ payment_method: 'card', amount: 10, card: card('4242424242424242') })),
+        Array.from({ length: 32 }, () => api.direct({ payment_method: 'card', amount: 10, card: card('4242424242424242') })),
       );
       expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
       expect(results.every((r) => r.body.status === 'success')).toBe(true);
-      expect(stack.conflictStats!.transactionConflicts).toBeGreaterThan(0); // the conflicts happened, and were retried
-      expect(await balanceMinor(m)).toBe(16 * 1000);
+      expect(stack.conflictStats!.transactionConflicts).toBe(0);
+      expect(await balanceMinor(m)).toBe(32 * 1000);
       const entries = await ledger(m);
-      expect(entries.reduce((s, e) => s + Number(e.amount_minor), 0)).toBe(16 * 1000);
-    } finally {
-      await stack.stop();
+      expect(entries.reduce((s, e) => s + Number(e.amount_minor), 0)).toBe(32 * 1000);
+    }
+  });
+
+  it('payments, refunds and payouts mixed: no 5xx, conflicts retried, ledger = balance', async () => {
+    {
+      const m = await stack.createMerchant();
+      const api = payments(stack, m);
+      const paid = await Promise.all(
+        Array.from({ length: 24 }, () => api.direct({ payment_method: 'card', amount: 20, card: card('4242424242424242') })),
+      );
+      expect(paid.map((r) => r.status)).toEqual(paid.map(() => 200));
+      const json = (path: string, body: unknown) =>
+        stack.request(path, {
+          method: 'POST',
+          apiKey: m.apiKey,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const mixed = await Promise.all([
+        ...Array.from({ length: 16 }, () => api.direct({ payment_method: 'card', amount: 20, card: card('4242424242424242') })),
+        ...paid.slice(0, 8).map((p) => json(`/api/v1/payments/${p.body.payment_id}/refunds`, { amount: 5 })),
+        ...Array.from({ length: 8 }, () =>
+          json('/api/v1/payout', { method_code: 'svc-mt-5', amount: 15, currency: 'BRL', beneficiary: pixBeneficiary }),
+        ),
+      ]);
+      expect(mixed.filter((r) => r.status >= 500).map((r) => r.text)).toEqual([]);
+      expect(mixed.every((r) => r.status === 200)).toBe(true); // 40 x 20 = 800 in, 8 x 5 + 8 x 15 = 160 out: all fit
+      const sum = (await ledger(m)).reduce((s, e) => s + Number(e.amount_minor), 0);
+      expect(sum).toBe((40 * 20 - 8 * 5 - 8 * 15) * 100);
+      expect(await balanceMinor(m)).toBe(sum);
+      expect(stack.conflictStats!.transactionConflicts + stack.conflictStats!.writeConflicts).toBeGreaterThan(0); // met, and retried
     }
   });
 });

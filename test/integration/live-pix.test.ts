@@ -14,9 +14,6 @@ import { verifyWebhook } from '../support/merchant-verify';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { customer } from '../support/payments';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../shared/adapters/aws-clients';
-import { config } from '../../shared/config';
 import { providersCheck } from '../../bin/cli/providers';
 
 const TOKEN = randomBytes(24).toString('base64url');
@@ -82,15 +79,12 @@ const direct = (over: Record<string, unknown> = {}, headers: Record<string, stri
     body: JSON.stringify({ payment_method: 'pix', amount: 25, currency: 'BRL', country: 'BRA', customer, ...over }),
   });
 const status = (id: string) => stack.request(`/cashier/cashier/status/${merchant.merchantId}/${id}`, { apiKey: merchant.apiKey });
+/** The available balance as the merchant reads it (GET /api/v1/balance), in minor units. */
 async function liveBalance(currency = 'BRL'): Promise<number> {
-  const r = await documentClient().send(
-    new GetCommand({
-      TableName: config.tableName,
-      Key: { PK: `MERCHANT#${merchant.merchantId}`, SK: `BALANCE#live#${currency}` },
-      ConsistentRead: true,
-    }),
-  );
-  return Number(r.Item?.available_minor ?? 0);
+  const r = await stack.request('/api/v1/balance', { apiKey: merchant.apiKey });
+  expect(r.status).toBe(200);
+  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === currency);
+  return Math.round((b?.available ?? 0) * 100);
 }
 const txidOf = (paymentId: string) => `pi${Buffer.from(paymentId.slice(3), 'base64url').toString('hex')}`;
 const later = (seconds: number) => new Date(Date.now() + seconds * 1000);

@@ -19,7 +19,7 @@
  * Knobs (environment): PROOF_KILLS (0-3, default 2), PROOF_PHASE_SECONDS (default 4), PROOF_SETTLE_SECONDS
  * (the bounded wait after the last restart, default 100: the settlement resume job and the outbox sweeper
  * first run 60 s after a start, and the job only picks up payouts older than the settlement delay + 60 s),
- * PROOF_STATE_DIR (default a new temp dir).
+ * PROOF_STATE_DIR (default a new temp dir), PROOF_CONFLICTS=1 (DynamoDB's conflict rules through the conflict proxy).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -69,7 +69,13 @@ const SETTLEMENT_ENV = {
   PAYOUT_SETTLEMENT_DELAY_SECONDS: String(SETTLEMENT_DELAY_SECONDS),
   REFUND_SETTLEMENT_DELAY_SECONDS: String(SETTLEMENT_DELAY_SECONDS),
 };
-const startStack = (n: number, stateDir: string, port: number) => startStackProcess(n, stateDir, port, { env: SETTLEMENT_ENV });
+/** PROOF_CONFLICTS=1: the stack reaches DynamoDB Local through the conflict proxy (DynamoDB's transaction conflict rules). */
+const CONFLICTS = process.env.PROOF_CONFLICTS === '1';
+const startStack = (n: number, stateDir: string, port: number) =>
+  startStackProcess(n, stateDir, port, {
+    env: SETTLEMENT_ENV,
+    ...(CONFLICTS ? { args: ['--emulate-conflicts', '--conflict-latency-ms', '5'] } : {}),
+  });
 const stopStack = (s: Stack, signal: NodeJS.Signals) => stopStackProcess(s, signal, log);
 guardProcess(HARD_LIMIT_MS);
 
@@ -376,7 +382,8 @@ function outstanding(snap: Snapshot, receiver: Receiver) {
     inFlightPayouts,
     unfinishedPayouts,
     unfinishedRefunds,
-    total: undelivered.length + unfinishedPayouts.length + unfinishedRefunds.length + unanswered.length,
+    unfolded: snap.pendingCredits,
+    total: undelivered.length + unfinishedPayouts.length + unfinishedRefunds.length + unanswered.length + snap.pendingCredits.length,
   };
 }
 
@@ -447,7 +454,8 @@ function checkAll(snap: Snapshot, receiver: Receiver, secret: string) {
     );
   }
 
-  // (c) balances = ledger, never negative; each object's ledger movement matches its status
+  // (c) every credit folded (stream worker, sweep job); balances = ledger, never negative; each object's ledger movement matches its status
+  for (const p of snap.pendingCredits) add('c: credit never folded into the balance', `${p.entry_id} ${p.currency} ${p.amount_minor}`);
   const ledgerSum = new Map<string, number>();
   const byObject = new Map<string, number>();
   for (const l of snap.ledger) {
@@ -573,6 +581,7 @@ async function main(): Promise<number> {
         log(
           `waiting: ${o.undelivered.length} events undelivered, ${o.inFlightPayouts.length} payouts in flight, ` +
             `${o.unfinishedPayouts.length} payouts and ${o.unfinishedRefunds.length} refunds short of their outcome, ` +
+            `${o.unfolded.length} credits not yet folded, ` +
             `keyed retries ${retriesDone ? 'done' : 'running'}`,
         );
       }

@@ -210,6 +210,8 @@ export interface Snapshot {
   readonly refunds: Item[];
   readonly balances: Item[];
   readonly ledger: Item[];
+  /** Credits committed and not yet folded into the balance (issue 22): the fold must leave none. */
+  readonly pendingCredits: Item[];
 }
 
 export async function snapshot(s: Stack): Promise<Snapshot> {
@@ -223,6 +225,7 @@ export async function snapshot(s: Stack): Promise<Snapshot> {
     sessions: pk('SESSION#'),
     refunds: pk('REFUND#'),
     balances: merchant.filter((i) => String(i.SK).startsWith('BALANCE#')),
-    ledger: merchant.filter((i) => String(i.SK).startsWith('LEDGER#')),
+    ledger: pk(`LEDGER#${s.merchantId}#`),
+    pendingCredits: pk('FOLD#').filter((i) => i.merchant_id === s.merchantId),
   };
 }

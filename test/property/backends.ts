@@ -9,8 +9,7 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../bin/local/services';
 import { eventRepository } from '../../shared/adapters/dynamodb/event.repository';
-import { ledgerEntryEntity } from '../../shared/adapters/dynamodb/entities/balance.entity';
-import { merchantEntity } from '../../shared/adapters/dynamodb/entities/merchant.entity';
+import { LEDGER_SHARDS, ledgerEntryEntity } from '../../shared/adapters/dynamodb/entities/balance.entity';
 import { paymentRepository } from '../../shared/adapters/dynamodb/payment.repository';
 import { payoutRepository } from '../../shared/adapters/dynamodb/payout.repository';
 import { refundRepository } from '../../shared/adapters/dynamodb/refund.repository';
@@ -76,20 +75,25 @@ export function dynamoBackend(doc: DynamoDBDocumentClient, tableName: string, cl
     world,
     async ledger(merchantId, currency) {
       const out: LedgerEntry[] = [];
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const r = await doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-            ExpressionAttributeValues: { ':pk': merchantEntity.key(merchantId).PK, ':sk': ledgerEntryEntity.prefix('test', currency) },
-            ConsistentRead: true,
-            ExclusiveStartKey,
-          }),
-        );
-        out.push(...((r.Items ?? []) as LedgerEntry[]));
-        ExclusiveStartKey = r.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+      for (let shard = 0; shard < LEDGER_SHARDS; shard++) {
+        let ExclusiveStartKey: Record<string, unknown> | undefined;
+        do {
+          const r = await doc.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+              ExpressionAttributeValues: {
+                ':pk': ledgerEntryEntity.partition(merchantId, shard),
+                ':sk': ledgerEntryEntity.prefix('test', currency),
+              },
+              ConsistentRead: true,
+              ExclusiveStartKey,
+            }),
+          );
+          out.push(...((r.Items ?? []) as LedgerEntry[]));
+          ExclusiveStartKey = r.LastEvaluatedKey;
+        } while (ExclusiveStartKey);
+      }
       return out;
     },
     events: (merchantId) => allEvents(events, merchantId),

@@ -7,7 +7,12 @@
  * answer to every operation, same objects in the same states, same balances, ledger, events and due work.
  * That is what makes the in-memory stores a faithful stand-in for the adapters in the unit tests.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
+import { startConflictProxy } from '../../bin/local/conflict-proxy';
+import { ledgerFolder } from '../../shared/adapters/dynamodb/ledger-fold';
+import { engines } from '../support/engines';
 import { dynamoBackend, dynamoConnection, memoryBackend } from './backends';
 import { opsArbitrary, runChecked } from './harness';
 
@@ -33,3 +38,52 @@ it(`holds for ${NUM_RUNS} random sequences of up to 20 operations through the Dy
   );
   expect(transitions).toBeGreaterThan(0);
 }, 180_000);
+
+const CONFLICT_RUNS = Number(process.env.PROPERTY_CONFLICT_RUNS ?? 8);
+
+/**
+ * Issue 22: the same, with the adapters reaching DynamoDB Local through the conflict proxy (DynamoDB's
+ * transaction conflict rules) and a fold of pending credits running all the time beside the sequence, as the
+ * stream worker does on AWS. Its transactions meet the debits' and each other's on the balance items; every
+ * answer, balance and ledger must still be the in-memory one, and balance = ledger sum, never negative.
+ */
+it(`holds for ${CONFLICT_RUNS} sequences under DynamoDB's conflict rules with the fold running concurrently`, async () => {
+  const proxy = await startConflictProxy({ target: engines().dynamodb, latencyMs: 3 });
+  const doc = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: proxy.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } },
+  );
+  let folded = 0;
+  let viaProxy: number;
+  try {
+    await fc.assert(
+      fc.asyncProperty(opsArbitrary({ maxLength: 20, races: false }), async (ops) => {
+        const table = await conn.table();
+        const folder = ledgerFolder(doc, () => table.name);
+        let running = true;
+        const background = (async () => {
+          while (running) {
+            folded += (await folder.sweep('9999', 100)).folded;
+            await new Promise((r) => setTimeout(r, 2));
+          }
+        })();
+        try {
+          const real = await runChecked(dynamoBackend(doc, table.name), ops);
+          const memory = await runChecked(memoryBackend(), ops);
+          expect(await memory.fingerprint()).toEqual(await real.fingerprint());
+        } finally {
+          running = false;
+          await background;
+          await table.drop();
+        }
+      }),
+      { numRuns: CONFLICT_RUNS },
+    );
+    viaProxy = proxy.stats.transactions;
+  } finally {
+    doc.destroy();
+    await proxy.stop();
+  }
+  expect(viaProxy).toBeGreaterThan(0); // the adapters' transactions went through the conflict rules
+  if (process.env.PROPERTY_VERBOSE) console.log(`background fold took ${folded} credits`); // timing decides how many
+}, 240_000);

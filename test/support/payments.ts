@@ -2,6 +2,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
+import { FOLD_SHARDS, LEDGER_SHARDS, ledgerEntryEntity, pendingCreditEntity } from '../../shared/adapters/dynamodb/entities/balance.entity';
 import { customer, SESSION_BODY } from './sample-data';
 import type { TestMerchant, TestStack } from './test-stack';
 import { contractFetch } from './contract';
@@ -55,21 +56,64 @@ async function queryAll(params: Omit<ConstructorParameters<typeof QueryCommand>[
   return r.Items ?? [];
 }
 
+/**
+ * The merchant's available balance as stored: the balance item plus the credits still pending their fold
+ * (shared/adapters/dynamodb/entities/balance.entity.ts), which is what GET /api/v1/balance answers.
+ */
 export async function balanceMinor(m: TestMerchant, currency = 'BRL'): Promise<number> {
-  const items = await queryAll({
-    KeyConditionExpression: 'PK = :pk AND SK = :sk',
-    ExpressionAttributeValues: { ':pk': `MERCHANT#${m.merchantId}`, ':sk': `BALANCE#test#${currency}` },
-    ConsistentRead: true,
-  });
-  return Number(items[0]?.available_minor ?? 0);
+  // A fold between the reads would move a credit from one to the other: read until the pending credits are the
+  // same before and after the balance item (folds only remove them, payments only add them).
+  const ids = (items: Record<string, unknown>[]) =>
+    items
+      .map((c) => String(c.entry_id))
+      .sort()
+      .join(',');
+  for (;;) {
+    const before = await pendingCredits(m, currency);
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk AND SK = :sk',
+      ExpressionAttributeValues: { ':pk': `MERCHANT#${m.merchantId}`, ':sk': `BALANCE#test#${currency}` },
+      ConsistentRead: true,
+    });
+    const after = await pendingCredits(m, currency);
+    if (ids(before) === ids(after)) return Number(items[0]?.available_minor ?? 0) + after.reduce((s, c) => s + Number(c.amount_minor), 0);
+  }
 }
 
+/** The merchant's credits not yet folded into the balance item, across the fold shards. */
+export async function pendingCredits(m: TestMerchant, currency = 'BRL') {
+  const shards = Array.from({ length: FOLD_SHARDS }, (_, s) => s);
+  const pages = await Promise.all(
+    shards.map((s) =>
+      queryAll({
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: {
+          ':pk': pendingCreditEntity.partition(s),
+          ':sk': pendingCreditEntity.prefix(m.merchantId, 'test', currency),
+        },
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  return pages.flat();
+}
+
+/** The merchant's ledger entries in one currency, across the ledger shards. */
 export async function ledger(m: TestMerchant, currency = 'BRL') {
-  return queryAll({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-    ExpressionAttributeValues: { ':pk': `MERCHANT#${m.merchantId}`, ':sk': `LEDGER#test#${currency}#` },
-    ConsistentRead: true,
-  });
+  const shards = Array.from({ length: LEDGER_SHARDS }, (_, s) => s);
+  const pages = await Promise.all(
+    shards.map((s) =>
+      queryAll({
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: {
+          ':pk': ledgerEntryEntity.partition(m.merchantId, s),
+          ':sk': ledgerEntryEntity.prefix('test', currency),
+        },
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  return pages.flat().sort((a, b) => (String(a.SK) < String(b.SK) ? -1 : 1));
 }
 
 /** The merchant's event items (the outbox), oldest first. */

@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { ensureQueues, ensureTable } from '../../bin/local/services';
+import { dynamoClientFor, ensureQueues, ensureTable } from '../../bin/local/services';
+import { startStreamPoller } from '../../bin/local/stream-poller';
+import { STREAM_CONSUMERS } from '../../shared/manifest/streams';
 import { createHttpServer, listen, type ExtraRoute } from '../../bin/local/http-server';
 import { startPoller } from '../../bin/local/sqs-poller';
 import { startConflictProxy, type ConflictProxy } from '../../bin/local/conflict-proxy';
@@ -35,9 +37,12 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-/** `workers: true` also runs the queue consumers (the webhook sender) with Lambda's batch semantics. */
+/**
+ * `workers: true` also runs the queue consumers (the webhook sender) with Lambda's batch semantics, and the
+ * table's stream consumers (the fold of pending credits into balances); `streams: true` runs the latter alone.
+ */
 export async function startTestStack(
-  options: { extraRoutes?: ExtraRoute[]; workers?: boolean; conflicts?: { latencyMs?: number } } = {},
+  options: { extraRoutes?: ExtraRoute[]; workers?: boolean; streams?: boolean; conflicts?: { latencyMs?: number } } = {},
 ): Promise<TestStack> {
   const { dynamodb: engine, sqs } = engines();
   // With `conflicts`, the service reaches DynamoDB Local through the proxy that answers as DynamoDB does (issue 22).
@@ -70,6 +75,20 @@ export async function startTestStack(
             onError: (e) => errors.push(e),
           }),
         );
+    }
+  }
+
+  if (options.workers || options.streams) {
+    for (const consumer of STREAM_CONSUMERS) {
+      const poller = startStreamPoller({
+        dynamodb: dynamoClientFor(engine),
+        endpoint: engine,
+        tableName,
+        consumer,
+        onError: (e) => errors.push(e),
+      });
+      await poller.ready;
+      pollers.push(poller);
     }
   }
 

@@ -7,6 +7,7 @@ import { eventEntity } from './entities/event.entity';
 import { merchantEntity } from './entities/merchant.entity';
 import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
 import { INDEX, indexKeys, stripKeys } from './keys';
+import { commitDebit, ledgerFolder } from './ledger-fold';
 import { transaction } from './transact';
 
 export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => string): PayoutStore {
@@ -14,17 +15,18 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
   const movement = (TableName: string, p: Payout, sign: 1 | -1, entryId: string, reason: string, at: string) =>
     objectMovement(TableName, p, p.payout_id, sign, entryId, reason, at);
 
+  const folder = ledgerFolder(db, tableName);
+
   return {
     async create({ payout, events, ledgerEntryId, now }) {
       const TableName = tableName();
-      await transaction()
-        .add(
-          payoutEntity.create(TableName, payout),
-          ...movement(TableName, payout, -1, ledgerEntryId, 'payout', now),
-          ...eventEntity.puts(TableName, events),
-          payoutCountersEntity.change(TableName, payout, { total: 1, [payout.status]: 1 }, now),
-        )
-        .commit(db);
+      const tx = transaction().add(
+        payoutEntity.create(TableName, payout),
+        ...movement(TableName, payout, -1, ledgerEntryId, 'payout', now),
+        ...eventEntity.puts(TableName, events),
+        payoutCountersEntity.change(TableName, payout, { total: 1, [payout.status]: 1 }, now),
+      );
+      await commitDebit(tx, db, folder, payout);
       return events;
     },
 
@@ -110,6 +112,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
     },
 
     async balances(merchantId, md) {
+      await folder.foldMerchant(merchantId, md); // credits still pending count as available: fold them first
       const r = await db.send(
         new QueryCommand({
           TableName: tableName(),
@@ -128,7 +131,11 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
     async topUp({ merchantId, livemode, currency, amountMinor, entryId, reason, now }) {
       await transaction()
         .add(
-          ...balanceMovement(tableName(), { merchantId, livemode, currency, amountMinor, entryId, reason, objectId: merchantId, at: now }),
+          ...balanceMovement(
+            tableName(),
+            { merchantId, livemode, currency, amountMinor, entryId, reason, objectId: merchantId, at: now },
+            { immediate: true },
+          ),
         )
         .commit(db);
     },

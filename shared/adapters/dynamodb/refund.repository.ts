@@ -9,12 +9,15 @@ import { refundEntity } from './entities/refund.entity';
 import { sessionEntity } from './entities/session.entity';
 import { INDEX, stripKeys } from './keys';
 import { queryAll } from './query-all';
+import { commitDebit, ledgerFolder } from './ledger-fold';
 import { transaction } from './transact';
 
 export function refundRepository(db: DynamoDBDocumentClient, tableName: () => string): RefundStore {
   /** The refund's amount leaving (debit) or coming back to (credit) the balance, with its ledger entry. */
   const movement = (TableName: string, r: Refund, sign: 1 | -1, entryId: string, reason: string, at: string) =>
     objectMovement(TableName, r, r.refund_id, sign, entryId, reason, at);
+
+  const folder = ledgerFolder(db, tableName);
 
   return {
     async get(refundId) {
@@ -34,14 +37,13 @@ export function refundRepository(db: DynamoDBDocumentClient, tableName: () => st
 
     async create({ refund, payment, events, ledgerEntryId, now }) {
       const TableName = tableName();
-      await transaction()
-        .add(
-          refundEntity.create(TableName, refund),
-          paymentEntity.reserveRefund(TableName, payment.payment_id, refund.amount_minor, payment.amount_minor, now),
-          ...movement(TableName, refund, -1, ledgerEntryId, 'refund', now),
-          ...eventEntity.puts(TableName, events),
-        )
-        .commit(db);
+      const tx = transaction().add(
+        refundEntity.create(TableName, refund),
+        paymentEntity.reserveRefund(TableName, payment.payment_id, refund.amount_minor, payment.amount_minor, now),
+        ...movement(TableName, refund, -1, ledgerEntryId, 'refund', now),
+        ...eventEntity.puts(TableName, events),
+      );
+      await commitDebit(tx, db, folder, refund);
       return events;
     },
 

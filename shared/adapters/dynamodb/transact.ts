@@ -34,7 +34,8 @@ export class Transaction {
    * request, after a short jittered backoff. Sending the same conditions again is the re-decision: if what
    * they were decided on changed meanwhile, a condition fails and the caller's WriteConflict path re-reads.
    */
-  async commit(db: DynamoDBDocumentClient, attempts = CONFLICT_ATTEMPTS): Promise<void> {
+  async commit(db: DynamoDBDocumentClient, budgetMs = CONFLICT_BUDGET_MS): Promise<void> {
+    const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         await db.send(new TransactWriteCommand({ TransactItems: this.writes.map((w) => w.write) }));
@@ -46,7 +47,8 @@ export class Transaction {
         if (failed >= 0) throw new WriteConflict(this.writes[failed]?.entity ?? 'unknown');
         const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
         if (!conflict) throw new WriteConflict('unknown');
-        if (attempt >= attempts) throw e; // still contended after every retry: a 5xx the caller may retry with its key
+        // Still contended after the budget: a 5xx the caller may retry with its key.
+        if (Date.now() - started >= budgetMs) throw e;
         await conflictBackoff(attempt);
       }
     }
@@ -55,11 +57,15 @@ export class Transaction {
 
 export const transaction = () => new Transaction();
 
-/** Tries of one transaction meeting TransactionConflict: up to about 5 s of backoff in all before it gives up. */
-export const CONFLICT_ATTEMPTS = 20;
+/**
+ * How long one transaction keeps trying while it meets TransactionConflict: a time, not a count, so a slow
+ * engine or a long queue on one item (debits of one balance serialize) does not run out of tries before its
+ * turn; well inside the functions' 10 s timeout.
+ */
+export const CONFLICT_BUDGET_MS = 6000;
 
-/** Full jitter over an exponential ceiling (10 ms, 20 ms, ... capped at 320 ms). */
+/** Full jitter over an exponential ceiling (10 ms, 20 ms, ... capped at 250 ms). */
 export function conflictBackoff(attempt: number): Promise<void> {
-  const ceiling = Math.min(320, 10 * 2 ** (attempt - 1));
+  const ceiling = Math.min(250, 10 * 2 ** (attempt - 1));
   return new Promise((r) => setTimeout(r, Math.random() * ceiling));
 }

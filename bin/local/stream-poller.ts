@@ -1,0 +1,159 @@
+/**
+ * Feeds the table's stream to its consumers as Lambda's event source mapping does (shared/manifest/streams.ts):
+ * DynamoDB Local serves the stream on its own endpoint; each shard is read in order, a batch of up to batchSize
+ * records at a time, filtered by the consumer's filter pattern; a batch whose handler throws is sent again, up
+ * to retryAttempts times, then skipped (what a skipped batch wrote is still in the table, for the sweep job).
+ * Shards open when the poller starts are read from LATEST (the sweep folds what came before); shards that
+ * open later are read from TRIM_HORIZON.
+ */
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  TrimmedDataAccessException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { StreamConsumer } from '../../shared/manifest/streams';
+import { lambdaContext } from './lambda-events';
+import { loadHandler, type LambdaHandler } from './handler-loader';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './services';
+
+const IDLE_MS = 100;
+const DISCOVER_EVERY_MS = 1000;
+
+/** Lambda's filter-criteria pattern, the subset the manifest uses: nested objects down to arrays of allowed values. */
+export function matchesFilter(pattern: unknown, value: unknown): boolean {
+  if (Array.isArray(pattern)) return pattern.some((allowed) => allowed === value);
+  if (pattern && typeof pattern === 'object') {
+    if (!value || typeof value !== 'object') return false;
+    return Object.entries(pattern).every(([k, p]) => matchesFilter(p, (value as Record<string, unknown>)[k]));
+  }
+  return pattern === value;
+}
+
+function lambdaRecord(r: StreamRecord, streamArn: string): DynamoDBRecord {
+  const d = r.dynamodb ?? {};
+  return {
+    eventID: r.eventID,
+    eventName: r.eventName as DynamoDBRecord['eventName'],
+    eventVersion: r.eventVersion,
+    eventSource: 'aws:dynamodb',
+    awsRegion: LOCAL_REGION,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(d.ApproximateCreationDateTime.getTime() / 1000) : undefined,
+      Keys: d.Keys as never,
+      NewImage: d.NewImage as never,
+      OldImage: d.OldImage as never,
+      SequenceNumber: d.SequenceNumber,
+      SizeBytes: d.SizeBytes,
+      StreamViewType: d.StreamViewType as never,
+    },
+  };
+}
+
+export function startStreamPoller(opts: {
+  dynamodb: DynamoDBClient;
+  endpoint: string;
+  tableName: string;
+  consumer: StreamConsumer;
+  onError?: (e: unknown) => void;
+}): { ready: Promise<void>; stop(): Promise<void> } {
+  const streams = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const iterators = new Map<string, string | null>(); // shard id -> next iterator (null: closed, fully read)
+  let running = true;
+  let streamArn = '';
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  async function discover(initial: boolean) {
+    const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? [];
+    for (const shard of shards) {
+      const id = shard.ShardId ?? '';
+      if (iterators.has(id)) continue;
+      const closed = !!shard.SequenceNumberRange?.EndingSequenceNumber;
+      if (initial && closed) {
+        iterators.set(id, null); // closed before we started: the sweep's to catch up
+        continue;
+      }
+      const r = await streams.send(
+        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: initial ? 'LATEST' : 'TRIM_HORIZON' }),
+      );
+      iterators.set(id, r.ShardIterator ?? null);
+    }
+  }
+
+  async function deliver(handler: LambdaHandler, records: DynamoDBRecord[]) {
+    const matching = records.filter((r) => matchesFilter(opts.consumer.filter, r));
+    if (matching.length === 0) return;
+    for (let attempt = 0; attempt <= opts.consumer.retryAttempts && running; attempt++) {
+      try {
+        const event: DynamoDBStreamEvent = { Records: matching };
+        await handler(event, lambdaContext(`${opts.consumer.id}-stream`, opts.consumer.timeoutSeconds));
+        return;
+      } catch (e) {
+        opts.onError?.(e);
+        await sleep(200 * (attempt + 1));
+      }
+    }
+  }
+
+  const ready = (async () => {
+    const d = await opts.dynamodb.send(new DescribeTableCommand({ TableName: opts.tableName }));
+    streamArn = d.Table?.LatestStreamArn ?? '';
+    if (!streamArn) throw new Error(`table ${opts.tableName} has no stream`);
+    await discover(true);
+  })();
+
+  const loop = (async () => {
+    await ready;
+    const handler = await loadHandler(opts.consumer.handler);
+    let lastDiscovery = Date.now();
+    while (running) {
+      try {
+        if (Date.now() - lastDiscovery > DISCOVER_EVERY_MS) {
+          await discover(false);
+          lastDiscovery = Date.now();
+        }
+        let any = false;
+        for (const [shard, iterator] of iterators) {
+          if (!iterator || !running) continue;
+          const r = await streams
+            .send(new GetRecordsCommand({ ShardIterator: iterator, Limit: opts.consumer.batchSize }))
+            .catch(async (e: unknown) => {
+              // An iterator past its 15 minutes, or pointing below what the engine trimmed: read on from the oldest
+              // record still there, as the event source mapping does (anything trimmed is the sweep's).
+              if (!(e instanceof TrimmedDataAccessException || e instanceof ExpiredIteratorException)) throw e;
+              const again = await streams.send(
+                new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard, ShardIteratorType: 'TRIM_HORIZON' }),
+              );
+              return { Records: [], NextShardIterator: again.ShardIterator };
+            });
+          const records = (r.Records ?? []).map((x) => lambdaRecord(x, streamArn));
+          if (records.length > 0) {
+            any = true;
+            await deliver(handler, records);
+          }
+          iterators.set(shard, r.NextShardIterator ?? null);
+        }
+        if (!any) await sleep(IDLE_MS);
+      } catch (e) {
+        if (!running) break;
+        opts.onError?.(e);
+        await sleep(500);
+      }
+    }
+  })();
+
+  return {
+    ready,
+    async stop() {
+      running = false;
+      await loop.catch(() => undefined);
+      streams.destroy();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { Access } from './access';
+
+/**
+ * Consumers of the table's stream (NEW_IMAGE): a Lambda event source mapping on AWS, a poller of DynamoDB
+ * Local's stream on the local stack (bin/local/stream-poller.ts). Records of one partition key arrive in order,
+ * one batch at a time per shard.
+ */
+export interface StreamConsumer {
+  readonly id: string;
+  readonly description: string;
+  /** Handler file, relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+  readonly batchSize: number;
+  readonly maxBatchingWindowSeconds: number;
+  /** Tries of a failing batch before the mapping skips it (what it skipped is still in the table for a sweep). */
+  readonly retryAttempts: number;
+  readonly timeoutSeconds: number;
+  readonly memoryMb?: number;
+  readonly access: Access;
+  /** The event filter of the mapping (Lambda's filter-criteria pattern over the stream record). */
+  readonly filter: Record<string, unknown>;
+}
+
+export const STREAM_CONSUMERS: readonly StreamConsumer[] = [
+  {
+    id: 'ledgerFold',
+    description:
+      'Folds pending credits (payments, refund and payout reversals) into their balances, one transaction per balance per batch.',
+    handler: 'functions/payouts/fold-ledger.handler.ts',
+    batchSize: 500,
+    maxBatchingWindowSeconds: 0,
+    retryAttempts: 5,
+    timeoutSeconds: 60,
+    access: { table: 'readwrite' },
+    // Inserts of pending credits (entities/balance.entity.ts) only.
+    filter: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['pending_credit'] } } } },
+  },
+];
