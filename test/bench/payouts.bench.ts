@@ -101,7 +101,7 @@ async function main() {
   await documentClient().send(
     new PutCommand({
       TableName: config.tableName,
-      Item: { ...payoutCountersEntity.key(big.merchant.merchant_id, 'test'), ...envelope(payoutCountersEntity), ...counts },
+      Item: { ...payoutCountersEntity.key(big.merchant.merchant_id, 'test', 0), ...envelope(payoutCountersEntity), ...counts },
     }),
   );
 

@@ -13,10 +13,13 @@ export const INDEX = {
 
 /** Work partitions of the work index (due expiries, undispatched events): spread over a few shards. */
 export const WORK_SHARDS = 4;
-export function shardOf(id: string): number {
+export const shardOf = (id: string): number => hashShard(id, WORK_SHARDS);
+
+/** A stable shard in [0, shards) for an id: spreads one merchant's writes over several partition keys or items. */
+export function hashShard(id: string, shards: number): number {
   let h = 0;
   for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) >>> 0;
-  return h % WORK_SHARDS;
+  return h % shards;
 }
 
 /**

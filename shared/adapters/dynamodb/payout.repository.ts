@@ -8,6 +8,7 @@ import { merchantEntity } from './entities/merchant.entity';
 import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
 import { INDEX, indexKeys, stripKeys } from './keys';
 import { commitDebit, ledgerFolder } from './ledger-fold';
+import { queryAll } from './query-all';
 import { transaction } from './transact';
 
 export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => string): PayoutStore {
@@ -67,8 +68,12 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       // Total: the counters item when no date range applies; a COUNT query over the key range otherwise.
       let total: number;
       if (!range) {
-        const c = await db.send(new GetCommand({ TableName: tableName(), Key: payoutCountersEntity.key(merchantId, md) }));
-        total = Number(c.Item?.[q.status ?? 'total'] ?? 0);
+        const shards = await queryAll(db, {
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+          ExpressionAttributeValues: { ':pk': merchantEntity.key(merchantId).PK, ':sk': payoutCountersEntity.prefix(md) },
+        });
+        total = shards.reduce((sum, c) => sum + Number(c[q.status ?? 'total'] ?? 0), 0);
       } else {
         total = 0;
         let start: Record<string, unknown> | undefined;

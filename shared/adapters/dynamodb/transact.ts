@@ -62,7 +62,7 @@ export const transaction = () => new Transaction();
  * engine or a long queue on one item (debits of one balance serialize) does not run out of tries before its
  * turn; well inside the functions' 10 s timeout.
  */
-export const CONFLICT_BUDGET_MS = 6000;
+export const CONFLICT_BUDGET_MS = 8000;
 
 /** Full jitter over an exponential ceiling (10 ms, 20 ms, ... capped at 250 ms). */
 export function conflictBackoff(attempt: number): Promise<void> {

@@ -12,18 +12,12 @@
  * one partition's write limit (1,000 WCU/s): see BENCHMARKS.md "A model of one merchant's ceiling".
  */
 import { modeOf } from '../../../domain/access';
-import { envelope, type EntityModel } from '../keys';
+import { envelope, hashShard, type EntityModel } from '../keys';
 import type { TaggedWrite } from '../transact';
 
 /** Shards of a merchant's ledger, and of the pending credits (all merchants share these). */
 export const LEDGER_SHARDS = 8;
 export const FOLD_SHARDS = 16;
-
-function hashShard(id: string, shards: number): number {
-  let h = 0;
-  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) >>> 0;
-  return h % shards;
-}
 
 export const balanceEntity = {
   entity: 'balance',

@@ -1,7 +1,7 @@
 /** Payout and the per-merchant payout counters kept in each payout transaction (totals without a Scan). */
 import { modeOf } from '../../../domain/access';
 import { owedSettlementStep, type Payout, type PayoutStatus } from '../../../domain/payouts/payout';
-import { envelope, indexKeys, type EntityModel } from '../keys';
+import { envelope, hashShard, indexKeys, type EntityModel } from '../keys';
 import { putNew, statusMove } from './writes';
 import type { TaggedWrite } from '../transact';
 
@@ -36,10 +36,18 @@ export const payoutEntity = {
 } as const satisfies EntityModel;
 
 /** Per merchant and mode: total payouts and one count per status. */
+/**
+ * A merchant's payout counts per status (the list's `total`), spread over PAYOUT_COUNTER_SHARDS items so that
+ * concurrent payouts and their settlement steps do not all write one item: a payout always counts in the
+ * shard of its id, and a read sums the shards (one Query).
+ */
+export const PAYOUT_COUNTER_SHARDS = 8;
+
 export const payoutCountersEntity = {
   entity: 'payout_counters',
-  version: 1,
-  key: (merchantId: string, mode: string) => ({ PK: `MERCHANT#${merchantId}`, SK: `PAYOUTCOUNT#${mode}` }),
+  version: 2,
+  key: (merchantId: string, mode: string, shard: number) => ({ PK: `MERCHANT#${merchantId}`, SK: `PAYOUTCOUNT#${mode}#${shard}` }),
+  prefix: (mode: string) => `PAYOUTCOUNT#${mode}#`,
   /** Adds each change (+1 to the new status, -1 to the old) to the payout's merchant counters. */
   change(tableName: string, p: Payout, changes: Record<string, number>, now: string): TaggedWrite {
     const names: Record<string, string> = {};
@@ -58,7 +66,7 @@ export const payoutCountersEntity = {
       write: {
         Update: {
           TableName: tableName,
-          Key: payoutCountersEntity.key(p.merchant_id, modeOf(p.livemode)),
+          Key: payoutCountersEntity.key(p.merchant_id, modeOf(p.livemode), hashShard(p.payout_id, PAYOUT_COUNTER_SHARDS)),
           UpdateExpression: `ADD ${adds.join(', ')} SET updated_at = :now, entity = :entity, version = :version`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
