@@ -80,8 +80,8 @@ export interface ApiKeyRepository {
 
 export interface RateLimitCounter {
   /**
-   * Counts one request in the window, atomically and only while under `limit`.
-   * Returns the count after this request, or null when the window is already full.
+   * Takes `units` requests of the window at once, atomically and only while the count stays within `limit`.
+   * Returns the count after this reservation, or null when the window has fewer than `units` left.
    */
-  hit(subject: string, routeId: string, windowStart: number, limit: number, expiresAt: number): Promise<number | null>;
+  reserve(subject: string, routeId: string, windowStart: number, units: number, limit: number, expiresAt: number): Promise<number | null>;
 }

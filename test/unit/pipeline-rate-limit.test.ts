@@ -13,25 +13,26 @@ interface Hit {
   subject: string;
   routeId: string;
   windowStart: number;
+  units: number;
   limit: number;
   expiresAt: number;
 }
 
-/** Counts per (subject, route, window) like the DynamoDB counter: null once the window is full. */
+/** Counts per (subject, route, window) like the DynamoDB counter: a reservation only while it fits the limit. */
 function fakeCounter() {
   const counts = new Map<string, number>();
   const hits: Hit[] = [];
   const counter: RateLimitCounter = {
-    hit: async (subject, routeId, windowStart, limit, expiresAt) => {
-      hits.push({ subject, routeId, windowStart, limit, expiresAt });
+    reserve: async (subject, routeId, windowStart, units, limit, expiresAt) => {
+      hits.push({ subject, routeId, windowStart, units, limit, expiresAt });
       const k = `${subject}|${routeId}|${windowStart}`;
       const n = counts.get(k) ?? 0;
-      if (n >= limit) return null;
-      counts.set(k, n + 1);
-      return n + 1;
+      if (n + units > limit) return null;
+      counts.set(k, n + units);
+      return n + units;
     },
   };
-  return { counter, hits };
+  return { counter, hits, counts };
 }
 
 function setup(startMs = 1_767_225_600_000 /* 2026-01-01T00:00:00Z, a window start */) {
@@ -77,6 +78,62 @@ describe('windowOf', () => {
       'x-ratelimit-remaining': '0',
       'x-ratelimit-reset': '60',
     });
+  });
+});
+
+describe('slices of the window (issue 22: no counter write per request)', () => {
+  it('a 100/minute limit reserves 6, then slices shrink as the window fills; 100 requests, 100 admitted, 52 writes', async () => {
+    const { limiter, hits } = setup();
+    const remaining: string[] = [];
+    for (let i = 0; i < 100; i++) remaining.push((await limiter.check('mch_1', 'createCheckoutSession', 100))['x-ratelimit-remaining']!);
+    expect(hits[0]!.units).toBe(6);
+    expect(remaining.slice(0, 3)).toEqual(['99', '98', '97']);
+    expect(remaining.at(-1)).toBe('0');
+    expect(hits.length).toBe(52); // the last 16 one at a time: exact where the window is nearly full
+    expect(hits.reduce((s, h) => s + h.units, 0)).toBe(100);
+    await rejection(limiter.check('mch_1', 'createCheckoutSession', 100));
+  });
+
+  it('a merchant with a raised limit (60,000/minute) writes the counter once per 100 requests', async () => {
+    const { limiter, hits } = setup();
+    for (let i = 0; i < 1000; i++) await limiter.check('m', 'r', 60_000);
+    expect(hits).toHaveLength(10);
+  });
+
+  it('limits of 16 or less are counted exactly, one unit per request', async () => {
+    const { limiter, hits } = setup();
+    for (let i = 0; i < 16; i++) await limiter.check('m', 'r', 16);
+    expect(hits.map((h) => h.units)).toEqual(Array.from({ length: 16 }, () => 1));
+  });
+
+  it('four containers sharing one counter: never over the limit, refused early by at most what the others hold', async () => {
+    const { counter, counts } = fakeCounter();
+    const clock = { now: () => new Date(T0 + 1000) };
+    const containers = Array.from({ length: 4 }, () => makeRateLimiter({ counter, clock }));
+    let admitted = 0;
+    let firstRefusalAt: number | null = null;
+    for (let i = 0; i < 400; i++) {
+      const c = containers[i % 4]!;
+      try {
+        await c.check('mch_1', 'createCheckoutSession', 100);
+        admitted++;
+      } catch (e) {
+        expect((e as AppError).code).toBe('RATE_LIMIT_EXCEEDED');
+        firstRefusalAt ??= admitted;
+      }
+    }
+    expect(admitted).toBeLessThanOrEqual(100);
+    expect([...counts.values()]).toEqual([100]);
+    // The stated tolerance: each of the 3 other containers holds at most 1/16 of what was left (6 at most, unused 5).
+    expect(firstRefusalAt).toBeGreaterThanOrEqual(100 - 3 * 5);
+  });
+
+  it('a new window voids what was held of the last one', async () => {
+    const { limiter, hits, advance } = setup();
+    await limiter.check('m', 'r', 100);
+    advance(60_000);
+    await limiter.check('m', 'r', 100);
+    expect(hits.map((h) => h.windowStart)).toEqual([T0_S, T0_S + 60]);
   });
 });
 

@@ -1,4 +1,4 @@
-/** Fixed-window counters: one conditional ADD per request, exact under any concurrency. */
+/** Fixed-window counters: one conditional ADD per reservation (a container's slice of the window), exact under any concurrency. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitCounter } from '../../application/ports';
@@ -7,18 +7,18 @@ import { rateLimitWindowEntity } from './entities/rate-limit-window.entity';
 
 export function rateLimitCounter(db: DynamoDBDocumentClient, tableName: () => string): RateLimitCounter {
   return {
-    async hit(subject, routeId, windowStart, limit, expiresAt) {
+    async reserve(subject, routeId, windowStart, units, limit, expiresAt) {
       try {
         const res = await db.send(
           new UpdateCommand({
             TableName: tableName(),
             Key: rateLimitWindowEntity.key(subject, routeId, windowStart),
-            UpdateExpression: 'ADD #count :one SET #ttl = :ttl, entity = :entity, version = :version',
-            ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+            UpdateExpression: 'ADD #count :units SET #ttl = :ttl, entity = :entity, version = :version',
+            ConditionExpression: 'attribute_not_exists(#count) OR #count <= :most',
             ExpressionAttributeNames: { '#count': 'count', '#ttl': TABLE.ttlAttribute },
             ExpressionAttributeValues: {
-              ':one': 1,
-              ':limit': limit,
+              ':units': units,
+              ':most': limit - units,
               ':ttl': expiresAt,
               ':entity': rateLimitWindowEntity.entity,
               ':version': rateLimitWindowEntity.version,
