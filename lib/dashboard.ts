@@ -76,7 +76,7 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
     }),
   );
   dashboard.addWidgets(perRoute('Requests per route', 'Requests', 'Sum'), perRoute('p99 latency per route (ms)', 'Latency', 'p99', 'ms'));
-  dashboard.addWidgets(perRoute('4xx per route', '4xx', 'Sum'), perRoute('5xx per route', '5xx', 'Sum'));
+  dashboard.addWidgets(perRoute('5xx per route', '5xx', 'Sum'));
 
   const webhooks = s.queues.get('webhooks');
   dashboard.addWidgets(

@@ -48,6 +48,12 @@ export interface ServiceFunctionProps {
   readonly queues: ReadonlyMap<string, QueuePair>;
   /** The queue this function consumes through an event source mapping (queue consumers only). */
   readonly eventSourceQueueId?: string;
+  /**
+   * Its own Errors and Throttles alarms (default). Routes go without: a crash, timeout or throttle of a route
+   * reaches the merchant as a 5xx, which the HTTP API's 5xx alarm and the route's 5xx-rate alarm already page
+   * for, and an alarm is $0.10 a month per metric (issue 22: 72 alarms the stage did not need).
+   */
+  readonly functionAlarms?: boolean;
   /** The function consumes the table's stream (its event source mapping grants dynamodb:ListStreams on *). */
   readonly readsTableStream?: boolean;
   readonly alarmTopic: sns.ITopic;
@@ -139,7 +145,7 @@ export class ServiceFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
       timeout: Duration.seconds(props.timeoutSeconds ?? 10),
-      tracing: lambda.Tracing.ACTIVE,
+      tracing: config.tracing === 'active' ? lambda.Tracing.ACTIVE : lambda.Tracing.PASS_THROUGH,
       logGroup: this.logGroup,
       role,
       reservedConcurrentExecutions: props.reservedConcurrency,
@@ -234,6 +240,7 @@ export class ServiceFunction extends Construct {
       true,
     );
 
+    if (props.functionAlarms === false) return;
     const action = new SnsAction(props.alarmTopic);
     const period = config.alarms.period;
     new cloudwatch.Alarm(this, 'ErrorsAlarm', {

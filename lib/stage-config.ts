@@ -90,6 +90,15 @@ export interface StageConfig {
    */
   readonly kmsPendingWindowDays: number;
   readonly concurrency: ConcurrencyLimits;
+  /**
+   * X-Ray for every function. `active`: Lambda samples each function itself (the first request a second and 5%
+   * of the rest, not configurable for Lambda), which at this service's rates records nearly every invocation:
+   * 41-48% of the bill per payment (BENCHMARKS.md "Cost per 1M payments"). `pass-through`: a function records
+   * only a trace an upstream sampled; the HTTP API samples nothing, so routes record nothing and a queue
+   * consumer records only what its producer did. Logs (correlation ids), EMF metrics and alarms stay either way;
+   * an investigation turns `active` on for the stage with one deploy.
+   */
+  readonly tracing: 'active' | 'pass-through';
 }
 
 const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' | 'metricsNamespace'>> = {
@@ -102,6 +111,8 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
     apiThrottle: { rateLimit: 50, burstLimit: 100 },
     kmsPendingWindowDays: 7,
     concurrency: { consumers: { webhooks: 5, payouts: 5 }, jobs: 2 },
+    // Integrators debugging against the sandbox read its traces; its traffic is small.
+    tracing: 'active',
     alarms: {
       period: Duration.minutes(5),
       functionErrors: 10,
@@ -131,6 +142,8 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
     apiThrottle: { rateLimit: 500, burstLimit: 1000 },
     kmsPendingWindowDays: 30,
     concurrency: { consumers: { webhooks: 20, payouts: 10 }, jobs: 2 },
+    // Traces would be the largest line of the bill (issue 22); logs, metrics and alarms carry the live stage.
+    tracing: 'pass-through',
     alarms: {
       period: Duration.minutes(5),
       functionErrors: 1,

@@ -125,6 +125,7 @@ export class StatelessStack extends Stack {
         route.id,
         new ServiceFunction(this, `Route${pascal(route.id)}`, {
           ...common,
+          functionAlarms: false,
           handlerFile: route.handler,
           description: `${route.method} ${route.path}: ${route.summary}`,
           access: route.access,
@@ -146,6 +147,7 @@ export class StatelessStack extends Stack {
       manifest.fallback.id,
       new ServiceFunction(this, `Route${pascal(manifest.fallback.id)}`, {
         ...common,
+        functionAlarms: false,
         handlerFile: manifest.fallback.handler,
         description: 'API $default route: 404/405 for requests no route matches.',
         access: manifest.fallback.access,

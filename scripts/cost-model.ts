@@ -29,6 +29,14 @@ export const PRICES = {
   logsIngestedGb: 0.5,
   /** "Amazon CloudWatch Pricing": custom metrics (EMF series included), per metric-month, first 10,000. */
   customMetricMonth: 0.3,
+  /** "Amazon CloudWatch Pricing": standard-resolution alarm, per metric it evaluates, per month. */
+  alarmMetricMonth: 0.1,
+  /** "Amazon CloudWatch Pricing": a dashboard a month (beyond the account's 3 free ones). */
+  dashboardMonth: 3.0,
+  /** "AWS Key Management Service Pricing": a customer managed key a month (rotation's extra versions ignored). */
+  kmsKeyMonth: 1.0,
+  /** "AWS Secrets Manager Pricing": a secret a month. */
+  secretMonth: 0.4,
   /** "AWS X-Ray Pricing": per trace recorded, per trace retrieved or scanned. */
   xrayTraceRecorded: 5.0 / 1e6,
   xrayTraceRetrieved: 0.5 / 1e6,
@@ -199,12 +207,17 @@ export const emptyCount = (): Counted => ({
 });
 
 /** Per-payment usage from what each function counted over `runs` payments; X-Ray sampled per function. */
-export function usageFrom(fns: ReadonlyArray<{ id: string; memoryMb: number; route: boolean; c: Counted }>, runs: number): Usage {
+export function usageFrom(
+  fns: ReadonlyArray<{ id: string; memoryMb: number; route: boolean; c: Counted }>,
+  runs: number,
+  tracing: 'active' | 'pass-through' = 'active',
+): Usage {
   const sum = (k: keyof Counted, only = (_f: (typeof fns)[number]) => true) => fns.reduce((s, f) => s + (only(f) ? f.c[k] : 0), 0) / runs;
   const functions: Record<string, FunctionUse> = {};
   for (const { id, memoryMb, c } of fns.filter((f) => f.c.n > 0))
     functions[id] = { invocations: c.n / runs, billedMs: c.billedMs / runs, cpuShareMs: c.cpuShareMs / runs, memoryMb };
-  const traces = fns.reduce((s, f) => s + (f.c.n / runs) * sampledShare(f.c.n / runs), 0);
+  // pass-through: nothing upstream samples (the HTTP API does not trace), so no function records a trace.
+  const traces = tracing === 'active' ? fns.reduce((s, f) => s + (f.c.n / runs) * sampledShare(f.c.n / runs), 0) : 0;
   return {
     functions,
     apiRequests: sum('n', (f) => f.route),
@@ -289,9 +302,10 @@ export const ASSUMPTIONS = [
     'Idle long polling is fixed cost.',
   'Logs: bytes the handlers wrote at the live stage’s log level (Powertools JSON, EMF on), plus Lambda’s ' +
     'START/END/REPORT+XRAY lines per invocation and 26 bytes per log event.',
-  'X-Ray: every invocation is a trace (SQS consumers start their own, linked to the producer’s); Lambda samples per ' +
-    'function the first request each second and 5% of the rest, at 1M payments a month spread evenly; each recorded ' +
-    'trace retrieved once. Free tiers ignored.',
+  'X-Ray: priced at the live stage’s tracing setting (lib/stage-config.ts). Active: every invocation is a trace (SQS ' +
+    'consumers start their own, linked to the producer’s); Lambda samples per function the first request each second and ' +
+    '5% of the rest, at 1M payments a month spread evenly; each recorded trace retrieved once. Pass-through: nothing ' +
+    'records (the HTTP API starts no trace). Free tiers ignored.',
   'Merchant POSTs that create send X-Idempotency-Key; the auth cache is warm (a miss adds 2 GetItem, 1 RRU).',
 ];
 
@@ -311,3 +325,159 @@ export function renderMix(name: string, flow: string, runs: number, lines: reado
 }
 
 export const total = (lines: readonly Line[]) => lines.reduce((sum, l) => sum + l.dollarsPerMillion, 0);
+
+/** Issue 22's goals, $ per 1M payments, per mix (by name), and per stage a month. */
+export const GOALS: Readonly<Record<string, number>> = {
+  'Hosted checkout, PIX': 30,
+  'Direct card': 12,
+  'Payout, PIX': 18,
+};
+export const FIXED_GOAL_PER_MONTH = 20;
+
+/** One AWS request (or unit) a flow cannot do without, and why. */
+export interface FloorItem {
+  readonly what: string;
+  readonly why: string;
+  readonly apiRequests?: number;
+  readonly invocations?: number;
+  readonly writeUnits?: number;
+  readonly readUnits?: number;
+  readonly sqsRequests?: number;
+}
+
+/**
+ * The floor of each mix: the AWS requests its flow cannot avoid whatever the design, priced like the measured
+ * usage. Lambda compute and log bytes are left at what was measured (the work is the work), so the floor is
+ * the request-priced part of the bill at its minimum.
+ */
+export const FLOORS: Readonly<Record<string, readonly FloorItem[]>> = {
+  'Direct card': [
+    { what: 'create: 1 HTTP API request, 1 invocation', why: 'the merchant calls us once', apiRequests: 1, invocations: 1 },
+    {
+      what: 'merchant GET status: 1 request, 1 invocation, 1 RRU',
+      why: 'the flow reads it back once',
+      apiRequests: 1,
+      invocations: 1,
+      readUnits: 1,
+    },
+    {
+      what: 'idempotency record: 1 WRU',
+      why: 'SPEC: a keyed create must answer its replay; one put carrying the response is the least',
+      writeUnits: 1,
+    },
+    {
+      what: 'payment, its event and its ledger entry in one transaction: 3 items x 2 WRU',
+      why: 'the state change, its event and its money movement must commit together (DESIGN: one transaction)',
+      writeUnits: 6,
+    },
+    {
+      what: 'webhook: 1 SQS send + receive + delete, 1 invocation',
+      why: 'every state change is delivered by a queue worker',
+      sqsRequests: 3,
+      invocations: 1,
+    },
+    { what: 'delivery record: 1 WRU', why: 'the event list shows each delivery attempt (SPEC)', writeUnits: 1 },
+  ],
+  'Payout, PIX': [
+    { what: 'create: 1 request, 1 invocation', why: 'the merchant calls us once', apiRequests: 1, invocations: 1 },
+    {
+      what: 'merchant GET payout: 1 request, 1 invocation, 1 RRU',
+      why: 'the flow reads it back once',
+      apiRequests: 1,
+      invocations: 1,
+      readUnits: 1,
+    },
+    { what: 'idempotency record: 1 WRU', why: 'keyed create', writeUnits: 1 },
+    {
+      what: 'payout, balance debit, ledger entry, event: 4 items x 2 WRU',
+      why: 'the debit must be conditional on the balance and commit with the payout',
+      writeUnits: 8,
+    },
+    {
+      what: 'settlement: 1 SQS step (send, receive, delete), 1 invocation, payout + 2 events in one transaction (3 x 2 WRU)',
+      why: 'processing and completed are two state changes with a webhook each',
+      sqsRequests: 3,
+      invocations: 1,
+      writeUnits: 6,
+    },
+    {
+      what: 'webhooks: 2 x (SQS send + receive + delete), 2 invocations, 2 delivery records',
+      why: 'two events',
+      sqsRequests: 6,
+      invocations: 2,
+      writeUnits: 2,
+    },
+  ],
+  'Hosted checkout, PIX': [
+    {
+      what: 'session create: 1 request, 1 invocation, 1 item (1 WRU)',
+      why: 'the merchant creates it',
+      apiRequests: 1,
+      invocations: 1,
+      writeUnits: 1,
+    },
+    {
+      what: 'hosted page: 1 request, 1 invocation, session read (1 RRU)',
+      why: 'the shopper opens it',
+      apiRequests: 1,
+      invocations: 1,
+      readUnits: 1,
+    },
+    {
+      what: 'process PIX: 1 request, 1 invocation, payment + session link in one transaction (2 x 2 WRU)',
+      why: 'the shopper picks PIX',
+      apiRequests: 1,
+      invocations: 1,
+      writeUnits: 4,
+      readUnits: 1,
+    },
+    { what: 'QR image: 1 request, 1 invocation, 1 RRU', why: 'the page shows the code', apiRequests: 1, invocations: 1, readUnits: 1 },
+    {
+      what: 'paid: payment + session + event + ledger entry in one transaction (4 x 2 WRU), 1 invocation',
+      why: 'the provider reports the payment once',
+      apiRequests: 1,
+      invocations: 1,
+      writeUnits: 8,
+      readUnits: 1,
+    },
+    {
+      what: 'status poll that sees it paid: 1 request, 1 invocation, 1 RRU',
+      why: 'the page learns it',
+      apiRequests: 1,
+      invocations: 1,
+      readUnits: 1,
+    },
+    {
+      what: 'merchant GET: 1 request, 1 invocation, 1 RRU',
+      why: 'the flow reads it back once',
+      apiRequests: 1,
+      invocations: 1,
+      readUnits: 1,
+    },
+    {
+      what: 'webhook: SQS send + receive + delete, 1 invocation, 1 delivery record',
+      why: 'payment.success',
+      sqsRequests: 3,
+      invocations: 1,
+      writeUnits: 1,
+    },
+  ],
+};
+
+/** A floor's requests priced with the measured Lambda compute and log bytes of the mix. */
+export function floorDollars(items: readonly FloorItem[], measured: Usage): number {
+  const n = (k: keyof FloorItem) => items.reduce((s, i) => s + Number(i[k] ?? 0), 0);
+  const compute = lambdaComputeDollars(measured.functions, 'billedMs') / 1e6;
+  const invocations = n('invocations');
+  const logBytes = invocations * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_LINES.length * LOG_EVENT_OVERHEAD_BYTES);
+  return (
+    1e6 *
+    (compute +
+      invocations * PRICES.lambdaRequest +
+      n('apiRequests') * PRICES.httpApiRequest +
+      n('writeUnits') * PRICES.dynamoWriteUnit +
+      n('readUnits') * PRICES.dynamoReadUnit +
+      n('sqsRequests') * PRICES.sqsRequest +
+      (logBytes / 1024 ** 3) * PRICES.logsIngestedGb)
+  );
+}

@@ -58,6 +58,7 @@ const quiet = async (ms = 1500) => {
 async function main() {
   const { stageConfig } = await import('../lib/stage-config');
   const logLevel = stageConfig('live').powertoolsLogLevel;
+  const tracing = stageConfig('live').tracing;
   process.env.POWERTOOLS_LOG_LEVEL = logLevel;
   const { functionEntries, DEFAULT_MEMORY_MB } = await import('../lib/bundling');
   const { MANIFEST } = await import('../lib/manifest');
@@ -175,12 +176,13 @@ async function main() {
   ];
 
   /** Per-payment usage of the functions `keep` selects, from a phase of `runs` payments. */
-  const usageOf = (ph: Phase, runs: number, keep: (file: string) => boolean) =>
+  const usageOf = (ph: Phase, runs: number, keep: (file: string) => boolean, mode = tracing) =>
     M.usageFrom(
       [...ph.fns]
         .filter(([file]) => keep(file))
         .map(([file, c]) => ({ id: entryOf(file)?.id ?? file, memoryMb: memoryOf(file), route: routeFiles.has(file), c })),
       runs,
+      mode,
     );
   const scan = async () => {
     const items: M.Item[] = [];
@@ -211,7 +213,9 @@ async function main() {
     const ph = phase;
     phase = freshPhase();
     const after = await scan();
-    const usage = usageOf(ph, RUNS, (f) => !jobFiles.has(f) && f !== OUTSIDE);
+    const inMix = (f: string) => !jobFiles.has(f) && f !== OUTSIDE;
+    const usage = usageOf(ph, RUNS, inMix);
+    const activeTraces = usageOf(ph, RUNS, inMix, 'active').tracesRecorded;
     const lines = M.costLines(usage);
     const sum = M.total(lines);
     const per = (n: number) => (n / RUNS).toFixed(2);
@@ -219,16 +223,20 @@ async function main() {
     const invocations = Object.values(usage.functions).reduce((n, f) => n + f.invocations, 0);
     const xray = (traces: number) => traces * (M.PRICES.xrayTraceRecorded + M.PRICES.xrayTraceRetrieved) * 1e6;
     const sharedTraces = invocations * M.sampledShare(invocations);
+    const floor = M.floorDollars(M.FLOORS[mix.name] ?? [], usage);
     const webhooks = new Map<string, number>();
     for (const r of receiver.received.slice(receivedBefore)) bump(webhooks, String(r.body?.event), 1);
     const kept = (after.retained - before.retained) / RUNS;
     const byFunction = [...ph.fns].filter(([, f]) => f.readUnits + f.writeUnits > 0);
-    const xrayNow = $(xray(usage.tracesRecorded));
+    const xrayActive = $(xray(activeTraces));
     const compute = (k: 'billedMs' | 'cpuShareMs') => $(M.lambdaComputeDollars(usage.functions, k));
     const tx = ph.tx;
     const notes = [
-      `without X-Ray (tracing off) the mix costs ${$(sum - xray(usage.tracesRecorded))}; ` +
-        `X-Ray with one 1/s reservoir for all functions: ${sharedTraces.toFixed(2)} traces, ${$(xray(sharedTraces))} instead of ${xrayNow}`,
+      `tracing ${tracing} (the live stage's setting); with it active the mix costs ` +
+        `${$(sum - xray(usage.tracesRecorded) + xray(activeTraces))} ` +
+        `(X-Ray ${xrayActive}; with one 1/s reservoir for all functions ${sharedTraces.toFixed(2)} traces, ${$(xray(sharedTraces))})`,
+      `floor ${$(floor)} (the requests this flow cannot avoid, scripts/cost-model.ts FLOORS; compute and logs as measured); ` +
+        `goal ${$(M.GOALS[mix.name] ?? NaN)}`,
       `Lambda compute ${compute('billedMs')} as measured; ${compute('cpuShareMs')} if each invocation's CPU time ` +
         "(process-wide, an upper bound) ran at its memory's share of a vCPU (1,769 MB = 1 vCPU)",
       `DynamoDB calls per payment: ${[...ph.dynamo].map(([c, d]) => `${c} ${per(d.calls)} (${per(d.units)} units)`).join(', ')}`,
@@ -246,7 +254,7 @@ async function main() {
       ...(ph.warnLines ? [`handler log lines at WARN or above per payment: ${per(ph.warnLines)}`] : []),
       ...(ph.fns.has(OUTSIDE) ? [`not attributed to a function (excluded): ${JSON.stringify(ph.fns.get(OUTSIDE))}`] : []),
     ];
-    results.push({ mix: mix.name, flow: mix.what, runs: RUNS, usage, lines, total: sum, notes });
+    results.push({ mix: mix.name, flow: mix.what, runs: RUNS, usage, lines, total: sum, floor, goal: M.GOALS[mix.name] ?? NaN, notes });
     report.push(M.renderMix(mix.name, mix.what, RUNS, lines, notes));
   }
 
@@ -267,11 +275,12 @@ async function main() {
   const esmQueues = consumerFiles.size;
   const esmIdle = esmQueues * M.ESM_IDLE_RECEIVES_PER_MONTH * M.PRICES.sqsRequest;
   const metricsMonthly = emfSeries.size * M.PRICES.customMetricMonth;
-  const fixedTotal = fixed.reduce((s, j) => s + j.dollarsPerMonth, 0) + esmIdle + metricsMonthly;
+  const stage = await stageResources();
+  const fixedTotal = fixed.reduce((s, j) => s + j.dollarsPerMonth, 0) + esmIdle + metricsMonthly + stage.dollars;
 
   if (JSON_OUT) {
     const metrics = { series: emfSeries.size, dollarsPerMonth: metricsMonthly };
-    const fixedMonthly = { jobs: fixed, esmIdleDollars: esmIdle, metrics, total: fixedTotal };
+    const fixedMonthly = { jobs: fixed, esmIdleDollars: esmIdle, metrics, stageResources: stage, total: fixedTotal };
     console.log(JSON.stringify({ prices: M.PRICES, runs: RUNS, logLevel, assumptions: M.ASSUMPTIONS, results, fixedMonthly }, null, 2));
   } else {
     console.log(`## AWS cost per 1M payments (us-east-1 list prices of ${M.PRICES.takenOn}, scripts/cost-model.ts)`);
@@ -279,12 +288,26 @@ async function main() {
       `\nLocal stack in memory with its workers, live log level ${logLevel}, Node ${process.version}, ${new Date().toISOString()}.`,
     );
     console.log(report.join('\n'));
-    const verdict = results.map((r) => `${r.mix} $${r.total.toFixed(2)} (${r.total <= 8 ? 'within' : 'over'})`).join(', ');
-    console.log(`\n**Goal <= $8 per 1M payments including webhook delivery:** ${verdict}.`);
+    console.log('\n| mix | $ per 1M payments | floor | goal | |\n|---|---|---|---|---|');
+    for (const r of results) {
+      const verdict = r.total <= r.goal ? 'within' : `over by $${(r.total - r.goal).toFixed(2)}`;
+      console.log(`| ${r.mix} | ${r.total.toFixed(2)} | ${r.floor.toFixed(2)} | ${r.goal.toFixed(2)} | ${verdict} |`);
+    }
     const jobs = fixed.map(
       (j) => `${j.id} ${j.msPerRun.toFixed(1)} ms, ${j.readUnitsPerRun.toFixed(1)} RRU, $${j.dollarsPerMonth.toFixed(2)}`,
     );
-    console.log(`\nFixed per month, not per payment: $${fixedTotal.toFixed(2)}:`);
+    const fixedVerdict = fixedTotal <= M.FIXED_GOAL_PER_MONTH ? 'within' : 'over';
+    console.log(
+      `\nFixed per month per stage (live), not per payment: $${fixedTotal.toFixed(2)} (goal $${M.FIXED_GOAL_PER_MONTH}: ${fixedVerdict}):`,
+    );
+    const d = (n: number, price: number) => `$${(n * price).toFixed(2)}`;
+    console.log(
+      `- the stage's own resources (synthesized): ${stage.alarms} alarms evaluating ${stage.alarmMetrics} metrics ` +
+        `${d(stage.alarmMetrics, M.PRICES.alarmMetricMonth)}, ` +
+        `${stage.dashboards} dashboard ${d(stage.dashboards, M.PRICES.dashboardMonth)}, ` +
+        `${stage.kmsKeys} KMS keys ${d(stage.kmsKeys, M.PRICES.kmsKeyMonth)}, ` +
+        `${stage.secrets} secret ${d(stage.secrets, M.PRICES.secretMonth)};`,
+    );
     console.log(`- the scheduled jobs every minute, idle runs measured: ${jobs.join('; ')};`);
     console.log(`- idle long polling of the ${esmQueues} event source mappings (5 pollers, 20 s): $${esmIdle.toFixed(2)};`);
     console.log(
@@ -294,6 +317,38 @@ async function main() {
   }
   await receiver.stop();
   await stack.stop();
+}
+
+/** What the live stage bills by the month whatever the traffic: alarms (per metric evaluated), dashboards, KMS keys, secrets. */
+async function stageResources() {
+  const { App } = await import('aws-cdk-lib');
+  const { Template } = await import('aws-cdk-lib/assertions');
+  const { buildApp } = await import('../lib/app');
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const built = buildApp(app, 'live');
+  const resources = [built.stateful, built.stateless, ...(built.edge ? [built.edge] : [])].flatMap(
+    (stack) =>
+      Object.values(Template.fromStack(stack).toJSON().Resources ?? {}) as Array<{ Type: string; Properties?: { Metrics?: unknown[] } }>,
+  );
+  const of = (type: string) => resources.filter((r) => r.Type === type);
+  const alarms = of('AWS::CloudWatch::Alarm');
+  const alarmMetrics = alarms.reduce(
+    (n, a) => n + Math.max(1, (a.Properties?.Metrics ?? []).filter((m) => !(m as { Expression?: string }).Expression).length),
+    0,
+  );
+  const counts = {
+    alarms: alarms.length,
+    alarmMetrics,
+    dashboards: of('AWS::CloudWatch::Dashboard').length,
+    kmsKeys: of('AWS::KMS::Key').length,
+    secrets: of('AWS::SecretsManager::Secret').length,
+  };
+  const dollars =
+    counts.alarmMetrics * M.PRICES.alarmMetricMonth +
+    counts.dashboards * M.PRICES.dashboardMonth +
+    counts.kmsKeys * M.PRICES.kmsKeyMonth +
+    counts.secrets * M.PRICES.secretMonth;
+  return { ...counts, dollars };
 }
 
 /** Asks DynamoDB for the capacity of every call and adds it to the function that made it (reads and writes apart). */

@@ -61,10 +61,14 @@ export function startStreamPoller(opts: {
   endpoint: string;
   tableName: string;
   consumer: StreamConsumer;
+  /** Overrides the consumer's batching window (tests that wait for the fold use 0). */
+  batchingWindowSeconds?: number;
   onError?: (e: unknown) => void;
 }): { ready: Promise<void>; stop(): Promise<void> } {
   const streams = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const iterators = new Map<string, string | null>(); // shard id -> next iterator (null: closed, fully read)
+  const buffers = new Map<string, { records: DynamoDBRecord[]; since: number }>();
+  const windowMs = (opts.batchingWindowSeconds ?? opts.consumer.maxBatchingWindowSeconds) * 1000;
   let running = true;
   let streamArn = '';
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,8 +90,7 @@ export function startStreamPoller(opts: {
     }
   }
 
-  async function deliver(handler: LambdaHandler, records: DynamoDBRecord[]) {
-    const matching = records.filter((r) => matchesFilter(opts.consumer.filter, r));
+  async function deliver(handler: LambdaHandler, matching: DynamoDBRecord[]) {
     if (matching.length === 0) return;
     for (let attempt = 0; attempt <= opts.consumer.retryAttempts && running; attempt++) {
       try {
@@ -133,11 +136,22 @@ export function startStreamPoller(opts: {
               return { Records: [], NextShardIterator: again.ShardIterator };
             });
           const records = (r.Records ?? []).map((x) => lambdaRecord(x, streamArn));
-          if (records.length > 0) {
-            any = true;
-            await deliver(handler, records);
+          if (records.length > 0) any = true;
+          // Filtered, then batched: a batch goes when full, when the batching window since its first record has
+          // passed, or when its shard closes.
+          const buffer = buffers.get(shard) ?? { records: [], since: Date.now() };
+          if (buffer.records.length === 0) buffer.since = Date.now();
+          buffer.records.push(...records.filter((x) => matchesFilter(opts.consumer.filter, x)));
+          buffers.set(shard, buffer);
+          const next = r.NextShardIterator ?? null;
+          while (
+            buffer.records.length >= opts.consumer.batchSize ||
+            (buffer.records.length > 0 && (Date.now() - buffer.since >= windowMs || !next))
+          ) {
+            await deliver(handler, buffer.records.splice(0, opts.consumer.batchSize));
+            buffer.since = Date.now();
           }
-          iterators.set(shard, r.NextShardIterator ?? null);
+          iterators.set(shard, next);
         }
         if (!any) await sleep(IDLE_MS);
       } catch (e) {

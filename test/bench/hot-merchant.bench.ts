@@ -88,7 +88,7 @@ async function main() {
   let items = await scan();
   const pendingOf = (all: Record<string, unknown>[]) =>
     all.filter((i) => String(i.PK).startsWith('FOLD#') && i.merchant_id === s.merchant_id);
-  while (pendingOf(items).length > 0 && performance.now() - foldStart < 30_000) {
+  while (pendingOf(items).length > 0 && performance.now() - foldStart < 90_000) {
     await new Promise((r) => setTimeout(r, 100));
     items = await scan();
   }

@@ -176,7 +176,6 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     for (const title of [
       'Alarms',
       'Requests per route',
-      '4xx per route',
       '5xx per route',
       'p99 latency per route (ms)',
       'Webhook deliveries by outcome',

@@ -112,6 +112,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
       FunctionName: { Ref: logicalId(b.stateless, fold) },
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: 500,
+      MaximumBatchingWindowInSeconds: 30,
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: 5,
       FilterCriteria: {
@@ -131,7 +132,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
-        TracingConfig: { Mode: 'Active' },
+        TracingConfig: { Mode: stage === 'sandbox' ? 'Active' : 'PassThrough' },
         Handler: 'index.handler',
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
       });
@@ -217,7 +218,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
     }
   });
 
-  test('API 5xx and per-function Errors/Throttles alarms, and the ApiUrl output', () => {
+  test('API 5xx, and Errors/Throttles alarms for every function but the routes (their 5xx alarms cover them); the ApiUrl output', () => {
     const b = built(stage);
     const t = b.statelessTemplate;
     t.hasResourceProperties('AWS::CloudWatch::Alarm', {
@@ -226,7 +227,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
       Threshold: config.alarms.api5xx,
       AlarmActions: [Match.anyValue()],
     });
-    const fnCount = b.stateless.functions.size;
+    const fnCount = b.stateless.functions.size - routes.length - 1; // the routes and the $default fallback
     expect(Object.keys(t.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Throttles', Threshold: 0 } }))).toHaveLength(
       fnCount,
     );

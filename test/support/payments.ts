@@ -1,5 +1,5 @@
 /** Helpers for pay-in tests: create sessions and payments over HTTP, read balances, ledger and events. */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
 import { FOLD_SHARDS, LEDGER_SHARDS, ledgerEntryEntity, pendingCreditEntity } from '../../shared/adapters/dynamodb/entities/balance.entity';
@@ -125,12 +125,24 @@ export async function events(m: TestMerchant) {
   });
 }
 
+/** The merchant's stored sessions or payments (a test may Scan: nothing lists them). */
 export async function listed(m: TestMerchant, entity: 'SESSION' | 'PAYMENT') {
-  return queryAll({
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': `MERCHANT#${m.merchantId}#test#${entity}` },
-  });
+  const out: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const r = await documentClient().send(
+      new ScanCommand({
+        TableName: config.tableName,
+        FilterExpression: 'merchant_id = :m AND entity = :e',
+        ExpressionAttributeValues: { ':m': m.merchantId, ':e': entity === 'SESSION' ? 'checkout_session' : 'payment' },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    out.push(...(r.Items ?? []));
+    ExclusiveStartKey = r.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
 }
 
 /**

@@ -85,6 +85,7 @@ export async function startTestStack(
         endpoint: engine,
         tableName,
         consumer,
+        batchingWindowSeconds: 0, // tests wait for the fold: no batching window
         onError: (e) => errors.push(e),
       });
       await poller.ready;

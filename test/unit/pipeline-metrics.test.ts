@@ -49,52 +49,49 @@ describe('routeMetrics middleware', () => {
     expect(metrics.hasStoredMetrics()).toBe(false);
   });
 
-  it('records Requests, Latency, 4xx and 5xx with the route dimension on a 200', () => {
+  it('records Requests, Latency and 5xx with the route dimension on a 200, and no 4xx series (issue 22)', () => {
     routeMetrics().after!(request(jsonResult(200, {}), 25));
     const out = emitted();
     const [def] = out._aws.CloudWatchMetrics;
     expect(def?.Dimensions).toContainEqual(expect.arrayContaining(['route']));
     expect(out.route).toBe('getMethod');
-    expect(def?.Metrics).toEqual(
-      expect.arrayContaining([
-        { Name: 'Requests', Unit: 'Count' },
-        { Name: 'Latency', Unit: 'Milliseconds' },
-        { Name: '4xx', Unit: 'Count' },
-        { Name: '5xx', Unit: 'Count' },
-      ]),
-    );
+    expect(def?.Metrics).toEqual([
+      { Name: 'Requests', Unit: 'Count' },
+      { Name: 'Latency', Unit: 'Milliseconds' },
+      { Name: '5xx', Unit: 'Count' },
+    ]);
     expect(out.Requests).toBe(1);
-    expect(out['4xx']).toBe(0);
+    expect(out['4xx']).toBeUndefined();
     expect(out['5xx']).toBe(0);
     expect(out.Latency).toBeGreaterThanOrEqual(25);
     expect(out.Latency).toBeLessThan(10_000);
   });
 
-  it('counts a 404 as 4xx=1, 5xx=0', () => {
+  it('counts a 404 as a request and 5xx=0', () => {
     routeMetrics().onError!(request(jsonResult(404, {})));
     const out = emitted();
-    expect(out).toMatchObject({ route: 'getMethod', Requests: 1, '4xx': 1, '5xx': 0 });
+    expect(out).toMatchObject({ route: 'getMethod', Requests: 1, '5xx': 0 });
   });
 
-  it('counts a 500 as 4xx=0, 5xx=1', () => {
+  it('counts a 500 as 5xx=1', () => {
     routeMetrics().onError!(request(jsonResult(500, {})));
-    expect(emitted()).toMatchObject({ Requests: 1, '4xx': 0, '5xx': 1 });
+    expect(emitted()).toMatchObject({ Requests: 1, '5xx': 1 });
   });
 
   it.each([
-    [399, 0, 0],
-    [400, 1, 0],
-    [429, 1, 0],
-    [499, 1, 0],
-    [503, 0, 1],
-  ])('status %i gives 4xx=%i, 5xx=%i', (status, four, five) => {
+    [399, 0],
+    [400, 0],
+    [429, 0],
+    [499, 0],
+    [503, 1],
+  ])('status %i gives 5xx=%i', (status, five) => {
     routeMetrics().after!(request({ statusCode: status }));
-    expect(emitted()).toMatchObject({ '4xx': four, '5xx': five });
+    expect(emitted()).toMatchObject({ '5xx': five });
   });
 
   it('counts an unmapped error (no response) as a 5xx', () => {
     routeMetrics().onError!(request(undefined));
-    expect(emitted()).toMatchObject({ Requests: 1, '4xx': 0, '5xx': 1 });
+    expect(emitted()).toMatchObject({ Requests: 1, '5xx': 1 });
   });
 });
 
@@ -108,7 +105,7 @@ describe('routeMetrics in a middy chain (error mapping runs first on errors)', (
       throw new AppError('PAYMENT_METHOD_NOT_FOUND');
     })(event, lambdaContext());
     expect(res.statusCode).toBe(404);
-    expect(emitted()).toMatchObject({ route: 'getMethod', Requests: 1, '4xx': 1, '5xx': 0 });
+    expect(emitted()).toMatchObject({ route: 'getMethod', Requests: 1, '5xx': 0 });
   });
 
   it('sees the mapped 500 of a plain Error', async () => {
@@ -116,11 +113,11 @@ describe('routeMetrics in a middy chain (error mapping runs first on errors)', (
       throw new Error('boom');
     })(event, lambdaContext());
     expect(res.statusCode).toBe(500);
-    expect(emitted()).toMatchObject({ Requests: 1, '4xx': 0, '5xx': 1 });
+    expect(emitted()).toMatchObject({ Requests: 1, '5xx': 1 });
   });
 
   it('records a success once', async () => {
     await chain(async () => jsonResult(200, {}))(event, lambdaContext());
-    expect(emitted()).toMatchObject({ Requests: 1, '4xx': 0, '5xx': 0 });
+    expect(emitted()).toMatchObject({ Requests: 1, '5xx': 0 });
   });
 });

@@ -1,6 +1,5 @@
-/** Checkout session: on the listing index, and on the work index while it can expire. */
+/** Checkout session: on the work index while it can expire. */
 import type { SessionLink } from '../../../application/payment-ports';
-import { modeOf } from '../../../domain/access';
 import type { PaymentStatus } from '../../../domain/payments/payment';
 import { OPEN_SESSION_STATUSES, type CheckoutSession, type SessionStatus } from '../../../domain/payments/session';
 import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';
@@ -18,7 +17,7 @@ export const sessionEntity = {
   key,
   item: (s: CheckoutSession) => ({
     ...key(s.session_id),
-    ...indexKeys.listing(s.merchant_id, modeOf(s.livemode), 'SESSION', s.created_at, s.session_id),
+    // No listing key, as for payments (payment.entity.ts): nothing lists sessions.
     ...(s.status === 'pending' ? indexKeys.expiry(s.session_id, s.expires_at) : {}),
     ...envelope(model),
     ...s,
