@@ -8,6 +8,8 @@
  *   JOBS_INTERVAL_SECONDS=5   run the scheduled jobs this often (default: each job's schedule, 60 s)
  *   npm start -- --emulate-conflicts [--conflict-latency-ms 20]
  *                             DynamoDB's transaction conflict rules in front of DynamoDB Local (bin/local/conflict-proxy.ts)
+ *   npm start -- --dynamodb-endpoint URL
+ *                             an existing DynamoDB-compatible endpoint instead of DynamoDB Local (the table is created if missing)
  */
 import { parseArgs } from 'node:util';
 import { rmSync } from 'node:fs';
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     providers: { type: 'string' },
     'emulate-conflicts': { type: 'boolean', default: false },
     'conflict-latency-ms': { type: 'string' },
+    'dynamodb-endpoint': { type: 'string' },
   },
 });
 if (values.stage !== 'sandbox' && values.stage !== 'live') {
@@ -64,6 +67,7 @@ try {
     stateDir,
     stage,
     providersFile: values.providers,
+    ...(values['dynamodb-endpoint'] ? { dynamodbEndpoint: values['dynamodb-endpoint'] } : {}),
     ...(values['emulate-conflicts'] ? { emulateConflicts: { latencyMs: Number(values['conflict-latency-ms'] ?? 0) } } : {}),
     jobsIntervalSeconds: jobsInterval && Number.isFinite(jobsInterval) && jobsInterval > 0 ? jobsInterval : undefined,
     onError: (e) => console.error('[local] handler error:', e),

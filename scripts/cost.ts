@@ -200,15 +200,42 @@ async function main() {
     return { retained: bytes(false), expiring: bytes(true) };
   };
 
+  /**
+   * Waits until the stream fold has taken every pending credit (its batching window, 30 s, is part of the flow):
+   * the fold's invocation and writes belong to the mix whose payments it folds.
+   */
+  const folded = async () => {
+    const pending = async () => {
+      let n = 0;
+      let start: M.Item | undefined;
+      do {
+        const page = await raw.send(
+          new ScanCommand({
+            TableName: LOCAL_TABLE,
+            FilterExpression: 'begins_with(PK, :fold)',
+            ExpressionAttributeValues: { ':fold': { S: 'FOLD#' } },
+            ExclusiveStartKey: start,
+          }),
+        );
+        n += (page.Items ?? []).length;
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return n;
+    };
+    while ((await pending()) > 0) await sleep(500);
+  };
+
   const results = [];
   const report: string[] = [];
   for (const mix of mixes) {
     await mix.once(); // warm: handler modules loaded, caches filled
+    await folded();
     await quiet();
     const before = await scan();
     const receivedBefore = receiver.received.length;
     phase = freshPhase();
     for (let i = 0; i < RUNS; i++) await mix.once();
+    await folded();
     await quiet();
     const ph = phase;
     phase = freshPhase();

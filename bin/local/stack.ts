@@ -46,6 +46,11 @@ export interface LocalStackOptions {
   readonly jobsIntervalSeconds?: number;
   /** Put the conflict proxy (DynamoDB's transaction conflict rules) between the service and DynamoDB Local. */
   readonly emulateConflicts?: { readonly latencyMs?: number };
+  /**
+   * An existing DynamoDB-compatible endpoint to use instead of starting DynamoDB Local (another engine, a proxy):
+   * the table is created there when missing; nothing is started or stopped. Its stream API must answer too.
+   */
+  readonly dynamodbEndpoint?: string;
 }
 
 export interface LocalStack {
@@ -97,8 +102,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     stops.length = 0;
   };
   try {
+    const external = opts.dynamodbEndpoint;
     const [dynamodb, sqs] = await Promise.all([
-      startDynamoDbLocal({ dataDir: opts.memory ? null : join(opts.stateDir, 'dynamodb') }),
+      external
+        ? Promise.resolve({ endpoint: external.replace(/\/$/, ''), pid: null, stop: async () => undefined })
+        : startDynamoDbLocal({ dataDir: opts.memory ? null : join(opts.stateDir, 'dynamodb') }),
       startSqsEmulator({}),
     ]);
     stops.push(dynamodb.stop, sqs.stop);
@@ -184,7 +192,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           table_name: LOCAL_TABLE,
           region: LOCAL_REGION,
           pid: process.pid,
-          dynamodb_pid: dynamodb.pid,
+          ...(dynamodb.pid ? { dynamodb_pid: dynamodb.pid } : { dynamodb_external: true }),
           queues: queueEnv,
         },
         null,

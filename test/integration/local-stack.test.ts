@@ -8,7 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DeleteTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { contractFetch } from '../support/contract';
+import { engines } from '../support/engines';
+import { card } from '../support/payments';
+import { customer } from '../support/sample-data';
 
 jest.setTimeout(150_000);
 
@@ -100,5 +104,46 @@ describe('npm start', () => {
     const s2 = await start(dir, '--memory');
     expect(s2.sandbox.merchant_id).not.toBe(again);
     expect(await stop(s2, 'SIGTERM')).toBe(0);
+  });
+
+  it('--dynamodb-endpoint uses an engine already running: creates the table there, starts no DynamoDB Local, leaves it up', async () => {
+    const engine = engines().dynamodb;
+    const table = 'latam-payments-local';
+    const client = new DynamoDBClient({
+      endpoint: engine,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    await client.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
+    const dir = mkdtempSync(join(tmpdir(), 'local-stack-endpoint-'));
+    const s = await start(dir, '--dynamodb-endpoint', engine);
+    try {
+      const stackJson = s.stack as unknown as Record<string, unknown>;
+      expect(stackJson).toMatchObject({ dynamodb_endpoint: engine, dynamodb_external: true });
+      expect(stackJson.dynamodb_pid).toBeUndefined();
+      expect(existsSync(join(dir, 'dynamodb'))).toBe(false);
+      const d = await client.send(new DescribeTableCommand({ TableName: table }));
+      expect(d.Table?.StreamSpecification).toMatchObject({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
+      const pay = await contractFetch(`${s.sandbox.base_url}/cashier/cashier/payment`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': s.sandbox.api_key },
+        body: JSON.stringify({
+          payment_method: 'card',
+          amount: 10,
+          currency: 'BRL',
+          country: 'BRA',
+          customer,
+          card: card('4242424242424242'),
+        }),
+      });
+      expect(pay.status).toBe(200);
+    } finally {
+      expect(await stop(s, 'SIGTERM')).toBe(0);
+    }
+    // The engine was not ours to stop: it still answers.
+    const after = await client.send(new DescribeTableCommand({ TableName: table }));
+    expect(after.Table?.TableStatus).toBe('ACTIVE');
+    await client.send(new DeleteTableCommand({ TableName: table }));
+    client.destroy();
   });
 });

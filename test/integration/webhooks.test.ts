@@ -200,6 +200,33 @@ describe('delivery', () => {
 });
 
 describe('events API', () => {
+  it('pages through 23 events over the sharded listing, newest first, none twice and none missed, with and without a filter', async () => {
+    const fresh = await stack.createMerchant({ notification_url: receiver.url });
+    const a = payments(stack, fresh);
+    for (let i = 0; i < 23; i++)
+      await a.direct({ payment_method: 'card', card: card(i % 4 === 0 ? '4000000000000002' : '4242424242424242') });
+    const walk = async (query: string) => {
+      const seen: Array<{ event_id: string; created_at: string; type: string }> = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 30; pages++) {
+        const r = await a.json('GET', `/api/v1/events?limit=4${query}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(r.status).toBe(200);
+        seen.push(...r.body.data);
+        if (!r.body.has_more) break;
+        cursor = r.body.next_cursor as string;
+      }
+      return seen;
+    };
+    const all = await walk('');
+    expect(all).toHaveLength(23);
+    expect(new Set(all.map((e) => e.event_id)).size).toBe(23);
+    const keys = all.map((e) => `${e.created_at}#${e.event_id}`);
+    expect([...keys].sort().reverse()).toEqual(keys);
+    const declined = await walk('&type=payment.failed');
+    expect(declined.map((e) => e.event_id)).toEqual(all.filter((e) => e.type === 'payment.failed').map((e) => e.event_id));
+    expect(declined).toHaveLength(6);
+  });
+
   it('lists newest first with filters and cursor pagination, and resends', async () => {
     const fresh = await stack.createMerchant({ notification_url: receiver.url });
     const a = payments(stack, fresh);

@@ -3,6 +3,7 @@ import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
 import { FOLD_SHARDS, LEDGER_SHARDS, ledgerEntryEntity, pendingCreditEntity } from '../../shared/adapters/dynamodb/entities/balance.entity';
+import { eventListKinds } from '../../shared/adapters/dynamodb/entities/event.entity';
 import { customer, SESSION_BODY } from './sample-data';
 import type { TestMerchant, TestStack } from './test-stack';
 import { contractFetch } from './contract';
@@ -118,11 +119,16 @@ export async function ledger(m: TestMerchant, currency = 'BRL') {
 
 /** The merchant's event items (the outbox), oldest first. */
 export async function events(m: TestMerchant) {
-  return queryAll({
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': `MERCHANT#${m.merchantId}#test#EVENT` },
-  });
+  const pages = await Promise.all(
+    eventListKinds.map((kind) =>
+      queryAll({
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': `MERCHANT#${m.merchantId}#test#${kind}` },
+      }),
+    ),
+  );
+  return pages.flat().sort((a, b) => (String(a.GSI1SK) < String(b.GSI1SK) ? -1 : 1));
 }
 
 /** The merchant's stored sessions or payments (a test may Scan: nothing lists them). */

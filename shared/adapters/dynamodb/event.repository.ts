@@ -2,15 +2,19 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventStore, StoredEvent } from '../../application/webhook-ports';
-import { eventEntity } from './entities/event.entity';
+import { eventEntity, eventListKinds } from './entities/event.entity';
 import { INDEX, indexKeys, REMOVE_FROM_WORK_INDEX, stripKeys } from './keys';
 import { dueInWorkIndex, oldestInWorkIndex } from './work-index';
 
-const encodeCursor = (key: Record<string, unknown> | undefined) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null);
-function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
+/** The cursor: the listing position (created_at#event_id) the next page reads below. */
+const encodeCursor = (c: { p: string }) => Buffer.from(JSON.stringify(c)).toString('base64url');
+function positionOf(cursor: string | undefined): string | undefined {
   if (!cursor) return undefined;
   try {
-    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown; GSI1SK?: unknown };
+    // An earlier cursor was the index's LastEvaluatedKey: its GSI1SK is the same position.
+    const p = c.p ?? c.GSI1SK;
+    return typeof p === 'string' ? p : undefined;
   } catch {
     return undefined;
   }
@@ -67,7 +71,7 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
 
     async list(merchantId, mode, q) {
       const filters: string[] = [];
-      const values: Record<string, unknown> = { ':pk': indexKeys.listing(merchantId, mode, 'EVENT').GSI1PK };
+      const values: Record<string, unknown> = {};
       const names: Record<string, string> = {};
       if (q.type) {
         filters.push('#type = :type');
@@ -82,30 +86,49 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
         filters.push('delivery_status = :ds');
         values[':ds'] = q.deliveryStatus;
       }
-      const items: StoredEvent[] = [];
-      let start = decodeCursor(q.cursor);
-      let last: Record<string, unknown> | undefined;
-      // Newest first; with filters, keep reading pages (bounded) until the page is full.
-      for (let pages = 0; pages < 10 && items.length < q.limit; pages++) {
-        const r = await db.send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: INDEX.listing,
-            KeyConditionExpression: 'GSI1PK = :pk',
-            ScanIndexForward: false,
-            ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-            ExpressionAttributeValues: values,
-            Limit: q.limit - items.length,
-            ExclusiveStartKey: start,
-          }),
-        );
-        items.push(...(r.Items ?? []).map((i) => stripKeys<StoredEvent>(i)));
-        last = r.LastEvaluatedKey;
-        if (!last) break;
-        start = last;
-      }
-      return { items, nextCursor: encodeCursor(last) };
+      const below = positionOf(q.cursor);
+      // Each listing partition, newest first below the cursor, until it gives a page of matches (bounded reads).
+      const shards = await Promise.all(
+        eventListKinds.map(async (kind) => {
+          const items: Record<string, unknown>[] = [];
+          let start: Record<string, unknown> | undefined;
+          for (let pages = 0; pages < 10 && items.length < q.limit; pages++) {
+            const r = await db.send(
+              new QueryCommand({
+                TableName: tableName(),
+                IndexName: INDEX.listing,
+                KeyConditionExpression: below ? 'GSI1PK = :pk AND GSI1SK < :below' : 'GSI1PK = :pk',
+                ScanIndexForward: false,
+                ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+                ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+                ExpressionAttributeValues: {
+                  ...values,
+                  ':pk': indexKeys.listing(merchantId, mode, kind).GSI1PK,
+                  ...(below ? { ':below': below } : {}),
+                },
+                Limit: q.limit - items.length,
+                ExclusiveStartKey: start,
+              }),
+            );
+            items.push(...(r.Items ?? []));
+            start = r.LastEvaluatedKey;
+            if (!start) break;
+          }
+          // Where this partition's reading stopped: entries below it are unread.
+          return { items, frontier: start ? String(start.GSI1SK) : null };
+        }),
+      );
+      // Only what every partition has been read down to can be shown: nothing newer is still unread anywhere.
+      const cut = shards.reduce<string | null>((c, s) => (s.frontier && (!c || s.frontier > c) ? s.frontier : c), null);
+      const merged = shards
+        .flatMap((s) => s.items)
+        .filter((i) => !cut || String(i.GSI1SK) >= cut)
+        .sort((a, b) => (String(a.GSI1SK) < String(b.GSI1SK) ? 1 : -1));
+      const page = merged.slice(0, q.limit);
+      const last = page.at(-1);
+      const more = merged.length > q.limit || cut !== null;
+      const next = !more ? null : page.length === q.limit && last ? String(last.GSI1SK) : cut;
+      return { items: page.map((i) => stripKeys<StoredEvent>(i)), nextCursor: next ? encodeCursor({ p: next }) : null };
     },
   };
 }
