@@ -6,8 +6,9 @@
  *   npm start -- --stage live --providers FILE
  *                             the live stage: sk_live_ keys, the providers of FILE (DESIGN.md section 8), .local/live.json
  *   JOBS_INTERVAL_SECONDS=5   run the scheduled jobs this often (default: each job's schedule, 60 s)
- *   npm start -- --emulate-conflicts [--conflict-latency-ms 20]
- *                             DynamoDB's transaction conflict rules in front of DynamoDB Local (bin/local/conflict-proxy.ts)
+ *   npm start -- --emulate-conflicts [--conflict-latency-ms 20] [--throttle-partition-wcu 1000]
+ *                             DynamoDB's transaction conflict rules in front of DynamoDB Local (bin/local/conflict-proxy.ts),
+ *                             and optionally its per-partition write limit
  *   npm start -- --dynamodb-endpoint URL
  *                             an existing DynamoDB-compatible endpoint instead of DynamoDB Local (the table is created if missing)
  */
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     'emulate-conflicts': { type: 'boolean', default: false },
     'conflict-latency-ms': { type: 'string' },
     'dynamodb-endpoint': { type: 'string' },
+    'throttle-partition-wcu': { type: 'string' },
   },
 });
 if (values.stage !== 'sandbox' && values.stage !== 'live') {
@@ -68,7 +70,14 @@ try {
     stage,
     providersFile: values.providers,
     ...(values['dynamodb-endpoint'] ? { dynamodbEndpoint: values['dynamodb-endpoint'] } : {}),
-    ...(values['emulate-conflicts'] ? { emulateConflicts: { latencyMs: Number(values['conflict-latency-ms'] ?? 0) } } : {}),
+    ...(values['emulate-conflicts']
+      ? {
+          emulateConflicts: {
+            latencyMs: Number(values['conflict-latency-ms'] ?? 0),
+            ...(values['throttle-partition-wcu'] ? { partitionWriteUnitsPerSecond: Number(values['throttle-partition-wcu']) } : {}),
+          },
+        }
+      : {}),
     jobsIntervalSeconds: jobsInterval && Number.isFinite(jobsInterval) && jobsInterval > 0 ? jobsInterval : undefined,
     onError: (e) => console.error('[local] handler error:', e),
   });

@@ -22,14 +22,22 @@ interface TxItem {
 
 export interface ConflictProxy {
   readonly endpoint: string;
-  /** What the proxy did: transactions and single writes forwarded, and those it refused as conflicts. */
-  readonly stats: { transactions: number; writes: number; transactionConflicts: number; writeConflicts: number };
+  /** What the proxy did: transactions and single writes forwarded, those it refused as conflicts, and as throttled. */
+  readonly stats: { transactions: number; writes: number; transactionConflicts: number; writeConflicts: number; throttled: number };
   stop(): Promise<void>;
 }
 
 /** An item's identity: its table and primary key (PK, SK as the table manifest declares them). */
 function itemKey(table: string, attrs: AttributeMap): string {
   return `${table}|${JSON.stringify(attrs[TABLE.partitionKey])}|${JSON.stringify(attrs[TABLE.sortKey])}`;
+}
+
+/** The partition an item key is in (table and partition key value): what a per-partition write limit counts. */
+const partitionOf = (key: string) => key.slice(0, key.lastIndexOf('|'));
+
+/** Write units of one write: 1 per started KB of a put item (its JSON, near enough), 1 for an update or delete. */
+function unitsOf(op: { Put?: { Item: AttributeMap } }): number {
+  return op.Put ? Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(op.Put.Item)) / 1024)) : 1;
 }
 
 function keysOfTransaction(body: { TransactItems?: TxItem[] }): string[] {
@@ -55,13 +63,38 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function startConflictProxy(opts: { target: string; latencyMs?: number; port?: number }): Promise<ConflictProxy> {
+export async function startConflictProxy(opts: {
+  target: string;
+  latencyMs?: number;
+  port?: number;
+  /** DynamoDB's per-partition write limit (1,000 WCU/s on AWS): writes beyond it in a second are throttled. */
+  partitionWriteUnitsPerSecond?: number;
+}): Promise<ConflictProxy> {
   const target = new URL(opts.target);
   const latencyMs = opts.latencyMs ?? 0;
   /** Items touched by an in-flight transaction, and by an in-flight single write: key -> how many. */
   const inTransaction = new Map<string, number>();
   const inWrite = new Map<string, number>();
-  const stats = { transactions: 0, writes: 0, transactionConflicts: 0, writeConflicts: 0 };
+  const stats = { transactions: 0, writes: 0, transactionConflicts: 0, writeConflicts: 0, throttled: 0 };
+  /** Write units spent per partition in the current second. */
+  const spent = new Map<string, { second: number; units: number }>();
+  const budget = opts.partitionWriteUnitsPerSecond;
+  /** Whether these writes fit their partitions' budget this second (and spends it if they all do); per write, throttled or not. */
+  const admit = (writes: Array<{ key: string; units: number }>): boolean[] => {
+    if (!budget) return writes.map(() => false);
+    const second = Math.floor(Date.now() / 1000);
+    const need = new Map<string, number>();
+    for (const w of writes) need.set(partitionOf(w.key), (need.get(partitionOf(w.key)) ?? 0) + w.units);
+    const over = new Set<string>();
+    for (const [p, units] of need) {
+      const s = spent.get(p);
+      const used = s && s.second === second ? s.units : 0;
+      if (used + units > budget) over.add(p);
+    }
+    if (over.size === 0)
+      for (const [p, units] of need) spent.set(p, { second, units: (spent.get(p)?.second === second ? spent.get(p)!.units : 0) + units });
+    return writes.map((w) => over.has(partitionOf(w.key)));
+  };
   const hold = (m: Map<string, number>, keys: string[]) => keys.forEach((k) => m.set(k, (m.get(k) ?? 0) + 1));
   const release = (m: Map<string, number>, keys: string[]) =>
     keys.forEach((k) => ((m.get(k) ?? 0) <= 1 ? m.delete(k) : m.set(k, (m.get(k) as number) - 1)));
@@ -87,7 +120,21 @@ export async function startConflictProxy(opts: { target: string; latencyMs?: num
       let held: { map: Map<string, number>; keys: string[] } | null = null;
       try {
         if (op === 'TransactWriteItems') {
-          const keys = keysOfTransaction(JSON.parse(body.toString('utf8')));
+          const parsed = JSON.parse(body.toString('utf8')) as { TransactItems?: TxItem[] };
+          const keys = keysOfTransaction(parsed);
+          const throttled = admit(keys.map((key, i) => ({ key, units: 2 * unitsOf(parsed.TransactItems?.[i] ?? {}) })));
+          if (throttled.some(Boolean)) {
+            stats.throttled++;
+            const reasons = throttled.map((t) =>
+              t
+                ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity for one or more partitions.' }
+                : { Code: 'None' },
+            );
+            return reply(400, 'TransactionCanceledException', {
+              message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code)}]`,
+              CancellationReasons: reasons,
+            });
+          }
           const busy = keys.map((k) => inTransaction.has(k) || inWrite.has(k));
           if (busy.some(Boolean)) {
             stats.transactionConflicts++;
@@ -102,7 +149,15 @@ export async function startConflictProxy(opts: { target: string; latencyMs?: num
           stats.transactions++;
           held = { map: inTransaction, keys };
         } else if (SINGLE_WRITES[op]) {
-          const key = SINGLE_WRITES[op](JSON.parse(body.toString('utf8')));
+          const parsed = JSON.parse(body.toString('utf8'));
+          const key = SINGLE_WRITES[op](parsed);
+          if (admit([{ key, units: op === 'PutItem' ? unitsOf({ Put: parsed }) : 1 }])[0]) {
+            stats.throttled++;
+            return reply(400, 'ProvisionedThroughputExceededException', {
+              message:
+                'Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index.',
+            });
+          }
           if (inTransaction.has(key)) {
             stats.writeConflicts++;
             return reply(400, 'TransactionConflictException', { message: 'Transaction is ongoing for the item' });

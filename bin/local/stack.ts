@@ -45,7 +45,7 @@ export interface LocalStackOptions {
   /** How often the scheduled jobs run, in seconds (default each job's own schedule; JOBS_INTERVAL_SECONDS). */
   readonly jobsIntervalSeconds?: number;
   /** Put the conflict proxy (DynamoDB's transaction conflict rules) between the service and DynamoDB Local. */
-  readonly emulateConflicts?: { readonly latencyMs?: number };
+  readonly emulateConflicts?: { readonly latencyMs?: number; readonly partitionWriteUnitsPerSecond?: number };
   /**
    * An existing DynamoDB-compatible endpoint to use instead of starting DynamoDB Local (another engine, a proxy):
    * the table is created there when missing; nothing is started or stopped. Its stream API must answer too.
@@ -112,9 +112,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     stops.push(dynamodb.stop, sqs.stop);
     await ensureTable(dynamodb.endpoint, LOCAL_TABLE);
     const queueEnv = await ensureQueues(sqs.endpoint, LOCAL_QUEUE_PREFIX);
-    const proxy = opts.emulateConflicts
-      ? await startConflictProxy({ target: dynamodb.endpoint, latencyMs: opts.emulateConflicts.latencyMs })
-      : null;
+    const proxy = opts.emulateConflicts ? await startConflictProxy({ target: dynamodb.endpoint, ...opts.emulateConflicts }) : null;
     if (proxy) stops.push(proxy.stop);
     Object.assign(process.env, localEnvironment(proxy?.endpoint ?? dynamodb.endpoint, sqs.endpoint, queueEnv, opts));
     // fauxqs starts empty: whatever was on the queues when the last run stopped is gone. Send again what the

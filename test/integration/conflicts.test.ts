@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { startConflictProxy } from '../../bin/local/conflict-proxy';
+import { transaction } from '../../shared/adapters/dynamodb/transact';
 import { ensureTable } from '../../bin/local/services';
 import { engines } from '../support/engines';
 import { balanceMinor, card, ledger, payments } from '../support/payments';
@@ -80,6 +81,78 @@ describe('the conflict proxy answers as DynamoDB does', () => {
       await expect(hot).rejects.toMatchObject({ name: 'TransactionConflictException' });
       await expect(db.send(new PutCommand({ TableName: table, Item: { PK: 'COLD', SK: 'ITEM' } }))).resolves.toBeDefined();
       await tx;
+    } finally {
+      await proxy.stop();
+    }
+  });
+});
+
+describe('the conflict proxy throttles a partition beyond its write limit, as DynamoDB does', () => {
+  const table = `throttle-${randomBytes(4).toString('hex')}`;
+  beforeAll(() => ensureTable(engines().dynamodb, table));
+  const raw = (endpoint: string) =>
+    DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        maxAttempts: 1,
+      }),
+    );
+
+  it('single writes past 5 WCU in a second on one partition: ProvisionedThroughputExceededException; other partitions pass', async () => {
+    const proxy = await startConflictProxy({ target: engines().dynamodb, partitionWriteUnitsPerSecond: 5 });
+    try {
+      const db = raw(proxy.endpoint);
+      const put = (pk: string, i: number) => db.send(new PutCommand({ TableName: table, Item: { PK: pk, SK: `S#${i}` } }));
+      // Start at the top of a second so that the burst falls in one.
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+      const hot = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => put('HOTP', i)));
+      const refused = hot.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(refused.length).toBe(3);
+      for (const r of refused) expect(r.reason).toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+      await expect(put('COLDP', 1)).resolves.toBeDefined();
+      expect(proxy.stats.throttled).toBe(3);
+      // The SDK retries a throttle itself (with its default attempts), so the service's writes pass once the second turns.
+      const patient = DynamoDBDocumentClient.from(
+        new DynamoDBClient({
+          endpoint: proxy.endpoint,
+          region: 'us-east-1',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }),
+      );
+      await expect(patient.send(new PutCommand({ TableName: table, Item: { PK: 'HOTP', SK: 'late' } }))).resolves.toBeDefined();
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('a transaction over the budget is cancelled with ThrottlingError for its throttled item, None for the others', async () => {
+    const proxy = await startConflictProxy({ target: engines().dynamodb, partitionWriteUnitsPerSecond: 3 });
+    try {
+      const db = raw(proxy.endpoint);
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+      const tx = () =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: table, Item: { PK: 'TXHOT', SK: randomBytes(4).toString('hex') } } },
+              { Put: { TableName: table, Item: { PK: `OWN#${randomBytes(4).toString('hex')}`, SK: 'I' } } },
+            ],
+          }),
+        );
+      await expect(tx()).resolves.toBeDefined(); // 2 of TXHOT's 3 units this second
+      const second = await tx().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(second).toBeInstanceOf(TransactionCanceledException);
+      expect((second as TransactionCanceledException).CancellationReasons?.map((r) => r.Code)).toEqual(['ThrottlingError', 'None']);
+      // The service's transactions send a throttled transaction again (transact.ts), so it commits in a later second.
+      const committed = transaction()
+        .add({ entity: 'payment', write: { Put: { TableName: table, Item: { PK: 'TXHOT', SK: 'service' } } } })
+        .commit(db);
+      await expect(committed).resolves.toBeUndefined();
     } finally {
       await proxy.stop();
     }

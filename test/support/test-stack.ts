@@ -42,11 +42,16 @@ export interface TestStack {
  * table's stream consumers (the fold of pending credits into balances); `streams: true` runs the latter alone.
  */
 export async function startTestStack(
-  options: { extraRoutes?: ExtraRoute[]; workers?: boolean; streams?: boolean; conflicts?: { latencyMs?: number } } = {},
+  options: {
+    extraRoutes?: ExtraRoute[];
+    workers?: boolean;
+    streams?: boolean;
+    conflicts?: { latencyMs?: number; partitionWriteUnitsPerSecond?: number };
+  } = {},
 ): Promise<TestStack> {
   const { dynamodb: engine, sqs } = engines();
   // With `conflicts`, the service reaches DynamoDB Local through the proxy that answers as DynamoDB does (issue 22).
-  const proxy = options.conflicts ? await startConflictProxy({ target: engine, latencyMs: options.conflicts.latencyMs }) : null;
+  const proxy = options.conflicts ? await startConflictProxy({ target: engine, ...options.conflicts }) : null;
   const dynamodb = proxy?.endpoint ?? engine;
   const id = `t${randomBytes(5).toString('hex')}`;
   const tableName = `test-${id}`;

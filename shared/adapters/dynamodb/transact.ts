@@ -45,8 +45,9 @@ export class Transaction {
         const reasons = e.CancellationReasons ?? [];
         const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
         if (failed >= 0) throw new WriteConflict(this.writes[failed]?.entity ?? 'unknown');
-        const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
-        if (!conflict) throw new WriteConflict('unknown');
+        // Another transaction on an item, or a partition over its write limit: the same request, sent again, can pass.
+        const retryable = reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError');
+        if (!retryable) throw new WriteConflict('unknown');
         // Still contended after the budget: a 5xx the caller may retry with its key.
         if (Date.now() - started >= budgetMs) throw e;
         await conflictBackoff(attempt);
