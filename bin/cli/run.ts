@@ -44,6 +44,8 @@ Balance (reconciliation)
   balance transactions MERCHANT_ID [--mode test|live] [--currency BRL] [--from ISO] [--to ISO] [--csv]
                                    the ledger newest first: created_at, id, type, amount, currency,
                                    balance_after, source_id, the source's reference_id, description
+Data (run once per stage, before deploying a version that needs it)
+  migrate ledger-v2 [--dry-run]    issue 22: ledger entries to the sharded ledger, payout counters to shards
 Live providers (the stage's configuration: --providers FILE, --secret-name NAME --region R, or the local live stack's)
   providers check                  a token from each provider over mutual TLS, and its webhook registration
   providers api-pix register-webhook [--url URL | --base-url URL]
@@ -152,6 +154,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         'secret-name': { type: 'string' },
         url: { type: 'string' },
         list: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -301,6 +304,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           r,
           `Moved ${r.moved} dead-lettered delivery(ies) back to the webhooks queue` +
             `${r.skipped ? `; ${r.skipped} unreadable message(s) left in the DLQ` : ''}.`,
+        );
+        return 0;
+      }
+      case 'migrate ledger-v2': {
+        const { migrateLedgerV2 } = await import('../../shared/adapters/dynamodb/migrations/ledger-v2');
+        const { documentClient } = await import('../../shared/adapters/aws-clients');
+        const r = await migrateLedgerV2(documentClient(), String(process.env.TABLE_NAME), { dryRun: v['dry-run'] });
+        const verb = v['dry-run'] ? 'To move' : 'Moved';
+        print(
+          r,
+          `${verb}: ${r.ledgerEntries} ledger entries, ${r.counters} payout counters items (${r.alreadyMoved} found moved already).`,
         );
         return 0;
       }
