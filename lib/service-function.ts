@@ -147,6 +147,11 @@ export class ServiceFunction extends Construct {
       timeout: Duration.seconds(props.timeoutSeconds ?? 10),
       tracing: config.tracing === 'active' ? lambda.Tracing.ACTIVE : lambda.Tracing.PASS_THROUGH,
       logGroup: this.logGroup,
+      // JSON format: Powertools' lines (and EMF) are JSON already and pass as they are; Lambda's own lines
+      // follow the stage's level. The application level lets everything through: Powertools filters its own.
+      loggingFormat: lambda.LoggingFormat.JSON,
+      systemLogLevelV2: config.systemLogLevel === 'WARN' ? lambda.SystemLogLevel.WARN : lambda.SystemLogLevel.INFO,
+      applicationLogLevelV2: lambda.ApplicationLogLevel.TRACE,
       role,
       reservedConcurrentExecutions: props.reservedConcurrency,
       environment: {

@@ -99,6 +99,12 @@ export interface StageConfig {
    * an investigation turns `active` on for the stage with one deploy.
    */
   readonly tracing: 'active' | 'pass-through';
+  /**
+   * Lambda's own log lines (JSON log format, system log level): INFO writes START, END and REPORT for every
+   * invocation, about half of a payment's log bytes (issue 22); WARN keeps only what went wrong (timeouts,
+   * crashes). Duration and errors stay in Lambda's metrics either way.
+   */
+  readonly systemLogLevel: 'INFO' | 'WARN';
 }
 
 const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' | 'metricsNamespace'>> = {
@@ -113,6 +119,7 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
     concurrency: { consumers: { webhooks: 5, payouts: 5 }, jobs: 2 },
     // Integrators debugging against the sandbox read its traces; its traffic is small.
     tracing: 'active',
+    systemLogLevel: 'INFO',
     alarms: {
       period: Duration.minutes(5),
       functionErrors: 10,
@@ -144,6 +151,7 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
     concurrency: { consumers: { webhooks: 20, payouts: 10 }, jobs: 2 },
     // Traces would be the largest line of the bill (issue 22); logs, metrics and alarms carry the live stage.
     tracing: 'pass-through',
+    systemLogLevel: 'WARN',
     alarms: {
       period: Duration.minutes(5),
       functionErrors: 1,

@@ -175,6 +175,8 @@ export interface Usage {
   readonly logEvents: number;
   readonly tracesRecorded: number;
   readonly tracesRetrieved: number;
+  /** Lambda's own START/END/REPORT lines are written (system log level INFO); false at WARN. */
+  readonly platformLogs?: boolean;
 }
 
 export interface Line {
@@ -211,6 +213,7 @@ export function usageFrom(
   fns: ReadonlyArray<{ id: string; memoryMb: number; route: boolean; c: Counted }>,
   runs: number,
   tracing: 'active' | 'pass-through' = 'active',
+  systemLogLevel: 'INFO' | 'WARN' = 'INFO',
 ): Usage {
   const sum = (k: keyof Counted, only = (_f: (typeof fns)[number]) => true) => fns.reduce((s, f) => s + (only(f) ? f.c[k] : 0), 0) / runs;
   const functions: Record<string, FunctionUse> = {};
@@ -228,6 +231,7 @@ export function usageFrom(
     logEvents: sum('logEvents'),
     tracesRecorded: traces,
     tracesRetrieved: traces,
+    platformLogs: systemLogLevel === 'INFO',
   };
 }
 
@@ -240,7 +244,8 @@ export const lambdaComputeDollars = (fns: Usage['functions'], key: 'billedMs' | 
 /** Log bytes ingested per payment: the functions' lines and Lambda's own, each event with its overhead. */
 export function logBytesIngested(u: Usage): number {
   const invocations = Object.values(u.functions).reduce((n, f) => n + f.invocations, 0);
-  const platform = invocations * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_LINES.length * LOG_EVENT_OVERHEAD_BYTES);
+  const platform =
+    u.platformLogs === false ? 0 : invocations * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_LINES.length * LOG_EVENT_OVERHEAD_BYTES);
   return u.logBytes + u.logEvents * LOG_EVENT_OVERHEAD_BYTES + platform;
 }
 
@@ -300,8 +305,8 @@ export const ASSUMPTIONS = [
   'SQS: every request of the service (per 64 KB chunk); each consumer invocation adds the event source mapping’s ' +
     'ReceiveMessage and DeleteMessageBatch (the local poller’s pattern; at these rates a receive brings one message). ' +
     'Idle long polling is fixed cost.',
-  'Logs: bytes the handlers wrote at the live stage’s log level (Powertools JSON, EMF on), plus Lambda’s ' +
-    'START/END/REPORT+XRAY lines per invocation and 26 bytes per log event.',
+  'Logs: bytes the handlers wrote at the live stage’s log level (Powertools JSON, EMF on), 26 bytes per log event, ' +
+    'plus Lambda’s START/END/REPORT+XRAY lines per invocation when the stage’s system log level is INFO (none at WARN).',
   'X-Ray: priced at the live stage’s tracing setting (lib/stage-config.ts). Active: every invocation is a trace (SQS ' +
     'consumers start their own, linked to the producer’s); Lambda samples per function the first request each second and ' +
     '5% of the rest, at 1M payments a month spread evenly; each recorded trace retrieved once. Pass-through: nothing ' +
@@ -469,7 +474,10 @@ export function floorDollars(items: readonly FloorItem[], measured: Usage): numb
   const n = (k: keyof FloorItem) => items.reduce((s, i) => s + Number(i[k] ?? 0), 0);
   const compute = lambdaComputeDollars(measured.functions, 'billedMs') / 1e6;
   const invocations = n('invocations');
-  const logBytes = invocations * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_LINES.length * LOG_EVENT_OVERHEAD_BYTES);
+  const logBytes =
+    measured.platformLogs === false
+      ? 0
+      : invocations * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_LINES.length * LOG_EVENT_OVERHEAD_BYTES);
   return (
     1e6 *
     (compute +

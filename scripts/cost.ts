@@ -59,6 +59,7 @@ async function main() {
   const { stageConfig } = await import('../lib/stage-config');
   const logLevel = stageConfig('live').powertoolsLogLevel;
   const tracing = stageConfig('live').tracing;
+  const systemLogLevel = stageConfig('live').systemLogLevel;
   process.env.POWERTOOLS_LOG_LEVEL = logLevel;
   const { functionEntries, DEFAULT_MEMORY_MB } = await import('../lib/bundling');
   const { MANIFEST } = await import('../lib/manifest');
@@ -183,6 +184,7 @@ async function main() {
         .map(([file, c]) => ({ id: entryOf(file)?.id ?? file, memoryMb: memoryOf(file), route: routeFiles.has(file), c })),
       runs,
       mode,
+      systemLogLevel,
     );
   const scan = async () => {
     const items: M.Item[] = [];
@@ -285,8 +287,8 @@ async function main() {
     report.push(M.renderMix(mix.name, mix.what, RUNS, lines, notes));
   }
 
-  // Fixed, whatever the traffic: each scheduled job's idle run, measured, at its schedule (traces: all recorded at
-  // 1/min), and the event source mappings' idle long polling.
+  // Fixed, whatever the traffic: each scheduled job's idle run, measured, at its schedule (traces, with tracing
+  // active: all recorded at 1/min), and the event source mappings' idle long polling.
   const fixed = [];
   for (const job of MANIFEST.jobs) {
     phase = freshPhase();
@@ -295,7 +297,8 @@ async function main() {
     const u = usageOf(phase, 3, (f) => f === job.handler);
     const runsPerMonth = (M.SECONDS_PER_MONTH / 60) * (1 / job.everyMinutes);
     const invs = Object.values(u.functions).reduce((n, f) => n + f.invocations, 0);
-    const perRun = M.total(M.costLines({ ...u, tracesRecorded: invs, tracesRetrieved: invs })) / 1e6;
+    const traced = tracing === 'active' ? invs : 0; // a schedule starts no trace: pass-through records none
+    const perRun = M.total(M.costLines({ ...u, tracesRecorded: traced, tracesRetrieved: traced })) / 1e6;
     const ms = Object.values(u.functions)[0]?.billedMs ?? 0;
     fixed.push({ id: job.id, runsPerMonth, msPerRun: ms, readUnitsPerRun: u.readUnits, dollarsPerMonth: perRun * runsPerMonth });
   }

@@ -134,7 +134,12 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
         Architectures: ['arm64'],
         TracingConfig: { Mode: stage === 'sandbox' ? 'Active' : 'PassThrough' },
         Handler: 'index.handler',
-        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+        LoggingConfig: {
+          LogGroup: { Ref: expect.any(String) },
+          LogFormat: 'JSON',
+          ApplicationLogLevel: 'TRACE',
+          SystemLogLevel: stage === 'sandbox' ? 'INFO' : 'WARN',
+        },
       });
       expect(fn.Properties.Environment.Variables).toMatchObject({
         STAGE: stage,
