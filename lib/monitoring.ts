@@ -140,6 +140,20 @@ export class Monitoring extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.BREACHING,
       },
     );
+    // The sweep folding credits means the stream fold did not: balances stay exact (reads fold), but the
+    // stream consumer is failing or behind, and its own Errors alarm may not say so (a filter, a mapping).
+    alarm(
+      'ledger-fold-behind',
+      `The sweep job folded credits the table's stream fold had left pending for more than 120 s, in ` +
+        `${t.evaluationPeriods * 3} periods of ${t.period.toMinutes()} min in a row.`,
+      {
+        metric: m.metric('LedgerCreditsSwept', 'Sum'),
+        threshold: 0,
+        comparisonOperator: above,
+        evaluationPeriods: t.evaluationPeriods * 3,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      },
+    );
     alarm('api-p99', `API p99 latency above ${t.apiP99Ms} ms for ${t.latencyEvaluationPeriods} periods in a row.`, {
       metric: httpApi.metricLatency({ statistic: 'p99', period: t.period }),
       threshold: t.apiP99Ms,

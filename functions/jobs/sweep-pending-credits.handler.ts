@@ -1,4 +1,4 @@
-/** Scheduled: folds credits still pending 30 s after their commit (a stream record the fold worker never handled). */
+/** Scheduled: folds credits still pending 120 s after their commit (a stream record the fold worker never handled). */
 import { sweepPendingCredits } from '../../shared/application/ledger-fold';
 import { ledgerFoldDeps } from '../../shared/wiring';
 import { scheduledHandler } from '../../shared/workers/scheduled-handler';

@@ -12,8 +12,8 @@ export interface LedgerFoldDeps {
   readonly folder: LedgerFolder;
 }
 
-/** The sweep's grace: a credit younger than this is the stream worker's to fold. */
-export const SWEEP_GRACE_SECONDS = 30;
+/** The sweep's grace: a credit younger than this is the stream worker's to fold (its 30 s window, and retries). */
+export const SWEEP_GRACE_SECONDS = 120;
 /** Pending credits the sweep takes per round, and rounds per run (the rest waits for the next run). */
 const SWEEP_BATCH = 500;
 const SWEEP_ROUNDS = 20;

@@ -32,7 +32,7 @@ export const JOBS: readonly JobDefinition[] = [
   },
   {
     id: 'sweepPendingCredits',
-    description: 'Folds credits still pending 30 s after their commit into their balances (FOLD# partitions, no Scan).',
+    description: 'Folds credits still pending 120 s after their commit into their balances (FOLD# partitions, no Scan).',
     handler: 'functions/jobs/sweep-pending-credits.handler.ts',
     everyMinutes: 1,
     timeoutSeconds: 60,

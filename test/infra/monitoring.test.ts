@@ -53,6 +53,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     'webhook-failure-rate',
     'outbox-age',
     'settlement-sla',
+    'ledger-fold-behind',
     'api-p99',
     ...MANIFEST.routes.map((r) => `route-5xx-${r.id}`),
     ...providerKeys,
@@ -107,6 +108,19 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       Statistic: 'Maximum',
       Threshold: t.settlementSlaMinutes * 60,
       TreatMissingData: 'breaching',
+    });
+  });
+
+  test('ledger-fold-behind reads the sweep job’s folded credits: any, three periods running', () => {
+    expect(alarm('ledger-fold-behind')).toMatchObject({
+      Namespace: config.metricsNamespace,
+      MetricName: 'LedgerCreditsSwept',
+      Dimensions: service,
+      Statistic: 'Sum',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: t.evaluationPeriods * 3,
+      TreatMissingData: 'notBreaching',
     });
   });
 

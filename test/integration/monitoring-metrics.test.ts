@@ -11,6 +11,7 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { handler as expirePayments } from '../../functions/jobs/expire-payments.handler';
 import { handler as resumeSettlements } from '../../functions/jobs/resume-settlements.handler';
 import { handler as sweepOutbox } from '../../functions/jobs/sweep-outbox.handler';
+import { handler as sweepPendingCredits } from '../../functions/jobs/sweep-pending-credits.handler';
 import { handler as reconcileProviders } from '../../functions/jobs/reconcile-providers.handler';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ const ALARMED = [
   'WebhookAttemptsFailed',
   'OutboxOldestAgeSeconds',
   'SettlementOldestAgeSeconds',
+  'LedgerCreditsSwept',
   '5xx',
   'Requests',
   'ProviderCalls',
@@ -167,13 +169,19 @@ describe('what the code emits, captured at each flush', () => {
     expect(MANIFEST.routes.map((r) => r.id).filter((id) => !routeValues().has(id))).toEqual([]);
   });
 
-  it('the sweep-outbox, resume-settlements and expire-payments jobs', async () => {
+  it('the sweep-outbox, resume-settlements, expire-payments and sweep-pending-credits jobs', async () => {
     const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'job' } as Context;
-    for (const job of [sweepOutbox, resumeSettlements, expirePayments]) {
+    for (const job of [sweepOutbox, resumeSettlements, expirePayments, sweepPendingCredits]) {
       await job({ time: new Date().toISOString() } as ScheduledEvent, context);
     }
     expect([...emittedNames()]).toEqual(
-      expect.arrayContaining(['OutboxOldestAgeSeconds', 'SettlementOldestAgeSeconds', 'SettlementsOverdue', 'Expired']),
+      expect.arrayContaining([
+        'OutboxOldestAgeSeconds',
+        'SettlementOldestAgeSeconds',
+        'SettlementsOverdue',
+        'Expired',
+        'LedgerCreditsSwept',
+      ]),
     );
   });
 
