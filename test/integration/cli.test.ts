@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../bin/cli/run';
+import { cli } from '../support/cli';
 import { card, payments } from '../support/payments';
 import { pixBeneficiary } from '../support/sample-data';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -13,13 +13,6 @@ beforeAll(async () => {
   stack = await startTestStack();
 });
 afterAll(() => stack.stop());
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 const methods = (apiKey: string) => stack.request('/api/v1/methods', { apiKey });
 

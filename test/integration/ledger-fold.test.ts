@@ -69,21 +69,18 @@ describe('credits without the balance item (no stream worker running)', () => {
   it('a payout of everything right after the payments that fund it is accepted (the refused debit folds, then commits)', async () => {
     const m = await stack.createMerchant();
     await paid(stack, m, 5);
-    const r = await stack.request('/api/v1/payout', {
-      method: 'POST',
-      apiKey: m.apiKey,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ method_code: 'svc-mt-5', amount: 50, currency: 'BRL', beneficiary: pixBeneficiary }),
-    });
+    const payout = (amount: number) =>
+      stack.request('/api/v1/payout', {
+        method: 'POST',
+        apiKey: m.apiKey,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ method_code: 'svc-mt-5', amount, currency: 'BRL', beneficiary: pixBeneficiary }),
+      });
+    const r = await payout(50);
     expect(r.status).toBe(200);
     expect(await balanceItem(m)).toBe(0);
     expect(await ledgerSum(m)).toBe(0);
-    const more = await stack.request('/api/v1/payout', {
-      method: 'POST',
-      apiKey: m.apiKey,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ method_code: 'svc-mt-5', amount: 1, currency: 'BRL', beneficiary: pixBeneficiary }),
-    });
+    const more = await payout(1);
     expect(more.status).toBe(400);
     expect(more.body.error.code).toBe('INSUFFICIENT_BALANCE');
   });

@@ -3,10 +3,10 @@
  * balance transactions and payout totals once migrated, and the migration can run again, or after a cut.
  */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { runCli } from '../../bin/cli/run';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { ledgerEntryEntity } from '../../shared/adapters/dynamodb/entities/balance.entity';
 import { config } from '../../shared/config';
+import { cli } from '../support/cli';
 import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
@@ -14,12 +14,6 @@ beforeAll(async () => {
   stack = await startTestStack();
 });
 afterAll(() => stack.stop());
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => out.push(l) });
-  return { code, out: out.join('\n') };
-}
 
 const put = (Item: Record<string, unknown>) => documentClient().send(new PutCommand({ TableName: config.tableName, Item }));
 
