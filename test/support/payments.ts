@@ -81,17 +81,13 @@ export async function balanceMinor(m: TestMerchant, currency = 'BRL'): Promise<n
   }
 }
 
-/** The merchant's credits not yet folded into the balance item, across the fold shards. */
-export async function pendingCredits(m: TestMerchant, currency = 'BRL') {
-  const shards = Array.from({ length: FOLD_SHARDS }, (_, s) => s);
+/** Every item under one sort-key prefix in each of these partitions (a sharded entity), consistently read. */
+async function underPrefix(partitions: readonly string[], prefix: string) {
   const pages = await Promise.all(
-    shards.map((s) =>
+    partitions.map((pk) =>
       queryAll({
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: {
-          ':pk': pendingCreditEntity.partition(s),
-          ':sk': pendingCreditEntity.prefix(m.merchantId, 'test', currency),
-        },
+        ExpressionAttributeValues: { ':pk': pk, ':sk': prefix },
         ConsistentRead: true,
       }),
     ),
@@ -99,22 +95,22 @@ export async function pendingCredits(m: TestMerchant, currency = 'BRL') {
   return pages.flat();
 }
 
-/** The merchant's ledger entries in one currency, across the ledger shards. */
-export async function ledger(m: TestMerchant, currency = 'BRL') {
-  const shards = Array.from({ length: LEDGER_SHARDS }, (_, s) => s);
-  const pages = await Promise.all(
-    shards.map((s) =>
-      queryAll({
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: {
-          ':pk': ledgerEntryEntity.partition(m.merchantId, s),
-          ':sk': ledgerEntryEntity.prefix('test', currency),
-        },
-        ConsistentRead: true,
-      }),
-    ),
+const shardsOf = (n: number) => Array.from({ length: n }, (_, s) => s);
+
+/** The merchant's credits not yet folded into the balance item, across the fold shards. */
+export const pendingCredits = (m: TestMerchant, currency = 'BRL') =>
+  underPrefix(
+    shardsOf(FOLD_SHARDS).map((s) => pendingCreditEntity.partition(s)),
+    pendingCreditEntity.prefix(m.merchantId, 'test', currency),
   );
-  return pages.flat().sort((a, b) => (String(a.SK) < String(b.SK) ? -1 : 1));
+
+/** The merchant's ledger entries in one currency, across the ledger shards, oldest first. */
+export async function ledger(m: TestMerchant, currency = 'BRL') {
+  const entries = await underPrefix(
+    shardsOf(LEDGER_SHARDS).map((s) => ledgerEntryEntity.partition(m.merchantId, s)),
+    ledgerEntryEntity.prefix('test', currency),
+  );
+  return entries.sort((a, b) => (String(a.SK) < String(b.SK) ? -1 : 1));
 }
 
 /** The merchant's event items (the outbox), oldest first. */

@@ -87,7 +87,9 @@ export function ledgerFolder(db: DynamoDBDocumentClient, tableName: () => string
       if (seen.has(c.entry_id)) continue; // a stream may deliver a record twice
       seen.add(c.entry_id);
       const g = `${c.merchant_id}#${c.mode}#${c.currency}`;
-      groups.set(g, [...(groups.get(g) ?? []), c]);
+      const group = groups.get(g);
+      if (group) group.push(c);
+      else groups.set(g, [c]);
     }
     let folded = 0;
     for (const group of groups.values()) {
