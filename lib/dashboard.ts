@@ -44,6 +44,16 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
       leftYAxis: { min: 0, label: unit, showUnits: false },
       legendPosition: cloudwatch.LegendPosition.RIGHT,
     });
+  // One function per route: its own Invocations and Duration are the route's requests and latency (free metrics).
+  const perRouteFunction = (title: string, metric: (fn: lambda.Function, label: string) => cloudwatch.IMetric, unit?: string) =>
+    graph(title, {
+      left: routes.flatMap((r) => {
+        const fn = s.functions.get(r.id);
+        return fn ? [metric(fn, r.id)] : [];
+      }),
+      leftYAxis: { min: 0, label: unit, showUnits: false },
+      legendPosition: cloudwatch.LegendPosition.RIGHT,
+    });
   const queues = [...s.queues.values()];
   const functions = [...s.functions.entries()];
   if (functions.length > MAX_QUERY_LOG_GROUPS) {
@@ -75,10 +85,14 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
       leftAnnotations: [{ value: config.alarms.apiP99Ms, label: 'p99 alarm', color: cloudwatch.Color.RED }],
     }),
   );
-  dashboard.addWidgets(perRoute('Requests per route', 'Requests', 'Sum'), perRoute('p99 latency per route (ms)', 'Latency', 'p99', 'ms'));
+  dashboard.addWidgets(
+    perRouteFunction('Requests per route', (fn, label) => fn.metricInvocations({ statistic: 'Sum', label })),
+    perRouteFunction('p99 latency per route (ms)', (fn, label) => fn.metricDuration({ statistic: 'p99', label }), 'ms'),
+  );
   dashboard.addWidgets(perRoute('5xx per route', '5xx', 'Sum'));
 
   const webhooks = s.queues.get('webhooks');
+  const dispatcher = s.functions.get('eventDispatchStream');
   dashboard.addWidgets(
     graph('Webhook deliveries by outcome', {
       left: [
@@ -92,10 +106,18 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
     }),
     graph('Oldest undelivered event (s)', {
       left: [
-        m.metric('OutboxOldestAgeSeconds', 'Maximum', undefined, 'in the outbox'),
+        ...(dispatcher
+          ? [
+              new cloudwatch.MathExpression({
+                expression: 'age / 1000',
+                usingMetrics: { age: dispatcher.metric('IteratorAge', { statistic: 'Maximum' }) },
+                label: 'on the table stream',
+              }),
+            ]
+          : []),
         ...(webhooks ? [webhooks.queue.metricApproximateAgeOfOldestMessage({ label: 'on the webhook queue' })] : []),
       ],
-      leftAnnotations: [{ value: config.alarms.outboxMaxAgeSeconds, label: 'outbox alarm', color: cloudwatch.Color.RED }],
+      leftAnnotations: [{ value: config.alarms.dispatchMaxAgeSeconds, label: 'dispatch alarm', color: cloudwatch.Color.RED }],
     }),
   );
   const payouts = s.queues.get('payouts');
@@ -158,7 +180,7 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
       left: [
         m.metric('WebhookMessages', 'Sum', undefined, 'webhook messages'),
         m.metric('WebhookMessageFailures', 'Sum', undefined, 'webhook messages failed (retried by SQS)'),
-        m.metric('OutboxRequeued', 'Sum', undefined, 'events re-enqueued by the sweeper'),
+        m.metric('EventsDispatched', 'Sum', undefined, 'events dispatched from the table stream'),
         m.metric('Expired', 'Sum', undefined, 'sessions and payments expired'),
       ],
     }),

@@ -1,8 +1,10 @@
 /**
- * The stage's customer-managed KMS keys, one per kind of data so that each key policy names only the
- * service that needs it: the table, the queues with their DLQs, the alarm topic, and the CloudWatch log
- * groups (every function's and the API's access logs). Both stages use them: sandbox exercises the same
- * key policies live depends on, for about a dollar a key a month. Yearly rotation; the keys follow the
+ * The stage's customer-managed KMS keys: the table's (money and every object), the live providers'
+ * credentials, and one operations key for what carries no secret (the queues with their DLQs, whose messages
+ * hold ids; the alarm topic; the CloudWatch log groups, whose lines are redacted), whose policy lets CloudWatch
+ * Logs (for this account's log groups) and CloudWatch alarms (to publish to the topic) use it. Three keys, not
+ * five: a key is a dollar a month per stage, and the separation that matters is around money and credentials
+ * (issue 22). Both stages use them: sandbox exercises the same key policies live depends on. Yearly rotation; the keys follow the
  * stage's removal policy (retained in live), and a deleted sandbox key can be recovered for
  * `kmsPendingWindowDays`. The functions get the key actions through the grants on the table and queues
  * (lib/service-function.ts); the account root keeps the default key policy, so IAM decides who else may.
@@ -44,11 +46,13 @@ export function allowCloudWatchLogs(key: kms.Key): void {
 export class StageKeys extends Construct {
   /** The DynamoDB table (and its indexes, backups and point-in-time recovery). */
   readonly table: kms.Key;
-  /** Every SQS queue and its dead-letter queue. */
+  /** The operations key: every SQS queue and its DLQ, the alarm topic, and the log groups (the three below). */
+  readonly operations: kms.Key;
+  /** Every SQS queue and its dead-letter queue (the operations key). */
   readonly queues: kms.Key;
-  /** The alarm topic; CloudWatch alarms may use it to publish. */
+  /** The alarm topic; CloudWatch alarms may use it to publish (the operations key). */
   readonly alarms: kms.Key;
-  /** CloudWatch log groups of this account and region; CloudWatch Logs may use it for them. */
+  /** CloudWatch log groups of this account and region; CloudWatch Logs may use it for them (the operations key). */
   readonly logs: kms.Key;
   /** The live providers' credentials (the Secrets Manager secret the provider-calling functions read). */
   readonly providers: kms.Key;
@@ -59,9 +63,10 @@ export class StageKeys extends Construct {
     const key = (name: string, description: string) =>
       stageKey(this, `${name[0]!.toUpperCase()}${name.slice(1)}Key`, config, name, description);
     this.table = key('table', 'DynamoDB table');
-    this.queues = key('queues', 'SQS queues and dead-letter queues');
-    this.alarms = key('alarms', 'alarm SNS topic');
-    this.logs = key('logs', 'CloudWatch log groups');
+    this.operations = key('operations', 'SQS queues and dead-letter queues, the alarm SNS topic, CloudWatch log groups');
+    this.queues = this.operations;
+    this.alarms = this.operations;
+    this.logs = this.operations;
     this.providers = key('providers', 'live provider credentials (Secrets Manager)');
 
     allowCloudWatchLogs(this.logs);

@@ -30,8 +30,11 @@ export interface AlarmThresholds {
   readonly webhookFailurePercent: number;
   /** ...once at least this many attempts were made in it (a few merchants' dead endpoints are not a page). */
   readonly webhookMinAttempts: number;
-  /** Oldest event still in the outbox (committed, never put on the delivery queue), seconds. */
-  readonly outboxMaxAgeSeconds: number;
+  /**
+   * Age of the oldest stream record the event dispatcher is reading (committed events not yet on the delivery
+   * queue: its IteratorAge), seconds.
+   */
+  readonly dispatchMaxAgeSeconds: number;
   /** The stage's settlement SLA: a payout processing (or a refund pending) longer than this pages, minutes. */
   readonly settlementSlaMinutes: number;
   /** p99 latency of the whole API over a period, milliseconds, for `latencyEvaluationPeriods` periods in a row. */
@@ -128,7 +131,7 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
       // Integrators' endpoints in the sandbox are often down or not yet written.
       webhookFailurePercent: 50,
       webhookMinAttempts: 50,
-      outboxMaxAgeSeconds: 300,
+      dispatchMaxAgeSeconds: 300,
       settlementSlaMinutes: 30,
       apiP99Ms: 3000,
       latencyEvaluationPeriods: 3,
@@ -159,7 +162,7 @@ const CONFIGS: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'tableName' 
       evaluationPeriods: 1,
       webhookFailurePercent: 20,
       webhookMinAttempts: 20,
-      outboxMaxAgeSeconds: 300,
+      dispatchMaxAgeSeconds: 300,
       // PIX, SPEI and CVU settle in seconds; bank transfers the same business day within the hour.
       settlementSlaMinutes: 60,
       apiP99Ms: 1500,

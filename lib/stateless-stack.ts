@@ -234,8 +234,11 @@ export class StatelessStack extends Stack {
           startingPosition: lambda.StartingPosition.TRIM_HORIZON,
           batchSize: consumer.batchSize,
           maxBatchingWindow: consumer.maxBatchingWindowSeconds > 0 ? Duration.seconds(consumer.maxBatchingWindowSeconds) : undefined,
-          retryAttempts: consumer.retryAttempts,
-          bisectBatchOnError: true,
+          // null: the mapping's default, until the records leave the stream (24 h).
+          ...(consumer.retryAttempts === null ? {} : { retryAttempts: consumer.retryAttempts }),
+          reportBatchItemFailures: consumer.reportBatchItemFailures ?? false,
+          // A consumer that reports its failed records retries from the first of them; others halve the batch.
+          bisectBatchOnError: !consumer.reportBatchItemFailures,
           // Only the records the consumer reads invoke it: every other change to the table costs nothing.
           filters: [lambda.FilterCriteria.filter(consumer.filter)],
         }),

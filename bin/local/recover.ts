@@ -1,10 +1,11 @@
 /**
  * What a restart of the local stack sends again. fauxqs keeps its queues in memory only, so a stop or a
  * crash (Ctrl-C, kill -9, a laptop going to sleep for good) loses every message on them: webhook
- * deliveries already dispatched (off the outbox, not delivered yet, or waiting for their next retry) and
+ * deliveries (dispatched from the table's stream, not delivered yet, or waiting for their next retry) and
  * sandbox settlement steps (payouts processing, refunds pending, and the refund step of a payout that
- * completes then is refunded), and the stream poller's place (credits not folded yet). On AWS, SQS keeps
- * these; locally the table says what was in flight, so at start-up, before any consumer runs, this puts it
+ * completes then is refunded), and the stream pollers' place (events not dispatched yet, credits not folded
+ * yet). On AWS, SQS and the event source mappings keep these;
+ * locally the table says what was in flight, so at start-up, before any consumer runs, this puts it
  * back on the queues. Every consumer step is conditional
  * on the state it finds, so a message that was not lost after all does nothing more the second time.
  * Local only: it scans the table, which a deployed stage never does.
@@ -12,8 +13,6 @@
 import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { resumeSettlements } from '../../shared/application/settlements';
-import { sweepOutbox } from '../../shared/application/webhooks';
-import { indexFor } from '../../shared/manifest/table';
 import { ledgerFoldDeps, settlementDeps, tableName, webhookDeps } from '../../shared/wiring';
 import { sweepPendingCredits } from '../../shared/application/ledger-fold';
 
@@ -21,9 +20,11 @@ import { sweepPendingCredits } from '../../shared/application/ledger-fold';
 const FINAL_DELIVERY = ['delivered', 'gone', 'dead_lettered', 'no_endpoint'];
 
 export interface Recovered {
-  /** Events still in the outbox, dispatched now instead of by the sweeper a minute later. */
-  readonly outbox: number;
-  /** Events dispatched whose delivery (or next retry) was on the lost queue. */
+  /**
+   * Events not delivered yet: committed but not dispatched (the stream poller reads from the moment it starts;
+   * an event source mapping would have kept its place), or dispatched with their delivery or next retry on
+   * the lost queue.
+   */
   readonly deliveries: number;
   /** Money in flight (payouts processing or owed their sandbox return, refunds pending) whose step was on the lost queue. */
   readonly settlements: number;
@@ -47,13 +48,11 @@ async function scan(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartK
 }
 
 export async function recoverInFlightWork(now = new Date()): Promise<Recovered> {
-  const outbox = (await sweepOutbox(webhookDeps(), 0, 10_000)).requeued;
-
-  // Off the outbox (dispatched) but not final: the message for its next attempt was on the queue.
+  // Not final: never dispatched, or the message for its next attempt was on the queue.
   const finals = FINAL_DELIVERY.map((_, i) => `:f${i}`).join(', ');
   const undelivered = await scan({
-    FilterExpression: `#entity = :event AND attribute_not_exists(#work) AND NOT (#status IN (${finals}))`,
-    ExpressionAttributeNames: { '#entity': 'entity', '#work': indexFor('work').partitionKey, '#status': 'delivery_status' },
+    FilterExpression: `#entity = :event AND NOT (#status IN (${finals}))`,
+    ExpressionAttributeNames: { '#entity': 'entity', '#status': 'delivery_status' },
     ExpressionAttributeValues: { ':event': 'event', ...Object.fromEntries(FINAL_DELIVERY.map((s, i) => [`:f${i}`, s])) },
     ProjectionExpression: 'event_id, attempts',
     ConsistentRead: true,
@@ -68,5 +67,5 @@ export async function recoverInFlightWork(now = new Date()): Promise<Recovered> 
 
   const { folded } = await sweepPendingCredits(ledgerFoldDeps(), now, 0);
 
-  return { outbox, deliveries: undelivered.length, settlements: resumed, credits: folded };
+  return { deliveries: undelivered.length, settlements: resumed, credits: folded };
 }

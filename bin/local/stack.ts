@@ -122,15 +122,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         opts.onError?.(e);
         return null;
       });
-      if (r && r.outbox + r.deliveries + r.settlements + r.credits > 0) {
+      if (r && r.deliveries + r.settlements + r.credits > 0) {
         console.log(
-          `[local] sent again after a restart: ${r.outbox + r.deliveries} webhook deliveries (${r.outbox} from the outbox), ` +
+          `[local] sent again after a restart: ${r.deliveries} webhook deliveries, ` +
             `${r.settlements} settlement steps; ${r.credits} pending credits folded`,
         );
       }
     }
 
-    // The table's stream consumers (the fold of pending credits), reading from now on before any request is served.
+    // The table's stream consumers (event dispatch, the fold of pending credits), reading from now on before any request is served.
     for (const consumer of opts.workers === false ? [] : STREAM_CONSUMERS) {
       const poller = startStreamPoller({
         dynamodb: dynamoClientFor(dynamodb.endpoint),

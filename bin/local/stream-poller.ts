@@ -2,7 +2,9 @@
  * Feeds the table's stream to its consumers as Lambda's event source mapping does (shared/manifest/streams.ts):
  * DynamoDB Local serves the stream on its own endpoint; each shard is read in order, a batch of up to batchSize
  * records at a time, filtered by the consumer's filter pattern; a batch whose handler throws is sent again, up
- * to retryAttempts times, then skipped (what a skipped batch wrote is still in the table, for the sweep job).
+ * to retryAttempts times (or until it goes through, when that is null), then skipped (what a skipped batch
+ * wrote is still in the table, for the sweep job); a handler that reports failed records gets the batch again
+ * from the first of them.
  * Shards open when the poller starts are read from LATEST (the sweep folds what came before); shards that
  * open later are read from TRIM_HORIZON.
  */
@@ -91,16 +93,22 @@ export function startStreamPoller(opts: {
   }
 
   async function deliver(handler: LambdaHandler, matching: DynamoDBRecord[]) {
-    if (matching.length === 0) return;
-    for (let attempt = 0; attempt <= opts.consumer.retryAttempts && running; attempt++) {
+    const { retryAttempts, reportBatchItemFailures } = opts.consumer;
+    let batch = matching;
+    for (let attempt = 0; batch.length > 0 && running && (retryAttempts === null || attempt <= retryAttempts); attempt++) {
       try {
-        const event: DynamoDBStreamEvent = { Records: matching };
-        await handler(event, lambdaContext(`${opts.consumer.id}-stream`, opts.consumer.timeoutSeconds));
-        return;
+        const event: DynamoDBStreamEvent = { Records: batch };
+        const result = (await handler(event, lambdaContext(`${opts.consumer.id}-stream`, opts.consumer.timeoutSeconds))) as
+          { batchItemFailures?: Array<{ itemIdentifier?: string }> } | undefined;
+        const failed = new Set((reportBatchItemFailures ? (result?.batchItemFailures ?? []) : []).map((f) => f.itemIdentifier));
+        if (failed.size === 0) return;
+        // As the mapping does with a partial batch response: the retry starts at the first failed record.
+        const first = batch.findIndex((r) => failed.has(r.dynamodb?.SequenceNumber));
+        batch = batch.slice(Math.max(first, 0));
       } catch (e) {
         opts.onError?.(e);
-        await sleep(200 * (attempt + 1));
       }
+      await sleep(Math.min(200 * (attempt + 1), 5000));
     }
   }
 

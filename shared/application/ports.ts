@@ -7,8 +7,10 @@ import type { Mode } from '../domain/access';
 import type { DomainEvent } from '../domain/events';
 
 /**
- * Hands committed events to webhook delivery right after their transaction. Never throws: an event it
- * cannot enqueue stays in the outbox, and the sweeper enqueues it later.
+ * What a use case hands the events its transaction committed to. On the deployed and local stacks the commit
+ * itself is the hand-over (the table's stream dispatches each event item it inserts: shared/wiring/webhooks.ts),
+ * so the wired publisher does nothing more; unit tests pass a recording one to see exactly what was committed.
+ * Never throws.
  */
 export interface EventPublisher {
   publish(events: readonly DomainEvent[]): Promise<void>;

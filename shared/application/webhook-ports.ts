@@ -18,7 +18,6 @@ export interface StoredEvent extends DomainEvent {
   readonly delivery_status: DeliveryStatus;
   readonly attempts: DeliveryAttempt[];
   readonly delivered_at?: string | null;
-  readonly dispatched_at?: string | null;
 }
 
 /** One page of a merchant's events, newest first, with the cursor of the next. */
@@ -29,12 +28,6 @@ export interface EventPage {
 
 export interface EventStore {
   get(eventId: string): Promise<StoredEvent | null>;
-  /** Clears the outbox marker once the event is on the queue (idempotent). */
-  markDispatched(eventIds: readonly string[], at: string): Promise<void>;
-  /** Events still in the outbox created at or before `before` (ISO), across the outbox shards. */
-  undispatched(before: string, limit: number): Promise<string[]>;
-  /** When the oldest event still in the outbox was created (ISO), or null when the outbox is empty. */
-  oldestUndispatchedAt(): Promise<string | null>;
   recordAttempt(eventId: string, attempt: DeliveryAttempt, status: DeliveryStatus): Promise<void>;
   list(
     merchantId: string,

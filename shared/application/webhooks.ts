@@ -1,10 +1,8 @@
 /**
- * Webhook dispatch and delivery (SPEC.md 6, DESIGN.md 5): events are enqueued
- * right after their transaction commits, a sweeper re-enqueues any left in the
- * outbox, and the sender signs, posts, records every attempt and retries on the
- * schedule until delivered, gone (410) or dead-lettered.
+ * Webhook dispatch and delivery (SPEC.md 6, DESIGN.md 5): the table's stream hands every committed event to
+ * the delivery queue, and the sender signs, posts, records every attempt and retries on the schedule until
+ * delivered, gone (410) or dead-lettered.
  */
-import { ageSeconds } from '../domain/age';
 import { AppError } from '../domain/errors';
 import type { DomainEvent } from '../domain/events';
 import { delayBeforeAttempt, hop, nextStep, type DeliveryAttempt } from '../domain/webhooks/retry';
@@ -40,33 +38,15 @@ export interface WebhookDeps {
   }) => Promise<{ ok: boolean; status?: number; error?: string; durationMs: number }>;
 }
 
-/** Right after a commit: put the events on the queue and clear their outbox markers. */
-export async function dispatchEvents(
-  deps: Pick<WebhookDeps, 'events' | 'queue' | 'clock'>,
-  events: readonly Pick<DomainEvent, 'event_id'>[],
-) {
+/**
+ * Committed events onto the delivery queue, attempt 0. The table's stream calls this for every event item its
+ * transaction inserted (functions/webhooks/dispatch-events.handler.ts), so an event that committed is
+ * dispatched whatever happens to the process that committed it; a restart of the local stack calls it for
+ * events whose delivery was on the lost queue.
+ */
+export async function dispatchEvents(deps: Pick<WebhookDeps, 'queue'>, events: readonly Pick<DomainEvent, 'event_id'>[]) {
   if (events.length === 0) return;
   await deps.queue.send(events.map((e) => ({ event_id: e.event_id, attempt: 0 })));
-  await deps.events.markDispatched(
-    events.map((e) => e.event_id),
-    deps.clock.now().toISOString(),
-  );
-}
-
-/**
- * The sweeper: events still in the outbox `graceSeconds` after they were written go on the queue now. It
- * reports how old the oldest event in the outbox was before it swept (the outbox-age alarm reads it).
- */
-export async function sweepOutbox(deps: Pick<WebhookDeps, 'events' | 'queue' | 'clock'>, graceSeconds = 30, limit = 500) {
-  const now = deps.clock.now();
-  const oldestAgeSeconds = ageSeconds(await deps.events.oldestUndispatchedAt(), now);
-  const before = new Date(now.getTime() - graceSeconds * 1000).toISOString();
-  const ids = await deps.events.undispatched(before, limit);
-  await dispatchEvents(
-    deps,
-    ids.map((event_id) => ({ event_id })),
-  );
-  return { requeued: ids.length, oldestAgeSeconds };
 }
 
 const FINAL = new Set(['delivered', 'gone', 'dead_lettered', 'no_endpoint']);

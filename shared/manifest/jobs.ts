@@ -23,14 +23,6 @@ export const JOBS: readonly JobDefinition[] = [
     access: { table: 'readwrite', queues: { webhooks: 'send' } },
   },
   {
-    id: 'sweepOutbox',
-    description: 'Enqueues events still in the outbox 30 s after their commit (GSI2 outbox partitions, no Scan).',
-    handler: 'functions/jobs/sweep-outbox.handler.ts',
-    everyMinutes: 1,
-    timeoutSeconds: 60,
-    access: { table: 'readwrite', queues: { webhooks: 'send' } },
-  },
-  {
     id: 'sweepPendingCredits',
     description: 'Folds credits still pending 120 s after their commit into their balances (FOLD# partitions, no Scan).',
     handler: 'functions/jobs/sweep-pending-credits.handler.ts',

@@ -12,8 +12,13 @@ export interface StreamConsumer {
   readonly handler: string;
   readonly batchSize: number;
   readonly maxBatchingWindowSeconds: number;
-  /** Tries of a failing batch before the mapping skips it (what it skipped is still in the table for a sweep). */
-  readonly retryAttempts: number;
+  /**
+   * Tries of a failing batch before the mapping skips it (what it skipped is still in the table for a sweep);
+   * null: until its records leave the stream (24 hours), for a consumer that nothing else can stand in for.
+   */
+  readonly retryAttempts: number | null;
+  /** The handler reports the records that failed (Powertools batch): the mapping retries from the first of them. */
+  readonly reportBatchItemFailures?: boolean;
   readonly timeoutSeconds: number;
   readonly memoryMb?: number;
   readonly access: Access;
@@ -22,6 +27,22 @@ export interface StreamConsumer {
 }
 
 export const STREAM_CONSUMERS: readonly StreamConsumer[] = [
+  {
+    id: 'eventDispatch',
+    description: 'Puts every event a transaction committed on the webhooks queue (the commit is the publish: no outbox).',
+    handler: 'functions/webhooks/dispatch-events.handler.ts',
+    batchSize: 100,
+    // Webhooks go out as soon as the stream has them.
+    maxBatchingWindowSeconds: 0,
+    // Nothing else dispatches a committed event, so a failing batch is retried until its records age out of the
+    // stream (24 h; the dispatch-age alarm pages long before), from its first failed record on.
+    retryAttempts: null,
+    reportBatchItemFailures: true,
+    timeoutSeconds: 30,
+    access: { table: 'none', queues: { webhooks: 'send' } },
+    // Inserts of events (entities/event.entity.ts) only.
+    filter: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['event'] } } } },
+  },
   {
     id: 'ledgerFold',
     description:

@@ -1,4 +1,4 @@
-/** Webhook dependencies (event store, queue, SSRF guard, signer, HTTP sender) and the post-commit event publisher. */
+/** Webhook dependencies (event store, queue, SSRF guard, signer, HTTP sender) and the use cases' event publisher. */
 import { documentClient, sqsClient } from '../adapters/aws-clients';
 import { systemClock } from '../adapters/crypto';
 import { eventRepository } from '../adapters/dynamodb/event.repository';
@@ -6,11 +6,11 @@ import { deliveryQueue } from '../adapters/sqs/delivery-queue';
 import { deliver } from '../adapters/webhooks/http-sender';
 import { checkWebhookUrl } from '../adapters/webhooks/ssrf-guard';
 import type { Clock, EventPublisher } from '../application/ports';
-import { dispatchEvents, type WebhookDeps } from '../application/webhooks';
+import type { WebhookDeps } from '../application/webhooks';
 import { config } from '../config';
 import { parseSchedule } from '../domain/webhooks/retry';
 import { signatureHeaders } from '../domain/webhooks/signature';
-import { logger, SERVICE_NAME } from '../observability';
+import { SERVICE_NAME } from '../observability';
 import { repositories, tableName } from './repositories';
 
 export const USER_AGENT = `${SERVICE_NAME}-webhooks/1.0 (+https://docs.latam-payments.example/webhooks)`;
@@ -50,18 +50,11 @@ export function webhookDeps(clock: Clock = systemClock): WebhookDeps {
 }
 
 /**
- * Enqueues a committed transaction's events at once. A failure never fails the request (the state change
- * is committed): the events stay in the outbox and the sweeper enqueues them.
+ * The publisher the use cases are wired with: nothing to do after the commit, because the commit is the
+ * publish. Each event item a transaction inserts reaches the table's stream, whose eventDispatch consumer
+ * puts it on the delivery queue (shared/manifest/streams.ts); no process that dies after its commit can lose
+ * an event, and no outbox row is written and cleared per event (issue 22).
  */
 export const eventPublisher: EventPublisher = {
-  async publish(events) {
-    try {
-      await dispatchEvents(webhookDeps(), events);
-    } catch (e) {
-      logger.warn('Events committed but not enqueued; the outbox sweeper will enqueue them', {
-        error: e as Error,
-        eventIds: events.map((ev) => ev.event_id),
-      });
-    }
-  },
+  async publish() {},
 };

@@ -11,6 +11,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
 import { PROVIDERS, stageConfig, type Stage } from '../../lib/stage-config';
+import { pagingRoutes } from '../../lib/monitoring';
 
 type Alarm = { Properties: Record<string, any> };
 interface MetricStat {
@@ -51,11 +52,11 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
   ]);
   const keys = [
     'webhook-failure-rate',
-    'outbox-age',
+    'event-dispatch-age',
     'settlement-sla',
     'ledger-fold-behind',
     'api-p99',
-    ...MANIFEST.routes.map((r) => `route-5xx-${r.id}`),
+    ...pagingRoutes(MANIFEST).map((r) => `route-5xx-${r.id}`),
     ...providerKeys,
     'provider-read-back-overdue',
   ];
@@ -92,16 +93,16 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     expect(a).toMatchObject({ Threshold: t.webhookFailurePercent, ComparisonOperator: 'GreaterThanThreshold' });
   });
 
-  test('outbox age and settlement SLA read the jobs’ ages, and page when the job falls silent', () => {
-    expect(alarm('outbox-age')).toMatchObject({
-      Namespace: config.metricsNamespace,
-      MetricName: 'OutboxOldestAgeSeconds',
-      Dimensions: service,
+  test('event dispatch age reads the stream consumer’s IteratorAge; settlement SLA the job’s age, paging when the job falls silent', () => {
+    expect(alarm('event-dispatch-age')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'IteratorAge',
       Statistic: 'Maximum',
-      Threshold: t.outboxMaxAgeSeconds,
-      TreatMissingData: 'breaching',
+      Threshold: t.dispatchMaxAgeSeconds * 1000,
+      TreatMissingData: 'notBreaching',
     });
-    expect(t.outboxMaxAgeSeconds).toBe(300); // "outbox events older than 5 minutes"
+    expect(JSON.stringify(alarm('event-dispatch-age').Dimensions)).toContain('StreamEventDispatch');
+    expect(t.dispatchMaxAgeSeconds).toBe(300); // "committed events not on the webhook queue within 5 minutes"
     expect(alarm('settlement-sla')).toMatchObject({
       MetricName: 'SettlementOldestAgeSeconds',
       Dimensions: service,
@@ -165,10 +166,22 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     });
   });
 
-  test('one 5xx-rate alarm per route, on that route’s own Requests and 5xx', () => {
-    for (const route of MANIFEST.routes) {
+  test('a 5xx-rate alarm per state-changing route (none for reads): its 5xx (0 when none written) over its invocations', () => {
+    expect(pagingRoutes(MANIFEST).map((r) => r.method)).not.toContain('GET');
+    expect(pagingRoutes(MANIFEST).length).toBe(MANIFEST.routes.filter((r) => r.method === 'POST').length);
+    for (const route of MANIFEST.routes.filter((r) => r.method === 'GET'))
+      expect(byName.has(`${config.prefix}-route-5xx-${route.id}`)).toBe(false);
+    for (const route of pagingRoutes(MANIFEST)) {
       const a = alarm(`route-5xx-${route.id}`);
-      expectRateOf(a, '5xx', 'Requests', [...service, { Name: 'route', Value: route.id }]);
+      const inputs = mathInputs(a);
+      const expression = [...inputs.values()].find((m) => m.Expression);
+      expect(expression?.Expression).toBe(`IF(requests >= ${t.routeMinRequests}, 100 * FILL(errors, 0) / requests, 0)`);
+      const errors = inputs.get('errors')?.MetricStat?.Metric;
+      expect(errors).toMatchObject({ Namespace: config.metricsNamespace, MetricName: '5xx' });
+      expect(errors?.Dimensions).toEqual(expect.arrayContaining([...service, { Name: 'route', Value: route.id }]));
+      const requests = inputs.get('requests')?.MetricStat;
+      expect(requests).toMatchObject({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Invocations' }, Stat: 'Sum' });
+      expect(JSON.stringify(requests?.Metric.Dimensions)).toContain(`Route${route.id[0]!.toUpperCase()}${route.id.slice(1)}`);
       expect(a.Threshold).toBe(t.route5xxPercent);
     }
   });
@@ -213,7 +226,8 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     // Per-route widgets: one line per manifest route, each on the route dimension.
     const perRoute = widget('p99 latency per route (ms)').metrics as unknown[][];
     expect(perRoute).toHaveLength(MANIFEST.routes.length);
-    expect(perRoute.flat().filter((x) => x === 'route')).toHaveLength(MANIFEST.routes.length);
+    // Each route's function's own Duration (one function per route; AWS/Lambda, no custom metric).
+    expect(perRoute.every((m) => m[0] === 'AWS/Lambda' && m[1] === 'Duration')).toBe(true);
     expect(JSON.stringify(perRoute)).toContain('"p99"');
     // The alarm widget lists the stage's alarms.
     expect(widget('Alarms').alarms).toHaveLength(keys.length);
@@ -237,8 +251,8 @@ describe('the runbook’s alarm table', () => {
   test('states the thresholds each stage configures (sandbox / live)', () => {
     expect(row('webhook-failure-rate')).toContain(`more than ${s.webhookFailurePercent}% / ${l.webhookFailurePercent}%`);
     expect(row('webhook-failure-rate')).toContain(`at least ${s.webhookMinAttempts} / ${l.webhookMinAttempts} attempts`);
-    expect(s.outboxMaxAgeSeconds).toBe(l.outboxMaxAgeSeconds);
-    expect(row('outbox-age')).toContain(`more than ${s.outboxMaxAgeSeconds} s`);
+    expect(s.dispatchMaxAgeSeconds).toBe(l.dispatchMaxAgeSeconds);
+    expect(row('event-dispatch-age')).toContain(`more than ${s.dispatchMaxAgeSeconds} s`);
     expect(row('settlement-sla')).toContain(`more than ${s.settlementSlaMinutes} / ${l.settlementSlaMinutes} min`);
     expect(s.latencyEvaluationPeriods).toBe(l.latencyEvaluationPeriods);
     expect(row('api-p99')).toContain(`above ${n(s.apiP99Ms)} / ${n(l.apiP99Ms)} ms for ${s.latencyEvaluationPeriods} periods`);

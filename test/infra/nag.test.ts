@@ -103,7 +103,7 @@ describe.each(STAGES)('%s stage', (stage) => {
   test('customer-managed keys with rotation encrypt the table, every queue and DLQ, the alarm topic and every log group', () => {
     const { stateful, stateless } = checked;
     const keys = resourcesOf(stateful, 'AWS::KMS::Key');
-    expect(keys).toHaveLength(5);
+    expect(keys).toHaveLength(3); // table, providers, operations (queues, topic, log groups);
     for (const key of keys)
       expect(key.Properties).toMatchObject({ EnableKeyRotation: true, PendingWindowInDays: config.kmsPendingWindowDays });
     const arnOf = (key: IConstruct) => ({ 'Fn::GetAtt': [logicalId(stateful, key), 'Arn'] });
@@ -117,7 +117,7 @@ describe.each(STAGES)('%s stage', (stage) => {
     for (const q of queues) expect(q.Properties.KmsMasterKeyId).toEqual(arnOf(stateful.keys.queues));
     const logGroups = checked.stacks.flatMap((s) => resourcesOf(s, 'AWS::Logs::LogGroup'));
     expect(logGroups.length).toBeGreaterThan(stateless.functions.size);
-    for (const g of logGroups) expect(g.Properties.KmsKeyId).toEqual({ 'Fn::ImportValue': expect.stringContaining('KeysLogsKey') });
+    for (const g of logGroups) expect(g.Properties.KmsKeyId).toEqual({ 'Fn::ImportValue': expect.stringContaining('KeysOperationsKey') });
     // The live providers document: its own key, kept when the stack goes.
     t.hasResource('AWS::SecretsManager::Secret', {
       Properties: { Name: `latam-payments/${config.stage}/providers`, KmsKeyId: arnOf(stateful.keys.providers), SecretString: '{}' },
@@ -198,7 +198,7 @@ describe.each(STAGES)('%s stage', (stage) => {
     // The kms:ReEncrypt*/GenerateDataKey* suppression: CDK's queue send grants, on the queues key only.
     const kmsWildcards = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('kms:') && a.includes('*')));
     expect(kmsWildcards.length).toBeGreaterThan(0);
-    for (const s of kmsWildcards) expect(s.Resource).toEqual({ 'Fn::ImportValue': expect.stringContaining('KeysQueuesKey') });
+    for (const s of kmsWildcards) expect(s.Resource).toEqual({ 'Fn::ImportValue': expect.stringContaining('KeysOperationsKey') });
   });
 
   test('reserved concurrency: each consumer and job from the stage config, queue pollers capped at it, routes none', () => {

@@ -7,10 +7,10 @@
  */
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { Context, ScheduledEvent } from 'aws-lambda';
+import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { handler as expirePayments } from '../../functions/jobs/expire-payments.handler';
 import { handler as resumeSettlements } from '../../functions/jobs/resume-settlements.handler';
-import { handler as sweepOutbox } from '../../functions/jobs/sweep-outbox.handler';
+import { handler as dispatchEvents } from '../../functions/webhooks/dispatch-events.handler';
 import { handler as sweepPendingCredits } from '../../functions/jobs/sweep-pending-credits.handler';
 import { handler as reconcileProviders } from '../../functions/jobs/reconcile-providers.handler';
 import { randomBytes } from 'node:crypto';
@@ -33,11 +33,9 @@ jest.setTimeout(120_000);
 const ALARMED = [
   'WebhookAttempts',
   'WebhookAttemptsFailed',
-  'OutboxOldestAgeSeconds',
   'SettlementOldestAgeSeconds',
   'LedgerCreditsSwept',
   '5xx',
-  'Requests',
   'ProviderCalls',
   'ProviderCallErrors',
   'ProviderAmountMismatch',
@@ -85,16 +83,20 @@ async function until(what: string, done: () => boolean, ms = 20_000): Promise<vo
 
 /**
  * The reads no emission matches: the namespace must be the one the stack gives the functions (tests emit
- * under the default one), a route value a manifest route id, and namespace + name + dimensions emitted.
+ * under the default one), a route value a manifest route id, and namespace + name + dimensions emitted. A route
+ * writes its metric only when it answers 5xx, so a read of one route is matched by the same metric and
+ * dimensions emitted for any route (every route goes through the one routeMetrics middleware).
  */
-function unmatched(reads: readonly MetricRead[], functionNamespace: string, emittedNamespace: string, emitted: Set<string>) {
+function unmatched(reads: readonly MetricRead[], functionNamespace: string, emittedNamespace: string, emittedKeys: Set<string>) {
+  const anyRoute = (k: string) => k.replace(/route=[^ |]+/, 'route=*');
+  const emitted = new Set([...emittedKeys].map(anyRoute));
   const routeIds = new Set(MANIFEST.routes.map((r) => r.id));
   const problems = new Set<string>();
   for (const r of reads) {
     const what = `${r.source}: ${keyOf(r.namespace, r.name, r.dimensions)}`;
     if (r.namespace !== functionNamespace) problems.add(`${what} (the functions publish under ${functionNamespace})`);
     else if ('route' in r.dimensions && !routeIds.has(r.dimensions.route!)) problems.add(`${what} (not a manifest route id)`);
-    else if (!emitted.has(keyOf(emittedNamespace, r.name, r.dimensions))) {
+    else if (!emitted.has(anyRoute(keyOf(emittedNamespace, r.name, r.dimensions)))) {
       const seen = [...emitted].filter((k) => k.split(' | ')[1] === r.name).slice(0, 3);
       problems.add(`${what} (never emitted${seen.length ? `; emitted as ${seen.join(' ; ')}` : ' under that name'})`);
     }
@@ -132,10 +134,19 @@ describe('what the code emits, captured at each flush', () => {
   it('sees the flushes of the handlers the local stack runs (the same metrics instance)', async () => {
     expect(process.env.POWERTOOLS_METRICS_DISABLED).toBe('true');
     const before = flushes.length;
+    // A 200 writes no route metric (requests and latency are the function's own); a 5xx writes its 5xx.
     expect((await fetch(`${stack.baseUrl}/health`)).status).toBe(200);
     expect(spy).toHaveBeenCalled();
+    expect(flushes.slice(before).filter((f) => f.route === 'health')).toEqual([]);
+    const tableName = process.env.TABLE_NAME;
+    process.env.TABLE_NAME = `${tableName}-missing`;
+    try {
+      expect((await fetch(`${stack.baseUrl}/health`)).status).toBe(503);
+    } finally {
+      process.env.TABLE_NAME = tableName;
+    }
     expect(flushes.slice(before)).toContainEqual(
-      expect.objectContaining({ route: 'health', service: process.env.POWERTOOLS_SERVICE_NAME, Requests: 1, '5xx': 0 }),
+      expect.objectContaining({ route: 'health', service: process.env.POWERTOOLS_SERVICE_NAME, '5xx': 1 }),
     );
   });
 
@@ -154,34 +165,45 @@ describe('what the code emits, captured at each flush', () => {
     expect(total('WebhookAttemptsFailed')).toBeGreaterThanOrEqual(3);
   });
 
-  it('every manifest route, through httpHandler', async () => {
-    // Placeholder ids: most routes answer 400 or 404, which is enough, as routeMetrics records every status.
-    for (const route of MANIFEST.routes) {
-      const form = route.bodyFormat === 'form';
-      const res = await fetch(`${stack.baseUrl}${route.path.replace(/\{[a-z_]+\}/g, 'x')}`, {
-        method: route.method,
-        headers: { 'x-api-key': merchant.apiKey, 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
-        body: route.method === 'GET' ? undefined : form ? 'outcome=success' : '{}',
-        redirect: 'manual',
-      });
-      await res.arrayBuffer();
+  it('every manifest route, through httpHandler: its 5xx answers, and nothing for the others', async () => {
+    // With the table gone, what needs it answers 5xx: each such route must have written 5xx with its route
+    // dimension, and a route that still answered below 500 (no table needed) must have written nothing.
+    const answered = new Map<string, number>();
+    const tableName = process.env.TABLE_NAME;
+    process.env.TABLE_NAME = `${tableName}-missing`;
+    try {
+      for (const route of MANIFEST.routes) {
+        const form = route.bodyFormat === 'form';
+        const res = await fetch(`${stack.baseUrl}${route.path.replace(/\{[a-z_]+\}/g, 'x')}`, {
+          method: route.method,
+          headers: { 'x-api-key': merchant.apiKey, 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+          body: route.method === 'GET' ? undefined : form ? 'outcome=success' : '{}',
+          redirect: 'manual',
+        });
+        await res.arrayBuffer();
+        answered.set(route.id, res.status);
+      }
+    } finally {
+      process.env.TABLE_NAME = tableName;
     }
-    expect(MANIFEST.routes.map((r) => r.id).filter((id) => !routeValues().has(id))).toEqual([]);
+    const failed = [...answered].filter(([, status]) => status >= 500).map(([id]) => id);
+    expect(failed.length).toBeGreaterThan(MANIFEST.routes.length / 2);
+    expect([...routeValues()].sort()).toEqual(expect.arrayContaining(failed.sort()));
+    expect([...routeValues()].filter((id) => (answered.get(id) ?? 500) < 500 && id !== 'health')).toEqual([]);
   });
 
-  it('the sweep-outbox, resume-settlements, expire-payments and sweep-pending-credits jobs', async () => {
+  it('the event dispatcher, and the resume-settlements, expire-payments and sweep-pending-credits jobs', async () => {
     const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'job' } as Context;
-    for (const job of [sweepOutbox, resumeSettlements, expirePayments, sweepPendingCredits]) {
+    for (const job of [resumeSettlements, expirePayments, sweepPendingCredits]) {
       await job({ time: new Date().toISOString() } as ScheduledEvent, context);
     }
+    const insert = {
+      eventName: 'INSERT',
+      dynamodb: { SequenceNumber: '1', NewImage: { entity: { S: 'event' }, event_id: { S: 'evt_metrics' } } },
+    };
+    expect(await dispatchEvents({ Records: [insert] } as DynamoDBStreamEvent, context)).toEqual({ batchItemFailures: [] });
     expect([...emittedNames()]).toEqual(
-      expect.arrayContaining([
-        'OutboxOldestAgeSeconds',
-        'SettlementOldestAgeSeconds',
-        'SettlementsOverdue',
-        'Expired',
-        'LedgerCreditsSwept',
-      ]),
+      expect.arrayContaining(['EventsDispatched', 'SettlementOldestAgeSeconds', 'SettlementsOverdue', 'Expired', 'LedgerCreditsSwept']),
     );
   });
 

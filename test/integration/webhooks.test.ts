@@ -1,9 +1,7 @@
 /**
- * Webhook delivery end to end on the local engines: state change -> outbox ->
+ * Webhook delivery end to end on the local engines: state change -> table stream ->
  * SQS -> sender -> a real HTTP receiver on loopback, signed, retried, recorded.
  */
-import type { Context, ScheduledEvent } from 'aws-lambda';
-import { handler as sweepJob } from '../../functions/jobs/sweep-outbox.handler';
 import { createDirectPayment } from '../../shared/application/payments';
 import { paymentDeps } from '../../shared/wiring';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -15,7 +13,7 @@ import { card, customer, events, payments } from '../support/payments';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { expectGenuine } from '../support/signatures';
 import { engines } from '../support/engines';
-import { between } from '../support/matchers';
+import { queueUrlEnv } from '../../shared/manifest/queues';
 
 jest.setTimeout(60_000);
 
@@ -123,43 +121,34 @@ describe('delivery', () => {
     await waitForStatus(eventId, 'delivered');
   });
 
-  it('heals a crash between commit and enqueue: the sweeper enqueues what the outbox still holds', async () => {
-    // The process dies between the commit and the enqueue: the publisher is never reached.
-    const broken = { ...paymentDeps(), publisher: { publish: async () => undefined } };
+  it('the commit is the publish: no event is lost after a commit, and a failing queue only delays it, once', async () => {
+    // The request's process hands nothing to anyone after its commit (as if it died there): the stream has it.
     const principal = { merchant: await stack.admin.getMerchant(m.merchantId), key: {} as never, mode: 'test' as const, livemode: false };
-    const payment = await createDirectPayment(
-      broken,
-      principal,
-      {
-        payment_method: 'card',
-        amount: 12,
-        currency: 'BRL',
-        country: 'BRA',
-        customer,
-        card: { ...card('4242424242424242'), installments: 1 },
-        metadata: {},
-      },
-      `pi_${Date.now()}faultinjection00`,
-    );
+    const input = {
+      payment_method: 'card' as const,
+      amount: 12,
+      currency: 'BRL' as const,
+      country: 'BRA' as const,
+      customer,
+      card: { ...card('4242424242424242'), installments: 1 },
+      metadata: {},
+    };
+    const silent = { ...paymentDeps(), publisher: { publish: async () => undefined } };
+    const first = await createDirectPayment(silent, principal, input, `pi_${Date.now()}faultinjection00`);
+    await receiver.waitFor(1, 15_000, forPayment(first.payment_id));
+
+    // The webhooks queue refuses sends for a while: the dispatcher reports the record failed, the mapping sends
+    // it again from there, and it arrives once the queue is back, exactly once.
+    const queueEnv = queueUrlEnv('webhooks');
+    const url = process.env[queueEnv];
+    process.env[queueEnv] = `${url}-gone`;
+    const second = await createDirectPayment(silent, principal, input, `pi_${Date.now()}faultinjection01`);
     await new Promise((r) => setTimeout(r, 1500));
-    expect(receiver.received.filter(forPayment(payment.payment_id))).toHaveLength(0);
-    const ev = (await events(m)).find((e) => e.object_id === payment.payment_id);
-    expect(ev?.GSI2PK).toMatch(/^OUTBOX#/);
-    // Not yet 30 s old: the sweeper leaves it. As of 31 s later it enqueues it.
-    // Each run reports how old the oldest event in the outbox is (the outbox-age alarm reads it).
-    expect(await sweepJob({ time: new Date().toISOString() } as ScheduledEvent, {} as Context)).toEqual({
-      requeued: 0,
-      oldestAgeSeconds: between(1, 30),
-    });
-    expect(await sweepJob({ time: new Date(Date.now() + 31_000).toISOString() } as ScheduledEvent, {} as Context)).toEqual({
-      requeued: 1,
-      oldestAgeSeconds: between(32, 60),
-    });
-    expect(await sweepJob({ time: new Date(Date.now() + 31_000).toISOString() } as ScheduledEvent, {} as Context)).toEqual({
-      requeued: 0,
-      oldestAgeSeconds: 0,
-    });
-    await receiver.waitFor(1, 15_000, forPayment(payment.payment_id));
+    expect(receiver.received.filter(forPayment(second.payment_id))).toHaveLength(0);
+    process.env[queueEnv] = url;
+    await receiver.waitFor(1, 15_000, forPayment(second.payment_id));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received.filter(forPayment(second.payment_id))).toHaveLength(1);
   });
 
   it('signs with both secrets during a rotation, so either verifies', async () => {

@@ -17,7 +17,7 @@
  * Prints a summary and exits 1 on any violation (2 when the proof itself could not run).
  *
  * Knobs (environment): PROOF_KILLS (0-3, default 2), PROOF_PHASE_SECONDS (default 4), PROOF_SETTLE_SECONDS
- * (the bounded wait after the last restart, default 100: the settlement resume job and the outbox sweeper
+ * (the bounded wait after the last restart, default 100: the settlement resume job and the credit sweep
  * first run 60 s after a start, and the job only picks up payouts older than the settlement delay + 60 s),
  * PROOF_STATE_DIR (default a new temp dir), PROOF_CONFLICTS=1 (DynamoDB's conflict rules through the conflict proxy).
  */
@@ -416,8 +416,8 @@ function checkAll(snap: Snapshot, receiver: Receiver, secret: string) {
     add(
       'a: event never delivered',
       `${e.event_id} ${e.type} object=${e.object_id ?? e.payload?.payout_id ?? e.payload?.payment_id ?? '?'} ` +
-        `created=${e.created_at}${killContext(e.created_at)} dispatched_at=${e.dispatched_at ?? '-'} ` +
-        `in_outbox=${e.GSI2PK ? 'yes' : 'no'} delivery_status=${e.delivery_status} attempts=${(e.attempts ?? []).length}`,
+        `created=${e.created_at}${killContext(e.created_at)} ` +
+        `delivery_status=${e.delivery_status} attempts=${(e.attempts ?? []).length}`,
     );
   }
   for (const id of byId.keys()) if (!committed.has(id)) add('a: delivered event not in the table', id);

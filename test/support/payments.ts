@@ -113,7 +113,7 @@ export async function ledger(m: TestMerchant, currency = 'BRL') {
   return entries.sort((a, b) => (String(a.SK) < String(b.SK) ? -1 : 1));
 }
 
-/** The merchant's event items (the outbox), oldest first. */
+/** The merchant's event items, oldest first. */
 export async function events(m: TestMerchant) {
   const pages = await Promise.all(
     eventListKinds.map((kind) =>

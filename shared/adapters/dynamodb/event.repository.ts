@@ -1,10 +1,8 @@
-/** Event items: the outbox marker (GSI2), delivery attempts, and the merchant's event listing (GSI1). */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+/** Event items: delivery attempts, and the merchant's event listing (GSI1). */
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventStore, StoredEvent } from '../../application/webhook-ports';
 import { eventEntity, eventListKinds } from './entities/event.entity';
-import { INDEX, indexKeys, REMOVE_FROM_WORK_INDEX, stripKeys } from './keys';
-import { dueInWorkIndex, oldestInWorkIndex } from './work-index';
+import { INDEX, indexKeys, stripKeys } from './keys';
 
 /** The cursor: the listing position (created_at#event_id) the next page reads below. */
 const encodeCursor = (c: { p: string }) => Buffer.from(JSON.stringify(c)).toString('base64url');
@@ -25,34 +23,6 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
     async get(eventId) {
       const r = await db.send(new GetCommand({ TableName: tableName(), Key: eventEntity.key(eventId), ConsistentRead: true }));
       return r.Item ? stripKeys<StoredEvent>(r.Item) : null;
-    },
-
-    async markDispatched(eventIds, at) {
-      await Promise.all(
-        eventIds.map((id) =>
-          db
-            .send(
-              new UpdateCommand({
-                TableName: tableName(),
-                Key: eventEntity.key(id),
-                UpdateExpression: `SET dispatched_at = :at ${REMOVE_FROM_WORK_INDEX}`,
-                ConditionExpression: 'attribute_exists(PK)',
-                ExpressionAttributeValues: { ':at': at },
-              }),
-            )
-            .catch((e: unknown) => {
-              if (!(e instanceof ConditionalCheckFailedException)) throw e;
-            }),
-        ),
-      );
-    },
-
-    async undispatched(before, limit) {
-      return dueInWorkIndex(db, tableName(), indexKeys.outboxPartition, before, limit, 'event_id');
-    },
-
-    async oldestUndispatchedAt() {
-      return oldestInWorkIndex(db, tableName(), indexKeys.outboxPartition);
     },
 
     async recordAttempt(eventId, attempt, status) {

@@ -11,7 +11,7 @@ export const INDEX = {
   work: indexFor('work').name,
 } as const;
 
-/** Work partitions of the work index (due expiries, undispatched events): spread over a few shards. */
+/** Work partitions of the work index (due expiries, money in flight, provider checks): spread over a few shards. */
 export const WORK_SHARDS = 4;
 export const shardOf = (id: string): number => hashShard(id, WORK_SHARDS);
 
@@ -44,9 +44,6 @@ export const indexKeys = {
   /** GSI2: sessions and payments waiting for their expiry, present only while they can expire. */
   expiry: (id: string, expiresAt: string) => ({ GSI2PK: `EXPIRY#${shardOf(id)}`, GSI2SK: `${expiresAt}#${id}` }),
   expiryPartition: (shard: number) => `EXPIRY#${shard}`,
-  /** GSI2: events not yet handed to the webhook queue (the outbox). */
-  outbox: (eventId: string, createdAt: string) => ({ GSI2PK: `OUTBOX#${shardOf(eventId)}`, GSI2SK: `${createdAt}#${eventId}` }),
-  outboxPartition: (shard: number) => `OUTBOX#${shard}`,
   /** GSI2: payouts in processing and refunds pending: money in flight, until the rail settles it. */
   settlement: (id: string, since: string) => ({ GSI2PK: `SETTLE#${shardOf(id)}`, GSI2SK: `${since}#${id}` }),
   settlementPartition: (shard: number) => `SETTLE#${shard}`,

@@ -1,7 +1,10 @@
 /**
- * EMF metrics per route: count, latency, 5xx (flushed by Powertools logMetrics). Each is a custom metric per
- * route ($0.30 a month each); 4xx per route is not one (issue 22): the HTTP API's own 4xx counts them for the
- * whole API, and a merchant's refused requests are in the logs with their route and error code.
+ * EMF metrics per route: a `5xx` count with the route dimension, written only for a 5xx answer. A custom metric
+ * is billed per series per month that receives data ($0.30 each), so a route that answered no 5xx in a month
+ * costs nothing; its requests and latency are the route's own function's Invocations and Duration (one
+ * function per route, AWS/Lambda metrics, free), which the route alarms and the dashboard read (issue 22).
+ * 4xx per route is not a metric either: the HTTP API's own 4xx counts them for the whole API, and a
+ * merchant's refused requests are in the logs with their route and error code.
  */
 import type middy from '@middy/core';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -11,10 +14,9 @@ import type { HttpEvent, HttpResult, PipelineContext } from '../types';
 export function routeMetrics(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, PipelineContext> {
   const record = (request: middy.Request<HttpEvent, HttpResult, Error, PipelineContext>) => {
     const status = request.response?.statusCode ?? 500;
+    if (status < 500) return;
     metrics.addDimension('route', request.context.route.id);
-    metrics.addMetric('Requests', MetricUnit.Count, 1);
-    metrics.addMetric('Latency', MetricUnit.Milliseconds, performance.now() - request.context.startedAt);
-    metrics.addMetric('5xx', MetricUnit.Count, status >= 500 ? 1 : 0);
+    metrics.addMetric('5xx', MetricUnit.Count, 1);
   };
   return { after: record, onError: record };
 }

@@ -106,7 +106,7 @@ export function memoryWorld(opts: MemoryWorldOptions = {}): MemoryWorld {
     rails: new MemoryPayoutRails(),
     refundRails: new MemoryRefundRails(),
     endpoint: new ScriptedEndpoint(),
-    publisher: new RecordingPublisher({ events, queue, clock }),
+    publisher: new RecordingPublisher({ queue }),
     retrySchedule: opts.retrySchedule ?? [...DEFAULT_RETRY_SCHEDULE_SECONDS],
   };
 }

@@ -1,10 +1,9 @@
 /**
- * EventStore in memory, as shared/adapters/dynamodb/event.repository.ts: the outbox marker (GSI2) until
- * markDispatched, delivery attempts appended, and the merchant's listing newest first, read in Limit-sized
+ * EventStore in memory, as shared/adapters/dynamodb/event.repository.ts: delivery attempts appended, and the
+ * merchant's listing newest first, read in Limit-sized
  * pages whose filters apply after the limit (so a page may come back short with a cursor), as a Query does.
  */
 import type { EventStore, StoredEvent } from '../../../shared/application/webhook-ports';
-import { WORK_SHARDS } from '../../../shared/adapters/dynamodb/keys';
 import { modeOf } from '../../../shared/domain/access';
 import { ConditionalCheckFailed, MemoryTable, strip, type StoredEventItem } from './memory-table';
 
@@ -33,32 +32,6 @@ export function memoryEventStore(table: MemoryTable = new MemoryTable()): Memory
     async get(eventId) {
       const e = table.events.get(eventId);
       return e ? strip<StoredEvent>(e) : null;
-    },
-
-    async markDispatched(eventIds, at) {
-      // One conditional update per id (attribute_exists(PK)); a missing event is skipped.
-      for (const id of eventIds) {
-        const e = table.events.get(id);
-        if (!e) continue;
-        Object.assign(e, { dispatched_at: at });
-        delete e._outbox;
-      }
-    },
-
-    async undispatched(before, limit) {
-      const found: string[] = [];
-      for (let shard = 0; shard < WORK_SHARDS && found.length < limit; shard++) {
-        const due = [...table.events.values()]
-          .filter((e) => e._outbox && e._outbox.shard === shard && e._outbox.sortKey <= `${before}#~`)
-          .sort((a, b) => (a._outbox?.sortKey ?? '').localeCompare(b._outbox?.sortKey ?? ''));
-        for (const e of due.slice(0, limit - found.length)) found.push(e.event_id);
-      }
-      return found;
-    },
-
-    async oldestUndispatchedAt() {
-      const keys = [...table.events.values()].flatMap((e) => (e._outbox ? [e._outbox.sortKey] : [])).sort();
-      return keys[0]?.split('#')[0] ?? null;
     },
 
     async recordAttempt(eventId, attempt, status) {

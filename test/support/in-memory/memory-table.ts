@@ -33,7 +33,7 @@ export class ValidationException extends Error {
   }
 }
 
-/** Work-index (GSI2) placement of an item: the shard and sort key the adapter writes (indexKeys.expiry / outbox). */
+/** Work-index (GSI2) placement of an item: the shard and sort key the adapter writes (indexKeys.expiry). */
 export interface WorkIndexEntry {
   readonly shard: number;
   readonly sortKey: string;
@@ -42,7 +42,7 @@ export interface WorkIndexEntry {
 /** Internal attributes start with `_`: the adapters' stripKeys drops such attributes, and so do the stores here. */
 export type StoredSession = CheckoutSession & { _expiry?: WorkIndexEntry };
 export type StoredPayment = Payment & { _expiry?: WorkIndexEntry };
-export type StoredEventItem = StoredEvent & { _outbox?: WorkIndexEntry; last_attempt_at?: string };
+export type StoredEventItem = StoredEvent & { last_attempt_at?: string };
 
 export interface BalanceItem {
   readonly merchant_id: string;

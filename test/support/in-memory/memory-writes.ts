@@ -147,7 +147,7 @@ export const sessionWrites = {
   },
 };
 
-/** eventEntity.puts: each event a new item, pending delivery, on the outbox until dispatched. */
+/** eventEntity.puts: each event a new item, pending delivery (the stream dispatches it). */
 export function eventPuts(events: readonly DomainEvent[]): MemoryWrite[] {
   return events.map((e) => ({
     entity: 'event',
@@ -158,7 +158,6 @@ export function eventPuts(events: readonly DomainEvent[]): MemoryWrite[] {
         ...dynamoCopy(e),
         delivery_status: 'pending',
         attempts: [],
-        _outbox: { shard: shardOf(e.event_id), sortKey: `${e.created_at}#${e.event_id}` },
       }),
   }));
 }

@@ -1,6 +1,6 @@
 /**
  * What a merchant can observe in an in-memory world, for assertions: balances and ledger, stored and
- * published events, the outbox, and the error a use case threw.
+ * published events, and the error a use case threw.
  */
 import { AppError, type ErrorCode } from '../../../shared/domain/errors';
 import type { MemoryWorld } from './deps.memory';
@@ -20,9 +20,6 @@ export const ledgerSum = (w: MemoryWorld, merchantId: string, currency = 'BRL', 
 /** Published events as [type, object_id], in publish order (optionally of one object). */
 export const publishedOf = (w: MemoryWorld, objectId?: string) =>
   w.publisher.events.filter((e) => objectId === undefined || e.object_id === objectId).map((e) => [e.type, e.object_id] as const);
-
-/** Stored event items still waiting in the outbox (not handed to the delivery queue). */
-export const outboxOf = (w: MemoryWorld) => [...w.table.events.values()].filter((e) => e._outbox !== undefined).map((e) => e.event_id);
 
 /** The AppError code a promise rejected with; fails the test when it resolves or throws something else. */
 export async function errorCode(p: Promise<unknown>): Promise<ErrorCode> {

@@ -1,7 +1,8 @@
 /**
- * The event publisher as shared/wiring/webhooks.ts builds it (dispatchEvents to the delivery queue, then
- * markDispatched; a failure is swallowed and the events stay in the outbox), recording every batch it is
- * handed, in order, so tests can assert exactly which events a use case published.
+ * What the table's stream does with committed events (functions/webhooks/dispatch-events.handler.ts puts each
+ * on the delivery queue), standing in for it in memory, and recording every batch a use case committed, in
+ * order, so tests can assert exactly which events it published. A failed send is recorded (the stream would
+ * retry it).
  */
 import type { EventPublisher } from '../../../shared/application/ports';
 import { dispatchEvents, type WebhookDeps } from '../../../shared/application/webhooks';
@@ -10,10 +11,10 @@ import type { DomainEvent } from '../../../shared/domain/events';
 export class RecordingPublisher implements EventPublisher {
   /** Each publish call's events, in call order. */
   readonly batches: DomainEvent[][] = [];
-  /** Batches whose dispatch failed (left in the outbox for the sweeper). */
+  /** Batches whose dispatch failed (the stream's mapping would send them again). */
   readonly failed: DomainEvent[][] = [];
 
-  constructor(private readonly dispatch?: Pick<WebhookDeps, 'events' | 'queue' | 'clock'>) {}
+  constructor(private readonly dispatch?: Pick<WebhookDeps, 'queue'>) {}
 
   async publish(events: readonly DomainEvent[]): Promise<void> {
     this.batches.push(structuredClone([...events]));

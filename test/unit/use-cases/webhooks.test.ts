@@ -1,19 +1,11 @@
 /**
- * Webhook dispatch and delivery against the in-memory ports: a committed event goes to the delivery queue at
- * once (or, when the queue is down, stays in the outbox until the sweeper), each attempt is signed, recorded
+ * Webhook dispatch and delivery against the in-memory ports: a committed event goes to the delivery queue (the
+ * table's stream does it; the recording publisher stands in for it here), each attempt is signed, recorded
  * and retried on the schedule until delivered, gone or dead-lettered.
  */
 import type { Principal } from '../../../shared/application/authenticate';
 import { createDirectPayment } from '../../../shared/application/payments';
-import {
-  deliverMessage,
-  deliveryCounts,
-  getEvent,
-  listEvents,
-  resendEvent,
-  sweepOutbox,
-  type WebhookDeps,
-} from '../../../shared/application/webhooks';
+import { deliverMessage, deliveryCounts, getEvent, listEvents, resendEvent, type WebhookDeps } from '../../../shared/application/webhooks';
 import { createPayout, topUpTestBalance } from '../../../shared/application/payouts';
 import { verifyPayloadSignature, verifyStandardSignature } from '../../../shared/domain/webhooks/signature';
 import {
@@ -27,7 +19,6 @@ import {
   memoryPayoutDeps,
   memoryWebhookDeps,
   memoryWorld,
-  outboxOf,
   payoutInput,
   type MemoryWorld,
 } from '../../support/in-memory';
@@ -220,30 +211,6 @@ describe('retry scheduling', () => {
     const stored = await getEvent(hooks, principal, event.event_id);
     expect(stored.delivery_status).toBe('no_endpoint');
     expect(stored.attempts[0]!.error).toMatch(/^refused: /);
-  });
-});
-
-describe('sweep outbox', () => {
-  it('events committed while the queue was down stay in the outbox; the sweeper enqueues them after the grace period, once', async () => {
-    w.queue.failSends = 1;
-    const { event } = await paidEvent();
-    expect(w.publisher.failed.map((b) => b.map((e) => e.event_id))).toEqual([[event.event_id]]);
-    expect(outboxOf(w)).toEqual([event.event_id]);
-    expect(await sweepOutbox(hooks, 30)).toEqual({ requeued: 0, oldestAgeSeconds: 0 });
-    w.clock.advanceSeconds(30);
-    // The run reports the outbox's oldest event as it found it: 30 s old.
-    expect(await sweepOutbox(hooks, 30)).toEqual({ requeued: 1, oldestAgeSeconds: 30 });
-    expect(outboxOf(w)).toEqual([]);
-    expect(w.queue.sent.map((m) => m.message)).toEqual([{ event_id: event.event_id, attempt: 0 }]);
-    expect(await sweepOutbox(hooks, 30)).toEqual({ requeued: 0, oldestAgeSeconds: 0 });
-    await consume();
-    expect(await getEvent(hooks, principal, event.event_id)).toMatchObject({ delivery_status: 'delivered' });
-  });
-
-  it('the sweeper leaves dispatched events alone', async () => {
-    await paidEvent();
-    w.clock.advanceSeconds(3600);
-    expect(await sweepOutbox(hooks)).toEqual({ requeued: 0, oldestAgeSeconds: 0 });
   });
 });
 

@@ -1,11 +1,15 @@
-/** Event: the outbox item written in the same transaction as each state change; on the work index until dispatched. */
+/**
+ * Event: the item written in the same transaction as each state change. Its insert on the table's stream is what
+ * hands it to webhook delivery (shared/manifest/streams.ts, eventDispatch): the commit is the publish, so there is
+ * no outbox row to put and clear (issue 22: that was 4 write units per event).
+ */
 import { modeOf } from '../../../domain/access';
 import type { DomainEvent } from '../../../domain/events';
 import { envelope, hashShard, indexKeys, type EntityModel } from '../keys';
 import type { TaggedWrite } from '../transact';
 import { putNew } from './writes';
 
-const model = { entity: 'event', version: 2 } as const;
+const model = { entity: 'event', version: 3 } as const;
 const key = (eventId: string) => ({ PK: `EVENT#${eventId}`, SK: 'EVENT' });
 
 /**
@@ -23,7 +27,6 @@ export const eventEntity = {
   item: (e: DomainEvent) => ({
     ...key(e.event_id),
     ...indexKeys.listing(e.merchant_id, modeOf(e.livemode), `EVENT#${hashShard(e.event_id, EVENT_LIST_SHARDS)}`, e.created_at, e.event_id),
-    ...indexKeys.outbox(e.event_id, e.created_at),
     ...envelope(model),
     ...e,
     delivery_status: 'pending',
