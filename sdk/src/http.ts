@@ -40,6 +40,8 @@ export interface RequestSpec {
   readonly body?: unknown;
   /** Sends an X-Idempotency-Key (and so may be retried). */
   readonly idempotent?: boolean;
+  /** A POST without side effects (a validation): retried like a read. */
+  readonly safe?: boolean;
 }
 
 const BASE_DELAY_MS = 500;
@@ -91,7 +93,7 @@ export class Transport {
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotent) headers['x-idempotency-key'] = opts.idempotencyKey ?? randomUUID();
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const safeToRetry = spec.method === 'GET' || spec.idempotent === true;
+    const safeToRetry = spec.method === 'GET' || spec.idempotent === true || spec.safe === true;
     const maxRetries = safeToRetry ? Math.max(0, opts.maxNetworkRetries ?? this.options.maxNetworkRetries ?? 2) : 0;
     const timeout = opts.timeout ?? this.options.timeout ?? 30_000;
     const maxRetryAfterMs = (this.options.maxRetryAfter ?? 60) * 1000;

@@ -115,7 +115,7 @@ export class Payouts extends Resource {
   /** Checks a beneficiary for a method before paying it; a refusal is a ValidationError with the fields. */
   validate(params: T.PayoutValidateParams, opts?: RequestOptions): Promise<T.PayoutValidation> {
     // No side effect, so retried like a read (the API takes no idempotency key here).
-    return this.transport.request({ method: 'POST', path: '/api/v1/payout/validate-beneficiary', body: params }, opts);
+    return this.transport.request({ method: 'POST', path: '/api/v1/payout/validate-beneficiary', body: params, safe: true }, opts);
   }
 }
 
