@@ -112,7 +112,7 @@ export class Payouts extends Resource {
   cancel(payoutId: string, opts?: RequestOptions): Promise<T.PayoutCancelled> {
     return this.post(`/api/v1/payout/${seg(payoutId)}/cancel`, undefined, opts);
   }
-  /** Checks a beneficiary for a method before paying it; a refusal is a ValidationError with the fields. */
+  /** Checks a beneficiary for a method before paying it: `valid: false` with the `errors` by field when it would be refused. */
   validate(params: T.PayoutValidateParams, opts?: RequestOptions): Promise<T.PayoutValidation> {
     // No side effect, so retried like a read (the API takes no idempotency key here).
     return this.transport.request({ method: 'POST', path: '/api/v1/payout/validate-beneficiary', body: params, safe: true }, opts);
