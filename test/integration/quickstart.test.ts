@@ -5,8 +5,8 @@
  * cli -- listen`, the receiver and `npm run cli -- trigger payment.success`. The receiver must verify a
  * signed payment.success, and the output must have the shape the README shows.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../bin/local/services';
@@ -97,8 +97,20 @@ it('the README quickstart works as written: the receiver verifies a signed payme
   const started = Date.now();
   const stateDir = mkdtempSync(join(tmpdir(), 'quickstart-'));
   const appDir = join(stateDir, 'app');
-  mkdirSync(join(appDir, 'node_modules'), { recursive: true });
-  symlinkSync(resolve('node_modules/standardwebhooks'), join(appDir, 'node_modules/standardwebhooks'));
+  // The app installs the SDK packed from sdk/ (sdk-package.test.ts runs npm pack and installs the tarball): here
+  // the same build (sdk's own tsc config) straight into the app's node_modules, so sdk/dist is not shared with it.
+  expect(command(/^npm pack /)).toBe('npm pack ./sdk');
+  expect(command(/^npm install .*\.tgz$/)).toBe('npm install /path/to/latam-payments-node-0.1.0.tgz');
+  const installed = join(appDir, 'node_modules/@latam-payments/node');
+  mkdirSync(installed, { recursive: true });
+  copyFileSync(resolve('sdk/package.json'), join(installed, 'package.json'));
+  execFileSync(process.execPath, [
+    resolve('node_modules/typescript/bin/tsc'),
+    '-p',
+    resolve('sdk/tsconfig.json'),
+    '--outDir',
+    join(installed, 'dist'),
+  ]);
   const env = { LOCAL_STATE_DIR: stateDir };
 
   // 1. npm start, which is `tsx bin/local.ts`: on a free port with its own state dir.
