@@ -63,7 +63,7 @@ describe('methods', () => {
     for await (const method of client.methods.list({ country: 'BRA' })) iterated.push(method);
     expect(iterated).toEqual(page.methods);
     expect(iterated.map((x) => x.method_code)).toContain('svc-mt-1');
-    expect(iterated.every((x) => x.country === 'BRA' || x.country === 'global')).toBe(true);
+    expect(iterated.every((x) => x.country === 'BRA' || x.country === 'GLOBAL')).toBe(true);
     expect(await client.methods.retrieve('svc-mt-1')).toMatchObject({ method_code: 'svc-mt-1', payment_type: 'pix' });
   });
 });
