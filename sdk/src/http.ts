@@ -109,9 +109,10 @@ export class Transport {
         text = await res.text();
       } catch (e) {
         if (opts.signal?.aborted) throw opts.signal.reason;
+        const tries = `(attempt ${attempt + 1} of ${maxRetries + 1})`;
         const failure = timer.aborted
-          ? new TimeoutError(`No answer from ${spec.method} ${spec.path} within ${timeout} ms`, {}, { cause: e })
-          : new ConnectionError(`Could not reach ${url.origin}: ${(e as Error).message}`, {}, { cause: e });
+          ? new TimeoutError(`No answer from ${spec.method} ${spec.path} within ${timeout} ms ${tries}`, {}, { cause: e })
+          : new ConnectionError(`Could not reach ${url.origin}: ${(e as Error).message} ${tries}`, {}, { cause: e });
         if (last) throw failure;
         await sleep(backoffMs(attempt), opts.signal);
         continue;

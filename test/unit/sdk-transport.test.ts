@@ -106,7 +106,9 @@ describe('retries', () => {
     expect(keys()).toHaveLength(2);
     expect(keys()[1]).toBe(keys()[0]);
     server.script([], 'drop');
-    expect(await rejection(client().payouts.retrieve('po_1'))).toBeInstanceOf(ConnectionError);
+    const e = await rejection(client().payouts.retrieve('po_1'));
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect(e.message).toMatch(/\(attempt 3 of 3\)$/);
     expect(server.hits).toHaveLength(3);
   });
 
