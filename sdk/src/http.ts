@@ -44,6 +44,21 @@ export interface RequestSpec {
   readonly safe?: boolean;
 }
 
+/** What the API answered besides the body, as stripe-node's `lastResponse`. */
+export interface ResponseInfo {
+  readonly status: number;
+  /** The X-Request-Id: quote it to support. */
+  readonly requestId?: string;
+  /** The X-Idempotency-Key sent (a create or change). */
+  readonly idempotencyKey?: string;
+  /** The API answered from its record of this idempotency key (a retry of a request it had already done). */
+  readonly replayed: boolean;
+  readonly headers: Headers;
+}
+
+/** A result with its `lastResponse` (not enumerable: JSON.stringify and equality checks see only the body). */
+export type WithResponse<T> = T & { readonly lastResponse: ResponseInfo };
+
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
 
@@ -82,7 +97,7 @@ export class Transport {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  async request<T>(spec: RequestSpec, opts: RequestOptions = {}): Promise<T> {
+  async request<T>(spec: RequestSpec, opts: RequestOptions = {}): Promise<WithResponse<T>> {
     const url = new URL(`${this.baseUrl}${spec.path}`);
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
@@ -121,7 +136,16 @@ export class Transport {
       if (res.ok) {
         if (parsed === undefined)
           throw new APIError(`Not JSON from ${spec.method} ${spec.path}`, { status: res.status, headers: res.headers });
-        return parsed as T;
+        const lastResponse: ResponseInfo = {
+          status: res.status,
+          requestId: res.headers.get('x-request-id') ?? undefined,
+          idempotencyKey: headers['x-idempotency-key'],
+          replayed: res.headers.get('idempotent-replayed') === 'true',
+          headers: res.headers,
+        };
+        if (typeof parsed === 'object' && parsed !== null)
+          Object.defineProperty(parsed, 'lastResponse', { value: lastResponse, enumerable: false });
+        return parsed as WithResponse<T>;
       }
       const error = errorFromResponse(res.status, res.headers, parsed);
       if (last || !retryableStatus(error)) throw error;

@@ -1,6 +1,6 @@
 /** @latam-payments/node: the merchant library for the LatAm payments API. */
 export { LatamPayments, type LatamPaymentsOptions, type Mode } from './client.ts';
-export { VERSION, type RequestOptions } from './http.ts';
+export { VERSION, type RequestOptions, type ResponseInfo, type WithResponse } from './http.ts';
 export { ListPromise } from './pagination.ts';
 export * as webhooks from './webhooks.ts';
 export type { VerifyOptions, WebhookHeaders, RawBody } from './webhooks.ts';

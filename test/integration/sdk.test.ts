@@ -83,6 +83,11 @@ describe('checkout.sessions', () => {
     const first = await client.checkout.sessions.create({ ...SESSION_BODY, order_number: key }, { idempotencyKey: key });
     const again = await client.checkout.sessions.create({ ...SESSION_BODY, order_number: key }, { idempotencyKey: key });
     expect(again.session_id).toBe(first.session_id);
+    // lastResponse: the key sent, the request id, and whether the API answered from its idempotency record.
+    expect(first.lastResponse).toMatchObject({ status: 200, idempotencyKey: key, replayed: false, requestId: expect.any(String) });
+    expect(again.lastResponse).toMatchObject({ idempotencyKey: key, replayed: true });
+    expect(again.lastResponse.requestId).not.toBe(first.lastResponse.requestId);
+    expect(Object.keys(again)).not.toContain('lastResponse');
     const sessions = (await listed(m, 'SESSION')).filter((s) => s.order_number === key);
     expect(sessions).toHaveLength(1);
     const e = await rejection(client.checkout.sessions.create({ ...SESSION_BODY, amount: 7, order_number: key }, { idempotencyKey: key }));

@@ -50,7 +50,10 @@ const rejection = async (p: Promise<unknown>) =>
 describe('retries', () => {
   it('a create is retried on 500 and 503 with the one X-Idempotency-Key it generated, then answers', async () => {
     server.script([serverError, { status: 503, body: {} }, created]);
-    await expect(client().payouts.create(payout)).resolves.toEqual(created.body);
+    const result = await client().payouts.create(payout);
+    expect(result).toEqual(created.body);
+    expect(JSON.parse(JSON.stringify(result))).toEqual(created.body);
+    expect(result.lastResponse).toMatchObject({ status: 200, requestId: 'req_3', idempotencyKey: keys()[0], replayed: false });
     expect(server.hits).toHaveLength(3);
     expect(keys()[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(keys())).toEqual(new Set([keys()[0]]));
