@@ -28,7 +28,18 @@ const NO_RUNTIME_ZOD = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.local/', '.bench/', 'coverage/', 'shared/http/pages/checkout/client-bundle.generated.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      '.local/',
+      '.bench/',
+      'coverage/',
+      'shared/http/pages/checkout/client-bundle.generated.ts',
+      'sdk/src/openapi.generated.ts',
+      'sdk/dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

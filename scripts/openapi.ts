@@ -1,12 +1,14 @@
 /**
  * npm run openapi: writes openapi.json (the published contract) and the README's error-code reference
- * from the manifest, the zod schemas and the error table. `--check` fails instead when either is stale
- * (the test suite runs the same comparison).
+ * from the manifest, the zod schemas and the error table, and the merchant SDK's types generated from
+ * openapi.json (sdk/src/openapi.generated.ts). `--check` fails instead when any is stale (the test suite
+ * runs the same comparison).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { renderArtefacts } from '../shared/contract/artefacts';
+import { renderSdkTypes, SDK_TYPES_FILE } from './sdk-types';
 
 const root = join(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
@@ -18,6 +20,7 @@ if (!validation.valid) {
   console.error('The generated document is not valid OpenAPI 3.1:', JSON.stringify(validation.errors, null, 2));
   process.exit(1);
 }
+artefacts.push({ file: SDK_TYPES_FILE, content: await renderSdkTypes(openapi?.content ?? '{}') });
 for (const { file, content } of artefacts) {
   const path = join(root, file);
   const current = (() => {

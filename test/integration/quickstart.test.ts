@@ -2,11 +2,12 @@
  * README.md "Five-minute quickstart", run as written: the commands and the receiver are taken from the
  * README section itself (so this breaks when the README drifts), against the real entry points in child
  * processes: the local stack (what `npm start` runs, on free ports with a temporary state dir), `npm run
- * cli -- listen`, the receiver and `npm run cli -- trigger payment.success`. The receiver must verify a
- * signed payment.success, and the output must have the shape the README shows.
+ * cli -- listen`, the receiver and `npm run cli -- trigger payment.success`, then pay.mjs (a payment through
+ * @latam-payments/node). The receiver, built on the same library, must verify each signed payment.success,
+ * and the output must have the shape the README shows.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../bin/local/services';
@@ -97,8 +98,20 @@ it('the README quickstart works as written: the receiver verifies a signed payme
   const started = Date.now();
   const stateDir = mkdtempSync(join(tmpdir(), 'quickstart-'));
   const appDir = join(stateDir, 'app');
-  mkdirSync(join(appDir, 'node_modules'), { recursive: true });
-  symlinkSync(resolve('node_modules/standardwebhooks'), join(appDir, 'node_modules/standardwebhooks'));
+  // The app installs the SDK packed from sdk/ (sdk-package.test.ts runs npm pack and installs the tarball): here
+  // the same build (sdk's own tsc config) straight into the app's node_modules, so sdk/dist is not shared with it.
+  expect(command(/^npm pack /)).toBe('npm pack ./sdk');
+  expect(command(/^npm install .*\.tgz$/)).toBe('npm install /path/to/latam-payments-node-0.1.0.tgz');
+  const installed = join(appDir, 'node_modules/@latam-payments/node');
+  mkdirSync(installed, { recursive: true });
+  copyFileSync(resolve('sdk/package.json'), join(installed, 'package.json'));
+  execFileSync(process.execPath, [
+    resolve('node_modules/typescript/bin/tsc'),
+    '-p',
+    resolve('sdk/tsconfig.json'),
+    '--outDir',
+    join(installed, 'dist'),
+  ]);
   const env = { LOCAL_STATE_DIR: stateDir };
 
   // 1. npm start, which is `tsx bin/local.ts`: on a free port with its own state dir.
@@ -117,10 +130,10 @@ it('the README quickstart works as written: the receiver verifies a signed payme
   const [, secret] = await waitFor(listen, /Your webhook signing secret is (whsec_[A-Za-z0-9+/]+=*) /, 'listen');
 
   // 3. The receiver from the README, run as the README says, with the printed secret.
-  const receivers = blocks.filter((b) => b.lang === 'js');
-  expect(receivers).toHaveLength(1);
-  expect(receivers[0]!.code).toMatch(/^\/\/ receiver\.mjs/);
-  writeFileSync(join(appDir, 'receiver.mjs'), receivers[0]!.code);
+  const scripts = blocks.filter((b) => b.lang === 'js');
+  expect(scripts.map((b) => /^\/\/ (\S+):/.exec(b.code)?.[1])).toEqual(['receiver.mjs', 'pay.mjs']);
+  writeFileSync(join(appDir, 'receiver.mjs'), scripts[0]!.code);
+  writeFileSync(join(appDir, 'pay.mjs'), scripts[1]!.code);
   const receiverCmd = command(/node receiver\.mjs$/);
   expect(receiverCmd).toContain("WEBHOOK_SECRET='whsec_...'");
   const receiver = run(receiverCmd.replace("'whsec_...'", `'${secret}'`), { cwd: appDir, env: { PORT: String(port) } });
@@ -145,6 +158,16 @@ it('the README quickstart works as written: the receiver verifies a signed payme
   });
   expect(forged.status).toBe(400);
   await waitFor(receiver, /rejected: /, 'the receiver refusing a forged webhook', 10_000);
+
+  // 5. pay.mjs with the sandbox key: a card payment through the library, its event listed and verified by the receiver.
+  const payCmd = command(/node pay\.mjs$/);
+  expect(payCmd).toContain("LATAM_API_KEY='sk_test_...'");
+  const pay = run(payCmd.replace("'sk_test_...'", `'${sandbox.api_key}'`), { cwd: appDir, env: { LATAM_BASE_URL: sandbox.base_url } });
+  expect(await exited(pay)).toBe(0);
+  const [, paymentId] = /^payment (pi_\S+) success$/m.exec(pay.output()) ?? [];
+  const [, paidEventId] = /^event (evt_\S+) payment\.success$/m.exec(pay.output()) ?? [];
+  expect({ paymentId, paidEventId }).toEqual({ paymentId: expect.any(String), paidEventId: expect.any(String) });
+  await waitFor(receiver, new RegExp(`verified payment\\.success ${paidEventId}`), 'the receiver verifying the SDK payment', 30_000);
 
   // Every line of the README's sample output has the shape of a line the commands printed.
   const sample = blocks.find((b) => b.lang === 'text')!.code.split('\n');

@@ -23,6 +23,25 @@ describe('openapi.json', () => {
     }
   });
 
+  it('the SDK types (sdk/src/openapi.generated.ts) are what openapi-typescript generates from it', () => {
+    // In a child process: jest cannot load the generator's ESM dependencies.
+    const generate = (doc: string) =>
+      execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/sdk-types.ts')], {
+        input: doc,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+    const document = readFileSync(join(root, 'openapi.json'), 'utf8');
+    const generated = generate(document);
+    if (readFileSync(join(root, 'sdk/src/openapi.generated.ts'), 'utf8') !== generated) {
+      throw new Error('sdk/src/openapi.generated.ts is stale: run npm run openapi and commit it');
+    }
+    // A change to the contract changes them: the check can fail.
+    const changed = JSON.parse(document);
+    changed.paths['/api/v1/balance'].get.summary = 'Changed';
+    expect(generate(JSON.stringify(changed))).not.toBe(generated);
+  });
+
   it('validates as OpenAPI 3.1 (@seriousme/openapi-schema-validator)', () => {
     const cli = join(root, 'node_modules/@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
     const out = execFileSync(process.execPath, [cli, join(root, 'openapi.json')], { encoding: 'utf8' });
