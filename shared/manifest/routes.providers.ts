@@ -20,4 +20,18 @@ export const PROVIDER_ROUTES = [
     timeoutSeconds: 29,
     summary: 'API Pix PSP callback: Pix received (and devoluções settled); each item is read back from the PSP before it counts.',
   },
+  {
+    id: 'stpEstadoCallback',
+    method: 'POST',
+    path: '/providers/stp/{token}/estado',
+    handler: 'functions/providers/stp-estado.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: null,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'raw',
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary: 'STP order-state change (LIQUIDACION, CANCELACION, DEVOLUCION): the order is read back from STP before it counts.',
+  },
 ] as const satisfies readonly RouteDefinition[];
