@@ -174,6 +174,25 @@ export interface PayoutCallbacks {
   payoutIdOf(reference: string): string | null;
 }
 
+/** An incoming transfer to one of our pay-in accounts, as the provider's callback reports it. */
+export interface IncomingDeposit {
+  /** The provider's id of the deposit: the idempotency key of its record. */
+  readonly depositId: string;
+  readonly clabe: string;
+  readonly amountMinor: number;
+  readonly trackingKey: string;
+  readonly paidAt: string;
+}
+
+/** Live SPEI pay-ins: a CLABE per payment under the platform's account, and the deposit callback's check and parser. */
+export interface SpeiDepositConnector {
+  readonly provider: { readonly name: string };
+  /** The payment's CLABE; `attempt` > 0 gives another one when the first is already taken. */
+  clabeFor(paymentId: string, attempt: number): string;
+  tokenMatches(token: string): boolean;
+  parseDeposit(body: unknown): IncomingDeposit | null;
+}
+
 /** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */
 export interface Connectors {
   readonly card?: CardConnector;
@@ -185,6 +204,7 @@ export interface Connectors {
   /** Live payouts to a CLABE (SPEI) and their state callbacks. */
   readonly speiPayouts?: PayoutConnector;
   readonly speiPayoutCallbacks?: PayoutCallbacks;
+  readonly speiDeposits?: SpeiDepositConnector;
 }
 
 export interface ConnectorRegistry {

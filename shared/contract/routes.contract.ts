@@ -179,6 +179,14 @@ export const ROUTE_CONTRACTS = {
     responses: ok(stpCallbackAnswer, 'Recorded: the order was read back from STP and what it holds applied (unknown orders included).'),
     errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
   },
+  stpAbonoCallback: {
+    request: { path: providerTokenPath },
+    responses: ok(
+      stpCallbackAnswer,
+      'Recorded: confirmar (matched or kept for an operator) or devolver with the return cause (unknown CLABE).',
+    ),
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  },
 } as const satisfies Record<RouteId, RouteContract>;
 
 export const routeContract = (id: RouteId): RouteContract => ROUTE_CONTRACTS[id];

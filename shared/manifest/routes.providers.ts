@@ -34,4 +34,18 @@ export const PROVIDER_ROUTES = [
     timeoutSeconds: 29,
     summary: 'STP order-state change (LIQUIDACION, CANCELACION, DEVOLUCION): the order is read back from STP before it counts.',
   },
+  {
+    id: 'stpAbonoCallback',
+    method: 'POST',
+    path: '/providers/stp/{token}/abono',
+    handler: 'functions/providers/stp-abono.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: null,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'raw',
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary: 'STP incoming SPEI deposit (abono): recorded, then matched to its payment by CLABE and amount; unknown CLABEs are returned.',
+  },
 ] as const satisfies readonly RouteDefinition[];

@@ -145,6 +145,7 @@ describe.each(STAGES)('%s stage', (stage) => {
         'processCheckoutPayment',
         'apiPixCallback',
         'stpEstadoCallback',
+        'stpAbonoCallback',
         'createPayout',
         'payoutsConsumer',
         'reconcileProvidersJob',

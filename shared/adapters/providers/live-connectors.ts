@@ -22,7 +22,7 @@ export function buildLiveProviders(cfg: ProvidersConfig): LiveProviders {
   const stp = cfg.stp ? stpConnectors(cfg.stp) : null;
   const connectors: Connectors = {
     ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
-    ...(stp ? { speiPayouts: stp.speiPayouts, speiPayoutCallbacks: stp.speiPayoutCallbacks } : {}),
+    ...(stp ? { speiPayouts: stp.speiPayouts, speiPayoutCallbacks: stp.speiPayoutCallbacks, speiDeposits: stp.speiDeposits } : {}),
   };
   return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp };
 }

@@ -5,16 +5,31 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as z from '../../../domain/zod';
-import type { PayoutCallbacks, PayoutConnector, ProviderOrder, ProviderOrderState } from '../../../application/connectors';
+import type {
+  PayoutCallbacks,
+  PayoutConnector,
+  ProviderOrder,
+  ProviderOrderState,
+  SpeiDepositConnector,
+} from '../../../application/connectors';
 import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
 import { logger } from '../../../observability';
 import type { StpConfig } from '../providers.config';
 import { consultaCadena, montoOf, ordenCadena, type OrdenFields } from './stp.cadena';
 import { STP, stpClient, type StpClient } from './stp.client';
 import { STP_INSTITUTION } from './stp.institutions';
-import { consultaAnswerSchema, estadoCallbackSchema, registraAnswerSchema, type OrdenUnsigned } from './stp.schemas';
+import { abonoCallbackSchema, consultaAnswerSchema, estadoCallbackSchema, registraAnswerSchema, type OrdenUnsigned } from './stp.schemas';
 import { stpSigner, type StpSigner } from './stp.signer';
-import { claimedKind, claveRastreoOf, ordenOf, orderStateOf, payoutIdOfClaveRastreo } from './stp.transformers';
+import {
+  claimedKind,
+  claveRastreoOf,
+  depositOf,
+  ordenOf,
+  orderStateOf,
+  paymentClabe,
+  payoutIdOfClaveRastreo,
+  sevenDigitsOf,
+} from './stp.transformers';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -56,9 +71,25 @@ export function stpCallbacks(cfg: Pick<StpConfig, 'webhook_token' | 'empresa'>):
   };
 }
 
+/** Live SPEI pay-ins: a CLABE under our STP account per payment, and the abono callback's token and parser. */
+export function stpDeposits(cfg: Pick<StpConfig, 'webhook_token' | 'empresa' | 'cuenta_ordenante'>): SpeiDepositConnector {
+  const expected = digest(cfg.webhook_token);
+  return {
+    provider: { name: STP },
+    clabeFor: (paymentId, attempt) => paymentClabe(cfg.cuenta_ordenante, sevenDigitsOf(paymentId, attempt)),
+    tokenMatches: (token) => timingSafeEqual(digest(token), expected),
+    parseDeposit(body) {
+      const r = z.safeParse(abonoCallbackSchema, body);
+      if (!r.success || (r.data.empresa !== undefined && r.data.empresa !== cfg.empresa)) return null;
+      return depositOf(r.data);
+    },
+  };
+}
+
 export interface StpConnectors {
   readonly speiPayouts: PayoutConnector;
   readonly speiPayoutCallbacks: PayoutCallbacks;
+  readonly speiDeposits: SpeiDepositConnector;
   readonly signer: StpSigner;
   readonly client: StpClient;
 }
@@ -96,5 +127,5 @@ export function stpConnectors(cfg: StpConfig, client: StpClient = stpClient(cfg)
     },
   };
 
-  return { speiPayouts, speiPayoutCallbacks: stpCallbacks(cfg), signer, client };
+  return { speiPayouts, speiPayoutCallbacks: stpCallbacks(cfg), speiDeposits: stpDeposits(cfg), signer, client };
 }

@@ -4,10 +4,10 @@
  * and the CLABE a live SPEI payment is paid to.
  */
 import { createHash } from 'node:crypto';
-import type { PayoutOrderRequest, ProviderOrderState } from '../../../application/connectors';
+import type { IncomingDeposit, PayoutOrderRequest, ProviderOrderState } from '../../../application/connectors';
 import { buildClabe } from '../../../domain/payments/clabe';
 import { institutionOfClabe, STP_INSTITUTION } from './stp.institutions';
-import type { OrdenPago, OrdenUnsigned } from './stp.schemas';
+import type { AbonoCallback, OrdenPago, OrdenUnsigned } from './stp.schemas';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -148,4 +148,22 @@ export function paymentClabe(cuentaOrdenante: string, seven: string): string {
   if (!/^\d{7}$/.test(seven)) throw new RangeError('seven digits');
   const head = cuentaOrdenante.slice(0, 10);
   return buildClabe(head.slice(0, 3), head.slice(3, 6), head.slice(6) + seven);
+}
+
+/** The 7 digits of a payment's CLABE, from its id (another attempt gives other digits when those are taken). */
+export function sevenDigitsOf(paymentId: string, attempt: number): string {
+  const n = createHash('sha256').update(`${paymentId}#${attempt}`).digest().readUInt32BE(0) % 10_000_000;
+  return String(n).padStart(7, '0');
+}
+
+/** An abono as our deposit: amount in centavos (STP sends a decimal number), its time from tsLiquidacion when given. */
+export function depositOf(a: AbonoCallback): IncomingDeposit {
+  const ts = typeof a.tsLiquidacion === 'number' ? a.tsLiquidacion : Number(a.tsLiquidacion ?? NaN);
+  return {
+    depositId: String(a.id),
+    clabe: a.cuentaBeneficiario,
+    amountMinor: Math.round(a.monto * 100),
+    trackingKey: a.claveRastreo,
+    paidAt: Number.isFinite(ts) && ts > 0 ? new Date(ts).toISOString() : new Date().toISOString(),
+  };
 }
