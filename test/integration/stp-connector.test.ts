@@ -3,12 +3,18 @@
  * (schema, firma by the configured key, company and account), its refusals map to our failure codes, a lost
  * answer or a 5xx is ProviderUnavailable, and a second order for one claveRastreo is never made.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ProviderRejected, ProviderUnavailable, type PayoutOrderRequest } from '../../shared/application/connectors';
 import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import { stpConnectors, type StpConnectors } from '../../shared/adapters/providers/stp/stp.connector';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
+import { ordenCadena } from '../../shared/adapters/providers/stp/stp.cadena';
+import { firmaMatches } from '../../shared/adapters/providers/stp/stp.signer';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
+import { cli } from '../support/cli';
 
 const TOKEN = randomBytes(24).toString('base64url');
 let stp: FakeStp;
@@ -138,5 +144,37 @@ describe('the STP connector against the fake STP', () => {
     expect(cb.parseState({ ...body, empresa: 'OTRA' })).toBeNull();
     expect(cb.payoutIdOf(clave)).toMatch(/^po_/);
     expect(cb.payoutIdOf('LP0000')).toBeNull();
+  });
+
+  it('providers check: a signed order query STP answers; a key STP does not know fails, naming no secret', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'providers-'));
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ stp: stp.stpConfig(TOKEN) }));
+    const ok = await cli('providers', 'check', '--providers', good);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain(`stp: signed order query answered by ${stp.baseUrl} for empresa ${stp.empresa} (firma accepted)`);
+
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const bad = join(dir, 'bad.json');
+    const { private_key_passphrase: _, ...rest } = stp.stpConfig(TOKEN);
+    writeFileSync(bad, JSON.stringify({ stp: { ...rest, private_key_pem: other } }));
+    const failed = await cli('providers', 'check', '--providers', bad);
+    expect(failed.code).toBe(1);
+    expect(failed.out).toMatch(/stp: FAILED: STP refused the query itself \(signature/);
+    expect(failed.out + failed.err).not.toContain('PRIVATE KEY');
+    expect((stp.violations as string[]).splice(0)).toEqual([expect.stringContaining('firma does not match')]);
+  });
+
+  it('providers stp sign --cadena: prints the firma of that cadena with the configured key', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    const cfg = stp.stpConfig(TOKEN);
+    writeFileSync(file, JSON.stringify({ stp: cfg }));
+    const cadena = ordenCadena({ empresa: stp.empresa, claveRastreo: 'LPSOPORTE1', monto: '10.00' });
+    const r = await cli('providers', 'stp', 'sign', '--cadena', cadena, '--providers', file);
+    expect(r.code).toBe(0);
+    const publicKey = createPublicKey(createPrivateKey({ key: cfg.private_key_pem!, passphrase: cfg.private_key_passphrase }));
+    expect(firmaMatches(publicKey, cadena, r.out.trim())).toBe(true);
+    expect(firmaMatches(publicKey, cadena.replace('10.00', '10.01'), r.out.trim())).toBe(false);
+    expect((await cli('providers', 'stp', 'sign', '--providers', file)).code).toBe(1);
   });
 });

@@ -121,7 +121,8 @@ export function stpConnectors(cfg: StpConfig, client: StpClient = stpClient(cfg)
       const a = await client.call('consulta', 'POST', '/ordenPago/consOrdEnvRastreo', body, consultaAnswerSchema, true);
       const { id, ordenPago } = a.resultado;
       if (id === -100) return { kind: 'not_found' };
-      if (id <= 0 || !ordenPago) throw new ProviderUnavailable(STP, 'consulta', `STP refused the query (${id})`);
+      if (id === 0) throw new ProviderUnavailable(STP, 'consulta', 'STP refused the query itself (signature or a mandatory field)');
+      if (id < 0 || !ordenPago) throw new ProviderUnavailable(STP, 'consulta', `STP refused the query (${id})`);
       if (ordenPago.claveRastreo.trim() !== reference) throw new ProviderUnavailable(STP, 'consulta', 'STP answered another order');
       return orderStateOf(ordenPago);
     },
