@@ -27,6 +27,9 @@ export interface FakeOrder {
 type Resultado = { resultado: Record<string, unknown> };
 const refusal = (id: number, descripcionError: string): Resultado => ({ resultado: { id, descripcionError } });
 
+/** A request as text with its fields in one order (a re-sent order may list them in another). */
+const canonical = (o: object) => JSON.stringify(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
+
 /** The CLABE check digit, written here independently of the code under test. */
 function clabeValid(clabe: string): boolean {
   if (!/^\d{18}$/.test(clabe)) return false;
@@ -83,7 +86,13 @@ export class StpState {
       return refusal(-7, `La cuenta ${o.cuentaOrdenante} no existe`);
     }
     this.registrations.set(o.claveRastreo, (this.registrations.get(o.claveRastreo) ?? 0) + 1);
-    if (this.orders.has(o.claveRastreo)) return refusal(-1, `La clave de rastreo ${o.claveRastreo} ya fue utilizada`);
+    const held = this.orders.get(o.claveRastreo);
+    if (held) {
+      // STP refuses it either way; a different request for one claveRastreo is our defect.
+      if (canonical(held.request) !== canonical(o))
+        this.violations.push(`registra ${o.claveRastreo}: another request for one claveRastreo`);
+      return refusal(-1, `La clave de rastreo ${o.claveRastreo} ya fue utilizada`);
+    }
     if (!clabeValid(o.cuentaBeneficiario) || o.institucionContraparte.slice(-3) !== o.cuentaBeneficiario.slice(0, 3))
       return refusal(-22, `La cuenta clabe ${o.cuentaBeneficiario} no coincide para la institucion operante ${o.institucionContraparte}`);
     if (o.cuentaBeneficiario === o.cuentaOrdenante) return refusal(-24, `Cuenta {${o.cuentaBeneficiario}} - {MISMA_CUENTA}`);
