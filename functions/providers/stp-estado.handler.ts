@@ -1,7 +1,7 @@
 /**
  * POST /providers/stp/{token}/estado: STP's order-state change (DESIGN.md section 8). A wrong token is 404
  * with nothing read; the order is read back from STP and what STP holds is applied; answered
- * {"mensaje":"recibido"} once recorded (a change that cannot be confirmed yet is left to the resume job).
+ * {"mensaje":"recibido"} once applied. A change STP's query does not show yet is a 502: STP sends it again.
  */
 import { AppError } from '../../shared/domain/errors';
 import { receivePayoutStateCallback } from '../../shared/application/payouts-live';

@@ -10,7 +10,7 @@ import type { findPayoutMethod } from '../domain/catalog/payout-methods';
 import { AppError } from '../domain/errors';
 import type { Payout } from '../domain/payouts/payout';
 import type { CreatePayoutInput } from '../domain/payouts/payout.schemas';
-import type { PayoutConnector, PayoutOrderRequest, ProviderOrderState } from './connectors';
+import type { PayoutConnector, PayoutOrderRequest, PayoutStateItem, ProviderOrderState } from './connectors';
 import { ProviderRejected, ProviderUnavailable } from './connectors';
 import { WriteConflict } from './ports';
 import { transition, type PayoutDeps } from './payouts';
@@ -135,6 +135,16 @@ export async function resolveLivePayout(deps: PayoutDeps, p: Payout): Promise<Pa
   return (await deps.store.get(p.payout_id)) ?? p;
 }
 
+/**
+ * Whether a claimed state is further along than what the provider holds: anything final while the order is in
+ * flight or unknown, a return while it is only settled. A claim the provider's state already passed (a late
+ * or duplicate change) or contradicts (a cancellation of a settled order) is not ahead: it changes nothing.
+ */
+function ahead(claimed: PayoutStateItem['claimed'], state: ProviderOrderState): boolean {
+  if (state.kind === 'pending' || state.kind === 'not_found') return true;
+  return claimed === 'returned' && state.kind === 'settled';
+}
+
 export interface StateCallbackResult {
   readonly outcome: LiveOutcome | 'unknown' | 'unconfirmed';
 }
@@ -142,7 +152,8 @@ export interface StateCallbackResult {
 /**
  * The provider's order-state callback: 404 for a wrong token (nothing read), 400 for a body that is not the
  * provider's shape; then the order is read back and what the provider holds is applied (the callback's claim
- * alone changes nothing). The provider not answering the read-back is a 502, so the provider sends it again.
+ * alone changes nothing). The provider not answering the read-back, or not showing the claimed state yet, is a
+ * 502, so the provider sends the change again.
  */
 export async function receivePayoutStateCallback(deps: PayoutDeps, token: string, readBody: () => unknown): Promise<StateCallbackResult> {
   const connectors = await deps.connectors?.forMode(true);
@@ -163,6 +174,10 @@ export async function receivePayoutStateCallback(deps: PayoutDeps, token: string
         throw new AppError('PROVIDER_UNAVAILABLE', 'The order could not be read back from the provider; send the change again.');
       throw e;
     }
+    // A state the provider does not show yet (its query lags its callback, or the claim is forged): nothing is
+    // applied and the provider is asked to send it again, so a real change is never dropped.
+    if (ahead(item.claimed, state))
+      throw new AppError('PROVIDER_UNAVAILABLE', 'The provider does not show this order state yet; send the change again.');
     try {
       const outcome = await applyOrderState(deps, p, state);
       return { outcome: state.kind === item.claimed ? outcome : 'unconfirmed' };

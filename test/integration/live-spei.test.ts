@@ -198,7 +198,7 @@ describe('live SPEI payouts through STP', () => {
     expect(credits.map((e) => Number(e.amount_minor)).sort((a, b) => a - b)).toEqual([-9999, 9999]);
   });
 
-  it('forged or unconfirmed changes move nothing: wrong token 404 reading nothing; a claim STP does not hold is ignored', async () => {
+  it('forged or unconfirmed changes move nothing: wrong token 404 reading nothing; a claim STP does not show is a 502', async () => {
     const before = await balance();
     const id = (await payout({ amount: 10 })).body.payout_id as string;
     const clave = claveRastreoOf(id);
@@ -207,8 +207,11 @@ describe('live SPEI payouts through STP', () => {
     const wrong = await stp.sendEstado(body, { token: 'x'.repeat(40) });
     expect(wrong.status).toBe(404);
     expect(stp.requests.length).toBe(seen);
-    // The right token, but STP still holds the order in flight: the settlement claim is not applied.
-    expect(await stp.sendEstado(body)).toEqual({ status: 200, body: { mensaje: 'recibido' } });
+    // The right token, but STP still holds the order in flight: the settlement claim is not applied, and STP is
+    // asked to send it again (502) so that a real change its query does not show yet is never dropped.
+    const early = await stp.sendEstado(body);
+    expect(early.status).toBe(502);
+    expect((early.body as { error: { code: string } }).error.code).toBe('PROVIDER_UNAVAILABLE');
     expect((await get(id)).status).toBe('processing');
     expect(await balance()).toBe(before - 1000);
     // Not STP's shape, another company, an order that is not ours: 400, 400, 200 and nothing read back for the last.
@@ -216,6 +219,10 @@ describe('live SPEI payouts through STP', () => {
     expect((await stp.sendEstado({ ...body, empresa: 'OTRA' })).status).toBe(400);
     expect((await stp.sendEstado({ ...body, folioOrigen: 'CR1564969083' })).status).toBe(200);
     await stp.settle(clave);
+    expect((await get(id)).status).toBe('completed');
+    // A return claimed while STP shows the order only settled: not applied, sent again later.
+    const ret = await stp.sendEstado({ ...body, estado: 'DEVOLUCION', causaDevolucion: 1 });
+    expect(ret.status).toBe(502);
     expect((await get(id)).status).toBe('completed');
     await ledgerMatches();
   });
