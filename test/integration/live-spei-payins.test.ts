@@ -143,6 +143,7 @@ describe('live SPEI pay-ins through STP', () => {
     expect(await stp.sendAbono(body)).toEqual({ status: 200, body: { mensaje: 'devolver', id: 1 } });
     expect(await deposit('stp', body.id)).toMatchObject({ payment_id: null, outcome: 'returned', amount_minor: 10000, clabe });
     expect(await balance()).toBe(before);
+    await ledgerMatches();
   });
 
   it('a wrong token is 404 and records nothing; a body that is not an abono is 400', async () => {
@@ -159,5 +160,6 @@ describe('live SPEI pay-ins through STP', () => {
     expect((await stp.sendAbono({ nope: true })).status).toBe(400);
     expect((await stp.sendAbono({ ...body, empresa: 'OTRA' })).status).toBe(400);
     expect(await deposit('stp', body.id)).toBeUndefined();
+    await ledgerMatches();
   });
 });
