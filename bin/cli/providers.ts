@@ -1,13 +1,17 @@
 /**
- * `providers check` and `providers api-pix register-webhook`: the live providers of a stage, from its
- * configuration (a file, the stage's secret, or the local live stack's file), exercised the way the
- * functions use them: a token obtained over mutual TLS and the webhook registration read back.
+ * `providers check`, `providers api-pix register-webhook` and `providers stp sign`: the live providers of a
+ * stage, from its configuration (a file, the stage's secret, or the local live stack's file), exercised the
+ * way the functions use them: a token obtained over mutual TLS and the webhook registration read back (API
+ * Pix), a signed order query (STP).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildLiveProviders } from '../../shared/adapters/providers/live-connectors';
 import { loadProvidersConfig, parseProvidersConfig, type ProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import { ProviderRejected, ProviderUnavailable } from '../../shared/application/connectors';
+import type { StpConfig } from '../../shared/adapters/providers/providers.config';
+import { stpConnectors } from '../../shared/adapters/providers/stp/stp.connector';
+import { stpSigner } from '../../shared/adapters/providers/stp/stp.signer';
 import type { CliIo } from './run';
 
 export interface ProvidersOptions {
@@ -17,6 +21,8 @@ export interface ProvidersOptions {
   readonly stateDir?: string;
   readonly url?: string;
   readonly baseUrl?: string;
+  /** `providers stp sign`: the cadena original to sign. */
+  readonly cadena?: string;
 }
 
 interface LocalStackFile {
@@ -55,8 +61,8 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
   let failures = 0;
   const configured = Object.keys(cfg);
   if (configured.length === 0) io.out('  none configured: every live payment answers METHOD_NOT_AVAILABLE');
-  for (const name of ['adyen', 'stp'] as const)
-    if (cfg[name]) io.out(`  ${name}: configured (no connector in this version: its methods stay unavailable)`);
+  if (cfg.adyen) io.out('  adyen: configured (no connector in this version: its methods stay unavailable)');
+  if (cfg.stp) failures += await checkStp(cfg.stp, io);
   if (live.apiPix && cfg.api_pix) {
     try {
       await live.apiPix.client.token();
@@ -101,4 +107,37 @@ export async function registerApiPixWebhook(o: ProvidersOptions, io: CliIo): Pro
   } finally {
     apiPix.client.close();
   }
+}
+
+/**
+ * STP: a signed query of an order that does not exist. STP answers "not found" only after it has checked the
+ * firma, so that answer proves the address, the TLS trust, the company and the key; anything else fails.
+ */
+async function checkStp(cfg: StpConfig, io: CliIo): Promise<number> {
+  let live: ReturnType<typeof stpConnectors> | null = null;
+  try {
+    live = stpConnectors(cfg);
+    const probe = `LPCHECK${Date.now()}`;
+    const state = await live.speiPayouts.get(probe);
+    if (state.kind !== 'not_found') {
+      io.out(`  stp: FAILED: STP holds an order ${probe} (unexpected)`);
+      return 1;
+    }
+    io.out(`  stp: signed order query answered by ${cfg.base_url} for empresa ${cfg.empresa} (firma accepted)`);
+    return 0;
+  } catch (e) {
+    io.out(`  stp: FAILED: ${why(e)}`);
+    return 1;
+  } finally {
+    live?.client.close();
+  }
+}
+
+/** `providers stp sign --cadena TEXT`: the firma STP would expect for that cadena, for support cases. */
+export async function stpSign(o: ProvidersOptions, io: CliIo): Promise<number> {
+  if (o.cadena === undefined || o.cadena === '') throw new Error('Pass --cadena TEXT (the cadena original, between || and ||).');
+  const { cfg } = await providersDocument(o);
+  if (!cfg.stp) throw new Error('stp is not configured.');
+  io.out(stpSigner(cfg.stp.private_key_pem, cfg.stp.private_key_passphrase).sign(o.cadena));
+  return 0;
 }

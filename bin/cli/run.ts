@@ -21,7 +21,7 @@ import { createApiClient, resolveTarget, TargetError } from './api-client';
 import { runEventsTail } from './events-tail';
 import { runListen } from './listen';
 import { runTrigger, scenarioName, triggerList, unknownTrigger } from './trigger';
-import { providersCheck, registerApiPixWebhook } from './providers';
+import { providersCheck, registerApiPixWebhook, stpSign } from './providers';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -47,7 +47,9 @@ Balance (reconciliation)
 Data (run once per stage, before deploying a version that needs it)
   migrate ledger-v2 [--dry-run]    issue 22: ledger entries to the sharded ledger, payout counters to shards
 Live providers (the stage's configuration: --providers FILE, --secret-name NAME --region R, or the local live stack's)
-  providers check                  a token from each provider over mutual TLS, and its webhook registration
+  providers check                  a token from each provider over mutual TLS, and its webhook registration;
+                                   STP: a signed order query (its answer proves STP takes our firma)
+  providers stp sign --cadena TEXT the base64 firma of a cadena original with the configured STP key (support cases)
   providers api-pix register-webhook [--url URL | --base-url URL]
                                    registers <base>/providers/api-pix/<webhook_token> with the PSP
 Developer tools (public API; --base-url URL --api-key KEY, default .local/sandbox.json)
@@ -153,6 +155,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         providers: { type: 'string' },
         'secret-name': { type: 'string' },
         url: { type: 'string' },
+        cadena: { type: 'string' },
         list: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -186,10 +189,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       stateDir: v['state-dir'],
       url: v.url,
       baseUrl: v['base-url'],
+      cadena: v.cadena,
     };
     try {
       if (action === 'check') return await providersCheck(o, io);
       if (action === 'api-pix' && args[0] === 'register-webhook') return await registerApiPixWebhook(o, io);
+      if (action === 'stp' && args[0] === 'sign') return await stpSign(o, io);
       io.err(`Unknown providers command.\n\n${USAGE}`);
       return 2;
     } catch (e) {

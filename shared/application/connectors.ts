@@ -123,6 +123,76 @@ export interface WalletConnector {
   start(req: { paymentId: string; amountMinor: number; currency: CurrencyCode; country: CountryCode }): Promise<{ redirectUrl: string }>;
 }
 
+/** A payout to a CLABE as the provider is asked to pay it (full account and document: never logged). */
+export interface PayoutOrderRequest {
+  readonly payoutId: string;
+  readonly amountMinor: number;
+  readonly clabe: string;
+  readonly beneficiaryName: string;
+  readonly beneficiaryDocument: string;
+  readonly concept: string | null;
+}
+
+/** A payout order as the provider holds it (read back: never taken from a callback body). */
+export type ProviderOrderState =
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'pending'; readonly orderId?: string }
+  | { readonly kind: 'settled'; readonly orderId?: string; readonly at?: string }
+  | { readonly kind: 'cancelled'; readonly orderId?: string; readonly reason: string }
+  | { readonly kind: 'returned'; readonly orderId?: string; readonly at?: string; readonly reason: string };
+
+/** The provider's order, as kept on the payout so that every send for one payout is the same request. */
+export type ProviderOrder = Readonly<Record<string, string | number>>;
+
+/**
+ * Live payouts to a CLABE: the order is prepared (and kept) before the payout is committed, registered after,
+ * and read back by our reference. The provider refuses a second order with one reference.
+ */
+export interface PayoutConnector {
+  readonly provider: { readonly name: string; reference(payoutId: string): string };
+  /** The order for a payout, or why this beneficiary cannot be paid (a 4xx with nothing written). */
+  prepare(req: PayoutOrderRequest): { readonly order: ProviderOrder } | { readonly invalid: string };
+  /**
+   * Registers the order: its id at the provider, or `duplicate` when the provider already holds an order with
+   * this reference (an earlier send got through). ProviderUnavailable: outcome unknown; ProviderRejected: none made.
+   */
+  register(order: ProviderOrder): Promise<{ readonly orderId: string } | { readonly duplicate: true }>;
+  get(reference: string): Promise<ProviderOrderState>;
+}
+
+/** An order-state callback, parsed: which order (our reference), the provider's order id, and the state it claims. */
+export interface PayoutStateItem {
+  readonly reference: string;
+  readonly orderId: string;
+  readonly claimed: 'settled' | 'cancelled' | 'returned';
+}
+
+/** The payout provider's callbacks: token check and parser (the use case reads each order back). */
+export interface PayoutCallbacks {
+  tokenMatches(token: string): boolean;
+  parseState(body: unknown): PayoutStateItem | null;
+  payoutIdOf(reference: string): string | null;
+}
+
+/** An incoming transfer to one of our pay-in accounts, as the provider's callback reports it. */
+export interface IncomingDeposit {
+  /** The provider's id of the deposit: the idempotency key of its record. */
+  readonly depositId: string;
+  readonly clabe: string;
+  readonly amountMinor: number;
+  readonly trackingKey: string;
+  readonly paidAt: string;
+}
+
+/** Live SPEI pay-ins: a CLABE per payment under the platform's account, and the deposit callback's check and parser. */
+export interface SpeiDepositConnector {
+  readonly provider: { readonly name: string };
+  /** The payment's CLABE; `attempt` > 0 gives another one when the first is already taken. */
+  clabeFor(paymentId: string, attempt: number): string;
+  tokenMatches(token: string): boolean;
+  parseDeposit(body: unknown): IncomingDeposit | null;
+}
+
 /** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */
 export interface Connectors {
   readonly card?: CardConnector;
@@ -131,6 +201,10 @@ export interface Connectors {
   readonly wallet?: WalletConnector;
   readonly pixRefunds?: PixRefundConnector;
   readonly pixCallbacks?: PixCallbacks;
+  /** Live payouts to a CLABE (SPEI) and their state callbacks. */
+  readonly speiPayouts?: PayoutConnector;
+  readonly speiPayoutCallbacks?: PayoutCallbacks;
+  readonly speiDeposits?: SpeiDepositConnector;
 }
 
 export interface ConnectorRegistry {

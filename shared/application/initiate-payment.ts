@@ -19,6 +19,7 @@ import type { PaymentDeps } from './payment-deps';
 import { modeOf } from '../domain/access';
 import { commitAndPublish, WriteConflict } from './ports';
 import { initiateHeldPix } from './held-pix';
+import { liveSpeiArtefact } from './spei-deposits';
 
 export interface InitiateRequest {
   readonly paymentId: string;
@@ -167,6 +168,11 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
       break;
     }
     default: {
+      // Live SPEI: the payment's own CLABE under the platform's STP account, claimed for it.
+      if (req.livemode && req.kind === 'spei' && connectors?.speiDeposits) {
+        payment = { ...base, artefact: await liveSpeiArtefact(deps, connectors.speiDeposits, req.paymentId, at) };
+        break;
+      }
       if (!connectors?.voucher) throw unavailable();
       const artefact = await connectors.voucher.issue({
         kind: req.kind,

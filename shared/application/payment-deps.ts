@@ -3,6 +3,7 @@ import type { ConnectorRegistry } from './connectors';
 import type { PaymentStore } from './payment-ports';
 import type { RefundRails, RefundStore } from './refund-ports';
 import type { Clock, EventPublisher, IdGenerator, MerchantRepository } from './ports';
+import type { SpeiDepositStore } from './spei-deposits';
 
 export interface PaymentDeps {
   readonly store: PaymentStore;
@@ -19,4 +20,6 @@ export interface PaymentDeps {
   readonly baseUrl: () => string;
   /** Hands each committed transaction's events to webhook delivery at once. */
   readonly publisher: EventPublisher;
+  /** Live SPEI pay-ins: CLABE claims and deposit records (absent: no live SPEI pay-in). */
+  readonly speiDeposits?: SpeiDepositStore;
 }

@@ -25,6 +25,8 @@ import type { Principal } from './authenticate';
 import { commitAndPublish, WriteConflict, type Clock, type EventPublisher, type IdGenerator } from './ports';
 import type { BalanceView, PayoutListQuery, PayoutRails, PayoutStore, SettlementStep } from './payout-ports';
 import { modeOf } from '../domain/access';
+import type { ConnectorRegistry } from './connectors';
+import { livePayoutConnector, payoutOrderRequest, registerLivePayout, resolveLivePayout } from './payouts-live';
 
 export interface PayoutDeps {
   readonly store: PayoutStore;
@@ -33,6 +35,8 @@ export interface PayoutDeps {
   readonly clock: Clock;
   readonly checkNotificationUrl: (url: string, livemode: boolean) => string | null;
   readonly publisher: EventPublisher;
+  /** Live payout providers (DESIGN.md section 8); absent: no live payout method is available. */
+  readonly connectors?: ConnectorRegistry;
 }
 
 function methodFor(principal: Principal, code: string) {
@@ -83,9 +87,16 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
         details: [{ field: 'notification_url', message: problem }],
       });
   }
-  const rail = deps.rails.forMode(principal.livemode);
-  if (!rail)
+  // Test mode: the sandbox rail. Live: the provider that pays this method, if one is configured.
+  const live = principal.livemode ? await livePayoutConnector(deps, method) : null;
+  const rail = principal.livemode ? null : deps.rails.forMode(false);
+  if (!live && !rail)
     throw new AppError('METHOD_NOT_AVAILABLE', `No ${modeOf(principal.livemode)} payout provider is configured for ${method.name}.`);
+  const prepared = live ? live.prepare(payoutOrderRequest(payoutId, amountMinor, input)) : null;
+  if (prepared && 'invalid' in prepared)
+    throw new AppError('INVALID_BENEFICIARY', `Invalid beneficiary: ${prepared.invalid}`, {
+      details: [{ field: 'beneficiary.instant_transfer_key', message: prepared.invalid }],
+    });
 
   const at = deps.clock.now().toISOString();
   const outcome = principal.livemode ? null : sandboxOutcome(input.beneficiary.document);
@@ -108,6 +119,10 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
     created_at: at,
     updated_at: at,
     completed_at: null,
+    // Intent before call: the provider's reference and the exact order are committed before it is called.
+    ...(live && prepared && 'order' in prepared
+      ? { provider: { name: live.provider.name, reference: live.provider.reference(payoutId), order: prepared.order, details: {} } }
+      : {}),
   };
   const type = PAYOUT_EVENT[status];
   try {
@@ -131,7 +146,8 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
     }
     throw e;
   }
-  if (status === 'processing') await rail.schedule(payoutId, 'settle');
+  if (live) return registerLivePayout(deps, payout, live);
+  if (status === 'processing') await rail?.schedule(payoutId, 'settle');
   return payout;
 }
 
@@ -146,7 +162,7 @@ export async function getPayout(deps: PayoutDeps, principal: Principal, payoutId
 }
 
 /** One conditional transition with its event, counters and (failed/cancelled/refunded) credit-back. */
-async function transition(deps: PayoutDeps, p: Payout, to: PayoutStatus, patch: Partial<Payout> = {}): Promise<Payout> {
+export async function transition(deps: PayoutDeps, p: Payout, to: PayoutStatus, patch: Partial<Payout> = {}): Promise<Payout> {
   if (!canPayoutTransition(p.status, to)) throw new AppError('PAYOUT_STATE_CONFLICT', `A ${p.status} payout cannot become ${to}.`);
   const at = deps.clock.now().toISOString();
   const next: Payout = { ...p, ...patch, status: to, updated_at: at };
@@ -270,6 +286,8 @@ export async function topUpTestBalance(
 export async function runSettlementStep(deps: PayoutDeps, payoutId: string, step: SettlementStep): Promise<Payout | null> {
   const p = await deps.store.get(payoutId);
   if (!p) return null;
+  // A live payout's outcome is the provider's: its order is read back (and sent again only if it never arrived).
+  if (p.provider) return step === 'settle' ? resolveLivePayout(deps, p) : p;
   const rail = deps.rails.forMode(p.livemode);
   try {
     if (step === 'start' && p.status === 'pending') {

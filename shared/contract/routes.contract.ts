@@ -18,7 +18,7 @@ import * as payin from '../http/views/payment.schemas';
 import * as payout from '../http/views/payout.schemas';
 import * as refunds from '../http/views/refund.schemas';
 import * as events from '../http/views/event.schemas';
-import { healthReport, openApiDocument, providerCallbackReceived } from './system.schemas';
+import { healthReport, openApiDocument, providerCallbackReceived, stpCallbackAnswer } from './system.schemas';
 import { providerTokenPath } from '../domain/providers.schemas';
 
 export type MediaKind = 'json' | 'html' | 'png' | 'redirect';
@@ -151,7 +151,7 @@ export const ROUTE_CONTRACTS = {
   createPayout: {
     request: { body: po.createPayoutBody },
     responses: ok(payout.createdPayout),
-    errors: ['METHOD_NOT_AVAILABLE', 'AMOUNT_LIMIT_EXCEEDED', 'INVALID_BENEFICIARY', 'INSUFFICIENT_BALANCE'],
+    errors: ['METHOD_NOT_AVAILABLE', 'AMOUNT_LIMIT_EXCEEDED', 'INVALID_BENEFICIARY', 'INSUFFICIENT_BALANCE', ...PROVIDER_ERRORS],
   },
   getPayout: { request: { path: po.payoutPath }, responses: ok(payout.payoutRecord), errors: ['PAYOUT_NOT_FOUND'] },
   cancelPayout: {
@@ -172,6 +172,19 @@ export const ROUTE_CONTRACTS = {
   apiPixCallback: {
     request: { path: providerTokenPath },
     responses: ok(providerCallbackReceived, 'Handled: every Pix read back from the PSP (unknown txids are counted, not retried).'),
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  stpEstadoCallback: {
+    request: { path: providerTokenPath },
+    responses: ok(stpCallbackAnswer, 'Recorded: the order was read back from STP and what it holds applied (unknown orders included).'),
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
+  },
+  stpAbonoCallback: {
+    request: { path: providerTokenPath },
+    responses: ok(
+      stpCallbackAnswer,
+      'Recorded: confirmar (matched or kept for an operator) or devolver with the return cause (unknown CLABE).',
+    ),
     errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   },
 } as const satisfies Record<RouteId, RouteContract>;

@@ -19,3 +19,9 @@ export const openApiDocument = z.looseObject({
 
 /** A provider callback, handled: how many items it carried. */
 export const providerCallbackReceived = z.object({ received: z.number().int().min(0).meta({ example: 1 }) });
+
+/** STP's callbacks are answered in STP's words: `recibido` (a state change), `confirmar` or `devolver` (a deposit). */
+export const stpCallbackAnswer = z.object({
+  mensaje: z.enum(['recibido', 'confirmar', 'devolver']).meta({ example: 'recibido' }),
+  id: z.optional(z.number().int().meta({ description: 'With devolver: the return cause.', example: 1 })),
+});

@@ -51,7 +51,8 @@ export const PAYOUT_ROUTES = [
     rateLimitPerMinute: 50,
     family: 'checkout',
     idempotent: true,
-    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' } },
+    // Live SPEI payouts are registered with STP from this function (DESIGN.md section 8).
+    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
     summary: 'Create a payout.',
   },
   {

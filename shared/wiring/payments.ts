@@ -6,6 +6,7 @@ import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import { liveRefundRail, sandboxRefundRails } from '../adapters/sqs/payout-rail';
 import { liveConnectors } from '../adapters/providers/live-connectors';
+import { speiDepositRepository } from '../adapters/dynamodb/spei-deposit.repository';
 import { sqsClient } from '../adapters/aws-clients';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
 import type { PaymentDeps } from '../application/payment-deps';
@@ -51,6 +52,7 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
     baseUrl,
     checkNotificationUrl,
     publisher: eventPublisher,
+    speiDeposits: speiDepositRepository(documentClient(), tableName),
   };
   return clock === systemClock ? deps : { ...deps, clock };
 }

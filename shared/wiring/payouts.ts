@@ -8,7 +8,8 @@ import { payoutRepository } from '../adapters/dynamodb/payout.repository';
 import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import type { BalanceTransactionDeps, ReconciliationDeps } from '../application/balance-transactions';
 import type { LedgerFoldDeps } from '../application/ledger-fold';
-import { sandboxPayoutRails } from '../adapters/sqs/payout-rail';
+import { livePayoutRail, sandboxPayoutRails } from '../adapters/sqs/payout-rail';
+import { liveConnectors } from '../adapters/providers/live-connectors';
 import type { PayoutDeps } from '../application/payouts';
 import { config } from '../config';
 import { checkNotificationUrl } from './payments';
@@ -24,11 +25,14 @@ export function payoutDeps(): PayoutDeps {
       sqsClient(),
       () => config.queueUrl('payouts'),
       () => config.payoutSettlementDelaySeconds,
+      livePayoutRail(sqsClient(), () => config.queueUrl('payouts')),
     ),
     ids: randomIds,
     clock: systemClock,
     checkNotificationUrl,
     publisher: eventPublisher,
+    // Live payouts: only the providers of the stage's configuration (test mode never reaches a provider).
+    connectors: { forMode: async (livemode) => (livemode ? liveConnectors() : null) },
   };
   return deps;
 }

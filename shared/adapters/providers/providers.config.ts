@@ -56,6 +56,7 @@ export const stpConfigSchema = z.strictObject({
   webhook_token: webhookToken,
   timeouts,
 });
+export type StpConfig = z.infer<typeof stpConfigSchema>;
 
 export const providersConfigSchema = z.strictObject({
   api_pix: z.optional(apiPixConfigSchema),

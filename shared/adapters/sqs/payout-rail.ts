@@ -34,6 +34,13 @@ export function sandboxRefundRails(
   return { forMode: (livemode) => (livemode ? live : sandbox) };
 }
 
+/** Live payouts: the resume job's step goes to the settlement worker at once, which reads the order back from the provider. */
+export const livePayoutRail = (sqs: SQSClient, queueUrl: () => string): PayoutRail => ({
+  async schedule(payoutId, step) {
+    await send(sqs, queueUrl(), { payout_id: payoutId, step }, 0);
+  },
+});
+
 /** Live refunds: the settlement worker takes each at once and sends it to the provider; the resume job asks again while pending. */
 export const liveRefundRail = (sqs: SQSClient, queueUrl: () => string): RefundRail => ({
   async schedule(refundId) {

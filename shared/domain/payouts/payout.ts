@@ -48,6 +48,18 @@ export function sandboxOutcome(document: string): SandboxOutcome {
 /** The beneficiary as a payout stores and shows it: document and keys masked (shared/domain/payouts/masking.ts). */
 export type StoredBeneficiary = MaskedBeneficiary;
 
+/**
+ * A live payout held by a provider: our reference (derived from the payout id, known before the call), the
+ * order exactly as sent (every send for one payout is the same request; it holds the full account, so it is
+ * never shown or logged), and what the provider answered.
+ */
+export interface PayoutProviderLink {
+  readonly name: string;
+  readonly reference: string;
+  readonly order: Readonly<Record<string, string | number>>;
+  readonly details: Readonly<Record<string, string>>;
+}
+
 export interface Payout {
   readonly payout_id: string;
   readonly merchant_id: string;
@@ -67,6 +79,8 @@ export interface Payout {
   readonly created_at: string;
   readonly updated_at: string;
   readonly completed_at: string | null;
+  /** Live payouts paid through a provider (see PayoutProviderLink); absent otherwise. */
+  readonly provider?: PayoutProviderLink | null;
 }
 
 /**

@@ -1,0 +1,123 @@
+/**
+ * Live SPEI pay-ins (DESIGN.md section 8): each payment gets its own CLABE under the platform's account,
+ * claimed for that payment before it is shown (so a deposit names exactly one payment); the provider's
+ * deposit callback is recorded before it is answered, then settles the payment when the CLABE and the amount
+ * match. A different amount is recorded and alarmed, never settled; a deposit to a CLABE that is not a live
+ * payment's is recorded and sent back (the provider's return answer); a redelivery changes nothing.
+ */
+import { AppError } from '../domain/errors';
+import { fromMinor } from '../domain/money';
+import type { Payment } from '../domain/payments/payment';
+import type { SpeiDepositConnector } from './connectors';
+import type { PaymentDeps } from './payment-deps';
+import { transition } from './payments';
+import { WriteConflict } from './ports';
+
+export type DepositOutcome = 'settled' | 'mismatch' | 'late' | 'returned';
+
+export interface DepositRecord {
+  readonly provider: string;
+  readonly deposit_id: string;
+  readonly clabe: string;
+  readonly amount_minor: number;
+  readonly tracking_key: string;
+  readonly payment_id: string | null;
+  readonly outcome: DepositOutcome;
+  readonly paid_at: string;
+  readonly received_at: string;
+}
+
+export interface SpeiDepositStore {
+  /** True when the CLABE was free and is now this payment's; false when some payment holds it. */
+  claimClabe(clabe: string, paymentId: string, now: string): Promise<boolean>;
+  paymentOfClabe(clabe: string): Promise<string | null>;
+  /** Records a deposit once: the first record of this deposit id wins and is answered again to a redelivery. */
+  record(d: DepositRecord): Promise<{ record: DepositRecord; duplicate: boolean }>;
+}
+
+/** A CLABE for a live SPEI payment, claimed for it (a keyed retry finds its own claim). */
+export async function liveSpeiArtefact(
+  deps: Pick<PaymentDeps, 'speiDeposits'>,
+  connector: SpeiDepositConnector,
+  paymentId: string,
+  now: string,
+): Promise<Record<string, string>> {
+  const store = deps.speiDeposits;
+  if (!store) throw new AppError('METHOD_NOT_AVAILABLE', 'No live provider is configured for spei.');
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const clabe = connector.clabeFor(paymentId, attempt);
+    if ((await store.claimClabe(clabe, paymentId, now)) || (await store.paymentOfClabe(clabe)) === paymentId)
+      return { clabe, bank_name: 'STP', reference: clabe.slice(10, 17) };
+  }
+  throw new Error('No free pay-in CLABE after 8 attempts');
+}
+
+export interface DepositAnswer {
+  readonly outcome: DepositOutcome;
+  readonly duplicate: boolean;
+  /** Whether the provider is told to send the money back. */
+  readonly returned: boolean;
+}
+
+const isOurs = (p: Payment | null, clabe: string): p is Payment =>
+  Boolean(p && p.livemode && p.payment_method === 'spei' && p.artefact?.clabe === clabe);
+
+/**
+ * The deposit callback: 404 for a wrong token (nothing read or written), 400 for a body that is not the
+ * provider's shape; otherwise recorded, then applied. Settling is a conditional transition, so a redelivery
+ * of a recorded deposit whose settlement did not finish completes it, and one that did changes nothing.
+ */
+export async function receiveSpeiDeposit(deps: PaymentDeps, token: string, readBody: () => unknown): Promise<DepositAnswer> {
+  const connector = (await deps.connectors.forMode(true))?.speiDeposits;
+  const store = deps.speiDeposits;
+  if (!connector || !store || !connector.tokenMatches(token)) throw new AppError('NOT_FOUND');
+  const d = connector.parseDeposit(readBody());
+  if (!d) throw new AppError('VALIDATION_ERROR', "The callback body is not the provider's deposit shape.");
+  const paymentId = await store.paymentOfClabe(d.clabe);
+  const payment = paymentId ? await deps.store.getPayment(paymentId) : null;
+  const ours = isOurs(payment, d.clabe) ? payment : null;
+  const outcome: DepositOutcome = !ours
+    ? 'returned'
+    : ours.status !== 'pending' && ours.status !== 'processing'
+      ? 'late'
+      : ours.amount_minor === d.amountMinor
+        ? 'settled'
+        : 'mismatch';
+  const { record, duplicate } = await store.record({
+    provider: connector.provider.name,
+    deposit_id: d.depositId,
+    clabe: d.clabe,
+    amount_minor: d.amountMinor,
+    tracking_key: d.trackingKey,
+    payment_id: ours?.payment_id ?? null,
+    outcome,
+    paid_at: d.paidAt,
+    received_at: deps.clock.now().toISOString(),
+  });
+  // A redelivery: what was recorded decides (a settlement that did not finish is finished now).
+  const decided = record.outcome;
+  if (ours && decided === 'settled' && (ours.status === 'pending' || ours.status === 'processing')) {
+    try {
+      await transition(deps, ours, 'success', { paid_at: record.paid_at, expires_at: null });
+    } catch (e) {
+      if (!(e instanceof AppError && e.code === 'PAYMENT_STATE_CONFLICT')) throw e;
+    }
+  }
+  if (ours && decided === 'mismatch' && !duplicate) await recordPaidAmount(deps, ours, d.amountMinor);
+  return { outcome: decided, duplicate, returned: decided === 'returned' };
+}
+
+/** A paid amount that differs from the payment's: kept on the payment for the alarm and an operator; nothing settled. */
+async function recordPaidAmount(deps: PaymentDeps, payment: Payment, paidMinor: number) {
+  const [paid, due] = [fromMinor(paidMinor, payment.currency), fromMinor(payment.amount_minor, payment.currency)];
+  await deps.store
+    .touchPayment({
+      payment,
+      patch: { provider_mismatch_minor: paidMinor, failure_message: `Paid ${paid} instead of ${due} ${payment.currency}: not settled.` },
+      nextCheckAt: null,
+      now: deps.clock.now().toISOString(),
+    })
+    .catch((e: unknown) => {
+      if (!(e instanceof WriteConflict)) throw e;
+    });
+}

@@ -1,0 +1,165 @@
+/**
+ * Live SPEI pay-ins through STP (issue 24), over real HTTP on the local engines with the fake STP posting
+ * deposits (abonos): a live SPEI payment shows its own CLABE under the platform's STP account and settles on
+ * the matching deposit (balance, ledger, signed webhook); a different amount is recorded, not settled; a
+ * deposit to an unknown CLABE is recorded and answered with STP's return; redeliveries change nothing.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../shared/adapters/aws-clients';
+import { config } from '../../shared/config';
+import { buildClabe, isValidClabe } from '../../shared/domain/payments/clabe';
+import { paymentDeps } from '../../shared/wiring';
+import { startFakeStp, type FakeStp } from '../support/fake-stp';
+import { verifyWebhook } from '../support/merchant-verify';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
+import { ledger, payments } from '../support/payments';
+
+const TOKEN = randomBytes(24).toString('base64url');
+const CURP = 'GODE561231HDFRRN00';
+let stp: FakeStp;
+let stack: TestStack;
+let receiver: Receiver;
+let merchant: { merchantId: string; apiKey: string; webhookSecret: string };
+
+beforeAll(async () => {
+  stp = await startFakeStp();
+  const providersFile = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+  writeFileSync(providersFile, JSON.stringify({ stp: stp.stpConfig(TOKEN) }));
+  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: providersFile, WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  stack = await startTestStack({ workers: true });
+  receiver = await startReceiver();
+  const created = await stack.admin.createMerchant({ name: 'Tienda en Vivo', notification_url: receiver.url });
+  const key = await stack.admin.createKey(created.merchant.merchant_id, 'live');
+  merchant = { merchantId: created.merchant.merchant_id, apiKey: key.secret, webhookSecret: created.webhookSecret };
+  stp.setCallbackBase(`${stack.baseUrl}/providers/stp/${TOKEN}`);
+});
+
+afterEach(() => {
+  expect(stp.violations).toEqual([]);
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+  await stack?.stop();
+  await stp?.close();
+  process.env.STAGE = 'sandbox';
+  delete process.env.PROVIDERS_FILE;
+});
+
+/** A live SPEI payment: a checkout session in MXN and the customer choosing SPEI on it. */
+async function direct(over: { amount?: number } = {}) {
+  const api = payments(stack, merchant as TestMerchant);
+  const session = await api.createSession({ amount: over.amount ?? 500, currency: 'MXN', country: 'MEX' });
+  expect(session.status).toBe(200);
+  return api.process(session.body.session_id as string, 'spei', {
+    customer: { name: 'Diego González', email: 'diego@example.com', document: CURP },
+  });
+}
+const status = async (id: string) =>
+  (await stack.request(`/cashier/cashier/status/${merchant.merchantId}/${id}`, { apiKey: merchant.apiKey })).body;
+async function balance(): Promise<number> {
+  const r = await stack.request('/api/v1/balance', { apiKey: merchant.apiKey });
+  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === 'MXN');
+  return Math.round((b?.available ?? 0) * 100);
+}
+async function ledgerMatches() {
+  const entries = await ledger(merchant, 'MXN', 'live');
+  expect(entries.reduce((s, e) => s + Number(e.amount_minor), 0)).toBe(await balance());
+}
+let abonoId = 9_000_000;
+const abono = (clabe: string, monto: number, over: Record<string, unknown> = {}) => ({
+  id: abonoId++,
+  fechaOperacion: 20261125,
+  institucionOrdenante: 40072,
+  institucionBeneficiaria: 90646,
+  claveRastreo: `BNET${abonoId}`,
+  monto,
+  nombreOrdenante: 'DIEGO GONZALEZ',
+  tipoCuentaOrdenante: 40,
+  cuentaOrdenante: '072691004495711499',
+  rfcCurpOrdenante: 'ND',
+  nombreBeneficiario: 'TIENDA EN VIVO',
+  tipoCuentaBeneficiario: 40,
+  cuentaBeneficiario: clabe,
+  conceptoPago: 'PEDIDO 42',
+  referenciaNumerica: 1234567,
+  empresa: stp.empresa,
+  tsLiquidacion: Date.now(),
+  ...over,
+});
+const deposit = async (provider: string, id: number) =>
+  (await documentClient().send(new GetCommand({ TableName: config.tableName, Key: { PK: `DEPOSIT#${provider}#${id}`, SK: 'DEPOSIT' } })))
+    .Item;
+
+describe('live SPEI pay-ins through STP', () => {
+  it('a live SPEI payment shows its own CLABE under our STP account and settles on the matching abono', async () => {
+    const before = await balance();
+    const r = await direct();
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, status: 'pending' });
+    const id = r.body.payment_id as string;
+    const clabe = r.body.clabe as string;
+    expect(clabe.slice(0, 10)).toBe(stp.cuentaOrdenante.slice(0, 10));
+    expect(isValidClabe(clabe)).toBe(true);
+    // Another payment gets another CLABE.
+    expect((await direct()).body.clabe).not.toBe(clabe);
+
+    const body = abono(clabe, 500);
+    expect(await stp.sendAbono(body)).toEqual({ status: 200, body: { mensaje: 'confirmar' } });
+    expect(await status(id)).toMatchObject({ status: 'success' });
+    const [h] = await receiver.waitFor(1, 15_000, (x) => x.body?.event === 'payment.success' && x.body?.payment_id === id);
+    expect(verifyWebhook(h!.rawBody, h!.headers as Record<string, string>, merchant.webhookSecret).ok).toBe(true);
+    expect(await balance()).toBe(before + 50000);
+    expect(await deposit('stp', body.id)).toMatchObject({ payment_id: id, outcome: 'settled', amount_minor: 50000, clabe });
+    // STP delivers the same abono again: answered the same, nothing credited twice.
+    expect(await stp.sendAbono(body)).toEqual({ status: 200, body: { mensaje: 'confirmar' } });
+    expect(await balance()).toBe(before + 50000);
+    await ledgerMatches();
+  });
+
+  it('a different amount is recorded and kept for an operator, never settled', async () => {
+    const before = await balance();
+    const r = await direct({ amount: 250 });
+    const id = r.body.payment_id as string;
+    const body = abono(r.body.clabe as string, 249.99);
+    expect(await stp.sendAbono(body)).toEqual({ status: 200, body: { mensaje: 'confirmar' } });
+    expect((await status(id)).status).toBe('pending');
+    expect(await balance()).toBe(before);
+    const stored = await paymentDeps().store.getPayment(id);
+    expect(stored).toMatchObject({ status: 'pending', provider_mismatch_minor: 24999 });
+    expect(await deposit('stp', body.id)).toMatchObject({ payment_id: id, outcome: 'mismatch', amount_minor: 24999 });
+    await ledgerMatches();
+  });
+
+  it('a deposit to a CLABE that is no live payment’s is recorded and returned with STP’s devolver', async () => {
+    const before = await balance();
+    const clabe = buildClabe('646', stp.cuentaOrdenante.slice(3, 6), `${stp.cuentaOrdenante.slice(6, 10)}9999999`);
+    const body = abono(clabe, 100);
+    expect(await stp.sendAbono(body)).toEqual({ status: 200, body: { mensaje: 'devolver', id: 1 } });
+    expect(await deposit('stp', body.id)).toMatchObject({ payment_id: null, outcome: 'returned', amount_minor: 10000, clabe });
+    expect(await balance()).toBe(before);
+    await ledgerMatches();
+  });
+
+  it('a wrong token is 404 and records nothing; a body that is not an abono is 400', async () => {
+    const r = await direct();
+    const body = abono(r.body.clabe as string, 500);
+    const wrong = await stack.request(`/providers/stp/${'x'.repeat(40)}/abono`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(wrong.status).toBe(404);
+    expect(await deposit('stp', body.id)).toBeUndefined();
+    expect((await status(r.body.payment_id as string)).status).toBe('pending');
+    expect((await stp.sendAbono({ nope: true })).status).toBe(400);
+    expect((await stp.sendAbono({ ...body, empresa: 'OTRA' })).status).toBe(400);
+    expect(await deposit('stp', body.id)).toBeUndefined();
+    await ledgerMatches();
+  });
+});

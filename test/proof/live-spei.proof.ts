@@ -1,0 +1,292 @@
+/**
+ * Live SPEI crash proof (issue 24): `npm run proof:spei` (and the last part of `npm run proof`).
+ *
+ * The fake STP runs in this process (it outlives the service, as STP does); the local stack runs the live stage
+ * on it as a child process group. Load: live SPEI pay-ins (a checkout paid by an abono to its CLABE: most with
+ * the amount, some with another, some twice) that fund the balance, and keyed live SPEI payouts, whose orders
+ * STP then settles, cancels, or settles and returns, with its state callback or without one; STP fails some
+ * registrations (503, a hang, a lost answer). The stack is SIGKILLed mid-load PROOF_KILLS times and restarted on
+ * the same state dir; keyed payouts that got no answer are retried with their key; then every order still in
+ * flight is settled at STP without a callback (only the resume job's query can see it), and the proof waits
+ * (bounded) until quiet, reads the table and checks:
+ *   (a) every live payout has its claveRastreo (derived from its id) and its order at STP, and its status is
+ *       what STP holds: LQ completed, CN failed, D refunded;
+ *   (b) STP saw no request off its rules (schema, firma, company), and never two different orders for one
+ *       claveRastreo;
+ *   (c) a payment is success exactly when an abono with its amount reached its CLABE, with one payment credit;
+ *   (d) every payout has one debit, and one credit-back exactly when failed or refunded;
+ *   (e) the balance equals the sum of its ledger entries and is never negative;
+ *   (f) every committed event reached the merchant's receiver; every payout answered 200 or 502 exists.
+ * Exits 1 on a violation, 2 when the proof could not run. Knobs: PROOF_KILLS (default 2), PROOF_PHASE_SECONDS
+ * (default 4), PROOF_SETTLE_SECONDS (default 100: the resume job's grace is a minute).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
+import { startFakeStp, type FakeStp } from '../support/fake-stp';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const num = (name: string, fallback: number) =>
+  process.env[name] !== undefined && Number.isFinite(Number(process.env[name])) ? Number(process.env[name]) : fallback;
+const KILLS = Math.max(0, Math.min(3, Math.floor(num('PROOF_KILLS', 2))));
+const PHASE_SECONDS = Math.max(1, num('PROOF_PHASE_SECONDS', 4));
+const SETTLE_SECONDS = Math.max(70, num('PROOF_SETTLE_SECONDS', 100));
+const started = Date.now();
+const log = (msg: string) => console.log(`[spei proof +${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+guardProcess((SETTLE_SECONDS + (KILLS + 1) * (PHASE_SECONDS * 1.3 + 45) + 90) * 1000);
+
+const TOKEN = randomBytes(24).toString('base64url');
+const CLABES = ['072691004495711499', '012180001234567899'];
+const beneficiary = (clabe: string) => ({
+  name: 'María López Pérez',
+  document: 'GODE561231HDFRRN00',
+  document_type: 'CURP',
+  instant_transfer_key: clabe,
+  instant_transfer_type: 'clabe',
+});
+const customer = { name: 'Diego González', email: 'diego@example.com', document: 'GODE561231HDFRRN00' };
+
+const answered = new Set<string>();
+const unanswered: Array<{ key: string; body: unknown }> = [];
+/** Abonos sent with their amounts (centavos), by CLABE. */
+const deposits = new Map<string, number[]>();
+const counts = {
+  payins: 0,
+  abonos: 0,
+  otherAmount: 0,
+  payouts: 0,
+  ok: 0,
+  unavailable: 0,
+  noAnswer: 0,
+  settled: 0,
+  cancelled: 0,
+  returned: 0,
+  faults: 0,
+};
+let stack: Stack;
+let abonoId = 7_000_000;
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const r = await fetch(`${stack.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': stack.apiKey, ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, any> };
+}
+
+async function abono(stp: FakeStp, clabe: string, minor: number) {
+  const body = {
+    id: abonoId++,
+    fechaOperacion: 20261125,
+    institucionOrdenante: 40072,
+    institucionBeneficiaria: 90646,
+    claveRastreo: `BNET${abonoId}`,
+    monto: minor / 100,
+    cuentaBeneficiario: clabe,
+    empresa: stp.empresa,
+    tsLiquidacion: Date.now(),
+  };
+  for (let i = 0; i < 2; i++) {
+    const r = await stp.sendAbono(body).catch(() => null);
+    if (r?.status === 200) {
+      deposits.set(clabe, [...(deposits.get(clabe) ?? []), minor]);
+      counts.abonos++;
+      if (Math.random() < 0.2) await stp.sendAbono(body).catch(() => null); // STP delivers it again
+      return;
+    }
+    await sleep(500);
+  }
+}
+
+/** A pay-in: a checkout in MXN paid by SPEI, its abono sent with the amount (mostly) or another. */
+async function payin(stp: FakeStp, amount: number) {
+  counts.payins++;
+  const s = await post('/api/v1/checkout', {
+    amount,
+    currency: 'MXN',
+    country: 'MEX',
+    success_url: 'https://shop.example/ok',
+    cancel_url: 'https://shop.example/no',
+  });
+  if (s.status !== 200) return;
+  const r = await post('/api/v1/checkout/process', { session_id: s.body.session_id, payment_method: 'spei', customer });
+  const clabe = r.body.clabe as string | undefined;
+  if (r.status !== 200 || !clabe) return;
+  const other = Math.random() < 0.1;
+  if (other) counts.otherAmount++;
+  await abono(stp, clabe, Math.round(amount * 100) - (other ? 100 : 0));
+}
+
+/** What STP does with an order once registered: settle, cancel, settle then return; by callback or silently. */
+async function decide(stp: FakeStp, clave: string) {
+  const callback = Math.random() < 0.7;
+  const dice = Math.random();
+  await sleep(100 + Math.random() * 400);
+  if (!stp.order(clave)) return;
+  if (dice < 0.55) {
+    await stp.settle(clave, { callback }).catch(() => null);
+    counts.settled++;
+  } else if (dice < 0.75) {
+    await stp.cancel(clave, { callback }).catch(() => null);
+    counts.cancelled++;
+  } else if (dice < 0.9) {
+    await stp.settle(clave, { callback }).catch(() => null);
+    await sleep(200);
+    await stp.returnOrder(clave, { callback: Math.random() < 0.7 }).catch(() => null);
+    counts.returned++;
+  } // else left in flight: settled silently at the end
+}
+
+async function payout(stp: FakeStp) {
+  const key = randomUUID();
+  const roll = Math.random();
+  if (roll < 0.06) stp.failNext('registra', { status: 503 });
+  else if (roll < 0.1) stp.failNext('registra', { hang: true });
+  else if (roll < 0.15) stp.failNext('registra', { hangAfter: true });
+  if (roll < 0.15) counts.faults++;
+  const amount = 10 + Math.floor(Math.random() * 200) + Math.floor(Math.random() * 100) / 100;
+  const body = { method_code: 'svc-mt-30', amount, currency: 'MXN', beneficiary: beneficiary(CLABES[Math.floor(Math.random() * 2)]!) };
+  counts.payouts++;
+  let r;
+  try {
+    r = await post('/api/v1/payout', body, { 'x-idempotency-key': key });
+  } catch {
+    counts.noAnswer++;
+    unanswered.push({ key, body });
+    return;
+  }
+  await afterPayout(stp, r);
+}
+
+async function afterPayout(stp: FakeStp, r: { status: number; body: Record<string, any> }) {
+  const id = r.status === 200 ? (r.body.payout_id as string) : /po_[A-Za-z0-9_-]{22}/.exec(String(r.body.error?.message ?? ''))?.[0];
+  if (!id) return;
+  answered.add(id);
+  if (r.status === 502) return void counts.unavailable++;
+  if (r.status !== 200) return;
+  counts.ok++;
+  await decide(stp, claveRastreoOf(id));
+}
+
+async function load(stp: FakeStp, phase: number) {
+  const end = Date.now() + PHASE_SECONDS * 1300;
+  const runners = Array.from({ length: 5 }, async (_, i) => {
+    while (Date.now() < end && stack.alive)
+      await (i === 0 ? payin(stp, 2000 + Math.floor(Math.random() * 3000)) : payout(stp)).catch(() => undefined);
+  });
+  await Promise.all(runners);
+  log(`phase ${phase}: load stopped`);
+}
+
+const EXPECTED: Record<string, string> = { L: 'processing', LQ: 'completed', CN: 'failed', D: 'refunded' };
+
+function check(items: Item[], stp: FakeStp, receiver: Receiver): string[] {
+  const v: string[] = [];
+  const payouts = items.filter((i) => String(i.PK).startsWith('PAYOUT#') && i.livemode === true);
+  const payments = items.filter((i) => String(i.PK).startsWith('PAYMENT#') && i.livemode === true);
+  const ledger = items.filter((i) => i.entity === 'ledger_entry' && i.mode === 'live');
+  const balances = items.filter((i) => i.entity === 'balance' && i.mode === 'live');
+  const entries = (id: string, reason: string) => ledger.filter((l) => l.object_id === id && l.reason === reason).length;
+  for (const p of payouts) {
+    const clave = claveRastreoOf(p.payout_id);
+    if (p.provider?.reference !== clave) v.push(`a: ${p.payout_id} reference ${p.provider?.reference}`);
+    const order = stp.order(clave);
+    const want = order ? EXPECTED[order.estado] : 'an order at STP';
+    if (p.status !== want) v.push(`a: ${p.payout_id} is ${p.status}; STP holds ${order?.estado ?? 'no order'}`);
+    if (entries(p.payout_id, 'payout') !== 1) v.push(`d: ${p.payout_id} has ${entries(p.payout_id, 'payout')} debits`);
+    const credits = ledger.filter((l) => l.object_id === p.payout_id && String(l.reason).startsWith('payout_')).length;
+    if (credits !== (p.status === 'failed' || p.status === 'refunded' ? 1 : 0))
+      v.push(`d: ${p.payout_id} (${p.status}) has ${credits} credits`);
+  }
+  v.push(...stp.violations.map((x) => `b: ${x}`));
+  for (const p of payments) {
+    const paidExact = (deposits.get(p.artefact?.clabe) ?? []).includes(Number(p.amount_minor));
+    if (paidExact !== (p.status === 'success')) v.push(`c: ${p.payment_id} is ${p.status}; exact abono ${paidExact}`);
+    if (p.status === 'success' && entries(p.payment_id, 'payment') !== 1)
+      v.push(`c: ${p.payment_id} has ${entries(p.payment_id, 'payment')} credits`);
+  }
+  const sum = ledger.reduce((s, l) => s + Number(l.amount_minor), 0);
+  for (const b of balances) {
+    if (Number(b.available_minor) !== sum) v.push(`e: balance ${b.available_minor} != ledger ${sum}`);
+    if (Number(b.available_minor) < 0) v.push(`e: negative balance ${b.available_minor}`);
+  }
+  const delivered = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
+  for (const e of items.filter((i) => String(i.PK).startsWith('EVENT#') && i.livemode === true))
+    if (!delivered.has(e.event_id)) v.push(`f: event ${e.event_id} (${e.type}) never delivered`);
+  const ids = new Set(payouts.map((p) => p.payout_id));
+  for (const id of answered) if (!ids.has(id)) v.push(`f: ${id} answered but missing`);
+  return v;
+}
+
+async function main(): Promise<number> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'spei-proof-'));
+  const port = await freePort();
+  const stp = await startFakeStp({ hangMs: 5_000 });
+  const providers = join(stateDir, 'providers.json');
+  writeFileSync(providers, JSON.stringify({ stp: { ...stp.stpConfig(TOKEN), timeouts: { connect_ms: 1000, total_ms: 2000 } } }));
+  const receiver = await startReceiver();
+  const opts = {
+    args: ['--stage', 'live', '--providers', providers],
+    merchantFile: 'live.json',
+    env: { JOBS_INTERVAL_SECONDS: '2', PAYOUT_SETTLEMENT_DELAY_SECONDS: '1', REFUND_SETTLEMENT_DELAY_SECONDS: '1' },
+  };
+  log(`state dir ${stateDir}, port ${port}, kills ${KILLS}, phase ${PHASE_SECONDS} s`);
+  stack = await startStack(0, stateDir, port, opts);
+  stp.setCallbackBase(`${stack.baseUrl}/providers/stp/${TOKEN}`);
+  await setNotificationUrl(stack, receiver.url);
+  for (let i = 0; i < 4; i++) await payin(stp, 100_000); // the balance the payouts draw on
+  try {
+    for (let phase = 0; phase <= KILLS; phase++) {
+      const running = load(stp, phase);
+      if (phase === KILLS) {
+        await running;
+        break;
+      }
+      await sleep(PHASE_SECONDS * 1000 * (0.5 + Math.random() * 0.5));
+      log(`phase ${phase}: SIGKILL process group ${stack.pid}`);
+      await stopStack(stack, 'SIGKILL', log);
+      await running;
+      stack = await startStack(phase + 1, stateDir, port, opts);
+      log(`stack ${phase + 1} restarted; ${unanswered.length} keyed payouts without an answer so far`);
+    }
+    for (const u of unanswered.splice(0)) {
+      const r = await post('/api/v1/payout', u.body, { 'x-idempotency-key': u.key }).catch(() => null);
+      if (r) await afterPayout(stp, r);
+    }
+    const deadline = Date.now() + SETTLE_SECONDS * 1000;
+    let violations: string[] = [];
+    for (;;) {
+      await sleep(3000);
+      // Orders STP still has in flight settle now, silently: only the resume job's query can tell the service.
+      for (const p of (await scanAll(stack)).filter((i) => String(i.PK).startsWith('PAYOUT#') && i.livemode === true)) {
+        const clave = claveRastreoOf(p.payout_id);
+        if (stp.order(clave)?.estado === 'L') await stp.settle(clave, { callback: false });
+      }
+      violations = check(await scanAll(stack), stp, receiver);
+      log(`waiting: ${violations.length} outstanding`);
+      if (violations.length === 0 || Date.now() > deadline) break;
+    }
+    log(`load: ${JSON.stringify(counts)}; STP requests ${stp.requests.length}; webhooks received ${receiver.received.length}`);
+    for (const x of violations.slice(0, 40)) console.log(`  VIOLATION ${x}`);
+    log(violations.length ? `FAILED: ${violations.length} violations (state dir ${stateDir})` : 'PASSED: every check holds');
+    return violations.length ? 1 : 0;
+  } finally {
+    await stopStack(stack, 'SIGTERM', log);
+    await receiver.stop();
+    await stp.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error('[spei proof] could not run:', e);
+    process.exit(2);
+  },
+);
