@@ -624,6 +624,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/providers/stp/{token}/estado": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** STP order-state change (LIQUIDACION, CANCELACION, DEVOLUCION): the order is read back from STP before it counts. */
+        post: operations["stpEstadoCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/stp/{token}/abono": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** STP incoming SPEI deposit (abono): recorded, then matched to its payment by CLABE and amount; unknown CLABEs are returned. */
+        post: operations["stpAbonoCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.pending_3ds": {
@@ -8120,7 +8154,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            /** @description Error: `PROVIDER_REJECTED` (The payment provider refused the request. The provider refused the charge (the payment failed): check the customer data and create a new payment.); `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8131,8 +8165,8 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "IDEMPOTENCY_KEY_REUSED",
-                     *         "message": "This X-Idempotency-Key was already used with a different request body.",
+                     *         "code": "PROVIDER_REJECTED",
+                     *         "message": "The payment provider refused the request.",
                      *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
                      *       }
                      *     }
@@ -8142,8 +8176,8 @@ export interface operations {
                         success: false;
                         error: {
                             /** @enum {string} */
-                            code: "IDEMPOTENCY_KEY_REUSED";
-                            /** @example This X-Idempotency-Key was already used with a different request body. */
+                            code: "PROVIDER_REJECTED" | "IDEMPOTENCY_KEY_REUSED";
+                            /** @example The payment provider refused the request. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {
@@ -8220,6 +8254,42 @@ export interface operations {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
                             /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {
@@ -10218,6 +10288,340 @@ export interface operations {
                     "application/json": {
                         /** @example 1 */
                         received: number;
+                    };
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_FOUND` (No such endpoint. Check the path against the reference.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No such endpoint.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @example No such endpoint. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    stpEstadoCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded: the order was read back from STP and what it holds applied (unknown orders included). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mensaje": "recibido",
+                     *       "id": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example recibido
+                         * @enum {string}
+                         */
+                        mensaje: "recibido" | "confirmar" | "devolver";
+                        /**
+                         * @description With devolver: the return cause.
+                         * @example 1
+                         */
+                        id?: number;
+                    };
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_FOUND` (No such endpoint. Check the path against the reference.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No such endpoint.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @example No such endpoint. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    stpAbonoCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded: confirmar (matched or kept for an operator) or devolver with the return cause (unknown CLABE). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mensaje": "recibido",
+                     *       "id": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example recibido
+                         * @enum {string}
+                         */
+                        mensaje: "recibido" | "confirmar" | "devolver";
+                        /**
+                         * @description With devolver: the return cause.
+                         * @example 1
+                         */
+                        id?: number;
                     };
                 };
             };
