@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { LocalStack } from './local/stack';
 
 const started = performance.now();
-// Lambda runs Node 22; the SDK's notice about Node 20 is not news on a laptop.
+// Lambda runs Node 24; the SDK's notice about Node 20 is not news on a laptop.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Powertools reads these when its logger and metrics are created, so before the service's modules load.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';

@@ -17,7 +17,7 @@ export const BUNDLING = {
    * Set NODE_OPTIONS=--enable-source-maps on one function to get mapped stack traces while debugging it.
    */
   sourceMap: true,
-  target: 'node22',
+  target: 'node24',
   format: 'esm',
   mainFields: ['module', 'main'],
   banner: ESM_REQUIRE_BANNER,

@@ -130,7 +130,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
     expect(fns).toHaveLength(routes.length + 1 + consumerCount(queueDefinitions()) + JOBS.length + STREAM_CONSUMERS.length);
     for (const fn of fns) {
       expect(fn.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         TracingConfig: { Mode: stage === 'sandbox' ? 'Active' : 'PassThrough' },
         Handler: 'index.handler',

@@ -40,7 +40,7 @@ import {
 import { verifyWebhook } from '../support/merchant-verify';
 import { startReceiver, type Receiver } from '../support/receiver';
 
-// Lambda runs Node 22; the SDK's notice about Node 20 is not news here (bin/local.ts does the same).
+// Lambda runs Node 24; the SDK's notice about Node 20 is not news here (bin/local.ts does the same).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const num = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
