@@ -25,6 +25,62 @@ export interface CardConnector {
   completeChallenge(req: { paymentId: string; authenticated: boolean }): Promise<CardOutcome>;
 }
 
+/** The browser of a hosted-page shopper, for 3-D Secure 2 (what the page collected). */
+export interface ShopperBrowser {
+  readonly acceptHeader: string;
+  readonly userAgent: string;
+  readonly language: string;
+  readonly colorDepth: number;
+  readonly screenHeight: number;
+  readonly screenWidth: number;
+  readonly timeZoneOffset: number;
+  readonly javaEnabled: boolean;
+}
+
+/** A live card authorisation held by a provider: our ids, the raw card (never logged or stored), where 3DS returns. */
+export interface HeldCardRequest {
+  readonly paymentId: string;
+  readonly amountMinor: number;
+  readonly currency: CurrencyCode;
+  readonly country: CountryCode;
+  readonly card: CardInput;
+  readonly installments: number;
+  readonly shopper: { readonly reference: string; readonly email: string };
+  /** Our 3-D Secure return URL: the provider sends the shopper back here. */
+  readonly returnUrl: string;
+  readonly browser?: ShopperBrowser;
+}
+
+/** Where the shopper must go to authenticate (the provider's action): a GET, or a POST of form fields. */
+export interface ShopperRedirect {
+  readonly url: string;
+  readonly method: 'GET' | 'POST';
+  readonly data: Readonly<Record<string, string>>;
+}
+
+/** A held card's outcome: decided, waiting on the shopper's authentication, or waiting on the provider's notification. */
+export type HeldCardOutcome =
+  | { readonly kind: 'approved'; readonly authorizationCode: string; readonly pspReference: string }
+  | {
+      readonly kind: 'declined';
+      readonly code: DeclineCode | 'AUTHENTICATION_FAILED';
+      readonly message: string;
+      readonly providerCode: string;
+      readonly pspReference?: string;
+    }
+  | { readonly kind: 'redirect'; readonly redirect: ShopperRedirect; readonly pspReference?: string }
+  | { readonly kind: 'pending'; readonly pspReference?: string };
+
+/** Live cards through a provider that holds the payment (intent before call, reconciliation by reference). */
+export interface HeldCardConnector {
+  readonly provider: { readonly name: string; reference(paymentId: string): string };
+  authorize(req: HeldCardRequest): Promise<HeldCardOutcome>;
+  /** The shopper came back from authentication with the provider's result token. */
+  completeRedirect(req: { paymentId: string; redirectResult: string }): Promise<HeldCardOutcome>;
+  /** Technical cancel by our reference: whatever the provider made of an unanswered call is voided (asynchronous). */
+  cancelByReference(paymentId: string): Promise<void>;
+}
+
 export interface PixChargeRequest {
   readonly paymentId: string;
   readonly amountMinor: number;
@@ -126,6 +182,8 @@ export interface WalletConnector {
 /** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */
 export interface Connectors {
   readonly card?: CardConnector;
+  /** Live cards held by a provider (replaces `card` in live mode when configured). */
+  readonly heldCard?: HeldCardConnector;
   readonly pix?: PixConnector;
   readonly voucher?: VoucherConnector;
   readonly wallet?: WalletConnector;
