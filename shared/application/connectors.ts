@@ -77,6 +77,8 @@ export interface HeldCardConnector {
   authorize(req: HeldCardRequest): Promise<HeldCardOutcome>;
   /** The shopper came back from authentication with the provider's result token. */
   completeRedirect(req: { paymentId: string; redirectResult: string }): Promise<HeldCardOutcome>;
+  /** Seconds an open payment waits for the provider's outcome before it is cancelled by reference. */
+  readonly cancelAfterSeconds: number;
   /** Technical cancel by our reference: whatever the provider made of an unanswered call is voided (asynchronous). */
   cancelByReference(paymentId: string): Promise<void>;
 }
@@ -160,6 +162,30 @@ export interface PixCallbacks {
   paymentIdOf(reference: string): string | null;
 }
 
+/** A provider notification item, verified by the connector before anything of it was read. */
+export interface CardNotification {
+  /** Idempotency: one effect per provider reference and event. */
+  readonly key: string;
+  readonly event: 'authorisation' | 'cancellation' | 'refund' | 'refund_failed' | 'capture' | 'chargeback' | 'other';
+  readonly eventCode: string;
+  readonly success: boolean;
+  /** Our payment id from the merchant reference (or the original reference), when it is one of ours. */
+  readonly paymentId: string | null;
+  /** Our refund id, for refund events whose merchant reference is one of our refunds. */
+  readonly refundId: string | null;
+  readonly pspReference: string;
+  readonly amountMinor: number;
+  readonly authorizationCode?: string;
+  /** A decline's code of ours (AUTHORISATION success false). */
+  readonly decline?: { readonly code: DeclineCode | 'AUTHENTICATION_FAILED'; readonly message: string };
+}
+
+/** A provider's notification intake: items whose signature verifies; the others are counted, never read. */
+export interface CardNotifications {
+  readonly provider: string;
+  parse(body: unknown): { readonly items: readonly CardNotification[]; readonly forged: number } | null;
+}
+
 /** Methods whose artefact the customer pays elsewhere: boleto, cash voucher, CIP, SPEI/bank transfer. */
 export type VoucherKind = 'boleto' | 'cash' | 'cip' | 'spei' | 'bank_transfer';
 
@@ -184,6 +210,7 @@ export interface Connectors {
   readonly card?: CardConnector;
   /** Live cards held by a provider (replaces `card` in live mode when configured). */
   readonly heldCard?: HeldCardConnector;
+  readonly cardNotifications?: CardNotifications;
   readonly pix?: PixConnector;
   readonly voucher?: VoucherConnector;
   readonly wallet?: WalletConnector;

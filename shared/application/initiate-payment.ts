@@ -19,6 +19,7 @@ import type { PaymentDeps } from './payment-deps';
 import { modeOf } from '../domain/access';
 import { commitAndPublish, WriteConflict } from './ports';
 import { initiateHeldPix } from './held-pix';
+import { initiateHeldCard } from './held-card';
 
 export interface InitiateRequest {
   readonly paymentId: string;
@@ -116,6 +117,8 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
   const pageUrl = (page: string) => `${deps.baseUrl()}/sandbox/${page}/${req.paymentId}`;
   switch (req.kind) {
     case 'card': {
+      // A provider holds live cards: the intent is committed first, then the provider is called.
+      if (connectors?.heldCard) return initiateHeldCard(deps, req, base, connectors.heldCard);
       if (!connectors?.card) throw unavailable();
       const c = req.card as CardInput;
       card = await connectors.card.authorize({

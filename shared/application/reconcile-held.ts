@@ -12,6 +12,7 @@ import { matchReceived, openHeldCharge, recordMismatch } from './held-pix';
 import type { PaymentDeps } from './payment-deps';
 import { transition } from './payments';
 import { settleRefundsReported } from './refunds-live';
+import { reconcileHeldCard } from './held-card';
 
 export interface ReconcileOptions {
   /** Seconds between read-backs of an open charge (default 120). */
@@ -154,10 +155,19 @@ export async function reconcileHeldPayments(deps: PaymentDeps, now: Date, opts: 
   const result: ReconcileResult = { checked: 0, settled: 0, expired: 0, failed: 0, mismatched: 0, unavailable: 0, oldestAgeSeconds: 0 };
   result.oldestAgeSeconds = ageSeconds(await deps.store.oldestProviderCheck(), now);
   const pix = await livePix(deps);
+  const heldCard = (await deps.connectors.forMode(true))?.heldCard ?? null;
   const due = await deps.store.dueForProviderCheck(now.toISOString(), limit);
   for (const id of due) {
     result.checked++;
     try {
+      if (heldCard) {
+        const p = await deps.store.getPayment(id);
+        if (p?.payment_method === 'card' && p.provider?.name === heldCard.provider.name) {
+          const outcome = await reconcileHeldCard(deps, heldCard, p, now);
+          if (outcome === 'failed') result.failed++;
+          continue;
+        }
+      }
       if (!pix) throw new ProviderUnavailable('pix', 'configuration', 'no live PIX provider is configured');
       const outcome = await reconcileOne(deps, pix, id, now, {
         lostIntentSeconds: opts.lostIntentSeconds,

@@ -13,7 +13,7 @@ function servedKinds(c: Connectors | null): Set<PaymentMethod> {
   const kinds = new Set<PaymentMethod>();
   if (!c) return kinds;
   if (c.pix) kinds.add('pix');
-  if (c.card) kinds.add('card');
+  if (c.card || c.heldCard) kinds.add('card');
   if (c.wallet) kinds.add('wallet');
   if (c.voucher) for (const k of ['boleto', 'cash', 'cip', 'spei', 'bank_transfer'] as const) kinds.add(k);
   return kinds;

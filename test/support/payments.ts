@@ -105,10 +105,10 @@ export const pendingCredits = (m: TestMerchant, currency = 'BRL') =>
   );
 
 /** The merchant's ledger entries in one currency, across the ledger shards, oldest first. */
-export async function ledger(m: TestMerchant, currency = 'BRL') {
+export async function ledger(m: Pick<TestMerchant, 'merchantId'>, currency = 'BRL', mode: 'test' | 'live' = 'test') {
   const entries = await underPrefix(
     shardsOf(LEDGER_SHARDS).map((s) => ledgerEntryEntity.partition(m.merchantId, s)),
-    ledgerEntryEntity.prefix('test', currency),
+    ledgerEntryEntity.prefix(mode, currency),
   );
   return entries.sort((a, b) => (String(a.SK) < String(b.SK) ? -1 : 1));
 }

@@ -6,19 +6,25 @@
  */
 import type { Connectors } from '../../application/connectors';
 import { apiPixConnectors, type ApiPixConnectors } from './api-pix/api-pix.connector';
+import { adyenConnectors, type AdyenConnectors } from './adyen/adyen.connector';
 import { loadProvidersConfig, type ProvidersConfig } from './providers.config';
 
 export interface LiveProviders {
   readonly connectors: Connectors | null;
   readonly apiPix: ApiPixConnectors | null;
+  readonly adyen: AdyenConnectors | null;
 }
 
 let cache: { key: string; providers: LiveProviders } | null = null;
 
 export function buildLiveProviders(cfg: ProvidersConfig): LiveProviders {
   const apiPix = cfg.api_pix ? apiPixConnectors(cfg.api_pix) : null;
-  const connectors: Connectors = apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {};
-  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix };
+  const adyen = cfg.adyen ? adyenConnectors(cfg.adyen) : null;
+  const connectors: Connectors = {
+    ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
+    ...(adyen ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications } : {}),
+  };
+  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, adyen };
 }
 
 /** The stage's live providers, from the configuration as it is now (cached by Powertools on AWS, read from the file locally). */
@@ -27,6 +33,7 @@ export async function liveProviders(): Promise<LiveProviders> {
   const key = JSON.stringify(cfg);
   if (cache?.key !== key) {
     cache?.providers.apiPix?.client.close();
+    cache?.providers.adyen?.client.close();
     cache = { key, providers: buildLiveProviders(cfg) };
   }
   return cache.providers;

@@ -2,22 +2,36 @@
  * The Adyen connector (Checkout API v71): live card payments held by Adyen (authorise, 3-D Secure by redirect
  * and its details call, technical cancel by our reference).
  */
-import type { HeldCardConnector } from '../../../application/connectors';
+import type { CardNotification, CardNotifications, HeldCardConnector } from '../../../application/connectors';
+import * as z from '../../../domain/zod';
+import { CURRENCY_CODES, type CurrencyCode } from '../../../domain/geo';
+import { hmacValid } from './adyen.hmac';
 import type { AdyenConfig } from '../providers.config';
 import { adyenClient, type AdyenClient } from './adyen.client';
-import { cancelResponseSchema, paymentResponseSchema } from './adyen.schemas';
+import { cancelResponseSchema, notificationItemSchema, notificationRequestSchema, paymentResponseSchema } from './adyen.schemas';
 import { ADYEN } from './adyen.client';
-import { cardPaymentRequest, idempotencyKeyOf, outcomeOf, paymentReferenceOf } from './adyen.transformers';
+import {
+  cardPaymentRequest,
+  declineOfReason,
+  idempotencyKeyOf,
+  ourMinor,
+  outcomeOf,
+  paymentIdOfReference,
+  paymentReferenceOf,
+  refundIdOfReference,
+} from './adyen.transformers';
 import { createHash } from 'node:crypto';
 
 export interface AdyenConnectors {
   readonly heldCard: HeldCardConnector;
+  readonly notifications: CardNotifications;
   readonly client: AdyenClient;
 }
 
 export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenClient(cfg)): AdyenConnectors {
   const heldCard: HeldCardConnector = {
     provider: { name: ADYEN, reference: paymentReferenceOf },
+    cancelAfterSeconds: cfg.cancel_after_seconds ?? 900,
     async authorize(req) {
       const body = cardPaymentRequest(req, cfg.merchant_account);
       const r = await client.post('payments', '/payments', paymentResponseSchema, body, idempotencyKeyOf('payment', body.reference));
@@ -46,5 +60,60 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
       );
     },
   };
-  return { heldCard, client };
+  return { heldCard, notifications: adyenNotifications(cfg), client };
+}
+
+const isCurrency = (c: string): c is CurrencyCode => (CURRENCY_CODES as readonly string[]).includes(c);
+
+const EVENTS: Readonly<Record<string, CardNotification['event']>> = {
+  AUTHORISATION: 'authorisation',
+  CANCELLATION: 'cancellation',
+  TECHNICAL_CANCEL: 'cancellation',
+  CANCEL_OR_REFUND: 'cancellation',
+  CAPTURE: 'capture',
+  REFUND: 'refund',
+  REFUND_FAILED: 'refund_failed',
+  REFUNDED_REVERSED: 'refund_failed',
+  CHARGEBACK: 'chargeback',
+};
+
+/**
+ * Standard notifications: each item's HMAC (hmac_key_hex) is verified before any of its fields is used; an item
+ * that does not verify, or is for another merchant account, is counted as forged and dropped.
+ */
+export function adyenNotifications(cfg: Pick<AdyenConfig, 'hmac_key_hex' | 'merchant_account'>): CardNotifications {
+  return {
+    provider: ADYEN,
+    parse(body) {
+      const envelope = z.safeParse(notificationRequestSchema, body);
+      if (!envelope.success) return null;
+      const items: CardNotification[] = [];
+      let forged = 0;
+      for (const wrapped of envelope.data.notificationItems) {
+        const r = z.safeParse(notificationItemSchema, wrapped.NotificationRequestItem);
+        if (!r.success || !hmacValid(r.data, cfg.hmac_key_hex) || r.data.merchantAccountCode !== cfg.merchant_account) {
+          forged++;
+          continue;
+        }
+        const i = r.data;
+        const event = EVENTS[i.eventCode] ?? 'other';
+        const isRefund = event === 'refund' || event === 'refund_failed';
+        const paymentId = paymentIdOfReference(i.merchantReference);
+        const currency = i.amount.currency;
+        items.push({
+          key: `${i.pspReference}:${i.eventCode}`,
+          event,
+          eventCode: i.eventCode,
+          success: i.success === 'true',
+          paymentId,
+          refundId: isRefund ? refundIdOfReference(i.merchantReference) : null,
+          pspReference: i.pspReference,
+          amountMinor: isCurrency(currency) ? ourMinor(i.amount.value, currency) : i.amount.value,
+          ...(i.additionalData?.authCode ? { authorizationCode: i.additionalData.authCode } : {}),
+          ...(event === 'authorisation' && i.success === 'false' ? { decline: declineOfReason(i.reason) } : {}),
+        });
+      }
+      return { items, forged };
+    },
+  };
 }

@@ -151,3 +151,18 @@ export function outcomeOf(r: PaymentResponse): HeldCardOutcome {
       return { kind: 'pending', ...psp };
   }
 }
+
+/** A notification's `reason` for a refused AUTHORISATION is the refusal reason's text: the same mapping by text. */
+const REFUSAL_TEXTS: Readonly<Record<string, string>> = {
+  'expired card': '6',
+  'not enough balance': '12',
+  'cvc declined': '24',
+  '3d not authenticated': '11',
+  'authentication required': '38',
+  '3ds authentication error': '42',
+};
+
+export function declineOfReason(reason: string | undefined): Decline {
+  const text = (reason ?? '').split(':')[0]?.trim().toLowerCase() ?? '';
+  return declineOf(REFUSAL_TEXTS[text]);
+}
