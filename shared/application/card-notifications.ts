@@ -11,6 +11,7 @@ import type { CardNotification } from './connectors';
 import type { PaymentDeps } from './payment-deps';
 import { applyCardOutcome } from './held-card';
 import { transition } from './payments';
+import { applyRefundDecision } from './refunds';
 
 export interface NotificationResult extends Record<string, number> {
   applied: number;
@@ -64,6 +65,11 @@ export async function receiveCardNotifications(deps: PaymentDeps, readBody: () =
   if (!parsed) throw new AppError('VALIDATION_ERROR', "The body is not the provider's notification shape.");
   const result: NotificationResult = { applied: 0, duplicate: 0, forged: parsed.forged, unknown: 0, ignored: 0 };
   for (const n of parsed.items) {
+    if (n.event === 'refund' || n.event === 'refund_failed') {
+      const outcome = await applyRefundNotification(deps, n, notifications.provider);
+      result[outcome] = (result[outcome] ?? 0) + 1;
+      continue;
+    }
     const payment = n.paymentId ? await deps.store.getPayment(n.paymentId) : null;
     if (!payment || !payment.livemode || payment.provider?.name !== notifications.provider) {
       result.unknown++;
@@ -73,4 +79,18 @@ export async function receiveCardNotifications(deps: PaymentDeps, readBody: () =
     result[outcome] = (result[outcome] ?? 0) + 1;
   }
   return result;
+}
+
+/** REFUND success true settles our refund succeeded; REFUND success false or REFUND_FAILED settles it failed. Once. */
+async function applyRefundNotification(deps: PaymentDeps, n: CardNotification, provider: string): Promise<keyof NotificationResult> {
+  const refund = n.refundId ? await deps.refunds.get(n.refundId) : null;
+  if (!refund || !refund.livemode || refund.provider?.name !== provider) return 'unknown';
+  if (refund.status !== 'pending') return 'duplicate';
+  const ok = n.event === 'refund' && n.success;
+  const after = await applyRefundDecision(
+    deps,
+    refund.refund_id,
+    ok ? { to: 'succeeded' } : { to: 'failed', reason: 'declined_by_provider' },
+  );
+  return after && after.status !== 'pending' ? 'applied' : 'duplicate';
 }

@@ -146,6 +146,15 @@ export interface PixRefundConnector {
   get(req: { endToEndId: string; refundId: string }): Promise<ProviderRefundState | null>;
 }
 
+/**
+ * Live refunds of a held card payment (its provider reference), idempotent by our refund id. The provider only
+ * acknowledges a request (pending): its notification settles it.
+ */
+export interface CardRefundConnector {
+  readonly provider: { readonly name: string; reference(refundId: string): string };
+  send(req: { pspReference: string; refundId: string; amountMinor: number; currency: CurrencyCode }): Promise<ProviderRefundState>;
+}
+
 /** A pay-in callback item, parsed and verified by the provider's connector: only what to read back. */
 export interface PixCallbackItem {
   readonly reference: string;
@@ -211,6 +220,7 @@ export interface Connectors {
   /** Live cards held by a provider (replaces `card` in live mode when configured). */
   readonly heldCard?: HeldCardConnector;
   readonly cardNotifications?: CardNotifications;
+  readonly cardRefunds?: CardRefundConnector;
   readonly pix?: PixConnector;
   readonly voucher?: VoucherConnector;
   readonly wallet?: WalletConnector;

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reconcileHeldPayments } from '../../shared/application/reconcile-held';
-import { paymentReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
+import { paymentReferenceOf, refundReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -31,7 +31,12 @@ beforeAll(async () => {
   adyen = await startFakeAdyen({ hangMs: 5_000 });
   providersFile = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
   writeProviders();
-  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: providersFile, WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  Object.assign(process.env, {
+    STAGE: 'live',
+    PROVIDERS_FILE: providersFile,
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    REFUND_SETTLEMENT_DELAY_SECONDS: '0',
+  });
   stack = await startTestStack({ workers: true });
   const created = await stack.admin.createMerchant({ name: 'Loja Cartão' });
   const key = await stack.admin.createKey(created.merchant.merchant_id, 'live');
@@ -239,5 +244,82 @@ describe('live cards through Adyen', () => {
     const none = await fetch(`${stack.baseUrl}/providers/adyen/notifications`, { method: 'POST', body: '{"x":1}' });
     expect(none.status).toBe(404);
     writeProviders();
+  });
+
+  describe('refunds', () => {
+    const refund = (id: string, body: Record<string, unknown> = {}) =>
+      stack.request(`/api/v1/payments/${id}/refunds`, {
+        method: 'POST',
+        apiKey: merchant.apiKey,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    async function sentToAdyen(refundId: string) {
+      const ref = refundReferenceOf(refundId);
+      for (let i = 0; i < 200 && !adyen.refunds.some((r) => r.reference === ref); i++) await new Promise((r) => setTimeout(r, 50));
+      const sent = adyen.refunds.find((r) => r.reference === ref);
+      expect(sent).toBeDefined();
+      return sent as NonNullable<typeof sent>;
+    }
+    async function settled(refundId: string) {
+      for (let i = 0; i < 100; i++) {
+        const r = await paymentDeps().refunds.get(refundId);
+        if (r && r.status !== 'pending') return r;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      return paymentDeps().refunds.get(refundId);
+    }
+
+    it('received keeps the refund pending; REFUND success settles it; its replay changes nothing', async () => {
+      const paid = await direct({ amount: 80 });
+      const id = paid.body.payment_id as string;
+      const before = await liveBalance();
+      const r = await refund(id, { amount: 30 });
+      expect(r.status).toBe(200);
+      const refundId = r.body.refund_id as string;
+      const sent = await sentToAdyen(refundId);
+      expect(sent).toMatchObject({ paymentPspReference: (await stored(id)).provider?.details.psp_reference, value: 3000 });
+      const req = adyen.requests.find(
+        (q) => q.path.endsWith('/refunds') && (q.body as { reference?: string }).reference === sent.reference,
+      );
+      expect(req?.headers['idempotency-key']).toBe(`refund-${refundReferenceOf(refundId)}`);
+      expect((await paymentDeps().refunds.get(refundId))?.status).toBe('pending');
+
+      const item = adyen.item({
+        eventCode: 'REFUND',
+        merchantReference: sent.reference,
+        pspReference: sent.pspReference,
+        originalReference: sent.paymentPspReference,
+        amount: { currency: 'BRL', value: 3000 },
+      });
+      // A forged REFUND first: nothing settles.
+      await adyen.notify([{ ...item, additionalData: { hmacSignature: 'Zm9yZ2Vk' } }]);
+      expect((await paymentDeps().refunds.get(refundId))?.status).toBe('pending');
+      expect(await adyen.notify([item])).toEqual({ status: 200, body: '[accepted]' });
+      expect((await settled(refundId))?.status).toBe('succeeded');
+      await adyen.notify([item]);
+      expect((await paymentDeps().refunds.get(refundId))?.status).toBe('succeeded');
+      expect(await liveBalance()).toBe(before - 3000);
+    });
+
+    it('REFUND_FAILED settles the refund failed and the balance is credited back', async () => {
+      const paid = await direct({ amount: 50 });
+      const id = paid.body.payment_id as string;
+      const before = await liveBalance();
+      const r = await refund(id, { amount: 20 });
+      const refundId = r.body.refund_id as string;
+      const sent = await sentToAdyen(refundId);
+      await adyen.notify([
+        adyen.item({
+          eventCode: 'REFUND_FAILED',
+          merchantReference: sent.reference,
+          pspReference: sent.pspReference,
+          originalReference: sent.paymentPspReference,
+          amount: { currency: 'BRL', value: 2000 },
+        }),
+      ]);
+      expect((await settled(refundId))?.status).toBe('failed');
+      expect(await liveBalance()).toBe(before);
+    });
   });
 });

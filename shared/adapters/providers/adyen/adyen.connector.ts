@@ -2,13 +2,19 @@
  * The Adyen connector (Checkout API v71): live card payments held by Adyen (authorise, 3-D Secure by redirect
  * and its details call, technical cancel by our reference).
  */
-import type { CardNotification, CardNotifications, HeldCardConnector } from '../../../application/connectors';
+import type { CardNotification, CardNotifications, CardRefundConnector, HeldCardConnector } from '../../../application/connectors';
 import * as z from '../../../domain/zod';
 import { CURRENCY_CODES, type CurrencyCode } from '../../../domain/geo';
 import { hmacValid } from './adyen.hmac';
 import type { AdyenConfig } from '../providers.config';
 import { adyenClient, type AdyenClient } from './adyen.client';
-import { cancelResponseSchema, notificationItemSchema, notificationRequestSchema, paymentResponseSchema } from './adyen.schemas';
+import {
+  cancelResponseSchema,
+  notificationItemSchema,
+  notificationRequestSchema,
+  paymentResponseSchema,
+  refundResponseSchema,
+} from './adyen.schemas';
 import { ADYEN } from './adyen.client';
 import {
   cardPaymentRequest,
@@ -19,12 +25,15 @@ import {
   paymentIdOfReference,
   paymentReferenceOf,
   refundIdOfReference,
+  refundReferenceOf,
+  adyenAmount,
 } from './adyen.transformers';
 import { createHash } from 'node:crypto';
 
 export interface AdyenConnectors {
   readonly heldCard: HeldCardConnector;
   readonly notifications: CardNotifications;
+  readonly refunds: CardRefundConnector;
   readonly client: AdyenClient;
 }
 
@@ -60,7 +69,22 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
       );
     },
   };
-  return { heldCard, notifications: adyenNotifications(cfg), client };
+  const refunds: CardRefundConnector = {
+    provider: { name: ADYEN, reference: refundReferenceOf },
+    async send({ pspReference, refundId, amountMinor, currency }) {
+      const reference = refundReferenceOf(refundId);
+      await client.post(
+        'refunds',
+        `/payments/${encodeURIComponent(pspReference)}/refunds`,
+        refundResponseSchema,
+        { merchantAccount: cfg.merchant_account, amount: adyenAmount(amountMinor, currency), reference },
+        idempotencyKeyOf('refund', reference),
+      );
+      // Adyen answers `received`: the REFUND or REFUND_FAILED notification settles it.
+      return { refundId, kind: 'pending' };
+    },
+  };
+  return { heldCard, notifications: adyenNotifications(cfg), refunds, client };
 }
 
 const isCurrency = (c: string): c is CurrencyCode => (CURRENCY_CODES as readonly string[]).includes(c);
