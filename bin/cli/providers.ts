@@ -55,8 +55,16 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
   let failures = 0;
   const configured = Object.keys(cfg);
   if (configured.length === 0) io.out('  none configured: every live payment answers METHOD_NOT_AVAILABLE');
-  for (const name of ['adyen', 'stp'] as const)
+  for (const name of ['stp'] as const)
     if (cfg[name]) io.out(`  ${name}: configured (no connector in this version: its methods stay unavailable)`);
+  if (live.adyen && cfg.adyen) {
+    // No call is made: Adyen has no side-effect-free authenticated endpoint in the subset we use.
+    io.out(
+      `  adyen: configured for live cards (merchant account ${cfg.adyen.merchant_account}); ` +
+        'notifications go to <base>/providers/adyen/notifications (set the HMAC key in the Customer Area)',
+    );
+    live.adyen.client.close();
+  }
   if (live.apiPix && cfg.api_pix) {
     try {
       await live.apiPix.client.token();
