@@ -13,6 +13,7 @@ import { paymentDeps } from '../../shared/wiring';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { customer, ledger } from '../support/payments';
+import { SESSION_BODY } from '../support/sample-data';
 
 let adyen: FakeAdyen;
 let stack: TestStack;
@@ -244,6 +245,35 @@ describe('live cards through Adyen', () => {
     const none = await fetch(`${stack.baseUrl}/providers/adyen/notifications`, { method: 'POST', body: '{"x":1}' });
     expect(none.status).toBe(404);
     writeProviders();
+  });
+
+  it('hosted checkout: a card is authorised at Adyen and completes the session; 3-D Secure keeps it processing with our forwarder', async () => {
+    const session = async () => {
+      const r = await stack.request('/api/v1/checkout', {
+        method: 'POST',
+        apiKey: merchant.apiKey,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...SESSION_BODY, amount: 60 }),
+      });
+      expect(r.status).toBe(200);
+      return r.body.session_id as string;
+    };
+    const process = (sessionId: string) =>
+      stack.request('/api/v1/checkout/process', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: sessionId, payment_method: 'card', customer, card: card() }),
+      });
+    const before = await liveBalance();
+    const paid = await process(await session());
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: 'success', card_last_four: '1142' });
+    expect(await liveBalance()).toBe(before + 6000);
+
+    adyen.nextCard({ resultCode: 'RedirectShopper' });
+    const challenged = await process(await session());
+    expect(challenged.body).toMatchObject({ status: 'processing' });
+    expect(challenged.body.redirect_url).toBe(`${stack.baseUrl}/providers/adyen/3ds/${challenged.body.payment_id}`);
   });
 
   describe('refunds', () => {
