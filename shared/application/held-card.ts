@@ -123,8 +123,9 @@ export async function initiateHeldCard(
     events: [],
     now: intent.created_at,
   });
-  if (existing && !(existing.status === 'processing' && existing.provider && !existing.provider.details.psp_reference))
-    return { payment: existing, existing: true };
+  // A keyed retry repeats the call only while the provider's answer is unknown (no reference, no action kept).
+  const unanswered = (p: Payment) => p.status === 'processing' && !p.provider?.details.psp_reference && !p.provider?.details.action_url;
+  if (existing && !unanswered(existing)) return { payment: existing, existing: true };
   const payment = existing ?? intent;
   let outcome: HeldCardOutcome;
   try {

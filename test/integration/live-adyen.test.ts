@@ -105,6 +105,10 @@ describe('live cards through Adyen', () => {
     const id = r.body.payment_id as string;
     expect(r.body).toMatchObject({ status: 'success', payment_method: 'card' });
     expect(JSON.stringify(r.body)).not.toContain('4111111145551142');
+    const kept = JSON.stringify(await stored(id));
+    expect(kept).not.toContain('4111111145551142');
+    expect(kept).not.toContain('"737"');
+    expect((await stored(id)).card).toEqual({ brand: 'visa', last_four: '1142' });
     const sent = lastPaymentRequest();
     expect(sent?.body).toMatchObject({
       reference: paymentReferenceOf(id),
