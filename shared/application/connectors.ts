@@ -209,6 +209,24 @@ export interface VoucherConnector {
   }): Promise<Record<string, string>>;
 }
 
+/** A voucher (cash slip) issued by a provider that holds the payment: intent before call, its notification settles it. */
+export interface HeldVoucherConnector {
+  readonly provider: { readonly name: string; reference(paymentId: string): string };
+  /** The method kinds and countries it issues (e.g. cash in Mexico: OXXO). */
+  serves(kind: PaymentMethodKind, country: CountryCode): boolean;
+  issue(req: {
+    paymentId: string;
+    kind: VoucherKind;
+    amountMinor: number;
+    currency: CurrencyCode;
+    country: CountryCode;
+    shopper: { readonly name: string; readonly email: string };
+    returnUrl: string;
+  }): Promise<{ readonly artefact: Readonly<Record<string, string>>; readonly details: Readonly<Record<string, string>> }>;
+}
+
+type PaymentMethodKind = VoucherKind | 'card' | 'pix' | 'wallet';
+
 export interface WalletConnector {
   /** The URL where the customer approves the payment in their wallet. */
   start(req: { paymentId: string; amountMinor: number; currency: CurrencyCode; country: CountryCode }): Promise<{ redirectUrl: string }>;
@@ -221,6 +239,7 @@ export interface Connectors {
   readonly heldCard?: HeldCardConnector;
   readonly cardNotifications?: CardNotifications;
   readonly cardRefunds?: CardRefundConnector;
+  readonly heldVoucher?: HeldVoucherConnector;
   readonly pix?: PixConnector;
   readonly voucher?: VoucherConnector;
   readonly wallet?: WalletConnector;

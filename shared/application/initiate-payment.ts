@@ -20,6 +20,7 @@ import { modeOf } from '../domain/access';
 import { commitAndPublish, WriteConflict } from './ports';
 import { initiateHeldPix } from './held-pix';
 import { initiateHeldCard } from './held-card';
+import { initiateHeldVoucher } from './held-voucher';
 
 export interface InitiateRequest {
   readonly paymentId: string;
@@ -170,6 +171,8 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
       break;
     }
     default: {
+      // A provider holds this voucher: the intent is committed first, then the provider issues it.
+      if (connectors?.heldVoucher?.serves(req.kind, req.country)) return initiateHeldVoucher(deps, req, base, connectors.heldVoucher);
       if (!connectors?.voucher) throw unavailable();
       const artefact = await connectors.voucher.issue({
         kind: req.kind,

@@ -13,6 +13,7 @@ import type { PaymentDeps } from './payment-deps';
 import { transition } from './payments';
 import { settleRefundsReported } from './refunds-live';
 import { reconcileHeldCard } from './held-card';
+import { reconcileHeldVoucher } from './held-voucher';
 
 export interface ReconcileOptions {
   /** Seconds between read-backs of an open charge (default 120). */
@@ -162,9 +163,12 @@ export async function reconcileHeldPayments(deps: PaymentDeps, now: Date, opts: 
     try {
       if (heldCard) {
         const p = await deps.store.getPayment(id);
-        if (p?.payment_method === 'card' && p.provider?.name === heldCard.provider.name) {
-          const outcome = await reconcileHeldCard(deps, heldCard, p, now);
+        if (p && p.payment_method !== 'pix' && p.provider?.name === heldCard.provider.name) {
+          // Unanswered (processing) or awaiting 3-D Secure: cancelled by reference past the window; an issued voucher expires.
+          const outcome =
+            p.status === 'pending' ? await reconcileHeldVoucher(deps, p, now) : await reconcileHeldCard(deps, heldCard, p, now);
           if (outcome === 'failed') result.failed++;
+          if (outcome === 'expired') result.expired++;
           continue;
         }
       }

@@ -15,6 +15,7 @@ function servedKinds(c: Connectors | null): Set<PaymentMethod> {
   if (c.pix) kinds.add('pix');
   if (c.card || c.heldCard) kinds.add('card');
   if (c.wallet) kinds.add('wallet');
+  if (c.heldVoucher) kinds.add('cash');
   if (c.voucher) for (const k of ['boleto', 'cash', 'cip', 'spei', 'bank_transfer'] as const) kinds.add(k);
   return kinds;
 }

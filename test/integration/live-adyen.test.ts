@@ -57,6 +57,7 @@ afterAll(async () => {
   delete process.env.PROVIDERS_FILE;
 });
 
+const mexican = { name: 'Juana Pérez', email: 'juana@example.com', document: 'BOXW310820HNERXN09' };
 const year = String(new Date().getUTCFullYear() + 3);
 const card = (over: Record<string, unknown> = {}) => ({
   number: '4111111145551142',
@@ -74,9 +75,9 @@ const direct = (over: Record<string, unknown> = {}) =>
     body: JSON.stringify({ payment_method: 'card', amount: 120, currency: 'BRL', country: 'BRA', customer, card: card(), ...over }),
   });
 const status = (id: string) => stack.request(`/cashier/cashier/status/${merchant.merchantId}/${id}`, { apiKey: merchant.apiKey });
-async function liveBalance(): Promise<number> {
+async function liveBalance(currency = 'BRL'): Promise<number> {
   const r = await stack.request('/api/v1/balance', { apiKey: merchant.apiKey });
-  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === 'BRL');
+  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === currency);
   return Math.round((b?.available ?? 0) * 100);
 }
 /** The live ledger's sum equals the live balance (the fold runs on the stream: polled briefly). */
@@ -251,7 +252,7 @@ describe('live cards through Adyen', () => {
     writeProviders();
   });
 
-  it('hosted checkout: a card is authorised at Adyen and completes the session; 3-D Secure keeps it processing with our forwarder', async () => {
+  it('hosted checkout: an authorised card completes the session; 3-D Secure keeps it processing with our forwarder', async () => {
     const session = async () => {
       const r = await stack.request('/api/v1/checkout', {
         method: 'POST',
@@ -278,6 +279,48 @@ describe('live cards through Adyen', () => {
     const challenged = await process(await session());
     expect(challenged.body).toMatchObject({ status: 'processing' });
     expect(challenged.body.redirect_url).toBe(`${stack.baseUrl}/providers/adyen/3ds/${challenged.body.payment_id}`);
+  });
+
+  it('OXXO: intent, then /payments type oxxo; Adyen’s voucher replaces the sandbox’s; AUTHORISATION settles it', async () => {
+    const before = await liveBalance('MXN');
+    const oxxo = async () => {
+      const session = await stack.request('/api/v1/checkout', {
+        method: 'POST',
+        apiKey: merchant.apiKey,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...SESSION_BODY, amount: 250, currency: 'MXN', country: 'MEX' }),
+      });
+      expect(session.status).toBe(200);
+      return stack.request('/api/v1/checkout/process', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: session.body.session_id, payment_method: 'cash', customer: mexican }),
+      });
+    };
+    const r = await oxxo();
+    expect(r.status).toBe(200);
+    const id = r.body.payment_id as string;
+    const sent = lastPaymentRequest();
+    expect(sent?.body).toMatchObject({
+      reference: paymentReferenceOf(id),
+      paymentMethod: { type: 'oxxo' },
+      amount: { currency: 'MXN', value: 25000 },
+      countryCode: 'MX',
+      shopperName: { lastName: expect.any(String) },
+    });
+    expect(r.body).toMatchObject({
+      status: 'pending',
+      voucher_reference: expect.stringMatching(/^\d{30}$/),
+    });
+    await adyen.notify([adyen.item({ eventCode: 'AUTHORISATION', merchantReference: paymentReferenceOf(id) })]);
+    expect((await status(id)).body.status).toBe('success');
+    expect(await liveBalance('MXN')).toBe(before + 25000);
+
+    // A voucher nobody pays expires after its expiry and the grace; its technical cancel is not used.
+    const unpaid = (await oxxo()).body.payment_id as string;
+    await reconcileHeldPayments(paymentDeps(), later(10 * 86_400));
+    expect((await status(unpaid)).body.status).toBe('expired');
+    expect(adyen.cancels.map((c) => c.paymentReference)).not.toContain(paymentReferenceOf(unpaid));
   });
 
   describe('refunds', () => {

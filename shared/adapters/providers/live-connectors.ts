@@ -22,7 +22,9 @@ export function buildLiveProviders(cfg: ProvidersConfig): LiveProviders {
   const adyen = cfg.adyen ? adyenConnectors(cfg.adyen) : null;
   const connectors: Connectors = {
     ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
-    ...(adyen ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds } : {}),
+    ...(adyen
+      ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds, heldVoucher: adyen.voucher }
+      : {}),
   };
   return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, adyen };
 }

@@ -126,6 +126,31 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
 
   function answerPayment(body: PaymentRequest): [number, unknown] {
     if (body.merchantAccount !== merchantAccount) throw new AdyenError(403, '901', 'security', 'Invalid Merchant Account');
+    if (body.paymentMethod.type === 'oxxo') {
+      const p: AdyenPayment = { pspReference: pspRef(), reference: body.reference, request: body, resultCode: 'PresentToShopper' };
+      payments.set(body.reference, p);
+      byPsp.set(p.pspReference, p);
+      const voucherRef = String(Date.now()).padEnd(30, '0').slice(0, 30);
+      return [
+        200,
+        {
+          resultCode: 'PresentToShopper',
+          pspReference: p.pspReference,
+          merchantReference: body.reference,
+          action: {
+            type: 'voucher',
+            paymentMethodType: 'oxxo',
+            reference: voucherRef,
+            alternativeReference: voucherRef.slice(0, 14),
+            downloadUrl: `${origin}/voucher/${body.reference}.pdf`,
+            expiresAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+            initialAmount: body.amount,
+            totalAmount: body.amount,
+            merchantName: 'LatamPayments',
+          },
+        },
+      ];
+    }
     const script = scripts.shift() ?? { resultCode: 'Authorised' };
     const p: AdyenPayment = { pspReference: pspRef(), reference: body.reference, request: body, resultCode: script.resultCode };
     payments.set(body.reference, p);

@@ -2,7 +2,14 @@
  * The Adyen connector (Checkout API v71): live card payments held by Adyen (authorise, 3-D Secure by redirect
  * and its details call, technical cancel by our reference).
  */
-import type { CardNotification, CardNotifications, CardRefundConnector, HeldCardConnector } from '../../../application/connectors';
+import type {
+  CardNotification,
+  CardNotifications,
+  CardRefundConnector,
+  HeldCardConnector,
+  HeldVoucherConnector,
+} from '../../../application/connectors';
+import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
 import * as z from '../../../domain/zod';
 import { CURRENCY_CODES, type CurrencyCode } from '../../../domain/geo';
 import { hmacValid } from './adyen.hmac';
@@ -14,6 +21,7 @@ import {
   notificationRequestSchema,
   paymentResponseSchema,
   refundResponseSchema,
+  voucherActionSchema,
 } from './adyen.schemas';
 import { ADYEN } from './adyen.client';
 import {
@@ -27,6 +35,8 @@ import {
   refundIdOfReference,
   refundReferenceOf,
   adyenAmount,
+  countryAlpha2,
+  shopperNameOf,
 } from './adyen.transformers';
 import { createHash } from 'node:crypto';
 
@@ -34,6 +44,7 @@ export interface AdyenConnectors {
   readonly heldCard: HeldCardConnector;
   readonly notifications: CardNotifications;
   readonly refunds: CardRefundConnector;
+  readonly voucher: HeldVoucherConnector;
   readonly client: AdyenClient;
 }
 
@@ -84,7 +95,44 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
       return { refundId, kind: 'pending' };
     },
   };
-  return { heldCard, notifications: adyenNotifications(cfg), refunds, client };
+  // OXXO (cash in Mexico). Boleto is not enabled: Adyen requires the shopper's billing address, which we do not collect.
+  const voucher: HeldVoucherConnector = {
+    provider: { name: ADYEN, reference: paymentReferenceOf },
+    serves: (kind, country) => kind === 'cash' && country === 'MEX',
+    async issue(req) {
+      const reference = paymentReferenceOf(req.paymentId);
+      const r = await client.post(
+        'payments',
+        '/payments',
+        paymentResponseSchema,
+        {
+          merchantAccount: cfg.merchant_account,
+          reference,
+          amount: adyenAmount(req.amountMinor, req.currency),
+          paymentMethod: { type: 'oxxo' },
+          returnUrl: req.returnUrl,
+          countryCode: countryAlpha2(req.country),
+          shopperName: shopperNameOf(req.shopper.name),
+          shopperEmail: req.shopper.email,
+        },
+        idempotencyKeyOf('payment', reference),
+      );
+      if (r.resultCode === 'Refused' || r.resultCode === 'Error' || r.resultCode === 'Cancelled')
+        throw new ProviderRejected(ADYEN, 'payments', `result_${r.resultCode.toLowerCase()}`, 200);
+      const action = z.safeParse(voucherActionSchema, r.action);
+      if (r.resultCode !== 'PresentToShopper' || !action.success || !action.data.reference)
+        throw new ProviderUnavailable(ADYEN, 'payments', `no voucher in the answer (${r.resultCode})`);
+      return {
+        artefact: { voucher_reference: action.data.reference },
+        details: {
+          ...(r.pspReference ? { psp_reference: r.pspReference } : {}),
+          ...(action.data.downloadUrl ? { voucher_url: action.data.downloadUrl } : {}),
+          ...(action.data.expiresAt ? { voucher_expires_at: action.data.expiresAt } : {}),
+        },
+      };
+    },
+  };
+  return { heldCard, notifications: adyenNotifications(cfg), refunds, voucher, client };
 }
 
 const isCurrency = (c: string): c is CurrencyCode => (CURRENCY_CODES as readonly string[]).includes(c);

@@ -166,3 +166,12 @@ export function declineOfReason(reason: string | undefined): Decline {
   const text = (reason ?? '').split(':')[0]?.trim().toLowerCase() ?? '';
   return declineOf(REFUSAL_TEXTS[text]);
 }
+
+/** Adyen's shopperName from our customer's name: the last word is the last name. */
+export function shopperNameOf(name: string): { firstName: string; lastName: string } {
+  const parts = name.trim().split(/\s+/);
+  const last = parts.length > 1 ? (parts.pop() as string) : (parts[0] as string);
+  return { firstName: parts.join(' ').slice(0, 80) || last.slice(0, 80), lastName: last.slice(0, 80) };
+}
+
+export const countryAlpha2 = (c: CountryCode) => ALPHA2[c];
