@@ -61,8 +61,15 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
   let failures = 0;
   const configured = Object.keys(cfg);
   if (configured.length === 0) io.out('  none configured: every live payment answers METHOD_NOT_AVAILABLE');
-  if (cfg.adyen) io.out('  adyen: configured (no connector in this version: its methods stay unavailable)');
   if (cfg.stp) failures += await checkStp(cfg.stp, io);
+  if (live.adyen && cfg.adyen) {
+    // No call is made: Adyen has no side-effect-free authenticated endpoint in the subset we use.
+    io.out(
+      `  adyen: configured for live cards (merchant account ${cfg.adyen.merchant_account}); ` +
+        'notifications go to <base>/providers/adyen/notifications (set the HMAC key in the Customer Area)',
+    );
+    live.adyen.client.close();
+  }
   if (live.apiPix && cfg.api_pix) {
     try {
       await live.apiPix.client.token();

@@ -658,6 +658,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/providers/adyen/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adyen standard notifications: each item's HMAC verified before it is read; answered [accepted] once its effect is committed. */
+        post: operations["adyenNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/adyen/3ds/{payment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A live card's 3-D Secure: forwards the shopper to Adyen's redirect action.
+         * @description Rate limit: 120 requests per minute per object in the path.
+         */
+        get: operations["adyenThreeDs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/adyen/return/{payment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Back from Adyen's 3-D Secure: /payments/details completes the payment, then the shopper goes to the return URL.
+         * @description Rate limit: 120 requests per minute per object in the path.
+         */
+        get: operations["adyenReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.pending_3ds": {
@@ -10685,6 +10742,501 @@ export interface operations {
                             /** @enum {string} */
                             code: "NOT_FOUND";
                             /** @example No such endpoint. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    adyenNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `[accepted]`: every verified item applied (forged items are counted, never read). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example string */
+                    "text/plain": string;
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_FOUND` (No such endpoint. Check the path against the reference.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No such endpoint.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @example No such endpoint. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    adyenThreeDs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example pi_A1b2C3d4E5f6G7h8I9j0Kl */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A form that posts the shopper to Adyen's 3-D Secure page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example string */
+                    "text/html": string;
+                };
+            };
+            /** @description Sent to Adyen's 3-D Secure page (Location). */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PAYMENT_NOT_FOUND` (Payment not found. Check the payment id; payments belong to the merchant that created them.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYMENT_NOT_FOUND",
+                     *         "message": "Payment not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYMENT_NOT_FOUND";
+                            /** @example Payment not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    adyenReturn: {
+        parameters: {
+            query: {
+                /** @example string */
+                redirectResult: string;
+            };
+            header?: never;
+            path: {
+                /** @example pi_A1b2C3d4E5f6G7h8I9j0Kl */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Completed at Adyen; the shopper is sent to the return URL (Location). */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PAYMENT_NOT_FOUND` (Payment not found. Check the payment id; payments belong to the merchant that created them.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYMENT_NOT_FOUND",
+                     *         "message": "Payment not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYMENT_NOT_FOUND";
+                            /** @example Payment not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {

@@ -25,6 +25,64 @@ export interface CardConnector {
   completeChallenge(req: { paymentId: string; authenticated: boolean }): Promise<CardOutcome>;
 }
 
+/** The browser of a hosted-page shopper, for 3-D Secure 2 (what the page collected). */
+export interface ShopperBrowser {
+  readonly acceptHeader: string;
+  readonly userAgent: string;
+  readonly language: string;
+  readonly colorDepth: number;
+  readonly screenHeight: number;
+  readonly screenWidth: number;
+  readonly timeZoneOffset: number;
+  readonly javaEnabled: boolean;
+}
+
+/** A live card authorisation held by a provider: our ids, the raw card (never logged or stored), where 3DS returns. */
+export interface HeldCardRequest {
+  readonly paymentId: string;
+  readonly amountMinor: number;
+  readonly currency: CurrencyCode;
+  readonly country: CountryCode;
+  readonly card: CardInput;
+  readonly installments: number;
+  readonly shopper: { readonly reference: string; readonly email: string };
+  /** Our 3-D Secure return URL: the provider sends the shopper back here. */
+  readonly returnUrl: string;
+  readonly browser?: ShopperBrowser;
+}
+
+/** Where the shopper must go to authenticate (the provider's action): a GET, or a POST of form fields. */
+export interface ShopperRedirect {
+  readonly url: string;
+  readonly method: 'GET' | 'POST';
+  readonly data: Readonly<Record<string, string>>;
+}
+
+/** A held card's outcome: decided, waiting on the shopper's authentication, or waiting on the provider's notification. */
+export type HeldCardOutcome =
+  | { readonly kind: 'approved'; readonly authorizationCode: string; readonly pspReference: string }
+  | {
+      readonly kind: 'declined';
+      readonly code: DeclineCode | 'AUTHENTICATION_FAILED';
+      readonly message: string;
+      readonly providerCode: string;
+      readonly pspReference?: string;
+    }
+  | { readonly kind: 'redirect'; readonly redirect: ShopperRedirect; readonly pspReference?: string }
+  | { readonly kind: 'pending'; readonly pspReference?: string };
+
+/** Live cards through a provider that holds the payment (intent before call, reconciliation by reference). */
+export interface HeldCardConnector {
+  readonly provider: { readonly name: string; reference(paymentId: string): string };
+  authorize(req: HeldCardRequest): Promise<HeldCardOutcome>;
+  /** The shopper came back from authentication with the provider's result token. */
+  completeRedirect(req: { paymentId: string; redirectResult: string }): Promise<HeldCardOutcome>;
+  /** Seconds an open payment waits for the provider's outcome before it is cancelled by reference. */
+  readonly cancelAfterSeconds: number;
+  /** Technical cancel by our reference: whatever the provider made of an unanswered call is voided (asynchronous). */
+  cancelByReference(paymentId: string): Promise<void>;
+}
+
 export interface PixChargeRequest {
   readonly paymentId: string;
   readonly amountMinor: number;
@@ -88,6 +146,15 @@ export interface PixRefundConnector {
   get(req: { endToEndId: string; refundId: string }): Promise<ProviderRefundState | null>;
 }
 
+/**
+ * Live refunds of a held card payment (its provider reference), idempotent by our refund id. The provider only
+ * acknowledges a request (pending): its notification settles it.
+ */
+export interface CardRefundConnector {
+  readonly provider: { readonly name: string; reference(refundId: string): string };
+  send(req: { pspReference: string; refundId: string; amountMinor: number; currency: CurrencyCode }): Promise<ProviderRefundState>;
+}
+
 /** A pay-in callback item, parsed and verified by the provider's connector: only what to read back. */
 export interface PixCallbackItem {
   readonly reference: string;
@@ -104,6 +171,30 @@ export interface PixCallbacks {
   paymentIdOf(reference: string): string | null;
 }
 
+/** A provider notification item, verified by the connector before anything of it was read. */
+export interface CardNotification {
+  /** Idempotency: one effect per provider reference and event. */
+  readonly key: string;
+  readonly event: 'authorisation' | 'cancellation' | 'refund' | 'refund_failed' | 'capture' | 'chargeback' | 'other';
+  readonly eventCode: string;
+  readonly success: boolean;
+  /** Our payment id from the merchant reference (or the original reference), when it is one of ours. */
+  readonly paymentId: string | null;
+  /** Our refund id, for refund events whose merchant reference is one of our refunds. */
+  readonly refundId: string | null;
+  readonly pspReference: string;
+  readonly amountMinor: number;
+  readonly authorizationCode?: string;
+  /** A decline's code of ours (AUTHORISATION success false). */
+  readonly decline?: { readonly code: DeclineCode | 'AUTHENTICATION_FAILED'; readonly message: string };
+}
+
+/** A provider's notification intake: items whose signature verifies; the others are counted, never read. */
+export interface CardNotifications {
+  readonly provider: string;
+  parse(body: unknown): { readonly items: readonly CardNotification[]; readonly forged: number } | null;
+}
+
 /** Methods whose artefact the customer pays elsewhere: boleto, cash voucher, CIP, SPEI/bank transfer. */
 export type VoucherKind = 'boleto' | 'cash' | 'cip' | 'spei' | 'bank_transfer';
 
@@ -117,6 +208,24 @@ export interface VoucherConnector {
     dueAt: string;
   }): Promise<Record<string, string>>;
 }
+
+/** A voucher (cash slip) issued by a provider that holds the payment: intent before call, its notification settles it. */
+export interface HeldVoucherConnector {
+  readonly provider: { readonly name: string; reference(paymentId: string): string };
+  /** The method kinds and countries it issues (e.g. cash in Mexico: OXXO). */
+  serves(kind: PaymentMethodKind, country: CountryCode): boolean;
+  issue(req: {
+    paymentId: string;
+    kind: VoucherKind;
+    amountMinor: number;
+    currency: CurrencyCode;
+    country: CountryCode;
+    shopper: { readonly name: string; readonly email: string };
+    returnUrl: string;
+  }): Promise<{ readonly artefact: Readonly<Record<string, string>>; readonly details: Readonly<Record<string, string>> }>;
+}
+
+type PaymentMethodKind = VoucherKind | 'card' | 'pix' | 'wallet';
 
 export interface WalletConnector {
   /** The URL where the customer approves the payment in their wallet. */
@@ -196,6 +305,11 @@ export interface SpeiDepositConnector {
 /** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */
 export interface Connectors {
   readonly card?: CardConnector;
+  /** Live cards held by a provider (replaces `card` in live mode when configured). */
+  readonly heldCard?: HeldCardConnector;
+  readonly cardNotifications?: CardNotifications;
+  readonly cardRefunds?: CardRefundConnector;
+  readonly heldVoucher?: HeldVoucherConnector;
   readonly pix?: PixConnector;
   readonly voucher?: VoucherConnector;
   readonly wallet?: WalletConnector;

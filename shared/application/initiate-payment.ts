@@ -20,6 +20,8 @@ import { modeOf } from '../domain/access';
 import { commitAndPublish, WriteConflict } from './ports';
 import { initiateHeldPix } from './held-pix';
 import { liveSpeiArtefact } from './spei-deposits';
+import { initiateHeldCard } from './held-card';
+import { initiateHeldVoucher } from './held-voucher';
 
 export interface InitiateRequest {
   readonly paymentId: string;
@@ -117,6 +119,8 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
   const pageUrl = (page: string) => `${deps.baseUrl()}/sandbox/${page}/${req.paymentId}`;
   switch (req.kind) {
     case 'card': {
+      // A provider holds live cards: the intent is committed first, then the provider is called.
+      if (connectors?.heldCard) return initiateHeldCard(deps, req, base, connectors.heldCard);
       if (!connectors?.card) throw unavailable();
       const c = req.card as CardInput;
       card = await connectors.card.authorize({
@@ -173,6 +177,8 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
         payment = { ...base, artefact: await liveSpeiArtefact(deps, connectors.speiDeposits, req.paymentId, at) };
         break;
       }
+      // A provider holds this voucher: the intent is committed first, then the provider issues it.
+      if (connectors?.heldVoucher?.serves(req.kind, req.country)) return initiateHeldVoucher(deps, req, base, connectors.heldVoucher);
       if (!connectors?.voucher) throw unavailable();
       const artefact = await connectors.voucher.issue({
         kind: req.kind,

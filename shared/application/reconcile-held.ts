@@ -12,6 +12,8 @@ import { matchReceived, openHeldCharge, recordMismatch } from './held-pix';
 import type { PaymentDeps } from './payment-deps';
 import { transition } from './payments';
 import { settleRefundsReported } from './refunds-live';
+import { reconcileHeldCard } from './held-card';
+import { reconcileHeldVoucher } from './held-voucher';
 
 export interface ReconcileOptions {
   /** Seconds between read-backs of an open charge (default 120). */
@@ -154,10 +156,22 @@ export async function reconcileHeldPayments(deps: PaymentDeps, now: Date, opts: 
   const result: ReconcileResult = { checked: 0, settled: 0, expired: 0, failed: 0, mismatched: 0, unavailable: 0, oldestAgeSeconds: 0 };
   result.oldestAgeSeconds = ageSeconds(await deps.store.oldestProviderCheck(), now);
   const pix = await livePix(deps);
+  const heldCard = (await deps.connectors.forMode(true))?.heldCard ?? null;
   const due = await deps.store.dueForProviderCheck(now.toISOString(), limit);
   for (const id of due) {
     result.checked++;
     try {
+      if (heldCard) {
+        const p = await deps.store.getPayment(id);
+        if (p && p.payment_method !== 'pix' && p.provider?.name === heldCard.provider.name) {
+          // Unanswered (processing) or awaiting 3-D Secure: cancelled by reference past the window; an issued voucher expires.
+          const outcome =
+            p.status === 'pending' ? await reconcileHeldVoucher(deps, p, now) : await reconcileHeldCard(deps, heldCard, p, now);
+          if (outcome === 'failed') result.failed++;
+          if (outcome === 'expired') result.expired++;
+          continue;
+        }
+      }
       if (!pix) throw new ProviderUnavailable('pix', 'configuration', 'no live PIX provider is configured');
       const outcome = await reconcileOne(deps, pix, id, now, {
         lostIntentSeconds: opts.lostIntentSeconds,

@@ -7,14 +7,38 @@
 import { AppError } from '../domain/errors';
 import type { Payment } from '../domain/payments/payment';
 import type { Refund } from '../domain/refunds/refund';
-import type { PixRefundConnector, ProviderRefundState } from './connectors';
-import { ProviderUnavailable } from './connectors';
+import type { ProviderRefundState } from './connectors';
+import { ProviderRejected, ProviderUnavailable } from './connectors';
 import type { PaymentDeps } from './payment-deps';
 import { applyRefundDecision, type RefundDecision } from './refunds';
 
+/** How a live payment's money goes back: the provider and our refund's reference there, and the provider's state of a refund. */
+export interface LiveRefundRoute {
+  readonly provider: { readonly name: string; reference(refundId: string): string };
+  /** Read back (when the provider can) or sent; the provider's state of this refund. */
+  state(refund: Refund): Promise<ProviderRefundState>;
+}
+
 /** The provider that returns a live payment's money, or METHOD_NOT_AVAILABLE (what createRefund checks before committing). */
-export async function liveRefundConnector(deps: PaymentDeps, payment: Payment): Promise<PixRefundConnector> {
-  const refunds = (await deps.connectors.forMode(true))?.pixRefunds;
+export async function liveRefundConnector(deps: PaymentDeps, payment: Payment): Promise<LiveRefundRoute> {
+  const connectors = await deps.connectors.forMode(true);
+  const refunds = connectors?.pixRefunds;
+  const card = connectors?.cardRefunds;
+  const pspReference = payment.provider?.details.psp_reference;
+  if (payment.payment_method === 'card' && card && payment.provider?.name === card.provider.name && pspReference) {
+    return {
+      provider: card.provider,
+      async state(refund) {
+        try {
+          return await card.send({ pspReference, refundId: refund.refund_id, amountMinor: refund.amount_minor, currency: refund.currency });
+        } catch (e) {
+          // The provider's definite no (e.g. more than is left to refund): the refund fails, nothing moved.
+          if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
+          throw e;
+        }
+      },
+    };
+  }
   if (
     payment.payment_method !== 'pix' ||
     !refunds ||
@@ -26,7 +50,22 @@ export async function liveRefundConnector(deps: PaymentDeps, payment: Payment): 
       `Live refunds of ${payment.payment_method} payments are not available with the configured providers.`,
     );
   }
-  return refunds;
+  const endToEndId = payment.provider.details.end_to_end_id;
+  return {
+    provider: refunds.provider,
+    async state(refund) {
+      const known = await refunds.get({ endToEndId, refundId: refund.refund_id });
+      return (
+        known ??
+        (await refunds.send({
+          endToEndId,
+          refundId: refund.refund_id,
+          amountMinor: refund.amount_minor,
+          description: `Refund ${refund.refund_id}`,
+        }))
+      );
+    },
+  };
 }
 
 const decisionOf = (state: ProviderRefundState): RefundDecision =>
@@ -34,24 +73,15 @@ const decisionOf = (state: ProviderRefundState): RefundDecision =>
 
 /**
  * The provider's answer for a pending live refund: read back (it may have been sent before a crash), sent when
- * the provider has never seen it. An unreachable provider leaves it pending for the next attempt.
+ * the provider has never seen it (a provider without read-back is sent again: idempotent by our refund id).
+ * An unreachable provider leaves it pending for the next attempt.
  */
 export async function liveRefundDecision(deps: PaymentDeps, refund: Refund): Promise<RefundDecision> {
   const payment = await deps.store.getPayment(refund.payment_id);
   if (!payment) throw new Error(`refund ${refund.refund_id} has no payment ${refund.payment_id}`);
   try {
-    const connector = await liveRefundConnector(deps, payment);
-    const endToEndId = payment.provider?.details.end_to_end_id as string;
-    const known = await connector.get({ endToEndId, refundId: refund.refund_id });
-    const state =
-      known ??
-      (await connector.send({
-        endToEndId,
-        refundId: refund.refund_id,
-        amountMinor: refund.amount_minor,
-        description: `Refund ${refund.refund_id}`,
-      }));
-    return decisionOf(state);
+    const route = await liveRefundConnector(deps, payment);
+    return decisionOf(await route.state(refund));
   } catch (e) {
     if (e instanceof ProviderUnavailable) return { to: 'pending' };
     throw e;

@@ -13,9 +13,10 @@ function servedKinds(c: Connectors | null): Set<PaymentMethod> {
   const kinds = new Set<PaymentMethod>();
   if (!c) return kinds;
   if (c.pix) kinds.add('pix');
-  if (c.card) kinds.add('card');
+  if (c.card || c.heldCard) kinds.add('card');
   if (c.wallet) kinds.add('wallet');
   if (c.speiDeposits) kinds.add('spei');
+  if (c.heldVoucher) kinds.add('cash');
   if (c.voucher) for (const k of ['boleto', 'cash', 'cip', 'spei', 'bank_transfer'] as const) kinds.add(k);
   return kinds;
 }

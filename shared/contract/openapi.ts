@@ -60,6 +60,8 @@ function successResponse(route: RouteDefinition, r: ResponseContract) {
   switch (r.kind ?? 'json') {
     case 'html':
       return { description: r.description, headers, content: { 'text/html': { schema: z.string() } } };
+    case 'text':
+      return { description: r.description, headers, content: { 'text/plain': { schema: z.string() } } };
     case 'png':
       return { description: r.description, headers, content: { 'image/png': { schema: z.string().meta({ format: 'binary' }) } } };
     case 'redirect':

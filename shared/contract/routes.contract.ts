@@ -21,7 +21,7 @@ import * as events from '../http/views/event.schemas';
 import { healthReport, openApiDocument, providerCallbackReceived, stpCallbackAnswer } from './system.schemas';
 import { providerTokenPath } from '../domain/providers.schemas';
 
-export type MediaKind = 'json' | 'html' | 'png' | 'redirect';
+export type MediaKind = 'json' | 'html' | 'png' | 'redirect' | 'text';
 
 export interface ResponseContract {
   readonly description: string;
@@ -186,6 +186,23 @@ export const ROUTE_CONTRACTS = {
       'Recorded: confirmar (matched or kept for an operator) or devolver with the return cause (unknown CLABE).',
     ),
     errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  adyenNotifications: {
+    responses: { 200: { description: '`[accepted]`: every verified item applied (forged items are counted, never read).', kind: 'text' } },
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  adyenThreeDs: {
+    request: { path: pay.paymentPath },
+    responses: {
+      200: html("A form that posts the shopper to Adyen's 3-D Secure page."),
+      303: { description: "Sent to Adyen's 3-D Secure page (Location).", kind: 'redirect' },
+    },
+    errors: ['PAYMENT_NOT_FOUND'],
+  },
+  adyenReturn: {
+    request: { path: pay.paymentPath, query: pay.threeDsReturnQuery },
+    responses: { 303: { description: 'Completed at Adyen; the shopper is sent to the return URL (Location).', kind: 'redirect' } },
+    errors: ['PAYMENT_NOT_FOUND'],
   },
 } as const satisfies Record<RouteId, RouteContract>;
 

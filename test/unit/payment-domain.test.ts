@@ -21,6 +21,7 @@ describe('payment transitions', () => {
         'pending_3ds->failed',
         'pending_3ds->expired',
         'processing->pending',
+        'processing->pending_3ds',
         'processing->success',
         'processing->failed',
         'processing->expired',

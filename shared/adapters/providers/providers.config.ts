@@ -43,8 +43,13 @@ export const adyenConfigSchema = z.strictObject({
   api_key: text(1024),
   merchant_account: text(256),
   hmac_key_hex: z.string().check(z.regex(/^[0-9A-Fa-f]{64}$/, 'must be 64 hex characters')),
+  /** When present, the only certificate authority trusted for Adyen's server certificate (the fake Adyen locally). */
+  ca_pem: z.optional(pem('CERTIFICATE')),
+  /** Seconds an unanswered card payment waits for its AUTHORISATION notification before a technical cancel. */
+  cancel_after_seconds: z.optional(z.number().check(z.int(), z.gte(60), z.lte(86_400))),
   timeouts,
 });
+export type AdyenConfig = z.infer<typeof adyenConfigSchema>;
 
 export const stpConfigSchema = z.strictObject({
   base_url: httpsUrl,

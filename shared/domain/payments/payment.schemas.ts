@@ -69,6 +69,8 @@ export type CreateSessionInput = z.infer<typeof createSessionBody>;
 export const sessionIdSchema = z.string().check(z.regex(/^cs_[A-Za-z0-9_-]{22,64}$/, 'must be a checkout session id (cs_...)'));
 export const paymentIdSchema = z.string().check(z.regex(/^pi_[A-Za-z0-9_-]{22,64}$/, 'must be a payment id (pi_...)'));
 export const sessionPath = z.object({ session_id: sessionIdSchema });
+/** Back from a live card's 3-D Secure: the provider's opaque result token. */
+export const threeDsReturnQuery = z.object({ redirectResult: z.string().check(z.minLength(1), z.maxLength(20_000)) });
 /** The hosted page takes any id: a shopper with a broken link gets a page, not a JSON error. */
 export const checkoutPagePath = z.object({ session_id: z.string().check(z.maxLength(200)) });
 export const checkoutPageQuery = z.object({ locale: z.optional(z.string().check(z.maxLength(35))) });

@@ -15,8 +15,9 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   pending: ['success', 'failed', 'expired', 'cancelled'],
   pending_3ds: ['success', 'failed', 'expired'],
-  // processing -> pending: a live charge whose provider answered (or was read back) after the intent was committed.
-  processing: ['pending', 'success', 'failed', 'expired'],
+  // processing -> pending: a live charge whose provider answered (or was read back) after the intent was committed;
+  // processing -> pending_3ds: a live direct card whose provider asked for 3-D Secure after the intent was committed.
+  processing: ['pending', 'pending_3ds', 'success', 'failed', 'expired'],
   success: ['refunded'],
   failed: [],
   cancelled: [],

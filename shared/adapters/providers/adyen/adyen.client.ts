@@ -1,0 +1,81 @@
+/**
+ * The Adyen Checkout client: the API key in X-API-Key, an Idempotency-Key derived from our id on every POST, a
+ * connect and a total time limit on every call, answers checked against our schemas. What goes wrong becomes
+ * ProviderUnavailable (no usable answer: the outcome is unknown, nothing is retried here; the intent and the
+ * reconciliation job settle it) or ProviderRejected (Adyen's definite no, reduced to a code of ours). Nothing of a
+ * request body (card data) or a response body is logged.
+ */
+import * as z from '../../../domain/zod';
+import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
+import { logger } from '../../../observability';
+import { NoAnswer, providerHttp, type HttpAnswer, type ProviderHttp } from '../http-client';
+import type { AdyenConfig } from '../providers.config';
+import { serviceErrorSchema } from './adyen.schemas';
+
+export const ADYEN = 'adyen';
+
+export type AdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels';
+
+export interface AdyenClient {
+  /** POSTs `body` to `path` with the Idempotency-Key; the parsed body of a 2xx answer. */
+  post<S extends z.ZodMiniType>(op: AdyenOp, path: string, schema: S, body: unknown, idempotencyKey: string): Promise<z.infer<S>>;
+  close(): void;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adyen's error (ServiceError.errorCode, e.g. "101" invalid card number) as a stable code of ours. */
+export function errorCodeOf(a: HttpAnswer): string {
+  const parsed = z.safeParse(serviceErrorSchema, safeJson(a.text));
+  const code = parsed.success ? (parsed.data.errorCode ?? '') : '';
+  return /^[A-Za-z0-9_]{1,20}$/.test(code) ? `adyen_${code}` : `http_${a.status}`;
+}
+
+/** 704: a request with this Idempotency-Key is still in flight (or was sent with another body): the outcome is unknown. */
+const IDEMPOTENCY_IN_FLIGHT = 'adyen_704';
+
+export function adyenClient(cfg: AdyenConfig, http?: ProviderHttp): AdyenClient {
+  const transport =
+    http ??
+    providerHttp(ADYEN, { caPem: cfg.ca_pem }, { connectMs: cfg.timeouts?.connect_ms ?? 3_000, totalMs: cfg.timeouts?.total_ms ?? 10_000 });
+  const base = cfg.base_url.replace(/\/$/, '');
+  const unavailable = (op: AdyenOp, reason: string) => {
+    logger.warn('Adyen call got no usable answer', { provider: ADYEN, operation: op, reason });
+    return new ProviderUnavailable(ADYEN, op, reason);
+  };
+
+  return {
+    async post(op, path, schema, body, idempotencyKey) {
+      let a: HttpAnswer;
+      try {
+        a = await transport.send({
+          method: 'POST',
+          url: `${base}${path}`,
+          headers: { 'x-api-key': cfg.api_key, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+          body: JSON.stringify(body),
+        });
+      } catch (e) {
+        throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e));
+      }
+      if (a.status === 401 || a.status === 403) throw unavailable(op, `Adyen refused our API key (${a.status}): check api_key`);
+      if (a.status >= 500 || a.status === 429) throw unavailable(op, `Adyen answered ${a.status}`);
+      if (a.status < 200 || a.status > 299) {
+        const code = errorCodeOf(a);
+        if (code === IDEMPOTENCY_IN_FLIGHT) throw unavailable(op, 'the same Idempotency-Key is still being processed');
+        logger.warn('Adyen refused a call', { provider: ADYEN, operation: op, status: a.status, code });
+        throw new ProviderRejected(ADYEN, op, code, a.status);
+      }
+      const parsed = z.safeParse(schema, safeJson(a.text));
+      if (!parsed.success)
+        throw unavailable(op, `Adyen's answer does not match our schema (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+      return parsed.data;
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The Adyen connector (Checkout API v71): live card payments held by Adyen (authorise, 3-D Secure by redirect
+ * and its details call, technical cancel by our reference).
+ */
+import type {
+  CardNotification,
+  CardNotifications,
+  CardRefundConnector,
+  HeldCardConnector,
+  HeldVoucherConnector,
+} from '../../../application/connectors';
+import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
+import * as z from '../../../domain/zod';
+import { CURRENCY_CODES, type CurrencyCode } from '../../../domain/geo';
+import { hmacValid } from './adyen.hmac';
+import type { AdyenConfig } from '../providers.config';
+import { adyenClient, type AdyenClient } from './adyen.client';
+import {
+  cancelResponseSchema,
+  notificationItemSchema,
+  notificationRequestSchema,
+  paymentResponseSchema,
+  refundResponseSchema,
+  voucherActionSchema,
+} from './adyen.schemas';
+import { ADYEN } from './adyen.client';
+import {
+  cardPaymentRequest,
+  declineOfReason,
+  idempotencyKeyOf,
+  ourMinor,
+  outcomeOf,
+  paymentIdOfReference,
+  paymentReferenceOf,
+  refundIdOfReference,
+  refundReferenceOf,
+  adyenAmount,
+  countryAlpha2,
+  shopperNameOf,
+} from './adyen.transformers';
+import { createHash } from 'node:crypto';
+
+export interface AdyenConnectors {
+  readonly heldCard: HeldCardConnector;
+  readonly notifications: CardNotifications;
+  readonly refunds: CardRefundConnector;
+  readonly voucher: HeldVoucherConnector;
+  readonly client: AdyenClient;
+}
+
+export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenClient(cfg)): AdyenConnectors {
+  const heldCard: HeldCardConnector = {
+    provider: { name: ADYEN, reference: paymentReferenceOf },
+    cancelAfterSeconds: cfg.cancel_after_seconds ?? 900,
+    async authorize(req) {
+      const body = cardPaymentRequest(req, cfg.merchant_account);
+      const r = await client.post('payments', '/payments', paymentResponseSchema, body, idempotencyKeyOf('payment', body.reference));
+      return outcomeOf(r);
+    },
+    async completeRedirect({ paymentId, redirectResult }) {
+      // One key per result token: a repeated return repeats the same call, a new token is a new call.
+      const token = createHash('sha256').update(redirectResult).digest('hex').slice(0, 16);
+      const r = await client.post(
+        'paymentDetails',
+        '/payments/details',
+        paymentResponseSchema,
+        { details: { redirectResult } },
+        idempotencyKeyOf('details', `${paymentReferenceOf(paymentId)}-${token}`),
+      );
+      return outcomeOf(r);
+    },
+    async cancelByReference(paymentId) {
+      const reference = paymentReferenceOf(paymentId);
+      await client.post(
+        'cancels',
+        '/cancels',
+        cancelResponseSchema,
+        { merchantAccount: cfg.merchant_account, paymentReference: reference },
+        idempotencyKeyOf('cancel', reference),
+      );
+    },
+  };
+  const refunds: CardRefundConnector = {
+    provider: { name: ADYEN, reference: refundReferenceOf },
+    async send({ pspReference, refundId, amountMinor, currency }) {
+      const reference = refundReferenceOf(refundId);
+      await client.post(
+        'refunds',
+        `/payments/${encodeURIComponent(pspReference)}/refunds`,
+        refundResponseSchema,
+        { merchantAccount: cfg.merchant_account, amount: adyenAmount(amountMinor, currency), reference },
+        idempotencyKeyOf('refund', reference),
+      );
+      // Adyen answers `received`: the REFUND or REFUND_FAILED notification settles it.
+      return { refundId, kind: 'pending' };
+    },
+  };
+  // OXXO (cash in Mexico). Boleto is not enabled: Adyen requires the shopper's billing address, which we do not collect.
+  const voucher: HeldVoucherConnector = {
+    provider: { name: ADYEN, reference: paymentReferenceOf },
+    serves: (kind, country) => kind === 'cash' && country === 'MEX',
+    async issue(req) {
+      const reference = paymentReferenceOf(req.paymentId);
+      const r = await client.post(
+        'payments',
+        '/payments',
+        paymentResponseSchema,
+        {
+          merchantAccount: cfg.merchant_account,
+          reference,
+          amount: adyenAmount(req.amountMinor, req.currency),
+          paymentMethod: { type: 'oxxo' },
+          returnUrl: req.returnUrl,
+          countryCode: countryAlpha2(req.country),
+          shopperName: shopperNameOf(req.shopper.name),
+          shopperEmail: req.shopper.email,
+        },
+        idempotencyKeyOf('payment', reference),
+      );
+      if (r.resultCode === 'Refused' || r.resultCode === 'Error' || r.resultCode === 'Cancelled')
+        throw new ProviderRejected(ADYEN, 'payments', `result_${r.resultCode.toLowerCase()}`, 200);
+      const action = z.safeParse(voucherActionSchema, r.action);
+      if (r.resultCode !== 'PresentToShopper' || !action.success || !action.data.reference)
+        throw new ProviderUnavailable(ADYEN, 'payments', `no voucher in the answer (${r.resultCode})`);
+      return {
+        artefact: { voucher_reference: action.data.reference },
+        details: {
+          ...(r.pspReference ? { psp_reference: r.pspReference } : {}),
+          ...(action.data.downloadUrl ? { voucher_url: action.data.downloadUrl } : {}),
+          ...(action.data.expiresAt ? { voucher_expires_at: action.data.expiresAt } : {}),
+        },
+      };
+    },
+  };
+  return { heldCard, notifications: adyenNotifications(cfg), refunds, voucher, client };
+}
+
+const isCurrency = (c: string): c is CurrencyCode => (CURRENCY_CODES as readonly string[]).includes(c);
+
+const EVENTS: Readonly<Record<string, CardNotification['event']>> = {
+  AUTHORISATION: 'authorisation',
+  CANCELLATION: 'cancellation',
+  TECHNICAL_CANCEL: 'cancellation',
+  CANCEL_OR_REFUND: 'cancellation',
+  CAPTURE: 'capture',
+  REFUND: 'refund',
+  REFUND_FAILED: 'refund_failed',
+  REFUNDED_REVERSED: 'refund_failed',
+  CHARGEBACK: 'chargeback',
+};
+
+/**
+ * Standard notifications: each item's HMAC (hmac_key_hex) is verified before any of its fields is used; an item
+ * that does not verify, or is for another merchant account, is counted as forged and dropped.
+ */
+export function adyenNotifications(cfg: Pick<AdyenConfig, 'hmac_key_hex' | 'merchant_account'>): CardNotifications {
+  return {
+    provider: ADYEN,
+    parse(body) {
+      const envelope = z.safeParse(notificationRequestSchema, body);
+      if (!envelope.success) return null;
+      const items: CardNotification[] = [];
+      let forged = 0;
+      for (const wrapped of envelope.data.notificationItems) {
+        const r = z.safeParse(notificationItemSchema, wrapped.NotificationRequestItem);
+        if (!r.success || !hmacValid(r.data, cfg.hmac_key_hex) || r.data.merchantAccountCode !== cfg.merchant_account) {
+          forged++;
+          continue;
+        }
+        const i = r.data;
+        const event = EVENTS[i.eventCode] ?? 'other';
+        const isRefund = event === 'refund' || event === 'refund_failed';
+        const paymentId = paymentIdOfReference(i.merchantReference);
+        const currency = i.amount.currency;
+        items.push({
+          key: `${i.pspReference}:${i.eventCode}`,
+          event,
+          eventCode: i.eventCode,
+          success: i.success === 'true',
+          paymentId,
+          refundId: isRefund ? refundIdOfReference(i.merchantReference) : null,
+          pspReference: i.pspReference,
+          amountMinor: isCurrency(currency) ? ourMinor(i.amount.value, currency) : i.amount.value,
+          ...(i.additionalData?.authCode ? { authorizationCode: i.additionalData.authCode } : {}),
+          ...(event === 'authorisation' && i.success === 'false' ? { decline: declineOfReason(i.reason) } : {}),
+        });
+      }
+      return { items, forged };
+    },
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * Between our domain and Adyen's wire: merchant references derived from our ids (reversible), idempotency keys
+ * derived from them, amounts in Adyen's minor units, the card payment we request, and what a resultCode and a
+ * refusalReasonCode mean to us.
+ */
+import type { DeclineCode, HeldCardOutcome, HeldCardRequest, ShopperRedirect } from '../../../application/connectors';
+import { CURRENCY_DECIMALS, type CountryCode, type CurrencyCode } from '../../../domain/geo';
+import type { AdyenAmount, PaymentRequest, PaymentResponse } from './adyen.schemas';
+
+/** Our ids are a prefix and 16 random bytes in base64url; the reference is two letters and those bytes in hex. */
+function toReference(id: string, prefix: string, tag: string): string {
+  if (!id.startsWith(prefix)) throw new RangeError(`not a ${prefix} id`);
+  const bytes = Buffer.from(id.slice(prefix.length), 'base64url');
+  if (bytes.length !== 16 || bytes.toString('base64url') !== id.slice(prefix.length)) throw new RangeError(`not a ${prefix} id`);
+  return `${tag}${bytes.toString('hex')}`;
+}
+
+function fromReference(ref: string, prefix: string, tag: string): string | null {
+  const m = new RegExp(`^${tag}([0-9a-f]{32})$`).exec(ref);
+  return m ? `${prefix}${Buffer.from(m[1] as string, 'hex').toString('base64url')}` : null;
+}
+
+/** Merchant reference of a payment: `pi` + 32 hex. */
+export const paymentReferenceOf = (paymentId: string) => toReference(paymentId, 'pi_', 'pi');
+export const paymentIdOfReference = (ref: string) => fromReference(ref, 'pi_', 'pi');
+/** Merchant reference of a refund: `re` + 32 hex. */
+export const refundReferenceOf = (refundId: string) => toReference(refundId, 're_', 're');
+export const refundIdOfReference = (ref: string) => fromReference(ref, 're_', 're');
+
+/** Idempotency-Key of one operation on one of our objects: the same on every retry of it, distinct across operations. */
+export const idempotencyKeyOf = (operation: 'payment' | 'details' | 'refund' | 'cancel', reference: string) => `${operation}-${reference}`;
+
+/**
+ * Adyen's minor units per currency (its currency table), which differ from ours where ISO and Adyen disagree:
+ * Adyen counts CLP in hundredths although the peso has no subunit.
+ */
+const ADYEN_DECIMALS: Readonly<Record<CurrencyCode, number>> = { BRL: 2, PEN: 2, COP: 2, CLP: 2, MXN: 2, USD: 2, ARS: 2, USDT: 2 };
+
+export function adyenAmount(amountMinor: number, currency: CurrencyCode): AdyenAmount {
+  return { currency, value: amountMinor * 10 ** (ADYEN_DECIMALS[currency] - CURRENCY_DECIMALS[currency]) };
+}
+
+export function ourMinor(value: number, currency: CurrencyCode): number {
+  return Math.round(value / 10 ** (ADYEN_DECIMALS[currency] - CURRENCY_DECIMALS[currency]));
+}
+
+const ALPHA2: Readonly<Record<CountryCode, string>> = { BRA: 'BR', PER: 'PE', COL: 'CO', CHL: 'CL', MEX: 'MX', ECU: 'EC', ARG: 'AR' };
+
+/** The card payment: the same fields on every call for one payment (a retry repeats the same request). */
+export function cardPaymentRequest(req: HeldCardRequest, merchantAccount: string): PaymentRequest {
+  const b = req.browser;
+  return {
+    merchantAccount,
+    reference: paymentReferenceOf(req.paymentId),
+    amount: adyenAmount(req.amountMinor, req.currency),
+    paymentMethod: {
+      type: 'scheme',
+      number: req.card.number,
+      expiryMonth: req.card.expiry_month,
+      expiryYear: req.card.expiry_year,
+      cvc: req.card.cvv,
+      holderName: req.card.holder_name,
+    },
+    returnUrl: req.returnUrl,
+    channel: 'Web',
+    shopperInteraction: 'Ecommerce',
+    countryCode: ALPHA2[req.country],
+    shopperReference: req.shopper.reference,
+    shopperEmail: req.shopper.email,
+    ...(req.installments > 1 ? { installments: { value: req.installments } } : {}),
+    ...(b
+      ? {
+          browserInfo: {
+            acceptHeader: b.acceptHeader,
+            colorDepth: b.colorDepth,
+            javaEnabled: b.javaEnabled,
+            language: b.language,
+            screenHeight: b.screenHeight,
+            screenWidth: b.screenWidth,
+            timeZoneOffset: b.timeZoneOffset,
+            userAgent: b.userAgent,
+          },
+        }
+      : {}),
+  };
+}
+
+type Decline = { code: DeclineCode | 'AUTHENTICATION_FAILED'; message: string };
+
+/**
+ * refusalReasonCode (Adyen's refusal reasons) → our failure_code. Mapped: 6 Expired Card, 12 Not enough balance,
+ * 24 CVC Declined, 11 3D Not Authenticated, 38 Authentication required, 39 RReq not received, 42 3DS
+ * Authentication Error. Every other code (2 Refused, 5 Blocked Card, 7 Invalid Amount, 8 Invalid Card Number,
+ * 14/20/22/31 fraud, ...) is a generic card_declined, with the provider code kept on the payment.
+ */
+const REFUSALS: Readonly<Record<string, Decline>> = {
+  '6': { code: 'EXPIRED_CARD', message: 'The card has expired.' },
+  '12': { code: 'INSUFFICIENT_FUNDS', message: 'The card has insufficient funds.' },
+  '24': { code: 'INCORRECT_CVC', message: 'The card security code is incorrect.' },
+  '11': { code: 'AUTHENTICATION_FAILED', message: '3-D Secure authentication failed.' },
+  '38': { code: 'AUTHENTICATION_FAILED', message: 'The issuer requires 3-D Secure authentication.' },
+  '39': { code: 'AUTHENTICATION_FAILED', message: '3-D Secure authentication failed.' },
+  '42': { code: 'AUTHENTICATION_FAILED', message: '3-D Secure authentication failed.' },
+};
+
+export function declineOf(refusalReasonCode: string | undefined): Decline {
+  return REFUSALS[refusalReasonCode ?? ''] ?? { code: 'CARD_DECLINED', message: 'The card was declined.' };
+}
+
+/** The shopper's next step from an action: a redirect we can forward to, or null (an action we do not drive). */
+export function redirectOf(action: PaymentResponse['action']): ShopperRedirect | null {
+  if (!action || action.type !== 'redirect' || typeof action.url !== 'string') return null;
+  const method = String(action.method ?? 'GET').toUpperCase() === 'POST' ? 'POST' : 'GET';
+  const raw = action.data;
+  const data: Record<string, string> = {};
+  if (raw && typeof raw === 'object')
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) if (typeof v === 'string') data[k] = v;
+  return { url: action.url, method, data };
+}
+
+/**
+ * resultCode → our outcome. Authorised: approved (automatic capture). Refused: declined with the refusal reason.
+ * Error and Cancelled: declined (card_declined). RedirectShopper/IdentifyShopper/ChallengeShopper: the shopper
+ * authenticates (only a redirect action can be forwarded; any other action waits for the notification).
+ * Pending/Received/PresentToShopper and the rest: pending until the notification.
+ */
+export function outcomeOf(r: PaymentResponse): HeldCardOutcome {
+  const psp = r.pspReference ? { pspReference: r.pspReference } : {};
+  switch (r.resultCode) {
+    case 'Authorised':
+      if (!r.pspReference) return { kind: 'pending' };
+      return { kind: 'approved', authorizationCode: r.additionalData?.authCode ?? r.pspReference, pspReference: r.pspReference };
+    case 'Refused':
+      return { kind: 'declined', ...declineOf(r.refusalReasonCode), providerCode: `refusal_${r.refusalReasonCode ?? 'unknown'}`, ...psp };
+    case 'Error':
+    case 'Cancelled':
+      return {
+        kind: 'declined',
+        code: 'CARD_DECLINED',
+        message: 'The card was declined.',
+        providerCode: r.resultCode.toLowerCase(),
+        ...psp,
+      };
+    case 'RedirectShopper':
+    case 'IdentifyShopper':
+    case 'ChallengeShopper': {
+      const redirect = redirectOf(r.action);
+      return redirect ? { kind: 'redirect', redirect, ...psp } : { kind: 'pending', ...psp };
+    }
+    default:
+      return { kind: 'pending', ...psp };
+  }
+}
+
+/** A notification's `reason` for a refused AUTHORISATION is the refusal reason's text: the same mapping by text. */
+const REFUSAL_TEXTS: Readonly<Record<string, string>> = {
+  'expired card': '6',
+  'not enough balance': '12',
+  'cvc declined': '24',
+  '3d not authenticated': '11',
+  'authentication required': '38',
+  '3ds authentication error': '42',
+};
+
+export function declineOfReason(reason: string | undefined): Decline {
+  const text = (reason ?? '').split(':')[0]?.trim().toLowerCase() ?? '';
+  return declineOf(REFUSAL_TEXTS[text]);
+}
+
+/** Adyen's shopperName from our customer's name: the last word is the last name. */
+export function shopperNameOf(name: string): { firstName: string; lastName: string } {
+  const parts = name.trim().split(/\s+/);
+  const last = parts.length > 1 ? (parts.pop() as string) : (parts[0] as string);
+  return { firstName: parts.join(' ').slice(0, 80) || last.slice(0, 80), lastName: last.slice(0, 80) };
+}
+
+export const countryAlpha2 = (c: CountryCode) => ALPHA2[c];
