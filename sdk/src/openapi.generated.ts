@@ -11112,9 +11112,9 @@ export interface operations {
     };
     adyenReturn: {
         parameters: {
-            query: {
+            query?: {
                 /** @example string */
-                redirectResult: string;
+                redirectResult?: string;
             };
             header?: never;
             path: {

@@ -166,12 +166,12 @@ export async function initiateHeldCard(
  * The shopper is back from the provider's authentication with its result token: the provider completes the
  * payment (details call) and its outcome is applied. Answers where to send the shopper next.
  */
-export async function completeHeldCardReturn(deps: PaymentDeps, paymentId: string, redirectResult: string): Promise<string> {
+export async function completeHeldCardReturn(deps: PaymentDeps, paymentId: string, redirectResult: string | undefined): Promise<string> {
   const payment = await deps.store.getPayment(paymentId);
   const card = (await deps.connectors.forMode(true))?.heldCard;
   if (!payment || !payment.livemode || !card || payment.provider?.name !== card.provider.name) throw new AppError('PAYMENT_NOT_FOUND');
   let current = payment;
-  if (payment.status === 'pending_3ds' || payment.status === 'processing') {
+  if (redirectResult && (payment.status === 'pending_3ds' || payment.status === 'processing')) {
     try {
       const outcome = await card.completeRedirect({ paymentId, redirectResult });
       current = await applyCardOutcome(deps, payment, outcome, payment.status);

@@ -144,6 +144,8 @@ describe.each(STAGES)('%s stage', (stage) => {
         'createDirectPayment',
         'processCheckoutPayment',
         'apiPixCallback',
+        'adyenNotifications',
+        'adyenReturn',
         'stpEstadoCallback',
         'stpAbonoCallback',
         'createPayout',

@@ -70,7 +70,11 @@ export const sessionIdSchema = z.string().check(z.regex(/^cs_[A-Za-z0-9_-]{22,64
 export const paymentIdSchema = z.string().check(z.regex(/^pi_[A-Za-z0-9_-]{22,64}$/, 'must be a payment id (pi_...)'));
 export const sessionPath = z.object({ session_id: sessionIdSchema });
 /** Back from a live card's 3-D Secure: the provider's opaque result token. */
-export const threeDsReturnQuery = z.object({ redirectResult: z.string().check(z.minLength(1), z.maxLength(20_000)) });
+/**
+ * Back from the provider's 3-D Secure. Without a result (a reload, a bookmark) the shopper is only sent on: the
+ * notification or the reconciliation job decides. 8,000 characters fits the API's 10 KB request line.
+ */
+export const threeDsReturnQuery = z.object({ redirectResult: z.optional(z.string().check(z.minLength(1), z.maxLength(8_000))) });
 /** The hosted page takes any id: a shopper with a broken link gets a page, not a JSON error. */
 export const checkoutPagePath = z.object({ session_id: z.string().check(z.maxLength(200)) });
 export const checkoutPageQuery = z.object({ locale: z.optional(z.string().check(z.maxLength(35))) });
