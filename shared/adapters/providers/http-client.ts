@@ -37,6 +37,15 @@ export class NoAnswer extends Error {
   }
 }
 
+/** An answer's body as JSON, or undefined when it is empty or not JSON (the caller's schema then refuses it). */
+export function safeJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ProviderHttp {
   send(req: { method: string; url: string; headers?: Record<string, string>; body?: string }): Promise<HttpAnswer>;
   close(): void;

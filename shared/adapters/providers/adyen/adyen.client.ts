@@ -8,7 +8,7 @@
 import * as z from '../../../domain/zod';
 import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
 import { logger } from '../../../observability';
-import { NoAnswer, providerHttp, type HttpAnswer, type ProviderHttp } from '../http-client';
+import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { AdyenConfig } from '../providers.config';
 import { serviceErrorSchema } from './adyen.schemas';
 
@@ -20,14 +20,6 @@ export interface AdyenClient {
   /** POSTs `body` to `path` with the Idempotency-Key; the parsed body of a 2xx answer. */
   post<S extends z.ZodMiniType>(op: AdyenOp, path: string, schema: S, body: unknown, idempotencyKey: string): Promise<z.infer<S>>;
   close(): void;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Adyen's error (ServiceError.errorCode, e.g. "101" invalid card number) as a stable code of ours. */

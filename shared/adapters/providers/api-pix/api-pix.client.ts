@@ -8,7 +8,7 @@
 import * as z from '../../../domain/zod';
 import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
 import { logger } from '../../../observability';
-import { NoAnswer, providerHttp, type HttpAnswer, type ProviderHttp } from '../http-client';
+import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { ApiPixConfig } from '../providers.config';
 import { problemSchema, tokenResponseSchema } from './api-pix.schemas';
 
@@ -40,14 +40,6 @@ export function problemCode(a: HttpAnswer): string {
   const type = parsed.success ? parsed.data.type : '';
   const name = type.split('/').pop() ?? '';
   return /^[A-Za-z]{3,60}$/.test(name) ? name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase() : `http_${a.status}`;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export function apiPixClient(cfg: ApiPixConfig, http?: ProviderHttp): ApiPixClient {

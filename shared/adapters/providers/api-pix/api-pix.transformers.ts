@@ -5,19 +5,7 @@
 import type { PixCharge, PixChargeRequest, PixChargeState, ProviderRefundState, ReceivedPix } from '../../../application/connectors';
 import { formatMinor } from '../../../domain/money';
 import type { Cob, CobPutRequest, Devolucao, Pix } from './api-pix.schemas';
-
-/** Our ids are a prefix and 16 random bytes in base64url; the provider reference is two letters and those bytes in hex. */
-function toReference(id: string, prefix: string, tag: string): string {
-  if (!id.startsWith(prefix)) throw new RangeError(`not a ${prefix} id`);
-  const bytes = Buffer.from(id.slice(prefix.length), 'base64url');
-  if (bytes.length !== 16 || bytes.toString('base64url') !== id.slice(prefix.length)) throw new RangeError(`not a ${prefix} id`);
-  return `${tag}${bytes.toString('hex')}`;
-}
-
-function fromReference(ref: string, prefix: string, tag: string): string | null {
-  const m = new RegExp(`^${tag}([0-9a-f]{32})$`).exec(ref);
-  return m ? `${prefix}${Buffer.from(m[1] as string, 'hex').toString('base64url')}` : null;
-}
+import { fromReference, toReference } from '../references';
 
 /** txid `pi` + 32 hex = 34 characters, inside API Pix's [a-zA-Z0-9]{26,35}. */
 export const txidOf = (paymentId: string) => toReference(paymentId, 'pi_', 'pi');

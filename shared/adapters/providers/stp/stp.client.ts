@@ -8,7 +8,7 @@
 import * as z from '../../../domain/zod';
 import { ProviderUnavailable } from '../../../application/connectors';
 import { logger } from '../../../observability';
-import { NoAnswer, providerHttp, type HttpAnswer, type ProviderHttp } from '../http-client';
+import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { StpConfig } from '../providers.config';
 
 export const STP = 'stp';
@@ -26,14 +26,6 @@ export interface StpClient {
     retry: boolean,
   ): Promise<z.infer<S>>;
   close(): void;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export function stpClient(cfg: StpConfig, http?: ProviderHttp): StpClient {
