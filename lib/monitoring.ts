@@ -62,6 +62,7 @@ export class ServiceMetrics {
       this.providerMetric('ProviderCalls', 'Sum', provider),
       min,
       label,
+      `_${provider.replace(/[^A-Za-z0-9]/g, '_')}`,
     );
   }
 
@@ -88,10 +89,12 @@ export class ServiceMetrics {
   }
 
   /** Percent of `part` in `whole` once `whole` reaches `min` in a period (0 below it: a few requests are no rate). */
-  rate(part: cloudwatch.IMetric, whole: cloudwatch.IMetric, min: number, label: string): cloudwatch.MathExpression {
+  rate(part: cloudwatch.IMetric, whole: cloudwatch.IMetric, min: number, label: string, key = ''): cloudwatch.MathExpression {
+    // Ids unique per `key`: one graph holds a rate per provider, and ids must differ across its expressions.
+    const [p, w] = [`part${key}`, `whole${key}`];
     return new cloudwatch.MathExpression({
-      expression: `IF(whole >= ${min}, 100 * part / whole, 0)`,
-      usingMetrics: { part, whole },
+      expression: `IF(${w} >= ${min}, 100 * ${p} / ${w}, 0)`,
+      usingMetrics: { [p]: part, [w]: whole },
       period: this.period,
       label,
     });
@@ -225,8 +228,9 @@ export class Monitoring extends Construct {
       );
       alarm(
         `provider-amount-mismatch-${provider}`,
-        `${provider} reported money the service did not settle: a Pix paid with an amount different from its payment's ` +
-          '(recorded on the payment as provider_mismatch_minor). Money arrived; an operator decides.',
+        `${provider} reported money the service did not settle: a payment paid or authorised with an amount different ` +
+          "from its payment's (recorded on the payment as provider_mismatch_minor), or a chargeback whose amount or currency " +
+          "is not its payment's (kept in the notification log). An operator decides.",
         {
           metric: m.providerMetric('ProviderAmountMismatch', 'Sum', provider),
           threshold: 0,

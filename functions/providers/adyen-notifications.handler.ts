@@ -1,12 +1,12 @@
 /**
  * POST /providers/adyen/notifications: Adyen's standard notifications (issue 23). Each item's HMAC is verified
- * before it is read; verified items are applied (idempotent by pspReference and event) and then, and only then,
- * Adyen is answered `[accepted]`. A failure to commit answers 500, so Adyen retries.
+ * before it is read; verified items are logged and applied (idempotent by pspReference and eventCode) and then,
+ * and only then, Adyen is answered `[accepted]`. A failure to commit answers 500, so Adyen retries.
  */
 import { AppError } from '../../shared/domain/errors';
 import { receiveCardNotifications } from '../../shared/application/card-notifications';
 import { httpHandler } from '../../shared/http/handler';
-import { recordProviderCallbacks } from '../../shared/observability/provider-metrics';
+import { recordProviderAmountMismatch, recordProviderCallbacks } from '../../shared/observability/provider-metrics';
 import { paymentDeps } from '../../shared/wiring';
 import { ADYEN } from '../../shared/adapters/providers/adyen/adyen.client';
 
@@ -14,7 +14,15 @@ export const handler = httpHandler({
   route: 'adyenNotifications',
   handler: async ({ event }) => {
     const r = await receiveCardNotifications(paymentDeps(), () => readJson(event.body, event.isBase64Encoded));
-    recordProviderCallbacks(ADYEN, { Accepted: r.applied + r.duplicate + r.ignored, Rejected: r.forged, Unknown: r.unknown });
+    recordProviderCallbacks(ADYEN, {
+      Accepted: r.applied + r.duplicate + r.ignored + r.mismatch,
+      Rejected: r.forged,
+      Unknown: r.unknown,
+    });
+    if (r.mismatch > 0) recordProviderAmountMismatch(ADYEN, r.mismatch);
+    // An item that cannot apply yet (a dispute before its payment's own outcome) is not acknowledged: Adyen resends
+    // the notification, and the log lets every other item of it through as a duplicate.
+    if (r.deferred > 0) return { status: 409, raw: { contentType: 'text/plain; charset=utf-8', text: 'retry' } };
     return { raw: { contentType: 'text/plain; charset=utf-8', text: '[accepted]' } };
   },
 });

@@ -837,6 +837,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.disputed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The shopper’s bank charged the payment back: the disputed amount left your balance (a chargeback entry).
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.payment.disputed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.dispute_won": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The chargeback was reversed: the disputed amount is back in your balance (a chargeback_reversal entry).
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.payment.dispute_won"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.dispute_lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The dispute is lost, final: the disputed amount stays with the shopper.
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.payment.dispute_lost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "checkout.session.cancelled": {
         parameters: {
             query?: never;
@@ -1040,6 +1100,36 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        PaymentDispute: {
+            /**
+             * @description open: the amount was withdrawn and the case is undecided; won: the chargeback was reversed and the amount returned; lost: final, the amount stays withdrawn.
+             * @enum {string}
+             */
+            status: "open" | "won" | "lost";
+            /**
+             * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+             * @example 150.5
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code (USDT for crypto methods).
+             * @example BRL
+             * @enum {string}
+             */
+            currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+            /**
+             * @description The card scheme's reason code, when the provider gives it.
+             * @example 10.4
+             */
+            reason_code: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC.
+             * @example 2026-11-23T14:05:09.120Z
+             */
+            opened_at: string;
+            closed_at: string | null;
+        };
         PaymentMethodInfo: {
             /** @example svc-mt-1 */
             method_code: string;
@@ -1288,6 +1378,36 @@ export interface components {
              */
             created_at: string;
             completed_at: string | null;
+        };
+        PaymentDisputeOutput: {
+            /**
+             * @description open: the amount was withdrawn and the case is undecided; won: the chargeback was reversed and the amount returned; lost: final, the amount stays withdrawn.
+             * @enum {string}
+             */
+            status: "open" | "won" | "lost";
+            /**
+             * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+             * @example 150.5
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code (USDT for crypto methods).
+             * @example BRL
+             * @enum {string}
+             */
+            currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+            /**
+             * @description The card scheme's reason code, when the provider gives it.
+             * @example 10.4
+             */
+            reason_code: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC.
+             * @example 2026-11-23T14:05:09.120Z
+             */
+            opened_at: string;
+            closed_at: string | null;
         };
     };
     responses: never;
@@ -3976,6 +4096,8 @@ export interface operations {
                          * @example 2026-11-23T14:05:09.120Z
                          */
                         created_at: string;
+                        /** @description Present once the payment was charged back. */
+                        dispute?: components["schemas"]["PaymentDisputeOutput"];
                     };
                 };
             };
@@ -5304,6 +5426,8 @@ export interface operations {
                          * @example 2026-11-23T14:05:09.120Z
                          */
                         created_at: string;
+                        /** @description Present once the payment was charged back. */
+                        dispute?: components["schemas"]["PaymentDisputeOutput"];
                         /** @constant */
                         success: true;
                     };
@@ -9708,7 +9832,7 @@ export interface operations {
                 /** @example BRL */
                 currency?: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
                 /** @example payment */
-                type?: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up";
+                type?: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal";
                 /** @example string */
                 from_date?: string;
                 /** @example string */
@@ -9760,7 +9884,7 @@ export interface operations {
                             /** @example le_A1b2C3d4E5f6G7h8I9j0Kl */
                             id: string;
                             /** @enum {string} */
-                            type: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up";
+                            type: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal";
                             /**
                              * @description Signed: credits positive, debits negative.
                              * @example 150.5
@@ -10801,7 +10925,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `[accepted]`: every verified item applied (forged items are counted, never read). */
+            /** @description `[accepted]`: every verified item logged and applied (forged items are counted, never read). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10882,6 +11006,17 @@ export interface operations {
                             request_id: string;
                         };
                     };
+                };
+            };
+            /** @description `retry`: an item cannot apply yet (a chargeback of a payment whose own outcome has not arrived); Adyen resends it. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example string */
+                    "text/plain": string;
                 };
             };
             /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
@@ -11416,6 +11551,7 @@ export interface operations {
                     /** @example CARD_DECLINED */
                     failure_code?: string;
                     failure_message?: string | null;
+                    dispute?: components["schemas"]["PaymentDispute"];
                 };
             };
         };
@@ -11558,6 +11694,7 @@ export interface operations {
                     /** @example CARD_DECLINED */
                     failure_code?: string;
                     failure_message?: string | null;
+                    dispute?: components["schemas"]["PaymentDispute"];
                 };
             };
         };
@@ -11700,6 +11837,7 @@ export interface operations {
                     /** @example CARD_DECLINED */
                     failure_code?: string;
                     failure_message?: string | null;
+                    dispute?: components["schemas"]["PaymentDispute"];
                 };
             };
         };
@@ -11842,6 +11980,7 @@ export interface operations {
                     /** @example CARD_DECLINED */
                     failure_code?: string;
                     failure_message?: string | null;
+                    dispute?: components["schemas"]["PaymentDispute"];
                 };
             };
         };
@@ -11984,6 +12123,7 @@ export interface operations {
                     /** @example CARD_DECLINED */
                     failure_code?: string;
                     failure_message?: string | null;
+                    dispute?: components["schemas"]["PaymentDispute"];
                 };
             };
         };
@@ -12126,6 +12266,436 @@ export interface operations {
                     /** @example CARD_DECLINED */
                     failure_code?: string;
                     failure_message?: string | null;
+                    dispute?: components["schemas"]["PaymentDispute"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment.disputed": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.disputed",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "payment_id": "pi_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "checkout_session_id": "cs_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "reference_id": "string",
+                 *       "status": "success",
+                 *       "amount": 150.5,
+                 *       "currency": "BRL",
+                 *       "payment_method": "pix",
+                 *       "paid_at": "2026-11-23T14:05:09.120Z",
+                 *       "refunded_amount": 150.5,
+                 *       "failure_code": "CARD_DECLINED"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "payment.disputed";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Payment id.
+                     * @example pi_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    payment_id: string;
+                    checkout_session_id: string | null;
+                    reference_id: string | null;
+                    /**
+                     * @example success
+                     * @enum {string}
+                     */
+                    status: "pending" | "pending_3ds" | "processing" | "success" | "failed" | "cancelled" | "expired" | "refunded";
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /**
+                     * @example pix
+                     * @enum {string}
+                     */
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip";
+                    paid_at: string | null;
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    refunded_amount: number;
+                    /** @example CARD_DECLINED */
+                    failure_code?: string;
+                    failure_message?: string | null;
+                    dispute?: components["schemas"]["PaymentDispute"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment.dispute_won": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.dispute_won",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "payment_id": "pi_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "checkout_session_id": "cs_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "reference_id": "string",
+                 *       "status": "success",
+                 *       "amount": 150.5,
+                 *       "currency": "BRL",
+                 *       "payment_method": "pix",
+                 *       "paid_at": "2026-11-23T14:05:09.120Z",
+                 *       "refunded_amount": 150.5,
+                 *       "failure_code": "CARD_DECLINED"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "payment.dispute_won";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Payment id.
+                     * @example pi_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    payment_id: string;
+                    checkout_session_id: string | null;
+                    reference_id: string | null;
+                    /**
+                     * @example success
+                     * @enum {string}
+                     */
+                    status: "pending" | "pending_3ds" | "processing" | "success" | "failed" | "cancelled" | "expired" | "refunded";
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /**
+                     * @example pix
+                     * @enum {string}
+                     */
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip";
+                    paid_at: string | null;
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    refunded_amount: number;
+                    /** @example CARD_DECLINED */
+                    failure_code?: string;
+                    failure_message?: string | null;
+                    dispute?: components["schemas"]["PaymentDispute"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment.dispute_lost": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.dispute_lost",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "payment_id": "pi_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "checkout_session_id": "cs_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "reference_id": "string",
+                 *       "status": "success",
+                 *       "amount": 150.5,
+                 *       "currency": "BRL",
+                 *       "payment_method": "pix",
+                 *       "paid_at": "2026-11-23T14:05:09.120Z",
+                 *       "refunded_amount": 150.5,
+                 *       "failure_code": "CARD_DECLINED"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "payment.dispute_lost";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Payment id.
+                     * @example pi_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    payment_id: string;
+                    checkout_session_id: string | null;
+                    reference_id: string | null;
+                    /**
+                     * @example success
+                     * @enum {string}
+                     */
+                    status: "pending" | "pending_3ds" | "processing" | "success" | "failed" | "cancelled" | "expired" | "refunded";
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /**
+                     * @example pix
+                     * @enum {string}
+                     */
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip";
+                    paid_at: string | null;
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    refunded_amount: number;
+                    /** @example CARD_DECLINED */
+                    failure_code?: string;
+                    failure_message?: string | null;
+                    dispute?: components["schemas"]["PaymentDispute"];
                 };
             };
         };

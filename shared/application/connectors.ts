@@ -3,6 +3,8 @@
  * switch's connectors. The sandbox simulator implements them; a live provider
  * plugs in behind the same interfaces. No connector means METHOD_NOT_AVAILABLE.
  */
+import type { DisputeSignal } from '../domain/payments/dispute';
+import type { NotificationRecord } from './notification-log';
 import type { CountryCode, CurrencyCode } from '../domain/geo';
 import type { CardInput } from '../domain/payments/payment.schemas';
 
@@ -175,7 +177,7 @@ export interface PixCallbacks {
 export interface CardNotification {
   /** Idempotency: one effect per provider reference and event. */
   readonly key: string;
-  readonly event: 'authorisation' | 'cancellation' | 'refund' | 'refund_failed' | 'capture' | 'chargeback' | 'other';
+  readonly event: 'authorisation' | 'cancellation' | 'refund' | 'refund_failed' | 'capture' | 'dispute' | 'other';
   readonly eventCode: string;
   readonly success: boolean;
   /** Our payment id from the merchant reference (or the original reference), when it is one of ours. */
@@ -184,7 +186,12 @@ export interface CardNotification {
   readonly refundId: string | null;
   readonly pspReference: string;
   readonly amountMinor: number;
+  readonly currency: string;
   readonly authorizationCode?: string;
+  /** A dispute notice (chargeback, reversal, second chargeback, pre-arbitration), in our words. */
+  readonly dispute?: { readonly signal: DisputeSignal; readonly reasonCode: string | null };
+  /** What is kept in the notification log: the provider's fields, never card data or signatures. */
+  readonly record: NotificationRecord;
   /** A decline's code of ours (AUTHORISATION success false). */
   readonly decline?: { readonly code: DeclineCode | 'AUTHENTICATION_FAILED'; readonly message: string };
 }

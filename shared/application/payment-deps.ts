@@ -4,6 +4,7 @@ import type { PaymentStore } from './payment-ports';
 import type { RefundRails, RefundStore } from './refund-ports';
 import type { Clock, EventPublisher, IdGenerator, MerchantRepository } from './ports';
 import type { SpeiDepositStore } from './spei-deposits';
+import type { NotificationLog } from './notification-log';
 
 export interface PaymentDeps {
   readonly store: PaymentStore;
@@ -22,4 +23,6 @@ export interface PaymentDeps {
   readonly publisher: EventPublisher;
   /** Live SPEI pay-ins: CLABE claims and deposit records (absent: no live SPEI pay-in). */
   readonly speiDeposits?: SpeiDepositStore;
+  /** Live card notifications: the log that makes them idempotent by the provider's key (absent: test mode only). */
+  readonly notificationLog?: NotificationLog;
 }

@@ -1,5 +1,6 @@
 /** What the pay-in use cases need from storage; DynamoDB implements it with transactions. */
 import type { DomainEvent } from '../domain/events';
+import type { Dispute } from '../domain/payments/dispute';
 import type { Payment, PaymentStatus } from '../domain/payments/payment';
 import type { CheckoutSession, SessionStatus } from '../domain/payments/session';
 
@@ -42,6 +43,17 @@ export interface PaymentStore {
     session?: SessionLink;
     events: DomainEvent[];
     credit?: Credit;
+    now: string;
+  }): Promise<Committed>;
+  /**
+   * The payment's dispute to its next stage (conditional on the stage read; WriteConflict when it moved), with
+   * its balance movements (a chargeback debit may take the balance below zero) and events, atomically.
+   */
+  disputePayment(op: {
+    payment: Payment;
+    dispute: Dispute;
+    movements: ReadonlyArray<{ amountMinor: number; reason: string; entryId: string }>;
+    events: DomainEvent[];
     now: string;
   }): Promise<Committed>;
   /**

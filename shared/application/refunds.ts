@@ -4,6 +4,7 @@
  * the balance and writes refund.created in one transaction; the rail settles it (sandbox: after a delay),
  * and a failure gives the reservation and the money back the same way.
  */
+import { disputeHoldsFunds } from '../domain/payments/dispute';
 import { AppError } from '../domain/errors';
 import { paymentEvent } from '../domain/events';
 import { fromMinor, toMinor } from '../domain/money';
@@ -73,6 +74,12 @@ function refundAmount(p: Payment, amount: number | undefined): number {
       p.status === 'success' || p.status === 'refunded'
         ? 'The payment is already fully refunded.'
         : `A ${p.status} payment cannot be refunded.`,
+    );
+  }
+  if (disputeHoldsFunds(p.dispute)) {
+    throw new AppError(
+      'PAYMENT_NOT_REFUNDABLE',
+      'A disputed payment cannot be refunded: the chargeback already returned the amount to the shopper.',
     );
   }
   if (amount === undefined) return left;

@@ -188,7 +188,13 @@ export const ROUTE_CONTRACTS = {
     errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   },
   adyenNotifications: {
-    responses: { 200: { description: '`[accepted]`: every verified item applied (forged items are counted, never read).', kind: 'text' } },
+    responses: {
+      200: { description: '`[accepted]`: every verified item logged and applied (forged items are counted, never read).', kind: 'text' },
+      409: {
+        description: '`retry`: an item cannot apply yet (a chargeback of a payment whose own outcome has not arrived); Adyen resends it.',
+        kind: 'text',
+      },
+    },
     errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   },
   adyenThreeDs: {

@@ -1,5 +1,6 @@
 /** Every event type and its webhook body, for the `webhooks:` section and the contract tests. */
 import type { ZodType } from 'zod';
+import { DISPUTE_EVENTS } from '../domain/payments/dispute';
 import { PAYMENT_EVENT } from '../domain/payments/payment';
 import { SESSION_EVENT } from '../domain/payments/session';
 import { PAYOUT_EVENT } from '../domain/payouts/payout';
@@ -21,6 +22,9 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'payment.expired': 'The shopper did not pay in time.',
   'payment.cancelled': 'The payment was cancelled with its checkout session.',
   'payment.refunded': 'Refunds reached the payment’s amount.',
+  'payment.disputed': 'The shopper’s bank charged the payment back: the disputed amount left your balance (a chargeback entry).',
+  'payment.dispute_won': 'The chargeback was reversed: the disputed amount is back in your balance (a chargeback_reversal entry).',
+  'payment.dispute_lost': 'The dispute is lost, final: the disputed amount stays with the shopper.',
   'checkout.session.cancelled': 'You cancelled the checkout session.',
   'checkout.session.expired': 'The checkout session expired unpaid.',
   'payout.processing': 'The payout left for the beneficiary’s bank.',
@@ -44,6 +48,7 @@ const entry = (type: string, body: (t: string) => ZodType): WebhookContract => (
 
 export const WEBHOOK_CONTRACTS: readonly WebhookContract[] = [
   ...values(PAYMENT_EVENT).map((t) => entry(t, paymentEventBody)),
+  ...DISPUTE_EVENTS.map((t) => entry(t, paymentEventBody)),
   ...values(SESSION_EVENT).map((t) => entry(t, sessionEventBody)),
   ...values(PAYOUT_EVENT).map((t) => entry(t, payoutEventBody)),
   ...values(REFUND_EVENT).map((t) => entry(t, refundEventBody)),

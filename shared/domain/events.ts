@@ -52,7 +52,21 @@ export function paymentEvent(
       livemode: p.livemode,
       metadata: session ? { ...session.metadata, ...p.metadata } : p.metadata,
       ...(p.failure_code ? { failure_code: p.failure_code, failure_message: p.failure_message } : {}),
+      ...(p.dispute ? { dispute: disputeFields(p) } : {}),
     },
+  };
+}
+
+/** A disputed payment's case as merchants read it (webhooks and the status route). */
+export function disputeFields(p: Payment) {
+  const d = p.dispute!;
+  return {
+    status: d.status,
+    amount: fromMinor(d.amount_minor, p.currency),
+    currency: p.currency,
+    reason_code: d.reason_code,
+    opened_at: d.opened_at,
+    closed_at: d.closed_at,
   };
 }
 

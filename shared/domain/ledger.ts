@@ -2,7 +2,16 @@
  * The ledger as merchants read it (balance transactions): each entry's type from the reason its movement
  * was written with. One definition; a reason without a type is a bug the unit test catches.
  */
-export const LEDGER_TYPES = ['payment', 'refund', 'refund_reversal', 'payout', 'payout_reversal', 'top_up'] as const;
+export const LEDGER_TYPES = [
+  'payment',
+  'refund',
+  'refund_reversal',
+  'payout',
+  'payout_reversal',
+  'top_up',
+  'chargeback',
+  'chargeback_reversal',
+] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 /** Every reason a balance movement is written with, and the type it is shown as. */
@@ -16,6 +25,8 @@ export const LEDGER_REASONS: Readonly<Record<string, LedgerType>> = {
   payout_refunded: 'payout_reversal',
   test_top_up: 'top_up',
   initial_test_balance: 'top_up',
+  chargeback: 'chargeback',
+  chargeback_reversal: 'chargeback_reversal',
 };
 
 export function ledgerType(reason: string): LedgerType {
@@ -37,6 +48,8 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   payout_refunded: 'Payout returned by the beneficiary bank',
   test_top_up: 'Test balance top-up',
   initial_test_balance: 'Initial test balance',
+  chargeback: 'Chargeback of payment',
+  chargeback_reversal: 'Chargeback reversed: amount returned for payment',
 };
 
 export const ledgerDescription = (reason: string, sourceId: string) =>

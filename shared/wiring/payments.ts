@@ -7,6 +7,7 @@ import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import { liveRefundRail, sandboxRefundRails } from '../adapters/sqs/payout-rail';
 import { liveConnectors } from '../adapters/providers/live-connectors';
 import { speiDepositRepository } from '../adapters/dynamodb/spei-deposit.repository';
+import { notificationLogRepository } from '../adapters/dynamodb/notification-log.repository';
 import { sqsClient } from '../adapters/aws-clients';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
 import type { PaymentDeps } from '../application/payment-deps';
@@ -53,6 +54,7 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
     checkNotificationUrl,
     publisher: eventPublisher,
     speiDeposits: speiDepositRepository(documentClient(), tableName),
+    notificationLog: notificationLogRepository(documentClient(), tableName),
   };
   return clock === systemClock ? deps : { ...deps, clock };
 }

@@ -67,11 +67,11 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
   };
   const service = [{ Name: 'service', Value: 'latam-payments' }];
   /** A rate alarm's part and whole: the stage's namespace, those metric names, exactly these two dimensions. */
-  const expectRateOf = (a: Record<string, any>, part: string, whole: string, dims: { Name: string; Value: unknown }[]) => {
+  const expectRateOf = (a: Record<string, any>, part: string, whole: string, dims: { Name: string; Value: unknown }[], key = '') => {
     const inputs = mathInputs(a);
     for (const [id, name] of [
-      ['part', part],
-      ['whole', whole],
+      [`part${key}`, part],
+      [`whole${key}`, whole],
     ] as const) {
       const metric = inputs.get(id)?.MetricStat?.Metric;
       expect(metric).toMatchObject({ Namespace: config.metricsNamespace, MetricName: name });
@@ -129,10 +129,11 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     for (const p of PROVIDERS) {
       const dims = [...service, { Name: 'provider', Value: p }];
       const rate = alarm(`provider-errors-${p}`);
+      // Ids carry the provider: the dashboard graphs every provider's rate in one widget.
       expect([...mathInputs(rate).values()].find((m) => m.Expression)?.Expression).toBe(
-        `IF(whole >= ${t.providerMinCalls}, 100 * part / whole, 0)`,
+        `IF(whole_${p} >= ${t.providerMinCalls}, 100 * part_${p} / whole_${p}, 0)`,
       );
-      expectRateOf(rate, 'ProviderCallErrors', 'ProviderCalls', dims);
+      expectRateOf(rate, 'ProviderCallErrors', 'ProviderCalls', dims, `_${p}`);
       expect(rate.Threshold).toBe(t.providerErrorPercent);
       const mismatch = alarm(`provider-amount-mismatch-${p}`);
       expect(mismatch).toMatchObject({

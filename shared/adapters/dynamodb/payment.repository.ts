@@ -76,6 +76,31 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
       return events;
     },
 
+    async disputePayment({ payment, dispute, movements, events, now }) {
+      const TableName = tableName();
+      await transaction()
+        .add(
+          paymentEntity.dispute(TableName, payment, dispute, now),
+          ...movements.flatMap((m) =>
+            balanceMovement(
+              TableName,
+              {
+                merchantId: payment.merchant_id,
+                livemode: payment.livemode,
+                currency: payment.currency,
+                objectId: payment.payment_id,
+                at: now,
+                ...m,
+              },
+              { forced: true },
+            ),
+          ),
+          ...eventEntity.puts(TableName, events),
+        )
+        .commit(db);
+      return events;
+    },
+
     async touchPayment({ payment, patch, nextCheckAt, now }) {
       const { Update } = paymentEntity.touch(tableName(), payment, patch, nextCheckAt, now).write;
       try {

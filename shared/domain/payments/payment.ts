@@ -4,6 +4,7 @@
  * each transition into a conditional write.
  */
 import type { CountryCode, CurrencyCode } from '../geo';
+import type { Dispute } from './dispute';
 
 export const PAYMENT_STATUSES = ['pending', 'pending_3ds', 'processing', 'success', 'failed', 'cancelled', 'expired', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -104,6 +105,8 @@ export interface Payment {
   readonly provider?: ProviderLink | null;
   /** A paid amount that does not match (recorded and alarmed, never settled): minor units the provider reported. */
   readonly provider_mismatch_minor?: number;
+  /** A chargeback of this payment and where its case stands (live cards); absent when never disputed. */
+  readonly dispute?: Dispute | null;
   readonly created_at: string;
   readonly updated_at: string;
 }

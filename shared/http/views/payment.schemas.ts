@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { PAYMENT_TYPES } from '../../domain/catalog/payment-methods';
 import { FIELD_TYPES } from '../../domain/catalog/required-fields';
+import { DISPUTE_STATUSES } from '../../domain/payments/dispute';
 import { PAYMENT_METHODS, PAYMENT_STATUSES } from '../../domain/payments/payment';
 import { SESSION_STATUSES } from '../../domain/payments/session';
 import { amount, country, currency, livemode, merchantId, metadata, paymentId, sessionId, timestamp, url } from './wire.schemas';
@@ -65,6 +66,22 @@ export const directPayment = z.object({
   return_url: url.nullable().optional(),
 });
 
+/** A chargeback of the payment and where its case stands (live card payments). */
+export const paymentDispute = z
+  .object({
+    status: z.enum(DISPUTE_STATUSES).meta({
+      description:
+        'open: the amount was withdrawn and the case is undecided; ' +
+        'won: the chargeback was reversed and the amount returned; lost: final, the amount stays withdrawn.',
+    }),
+    amount,
+    currency,
+    reason_code: z.string().nullable().meta({ description: "The card scheme's reason code, when the provider gives it.", example: '10.4' }),
+    opened_at: timestamp,
+    closed_at: timestamp.nullable(),
+  })
+  .meta({ id: 'PaymentDispute' });
+
 /** GET /cashier/cashier/status/{merchant_id}/{payment_id}, 200. */
 export const paymentStatusRecord = z.object({
   payment_id: paymentId,
@@ -76,6 +93,7 @@ export const paymentStatusRecord = z.object({
   paid_at: timestamp.nullable(),
   refunded_amount: amount,
   created_at: timestamp,
+  dispute: paymentDispute.optional().meta({ description: 'Present once the payment was charged back.' }),
 });
 
 /** POST /api/v1/sandbox/payments/{payment_id}/simulate, 200. */

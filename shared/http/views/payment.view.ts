@@ -4,6 +4,7 @@ import type { QrCodes } from '../../application/payment-ports';
 import { ERRORS, type ErrorCode } from '../../domain/errors';
 import { fromMinor } from '../../domain/money';
 import type { Payment } from '../../domain/payments/payment';
+import { disputeFields } from '../../domain/events';
 
 /** What a view needs besides the object: the public base URL (links), the QR renderer and the clock. */
 export type ViewContext = Pick<PaymentDeps, 'baseUrl' | 'clock'>;
@@ -83,5 +84,6 @@ export function paymentStatusView(p: Payment) {
     paid_at: p.paid_at,
     refunded_amount: fromMinor(p.refunded_minor ?? 0, p.currency),
     created_at: p.created_at,
+    ...(p.dispute ? { dispute: disputeFields(p) } : {}),
   };
 }

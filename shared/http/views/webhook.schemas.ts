@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { PAYOUT_STATUSES } from '../../domain/payouts/payout';
 import { REFUND_REASONS, REFUND_STATUSES } from '../../domain/refunds/refund';
 import { SESSION_STATUSES } from '../../domain/payments/session';
-import { paymentMethod, paymentStatus } from './payment.schemas';
+import { paymentDispute, paymentMethod, paymentStatus } from './payment.schemas';
 import {
   amount,
   currency,
@@ -42,6 +42,7 @@ export const paymentEventBody = (type: string) =>
     refunded_amount: amount,
     failure_code: z.string().optional().meta({ example: 'CARD_DECLINED' }),
     failure_message: z.string().nullable().optional(),
+    dispute: paymentDispute.optional(),
   });
 
 export const sessionEventBody = (type: string) =>

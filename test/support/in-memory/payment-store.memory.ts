@@ -98,6 +98,10 @@ export function memoryPaymentStore(table: MemoryTable = new MemoryTable()): Memo
       if (!stored || stored.status !== payment.status) throw new WriteConflict('payment');
       table.payments.set(payment.payment_id, { ...stored, ...patch, updated_at: now });
     },
+    // Disputes come from a card provider's notifications: live payments only, which the memory backends never hold.
+    disputePayment: async () => {
+      throw new Error('the memory store holds test-mode payments only: nothing is disputed');
+    },
     dueForProviderCheck: async () => [],
     oldestProviderCheck: async () => null,
 

@@ -67,12 +67,15 @@ export interface BalanceMovement {
   readonly at: string;
 }
 
-/** ADD to the balance item (creating it), conditional on covering a debit: the balance never goes negative. */
+/**
+ * ADD to the balance item (creating it), conditional on covering a debit: the balance never goes negative, except
+ * by a forced debit (a chargeback: the money has already left).
+ */
 export function balanceUpdate(
   tableName: string,
-  b: { merchantId: string; mode: string; currency: string; amountMinor: number; at: string },
+  b: { merchantId: string; mode: string; currency: string; amountMinor: number; at: string; forced?: boolean },
 ) {
-  const debit = b.amountMinor < 0;
+  const debit = b.amountMinor < 0 && b.forced !== true;
   return {
     Update: {
       TableName: tableName,
@@ -100,7 +103,11 @@ export function balanceUpdate(
  * A movement's writes: its ledger entry, and either the balance update (a debit, or a credit that must be
  * available at once: a test top-up) or, for a credit, a pending credit the fold adds to the balance later.
  */
-export function balanceMovement(tableName: string, m: BalanceMovement, opts: { immediate?: boolean } = {}): TaggedWrite[] {
+export function balanceMovement(
+  tableName: string,
+  m: BalanceMovement,
+  opts: { immediate?: boolean; forced?: boolean } = {},
+): TaggedWrite[] {
   const mode = modeOf(m.livemode);
   const direct = m.amountMinor < 0 || opts.immediate === true;
   const fields = {
@@ -127,7 +134,7 @@ export function balanceMovement(tableName: string, m: BalanceMovement, opts: { i
       },
     },
   };
-  if (direct) return [{ entity: 'balance', write: balanceUpdate(tableName, { ...m, mode }) }, entry];
+  if (direct) return [{ entity: 'balance', write: balanceUpdate(tableName, { ...m, mode, forced: opts.forced === true }) }, entry];
   const pending: TaggedWrite = {
     entity: 'pending_credit',
     write: {

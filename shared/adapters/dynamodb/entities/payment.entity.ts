@@ -1,5 +1,6 @@
 /** Payment: on the listing index, and on the work index while it is open and can expire. */
 import { awaitsProvider, isOpenPaymentStatus, sourcesOf, type Payment, type PaymentStatus } from '../../../domain/payments/payment';
+import type { Dispute } from '../../../domain/payments/dispute';
 import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';
 import { putNew, statusMove } from './writes';
 import { config } from '../../../config';
@@ -63,7 +64,30 @@ export const paymentEntity = {
     };
   },
 
-  /** A refund reserves part of a successful payment: never more than what is left, under any concurrency. */
+  /** The payment's dispute moves to its next stage, conditional on the stage read (absent: never disputed). */
+  dispute(tableName: string, p: Payment, next: Dispute, now: string): TaggedWrite {
+    const read = p.dispute;
+    return {
+      entity: 'payment',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(p.payment_id),
+          UpdateExpression: 'SET dispute = :next, updated_at = :now',
+          ConditionExpression: read
+            ? 'dispute.stage = :stage AND dispute.#ds = :ds'
+            : 'attribute_exists(PK) AND attribute_not_exists(dispute)',
+          ...(read ? { ExpressionAttributeNames: { '#ds': 'status' } } : {}),
+          ExpressionAttributeValues: { ':next': next, ':now': now, ...(read ? { ':stage': read.stage, ':ds': read.status } : {}) },
+        },
+      },
+    };
+  },
+
+  /**
+   * A refund reserves part of a successful payment: never more than what is left, under any concurrency, and never
+   * while a dispute holds the amount (the chargeback already paid the shopper).
+   */
   reserveRefund: (tableName: string, paymentId: string, amountMinor: number, paymentAmountMinor: number, now: string): TaggedWrite => ({
     entity: 'payment',
     write: {
@@ -71,9 +95,18 @@ export const paymentEntity = {
         TableName: tableName,
         Key: key(paymentId),
         UpdateExpression: 'ADD refunded_minor :amt SET updated_at = :now',
-        ConditionExpression: '#status = :success AND (attribute_not_exists(refunded_minor) OR refunded_minor <= :room)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':amt': amountMinor, ':now': now, ':success': 'success', ':room': paymentAmountMinor - amountMinor },
+        ConditionExpression:
+          '#status = :success AND (attribute_not_exists(refunded_minor) OR refunded_minor <= :room) AND ' +
+          '(attribute_not_exists(dispute) OR dispute = :none OR dispute.#ds = :won)',
+        ExpressionAttributeNames: { '#status': 'status', '#ds': 'status' },
+        ExpressionAttributeValues: {
+          ':amt': amountMinor,
+          ':now': now,
+          ':success': 'success',
+          ':room': paymentAmountMinor - amountMinor,
+          ':none': null,
+          ':won': 'won',
+        },
       },
     },
   }),

@@ -2,37 +2,19 @@
  * The Adyen connector (Checkout API v71): live card payments held by Adyen (authorise, 3-D Secure by redirect
  * and its details call, technical cancel by our reference).
  */
-import type {
-  CardNotification,
-  CardNotifications,
-  CardRefundConnector,
-  HeldCardConnector,
-  HeldVoucherConnector,
-} from '../../../application/connectors';
+import type { CardNotifications, CardRefundConnector, HeldCardConnector, HeldVoucherConnector } from '../../../application/connectors';
 import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
 import * as z from '../../../domain/zod';
-import { CURRENCY_CODES, type CurrencyCode } from '../../../domain/geo';
-import { hmacValid } from './adyen.hmac';
 import type { AdyenConfig } from '../providers.config';
 import { adyenClient, type AdyenClient } from './adyen.client';
-import {
-  cancelResponseSchema,
-  notificationItemSchema,
-  notificationRequestSchema,
-  paymentResponseSchema,
-  refundResponseSchema,
-  voucherActionSchema,
-} from './adyen.schemas';
+import { adyenNotifications } from './adyen.notifications';
+import { cancelResponseSchema, paymentResponseSchema, refundResponseSchema, voucherActionSchema } from './adyen.schemas';
 import { ADYEN } from './adyen.client';
 import {
   cardPaymentRequest,
-  declineOfReason,
   idempotencyKeyOf,
-  ourMinor,
   outcomeOf,
-  paymentIdOfReference,
   paymentReferenceOf,
-  refundIdOfReference,
   refundReferenceOf,
   adyenAmount,
   countryAlpha2,
@@ -133,59 +115,4 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
     },
   };
   return { heldCard, notifications: adyenNotifications(cfg), refunds, voucher, client };
-}
-
-const isCurrency = (c: string): c is CurrencyCode => (CURRENCY_CODES as readonly string[]).includes(c);
-
-const EVENTS: Readonly<Record<string, CardNotification['event']>> = {
-  AUTHORISATION: 'authorisation',
-  CANCELLATION: 'cancellation',
-  TECHNICAL_CANCEL: 'cancellation',
-  CANCEL_OR_REFUND: 'cancellation',
-  CAPTURE: 'capture',
-  REFUND: 'refund',
-  REFUND_FAILED: 'refund_failed',
-  REFUNDED_REVERSED: 'refund_failed',
-  CHARGEBACK: 'chargeback',
-};
-
-/**
- * Standard notifications: each item's HMAC (hmac_key_hex) is verified before any of its fields is used; an item
- * that does not verify, or is for another merchant account, is counted as forged and dropped.
- */
-export function adyenNotifications(cfg: Pick<AdyenConfig, 'hmac_key_hex' | 'merchant_account'>): CardNotifications {
-  return {
-    provider: ADYEN,
-    parse(body) {
-      const envelope = z.safeParse(notificationRequestSchema, body);
-      if (!envelope.success) return null;
-      const items: CardNotification[] = [];
-      let forged = 0;
-      for (const wrapped of envelope.data.notificationItems) {
-        const r = z.safeParse(notificationItemSchema, wrapped.NotificationRequestItem);
-        if (!r.success || !hmacValid(r.data, cfg.hmac_key_hex) || r.data.merchantAccountCode !== cfg.merchant_account) {
-          forged++;
-          continue;
-        }
-        const i = r.data;
-        const event = EVENTS[i.eventCode] ?? 'other';
-        const isRefund = event === 'refund' || event === 'refund_failed';
-        const paymentId = paymentIdOfReference(i.merchantReference);
-        const currency = i.amount.currency;
-        items.push({
-          key: `${i.pspReference}:${i.eventCode}`,
-          event,
-          eventCode: i.eventCode,
-          success: i.success === 'true',
-          paymentId,
-          refundId: isRefund ? refundIdOfReference(i.merchantReference) : null,
-          pspReference: i.pspReference,
-          amountMinor: isCurrency(currency) ? ourMinor(i.amount.value, currency) : i.amount.value,
-          ...(i.additionalData?.authCode ? { authorizationCode: i.additionalData.authCode } : {}),
-          ...(event === 'authorisation' && i.success === 'false' ? { decline: declineOfReason(i.reason) } : {}),
-        });
-      }
-      return { items, forged };
-    },
-  };
 }

@@ -1,0 +1,105 @@
+/**
+ * Disputes (chargebacks) of a paid card payment: pure rules. A provider tells us what happened to the money and
+ * to the case; the dispute moves forward through funds stages and never back, so duplicate, replayed and
+ * out-of-order notices settle the same money once:
+ *
+ *   stage 1  funds withdrawn  (the chargeback: the shopper's bank took the amount back)
+ *   stage 2  funds returned   (the chargeback was reversed: the merchant defended it)
+ *   stage 3  funds withdrawn  (a second chargeback, or pre-arbitration lost, after a reversal)
+ *
+ * A later stage implies the earlier ones: a reversal that arrives before its chargeback writes both movements
+ * (net zero) and both events. The case's status is `open` (stage 1, undecided), `won` (stage 2) or `lost`
+ * (final; funds withdrawn). The balance moves by the disputed amount at each stage: a debit at stages 1 and 3,
+ * a credit at stage 2. A dispute debit is the one movement that may take a balance below zero: the money has
+ * already left (payouts and refunds still need a covering balance).
+ */
+export const DISPUTE_STATUSES = ['open', 'won', 'lost'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+export type DisputeStage = 1 | 2 | 3;
+
+/** What a provider's notice says, in our words. */
+export type DisputeSignal =
+  /** A chargeback: funds withdrawn, the case is still open. */
+  | 'withdrawn'
+  /** The chargeback was reversed / the case was won: funds returned. */
+  | 'won'
+  /** The case is lost (funds withdrawn, or withdrawn again after a reversal). */
+  | 'lost';
+
+export interface Dispute {
+  readonly status: DisputeStatus;
+  readonly stage: DisputeStage;
+  /** The disputed amount (minor units, the payment's currency): what each stage moves. */
+  readonly amount_minor: number;
+  /** The card scheme's reason code, when the provider gives it. */
+  readonly reason_code: string | null;
+  /** The provider's reference of the dispute case. */
+  readonly provider_reference: string;
+  readonly opened_at: string;
+  readonly updated_at: string;
+  readonly closed_at: string | null;
+}
+
+export type DisputeMovementReason = 'chargeback' | 'chargeback_reversal';
+
+export interface DisputeStep {
+  readonly next: Dispute;
+  /** Balance movements in order: debits (negative) and credits (positive), each with its ledger reason. */
+  readonly movements: ReadonlyArray<{ readonly amountMinor: number; readonly reason: DisputeMovementReason; readonly stage: DisputeStage }>;
+  /** Payment events in order. */
+  readonly events: readonly DisputeEventType[];
+}
+
+export const DISPUTE_EVENTS = ['payment.disputed', 'payment.dispute_won', 'payment.dispute_lost'] as const;
+export type DisputeEventType = (typeof DISPUTE_EVENTS)[number];
+
+const movementOf = (stage: DisputeStage, amountMinor: number) =>
+  stage === 2
+    ? { amountMinor, reason: 'chargeback_reversal' as const, stage }
+    : { amountMinor: -amountMinor, reason: 'chargeback' as const, stage };
+
+/**
+ * The next state for a signal, with the movements and events that get there; null when the signal changes
+ * nothing (a duplicate, a stale notice, or anything after the case is lost).
+ */
+export function applyDisputeSignal(
+  current: Dispute | null,
+  signal: DisputeSignal,
+  notice: { amountMinor: number; reasonCode: string | null; providerReference: string; at: string },
+): DisputeStep | null {
+  if (current?.status === 'lost') return null;
+  const from: 0 | DisputeStage = current?.stage ?? 0;
+  let target: DisputeStage;
+  let status: DisputeStatus;
+  if (signal === 'withdrawn') {
+    if (from >= 1) return null;
+    [target, status] = [1, 'open'];
+  } else if (signal === 'won') {
+    if (from >= 2) return null;
+    [target, status] = [2, 'won'];
+  } else {
+    // Lost: stays withdrawn when it is (stage 1), is withdrawn again after a reversal (stage 2 -> 3).
+    [target, status] = [from === 2 ? 3 : 1, 'lost'];
+  }
+  const amountMinor = current?.amount_minor ?? notice.amountMinor;
+  const movements: Array<DisputeStep['movements'][number]> = [];
+  for (let s = from + 1; s <= target; s++) movements.push(movementOf(s as DisputeStage, amountMinor));
+  const events: DisputeEventType[] = [];
+  if (!current) events.push('payment.disputed');
+  if (status === 'won') events.push('payment.dispute_won');
+  if (status === 'lost') events.push('payment.dispute_lost');
+  const next: Dispute = {
+    status,
+    stage: target,
+    amount_minor: amountMinor,
+    reason_code: current?.reason_code ?? notice.reasonCode,
+    provider_reference: current?.provider_reference ?? notice.providerReference,
+    opened_at: current?.opened_at ?? notice.at,
+    updated_at: notice.at,
+    closed_at: status === 'open' ? null : notice.at,
+  };
+  return { next, movements, events };
+}
+
+/** Whether the dispute keeps the disputed amount away from the merchant (a refund would pay the shopper twice). */
+export const disputeHoldsFunds = (d: Dispute | null | undefined) => Boolean(d) && d!.status !== 'won';
