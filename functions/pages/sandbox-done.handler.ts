@@ -1,5 +1,5 @@
-/** GET /sandbox/3ds/{payment_id}/done: where a direct payment without a return_url lands after 3DS. */
-import { sandboxPayment } from '../../shared/application/pages';
+/** GET /sandbox/3ds/{payment_id}/done: where a direct payment without a return_url lands after 3DS (test or live). */
+import { resultPagePayment } from '../../shared/application/pages';
 import { paymentPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { renderDonePage } from '../../shared/http/pages/sandbox-page';
@@ -8,5 +8,5 @@ import { paymentDeps } from '../../shared/wiring';
 export const handler = httpHandler({
   route: 'sandboxDone',
   path: paymentPath,
-  handler: async ({ path }) => renderDonePage(await sandboxPayment(paymentDeps(), path.payment_id)),
+  handler: async ({ path }) => renderDonePage(await resultPagePayment(paymentDeps(), path.payment_id)),
 });

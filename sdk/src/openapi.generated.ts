@@ -3292,6 +3292,14 @@ export interface operations {
                         cvv: string;
                         installments?: number;
                     };
+                    browser_info?: {
+                        color_depth: number;
+                        screen_height: number;
+                        screen_width: number;
+                        time_zone_offset: number;
+                        java_enabled: boolean;
+                        language: string;
+                    };
                 };
             };
         };

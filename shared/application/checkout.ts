@@ -1,4 +1,5 @@
 /** Hosted checkout use cases (SPEC.md 2.1, 3.2, 4.1). */
+import type { ShopperBrowser } from './connectors';
 import { AppError } from '../domain/errors';
 import { sessionEvent, paymentEvent } from '../domain/events';
 import { toMinor } from '../domain/money';
@@ -150,7 +151,12 @@ export async function cancelCheckoutSession(deps: PaymentDeps, principal: Princi
 }
 
 /** POST /api/v1/checkout/process: authorised by the session id itself (DESIGN.md section 5). */
-export async function processCheckoutPayment(deps: PaymentDeps, input: ProcessInput, paymentId: string): Promise<Payment> {
+export async function processCheckoutPayment(
+  deps: PaymentDeps,
+  input: ProcessInput,
+  paymentId: string,
+  browser?: ShopperBrowser,
+): Promise<Payment> {
   const found = await deps.store.getSession(input.session_id);
   if (!found) throw new AppError('SESSION_NOT_FOUND');
   const s = await settleExpiry(deps, found);
@@ -181,6 +187,7 @@ export async function processCheckoutPayment(deps: PaymentDeps, input: ProcessIn
     notificationUrl: s.notification_url,
     returnUrl: null,
     referenceId: s.order_number ?? s.reference_id,
+    ...(browser ? { browser } : {}),
     metadata: {},
   });
   return payment;

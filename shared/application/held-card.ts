@@ -5,6 +5,7 @@
  * the provider's notification or the reconciliation job's technical cancel by reference closes it. The raw card
  * travels only in the request to the provider: never logged, never stored.
  */
+import { shopperNextUrl } from './pages';
 import { createHash } from 'node:crypto';
 import { AppError } from '../domain/errors';
 import { cardBrand, lastFour } from '../domain/payments/card';
@@ -138,6 +139,7 @@ export async function initiateHeldCard(
       installments: payment.installments ?? 1,
       shopper: { reference: shopperReferenceOf(payment.merchant_id, req.customer.email), email: req.customer.email },
       returnUrl: `${deps.baseUrl()}${heldCardPaths(card.provider.name, payment.payment_id).return}`,
+      ...(req.browser ? { browser: req.browser } : {}),
     });
   } catch (e) {
     if (e instanceof ProviderUnavailable) {
@@ -180,7 +182,7 @@ export async function completeHeldCardReturn(deps: PaymentDeps, paymentId: strin
       if (!(e instanceof ProviderUnavailable) && !(e instanceof ProviderRejected)) throw e;
     }
   }
-  return current.return_url ?? `${deps.baseUrl()}/checkout/status/${current.payment_id}`;
+  return shopperNextUrl(deps, current);
 }
 
 /** The provider's 3DS action for a payment awaiting authentication, or null. */

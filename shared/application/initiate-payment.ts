@@ -3,6 +3,7 @@
  * availability, bounds, customer and card checks, the connector call, and the
  * new payment with its event, session link and credit in one transaction.
  */
+import type { ShopperBrowser } from './connectors';
 import { AppError, type FieldError } from '../domain/errors';
 import { paymentEvent } from '../domain/events';
 import { validateCustomerDocument, maskDocument } from '../domain/documents';
@@ -42,6 +43,8 @@ export interface InitiateRequest {
   readonly returnUrl?: string | null;
   readonly referenceId?: string | null;
   readonly metadata?: Payment['metadata'];
+  /** The hosted page's shopper browser, for a live card's 3-D Secure 2 (never stored). */
+  readonly browser?: ShopperBrowser;
 }
 
 export interface Initiated {

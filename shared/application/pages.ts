@@ -27,21 +27,38 @@ export async function completeFromPage(
 ): Promise<{ payment: Payment; next: string }> {
   await sandboxPayment(deps, paymentId);
   const payment = await completePayment(deps, paymentId, outcome);
+  return { payment, next: await shopperNextUrl(deps, payment) };
+}
+
+/**
+ * Where a shopper goes after a page outside the hosted checkout (sandbox page, a card's 3-D Secure): a checkout
+ * payment to success_url when it succeeded, back to the hosted page while the session still takes payments (it
+ * shows the payment as it is, and retries after a decline), else to cancel_url (SPEC.md 6.3); a direct payment to
+ * its return_url, or without one to the result page.
+ */
+export async function shopperNextUrl(deps: PaymentDeps, payment: Payment): Promise<string> {
   if (payment.checkout_session_id) {
     const s = await deps.store.getSession(payment.checkout_session_id);
     if (s) {
-      if (payment.status === 'success') return { payment, next: shopperReturnUrl(s.success_url, s.session_id) };
-      if (shopperState(s) === 'open') return { payment, next: checkoutUrl(deps, s.session_id) };
-      return { payment, next: shopperReturnUrl(s.cancel_url, s.session_id) };
+      if (payment.status === 'success') return shopperReturnUrl(s.success_url, s.session_id);
+      if (shopperState(s) === 'open') return checkoutUrl(deps, s.session_id);
+      return shopperReturnUrl(s.cancel_url, s.session_id);
     }
   }
   if (payment.return_url) {
     const url = new URL(payment.return_url);
     url.searchParams.set('payment_id', payment.payment_id);
     url.searchParams.set('status', payment.status);
-    return { payment, next: url.toString() };
+    return url.toString();
   }
-  return { payment, next: `${deps.baseUrl()}/sandbox/3ds/${payment.payment_id}/done` };
+  return `${deps.baseUrl()}/sandbox/3ds/${payment.payment_id}/done`;
+}
+
+/** A payment for the result page (either mode: it only shows the status a shopper may already know). */
+export async function resultPagePayment(deps: PaymentDeps, paymentId: string): Promise<Payment> {
+  const p = await deps.store.getPayment(paymentId);
+  if (!p) throw new AppError('PAYMENT_NOT_FOUND');
+  return p.livemode ? p : settlePaymentExpiry(deps, p);
 }
 
 /** The PNG of a PIX payment's QR code (the hosted page's image). */

@@ -165,7 +165,8 @@ describe('live cards through Adyen', () => {
       redirect: 'manual',
     });
     expect(back.status).toBe(303);
-    expect(back.headers.get('location')).toBe('https://shop.example.com/done');
+    // As after the sandbox's 3-D Secure page: the return_url with the payment's id and status.
+    expect(back.headers.get('location')).toBe(`https://shop.example.com/done?payment_id=${id}&status=success`);
     expect((await status(id)).body).toMatchObject({ status: 'success' });
     expect(await liveBalance()).toBe(before + 12000);
 

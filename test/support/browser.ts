@@ -50,6 +50,8 @@ export interface OpenOptions {
    * Chromium's console line about that response ("Failed to load resource: ... status of 404").
    */
   allow?: (url: string, status: number) => boolean;
+  /** Trust any certificate: a fake provider's own pages (3-D Secure) are served under its test CA. */
+  ignoreHTTPSErrors?: boolean;
 }
 
 export interface OpenedPage {
@@ -87,7 +89,11 @@ export async function openPage(browser: Browser, urlOrOpts?: string | OpenOption
   const url = typeof urlOrOpts === 'string' ? urlOrOpts : undefined;
   const opts = typeof urlOrOpts === 'string' ? maybeOpts : (urlOrOpts ?? {});
   const allow = opts.allow ?? (() => false);
-  const context = await browser.newContext({ ...VIEWPORTS[opts.viewport ?? 'desktop'], locale: opts.locale ?? 'en-US' });
+  const context = await browser.newContext({
+    ...VIEWPORTS[opts.viewport ?? 'desktop'],
+    locale: opts.locale ?? 'en-US',
+    ...(opts.ignoreHTTPSErrors ? { ignoreHTTPSErrors: true } : {}),
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
   const problems: string[] = [];

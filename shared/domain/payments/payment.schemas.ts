@@ -105,12 +105,27 @@ const requireCard = (v: { payment_method: string; card?: unknown }, ctx: z.core.
   if (v.payment_method === 'card' && !v.card) ctx.addIssue({ code: 'custom', path: ['card'], message: 'is required for card payments' });
 };
 
+/**
+ * What the hosted page reads of the shopper's browser for a card's 3-D Secure 2 (the issuer sizes its challenge to
+ * it); the user agent and Accept header come from the request itself. Optional: a page without it still pays.
+ */
+export const browserInfoSchema = z.strictObject({
+  color_depth: z.number().check(z.int(), z.gte(1), z.lte(48)),
+  screen_height: z.number().check(z.int(), z.gte(0), z.lte(100_000)),
+  screen_width: z.number().check(z.int(), z.gte(0), z.lte(100_000)),
+  time_zone_offset: z.number().check(z.int(), z.gte(-840), z.lte(840)),
+  java_enabled: z.boolean(),
+  language: z.string().check(z.regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'must be a BCP 47 language tag'), z.maxLength(35)),
+});
+export type BrowserInfoInput = z.infer<typeof browserInfoSchema>;
+
 export const processBody = z
   .object({
     session_id: sessionIdSchema,
     payment_method: z.enum(PROCESS_METHODS),
     customer: customerSchema,
     card: z.optional(processCardSchema),
+    browser_info: z.optional(browserInfoSchema),
   })
   .check(z.superRefine(requireCard));
 export type ProcessInput = z.infer<typeof processBody>;

@@ -261,8 +261,17 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
       const text = await readBody(req);
       const url = new URL(req.url ?? '/', 'https://fake-adyen');
       if (url.pathname.startsWith('/hpp/3ds/')) {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        return res.end('<html><body>Adyen 3-D Secure (fake)</body></html>');
+        // The issuer's challenge: the shopper completes it and is sent back to the returnUrl with a redirectResult.
+        const p = payments.get(decodeURIComponent(url.pathname.slice('/hpp/3ds/'.length)));
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        if (!p) return res.end('<!doctype html><html lang="en"><title>3-D Secure</title><body>Unknown payment</body></html>');
+        const back = new URL(p.request.returnUrl);
+        back.searchParams.set('redirectResult', fake.authenticate(p.reference, true));
+        const href = back.toString().replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+        return res.end(
+          '<!doctype html><html lang="en"><link rel="icon" href="data:,"><title>3-D Secure</title>' +
+            `<body><main><h1>Adyen 3-D Secure (fake)</h1><a id="complete" href="${href}">Complete authentication</a></main></body></html>`,
+        );
       }
       const path = url.pathname.replace(/^\/v71/, '');
       let body: unknown = text;
@@ -306,7 +315,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
   const addr = server.address();
   origin = `https://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 
-  return {
+  const fake: FakeAdyen = {
     baseUrl: `${origin}/v71`,
     caPem: certs.ca.certPem,
     apiKey,
@@ -369,4 +378,5 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+  return fake;
 }

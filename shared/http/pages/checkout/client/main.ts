@@ -104,6 +104,15 @@ function body(kind: string) {
       cvv: value('cvc'),
       ...(installments > 1 ? { installments } : {}),
     };
+    // For the card issuer's 3-D Secure 2 (the server adds the user agent and Accept header it received).
+    out.browser_info = {
+      color_depth: window.screen.colorDepth,
+      screen_height: window.screen.height,
+      screen_width: window.screen.width,
+      time_zone_offset: new Date().getTimezoneOffset(),
+      java_enabled: false,
+      language: navigator.language,
+    };
   }
   return out;
 }
