@@ -4,25 +4,33 @@
  * answer METHOD_NOT_AVAILABLE); test mode has the simulator for every kind.
  */
 import type { Merchant } from '../domain/merchant';
-import { kindsOfCode } from '../domain/payments/methods';
+import type { CountryCode } from '../domain/geo';
+import { placesOfCode } from '../domain/payments/methods';
 import type { PaymentMethod } from '../domain/payments/payment';
 import type { Connectors } from './connectors';
 import type { PaymentDeps } from './payment-deps';
 
-function servedKinds(c: Connectors | null): Set<PaymentMethod> {
-  const kinds = new Set<PaymentMethod>();
-  if (!c) return kinds;
-  if (c.pix) kinds.add('pix');
-  if (c.card || c.heldCard) kinds.add('card');
-  if (c.wallet) kinds.add('wallet');
-  if (c.speiDeposits) kinds.add('spei');
-  if (c.heldVoucher) kinds.add('cash');
-  if (c.voucher) for (const k of ['boleto', 'cash', 'cip', 'spei', 'bank_transfer'] as const) kinds.add(k);
-  return kinds;
+/** Whether a live provider collects this kind in this country (a held voucher says which countries it serves). */
+function serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boolean {
+  switch (kind) {
+    case 'pix':
+      return Boolean(c.pix);
+    case 'card':
+      return Boolean(c.card || c.heldCard);
+    case 'wallet':
+      return Boolean(c.wallet);
+    case 'spei':
+      return Boolean(c.speiDeposits || c.voucher);
+    case 'cash':
+      return Boolean(c.voucher || c.heldVoucher?.serves(kind, country));
+    default:
+      return Boolean(c.voucher);
+  }
 }
 
 export async function servedMerchant(deps: Pick<PaymentDeps, 'connectors'>, merchant: Merchant, livemode: boolean): Promise<Merchant> {
   if (!livemode) return merchant;
-  const kinds = servedKinds(await deps.connectors.forMode(true));
-  return { ...merchant, methods: merchant.methods.filter((code) => kindsOfCode(code).some((k) => kinds.has(k))) };
+  const c = await deps.connectors.forMode(true);
+  const served = (code: string) => Boolean(c) && placesOfCode(code).some((p) => serves(c!, p.kind, p.country));
+  return { ...merchant, methods: merchant.methods.filter(served) };
 }

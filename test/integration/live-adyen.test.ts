@@ -2,7 +2,7 @@
  * Live cards through Adyen (issue 23), over real HTTP on the local engines against the fake Adyen (HTTPS, X-API-Key,
  * Idempotency-Key, every request checked against our schemas of Checkout v71): approved, each decline, 3-D Secure
  * by redirect and the details call, notifications (signed, forged, replayed, out of order), a timeout cancelled by
- * reference. After every case the live ledger equals the live balance.
+ * reference. After every case the live ledger equals the live balance, in BRL and in MXN (OXXO).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,15 +82,17 @@ async function liveBalance(currency = 'BRL'): Promise<number> {
 }
 /** The live ledger's sum equals the live balance (the fold runs on the stream: polled briefly). */
 async function ledgerEqualsBalance() {
-  let sum = 0;
-  let balance = 0;
-  for (let i = 0; i < 50; i++) {
-    sum = (await ledger(merchant, 'BRL', 'live')).reduce((s, e) => s + Number(e.amount_minor), 0);
-    balance = await liveBalance();
-    if (sum === balance) break;
-    await new Promise((r) => setTimeout(r, 100));
+  for (const currency of ['BRL', 'MXN']) {
+    let sum = 0;
+    let balance = 0;
+    for (let i = 0; i < 50; i++) {
+      sum = (await ledger(merchant, currency, 'live')).reduce((s, e) => s + Number(e.amount_minor), 0);
+      balance = await liveBalance(currency);
+      if (sum === balance) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect([currency, sum]).toEqual([currency, balance]);
   }
-  expect(sum).toBe(balance);
 }
 /** The stored payment (the status route does not show failure_code; the stored one is what webhooks carry). */
 const stored = async (id: string) =>
@@ -280,6 +282,20 @@ describe('live cards through Adyen', () => {
     const challenged = await process(await session());
     expect(challenged.body).toMatchObject({ status: 'processing' });
     expect(challenged.body.redirect_url).toBe(`${stack.baseUrl}/providers/adyen/3ds/${challenged.body.payment_id}`);
+  });
+
+  it('live discovery offers cash only where Adyen collects it (OXXO in Mexico), cards everywhere', async () => {
+    const codes = async (country: string) =>
+      (
+        (await stack.request(`/api/v1/methods?country=${country}`, { apiKey: merchant.apiKey })).body.methods as Array<{
+          method_code: string;
+        }>
+      )
+        .map((m) => m.method_code)
+        .sort();
+    expect(await codes('MEX')).toEqual(['svc-mt-2', 'svc-mt-24']);
+    expect(await codes('COL')).toEqual(['svc-mt-2']);
+    expect(await codes('CHL')).toEqual(['svc-mt-2']);
   });
 
   it('OXXO: intent, then /payments type oxxo; Adyen’s voucher replaces the sandbox’s; AUTHORISATION settles it', async () => {

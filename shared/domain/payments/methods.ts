@@ -22,6 +22,12 @@ const CODES: Readonly<Record<PaymentMethod, Partial<Record<CountryCode, string>>
 export const methodCodeFor = (kind: PaymentMethod, country: CountryCode): string | null => CODES[kind][country] ?? null;
 
 /** The method kinds a method code serves in some country (svc-mt-23 is both SPEI and MEX bank transfer). */
+/** Every (kind, country) a method code collects. */
+export const placesOfCode = (code: string): Array<{ kind: PaymentMethod; country: CountryCode }> =>
+  (Object.keys(CODES) as PaymentMethod[]).flatMap((kind) =>
+    (Object.entries(CODES[kind]) as Array<[CountryCode, string]>).filter(([, c]) => c === code).map(([country]) => ({ kind, country })),
+  );
+
 export const kindsOfCode = (code: string): PaymentMethod[] =>
   (Object.keys(CODES) as PaymentMethod[]).filter((kind) => Object.values(CODES[kind]).includes(code));
 
