@@ -3300,6 +3300,14 @@ export interface operations {
                         java_enabled: boolean;
                         language: string;
                     };
+                    billing_address?: {
+                        postal_code: string;
+                        street: string;
+                        number: string;
+                        city: string;
+                        /** @enum {string} */
+                        state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                    };
                 };
             };
         };

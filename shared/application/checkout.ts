@@ -188,6 +188,7 @@ export async function processCheckoutPayment(
     returnUrl: null,
     referenceId: s.order_number ?? s.reference_id,
     ...(browser ? { browser } : {}),
+    ...(input.billing_address ? { billingAddress: input.billing_address } : {}),
     metadata: {},
   });
   return payment;

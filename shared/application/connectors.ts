@@ -3,6 +3,7 @@
  * switch's connectors. The sandbox simulator implements them; a live provider
  * plugs in behind the same interfaces. No connector means METHOD_NOT_AVAILABLE.
  */
+import type { BillingAddress } from '../domain/payments/payment.schemas';
 import type { DisputeSignal } from '../domain/payments/dispute';
 import type { NotificationRecord } from './notification-log';
 import type { CountryCode, CurrencyCode } from '../domain/geo';
@@ -227,7 +228,10 @@ export interface HeldVoucherConnector {
     amountMinor: number;
     currency: CurrencyCode;
     country: CountryCode;
-    shopper: { readonly name: string; readonly email: string };
+    /** The shopper; a boleto's payer also carries the document (digits) and the billing address. */
+    shopper: { readonly name: string; readonly email: string; readonly document: string; readonly address?: BillingAddress };
+    /** When the voucher stops being payable (a boleto's due date). */
+    dueAt: string;
     returnUrl: string;
   }): Promise<{ readonly artefact: Readonly<Record<string, string>>; readonly details: Readonly<Record<string, string>> }>;
 }

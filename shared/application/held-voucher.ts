@@ -23,6 +23,12 @@ export async function initiateHeldVoucher(
   base: Payment,
   voucher: HeldVoucherConnector,
 ): Promise<Initiated> {
+  // A registered boleto names its payer's address: asked for before anything is written.
+  if (req.kind === 'boleto' && !req.billingAddress) {
+    throw new AppError('VALIDATION_ERROR', 'A boleto needs the payer’s billing_address (postal_code, street, number, city, state).', {
+      details: [{ field: 'billing_address', message: 'is required for boleto payments' }],
+    });
+  }
   const intent: Payment = {
     ...base,
     status: 'processing',
@@ -44,7 +50,13 @@ export async function initiateHeldVoucher(
       amountMinor: payment.amount_minor,
       currency: payment.currency,
       country: payment.country,
-      shopper: { name: req.customer.name, email: req.customer.email },
+      shopper: {
+        name: req.customer.name,
+        email: req.customer.email,
+        document: req.customer.document.replace(/\D/g, ''),
+        ...(req.billingAddress ? { address: req.billingAddress } : {}),
+      },
+      dueAt: payment.expires_at ?? new Date(Date.parse(payment.created_at) + 3 * 86_400_000).toISOString(),
       returnUrl: `${deps.baseUrl()}${heldCardPaths(voucher.provider.name, payment.payment_id).return}`,
     });
   } catch (e) {

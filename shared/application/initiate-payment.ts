@@ -3,6 +3,7 @@
  * availability, bounds, customer and card checks, the connector call, and the
  * new payment with its event, session link and credit in one transaction.
  */
+import type { BillingAddress } from '../domain/payments/payment.schemas';
 import type { ShopperBrowser } from './connectors';
 import { AppError, type FieldError } from '../domain/errors';
 import { paymentEvent } from '../domain/events';
@@ -45,6 +46,8 @@ export interface InitiateRequest {
   readonly metadata?: Payment['metadata'];
   /** The hosted page's shopper browser, for a live card's 3-D Secure 2 (never stored). */
   readonly browser?: ShopperBrowser;
+  /** The payer's address (a live boleto is registered with it). */
+  readonly billingAddress?: BillingAddress;
 }
 
 export interface Initiated {

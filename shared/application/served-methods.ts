@@ -22,6 +22,7 @@ function serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boole
     case 'spei':
       return Boolean(c.speiDeposits || c.voucher);
     case 'cash':
+    case 'boleto':
       return Boolean(c.voucher || c.heldVoucher?.serves(kind, country));
     default:
       return Boolean(c.voucher);

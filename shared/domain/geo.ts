@@ -34,3 +34,34 @@ export const CURRENCY_DECIMALS: Readonly<Record<CurrencyCode, number>> = {
 };
 
 export const isCountryCode = (v: string): v is CountryCode => (COUNTRY_CODES as readonly string[]).includes(v);
+
+/** Brazil's 27 federative units (the boleto payer's state). */
+export const BR_STATES = [
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
+] as const;

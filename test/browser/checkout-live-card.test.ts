@@ -3,6 +3,7 @@
  * shopper's browser (3-D Secure 2's browserInfo, with the request's user agent and Accept header), the issuer asks
  * for a challenge, the shopper completes it on the provider's page, our return URL completes the payment with the
  * details call, and the shopper lands on success_url. The card number and CVC never reach a stored item or a log.
+ * A live boleto asks for the payer's billing address (checked on the page) and shows Adyen's typeable line.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,5 +113,50 @@ it('card with a 3-D Secure challenge: browserInfo sent, the shopper authenticate
   expect(logs).not.toContain('4111111145551142');
   expect(logs).not.toMatch(/"(cvv|cvc)":\s*"737"/);
   expect(adyen.violations).toEqual([]);
+  expect(opened.unexpected()).toEqual([]);
+});
+
+it('boleto on the live page: the address fields appear for boleto, are checked, and Adyen’s line is what the shopper copies', async () => {
+  const r = await stack.request('/api/v1/checkout', {
+    method: 'POST',
+    apiKey,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...SESSION_BODY, success_url: `${shop.url}/ok`, cancel_url: `${shop.url}/cancel` }),
+  });
+  await opened?.close();
+  opened = await openPage(browser, { locale: 'pt-BR' });
+  const { page } = opened;
+  await page.goto(r.body.checkout_url);
+  await fillCustomer(page, CPF);
+  expect(await page.isHidden('#address-fields')).toBe(true);
+  await page.check('input[name=payment_method][value=boleto]');
+  expect(await page.isVisible('#address-fields')).toBe(true);
+  await page.click('#submit');
+  expect(await page.isVisible('#f-postal_code-err')).toBe(true);
+  expect(await page.getAttribute('#f-postal_code', 'aria-invalid')).toBe('true');
+  await page.fill('#f-postal_code', '01310100');
+  expect(await page.inputValue('#f-postal_code')).toBe('01310-100');
+  await page.fill('#f-state', 'sp');
+  await page.fill('#f-street', 'Avenida Paulista');
+  await page.fill('#f-house_number', '1578');
+  await page.fill('#f-city', 'São Paulo');
+  await expectAccessible(page);
+  const [response] = await Promise.all([page.waitForResponse('**/api/v1/checkout/process'), page.click('#submit')]);
+  const body = (await response.json()) as Record<string, string>;
+  expect(body).toMatchObject({ status: 'pending', payment_method: 'boleto' });
+  const sent = [...adyen.requests].reverse().find((q) => q.path === '/payments');
+  expect(sent?.body).toMatchObject({
+    paymentMethod: { type: 'boletobancario' },
+    billingAddress: {
+      postalCode: '01310100',
+      stateOrProvince: 'SP',
+      street: 'Avenida Paulista',
+      houseNumberOrName: '1578',
+      city: 'São Paulo',
+    },
+  });
+  await page.waitForSelector('#boleto-line');
+  expect((await page.inputValue('#boleto-line')).replace(/\D/g, '')).toBe(body.boleto_line);
+  await expectAccessible(page);
   expect(opened.unexpected()).toEqual([]);
 });

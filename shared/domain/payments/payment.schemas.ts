@@ -1,4 +1,5 @@
 /** zod schemas of the pay-in endpoints (SPEC.md 2.1-2.4, 4.1, 4.2); types inferred from them. */
+import { BR_STATES } from '../geo';
 import * as z from '../zod';
 import { COUNTRIES, COUNTRY_CODES } from '../geo';
 import { toMinor } from '../money';
@@ -119,6 +120,22 @@ export const browserInfoSchema = z.strictObject({
 });
 export type BrowserInfoInput = z.infer<typeof browserInfoSchema>;
 
+/**
+ * The payer's address: a registered boleto carries it (FEBRABAN's registration), so a live boleto needs it; the
+ * sandbox ignores it. Brazil only: CEP (8 digits, with or without its dash), street, number, city and state.
+ */
+export const billingAddressSchema = z.strictObject({
+  postal_code: z.pipe(
+    z.string().check(z.regex(/^\d{5}-?\d{3}$/, 'must be a CEP: 8 digits')),
+    z.transform((v: string) => v.replace('-', '')),
+  ),
+  street: z.string().check(z.trim(), z.minLength(2), z.maxLength(100)),
+  number: z.string().check(z.trim(), z.minLength(1), z.maxLength(10)),
+  city: z.string().check(z.trim(), z.minLength(2), z.maxLength(60)),
+  state: z.enum(BR_STATES),
+});
+export type BillingAddress = z.infer<typeof billingAddressSchema>;
+
 export const processBody = z
   .object({
     session_id: sessionIdSchema,
@@ -126,6 +143,7 @@ export const processBody = z
     customer: customerSchema,
     card: z.optional(processCardSchema),
     browser_info: z.optional(browserInfoSchema),
+    billing_address: z.optional(billingAddressSchema),
   })
   .check(z.superRefine(requireCard));
 export type ProcessInput = z.infer<typeof processBody>;

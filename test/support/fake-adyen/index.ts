@@ -21,6 +21,7 @@ import {
   type PaymentRequest,
 } from '../../../shared/adapters/providers/adyen/adyen.schemas';
 import { hmacOf } from '../../../shared/adapters/providers/adyen/adyen.hmac';
+import { buildBoleto, formatTypeableLine } from '../../../shared/domain/payments/boleto';
 import { makeCertificates } from '../fake-psp/certificates';
 
 export type FakeAdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels';
@@ -126,11 +127,26 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
 
   function answerPayment(body: PaymentRequest): [number, unknown] {
     if (body.merchantAccount !== merchantAccount) throw new AdyenError(403, '901', 'security', 'Invalid Merchant Account');
-    if (body.paymentMethod.type === 'oxxo') {
+    if (body.paymentMethod.type === 'oxxo' || body.paymentMethod.type === 'boletobancario') {
+      const boleto = body.paymentMethod.type === 'boletobancario';
+      // What Adyen requires of a boleto: the payer's name, CPF/CNPJ, billing address and a due date.
+      if (boleto && (!body.socialSecurityNumber || !body.billingAddress || !body.shopperName || !body.deliveryDate)) {
+        violations.push('POST /payments boletobancario: socialSecurityNumber, billingAddress, shopperName and deliveryDate are required');
+        throw new AdyenError(422, '137', 'validation', 'Invalid amount or missing boleto fields');
+      }
       const p: AdyenPayment = { pspReference: pspRef(), reference: body.reference, request: body, resultCode: 'PresentToShopper' };
       payments.set(body.reference, p);
       byPsp.set(p.pspReference, p);
-      const voucherRef = String(Date.now()).padEnd(30, '0').slice(0, 30);
+      const voucherRef = boleto
+        ? formatTypeableLine(
+            buildBoleto({
+              bankCode: '033',
+              amountMinor: body.amount.value,
+              dueDate: new Date(body.deliveryDate!),
+              freeField: `9${p.pspReference.replace(/\D/g, '')}`.padEnd(25, '0').slice(0, 25),
+            }).typeableLine,
+          )
+        : String(Date.now()).padEnd(30, '0').slice(0, 30);
       return [
         200,
         {
@@ -139,7 +155,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
           merchantReference: body.reference,
           action: {
             type: 'voucher',
-            paymentMethodType: 'oxxo',
+            paymentMethodType: body.paymentMethod.type,
             reference: voucherRef,
             alternativeReference: voucherRef.slice(0, 14),
             downloadUrl: `${origin}/voucher/${body.reference}.pdf`,

@@ -2,6 +2,7 @@
  * The Adyen connector (Checkout API v71): live card payments held by Adyen (authorise, 3-D Secure by redirect
  * and its details call, technical cancel by our reference).
  */
+import { isValidTypeableLine, typeableLineToBarcode } from '../../../domain/payments/boleto';
 import type { CardNotifications, CardRefundConnector, HeldCardConnector, HeldVoucherConnector } from '../../../application/connectors';
 import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
 import * as z from '../../../domain/zod';
@@ -77,12 +78,14 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
       return { refundId, kind: 'pending' };
     },
   };
-  // OXXO (cash in Mexico). Boleto is not enabled: Adyen requires the shopper's billing address, which we do not collect.
+  // OXXO (cash in Mexico) and boleto (Brazil: registered with the payer's CPF/CNPJ and billing address).
   const voucher: HeldVoucherConnector = {
     provider: { name: ADYEN, reference: paymentReferenceOf },
-    serves: (kind, country) => kind === 'cash' && country === 'MEX',
+    serves: (kind, country) => (kind === 'cash' && country === 'MEX') || (kind === 'boleto' && country === 'BRA'),
     async issue(req) {
       const reference = paymentReferenceOf(req.paymentId);
+      const boleto = req.kind === 'boleto';
+      const address = req.shopper.address;
       const r = await client.post(
         'payments',
         '/payments',
@@ -91,11 +94,29 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
           merchantAccount: cfg.merchant_account,
           reference,
           amount: adyenAmount(req.amountMinor, req.currency),
-          paymentMethod: { type: 'oxxo' },
+          paymentMethod: { type: boleto ? 'boletobancario' : 'oxxo' },
           returnUrl: req.returnUrl,
           countryCode: countryAlpha2(req.country),
           shopperName: shopperNameOf(req.shopper.name),
           shopperEmail: req.shopper.email,
+          ...(boleto
+            ? {
+                socialSecurityNumber: req.shopper.document,
+                deliveryDate: req.dueAt,
+                ...(address
+                  ? {
+                      billingAddress: {
+                        street: address.street,
+                        houseNumberOrName: address.number,
+                        postalCode: address.postal_code,
+                        city: address.city,
+                        stateOrProvince: address.state,
+                        country: 'BR',
+                      },
+                    }
+                  : {}),
+              }
+            : {}),
         },
         idempotencyKeyOf('payment', reference),
       );
@@ -104,14 +125,21 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
       const action = z.safeParse(voucherActionSchema, r.action);
       if (r.resultCode !== 'PresentToShopper' || !action.success || !action.data.reference)
         throw new ProviderUnavailable(ADYEN, 'payments', `no voucher in the answer (${r.resultCode})`);
-      return {
-        artefact: { voucher_reference: action.data.reference },
-        details: {
-          ...(r.pspReference ? { psp_reference: r.pspReference } : {}),
-          ...(action.data.downloadUrl ? { voucher_url: action.data.downloadUrl } : {}),
-          ...(action.data.expiresAt ? { voucher_expires_at: action.data.expiresAt } : {}),
-        },
+      const details: Record<string, string> = {
+        ...(r.pspReference ? { psp_reference: r.pspReference } : {}),
+        ...(action.data.downloadUrl ? { voucher_url: action.data.downloadUrl } : {}),
+        ...(action.data.expiresAt ? { voucher_expires_at: action.data.expiresAt } : {}),
       };
+      if (!boleto) return { artefact: { voucher_reference: action.data.reference }, details };
+      // Adyen's boleto reference is the typeable line (digits, with or without its dots and spaces).
+      const line = action.data.reference.replace(/\D/g, '');
+      if (!isValidTypeableLine(line)) throw new ProviderUnavailable(ADYEN, 'payments', 'the boleto line in the answer is not valid');
+      const artefact: Record<string, string> = {
+        boleto_line: line,
+        boleto_barcode: typeableLineToBarcode(line),
+        due_date: (action.data.expiresAt ?? req.dueAt).slice(0, 10),
+      };
+      return { artefact, details };
     },
   };
   return { heldCard, notifications: adyenNotifications(cfg), refunds, voucher, client };

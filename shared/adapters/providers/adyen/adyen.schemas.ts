@@ -60,6 +60,18 @@ export const paymentRequestSchema = z.strictObject({
   socialSecurityNumber: z.optional(z.string().check(z.regex(/^\d{11}(\d{3})?$/, 'must be a CPF or CNPJ (digits)'))),
   installments: z.optional(z.strictObject({ value: z.number().check(z.int(), z.gte(1), z.lte(24)) })),
   browserInfo: z.optional(browserInfoSchema),
+  billingAddress: z.optional(
+    z.strictObject({
+      street: text(3000),
+      houseNumberOrName: text(3000),
+      postalCode: z.string().check(z.regex(/^\d{8}$/, 'must be a Brazilian CEP (8 digits)')),
+      city: text(3000),
+      stateOrProvince: z.string().check(z.regex(/^[A-Z]{2}$/, 'must be a 2-letter state code')),
+      country: z.string().check(z.regex(/^[A-Z]{2}$/, 'must be ISO 3166-1 alpha-2')),
+    }),
+  ),
+  /** A boleto's due date (ISO 8601). */
+  deliveryDate: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T/, 'must be an ISO 8601 date-time'))),
 });
 export type PaymentRequest = z.infer<typeof paymentRequestSchema>;
 

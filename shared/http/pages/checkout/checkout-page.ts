@@ -65,6 +65,8 @@ function tiles(s: CheckoutPageState, t: Translate, country: CountryCode) {
     .join('');
 }
 
+const POSTAL_CODE_ATTRS = 'inputmode="numeric" autocomplete="postal-code" required maxlength="9"';
+
 function form(s: CheckoutPageState, t: Translate, amount: string) {
   const c = s.customer;
   const hasCard = s.methods.some((m) => m.id === 'card');
@@ -91,6 +93,23 @@ ${
 }
 </fieldset>`
     : '';
+  // A live boleto is registered with the payer's address (the sandbox's needs none).
+  const address =
+    s.livemode && s.methods.some((m) => m.id === 'boleto')
+      ? `<fieldset id="address-fields" hidden><legend>${esc(t('address.legend'))}</legend>
+<div class="row">${field('postal_code', t('address.postal_code'), POSTAL_CODE_ATTRS)}${field(
+          'state',
+          t('address.state'),
+          'autocomplete="address-level1" required maxlength="2" spellcheck="false"',
+        )}</div>
+${field('street', t('address.street'), 'autocomplete="address-line1" required maxlength="100"')}
+<div class="row">${field('house_number', t('address.number'), 'required maxlength="10"')}${field(
+          'city',
+          t('address.city'),
+          'autocomplete="address-level2" required maxlength="60"',
+        )}</div>
+</fieldset>`
+      : '';
   return `<div id="alert" class="alert" role="alert" hidden></div>
 <form id="pay" novalidate>
 <fieldset><legend>${esc(t('methods.legend'))}</legend><div class="tiles">${tiles(s, t, s.country)}</div></fieldset>
@@ -104,7 +123,7 @@ ${field(
   c.document,
 )}
 ${field('phone', t('field.phone'), 'type="tel" autocomplete="tel" maxlength="30"', c.phone)}
-</fieldset>${card}
+</fieldset>${card}${address}
 <button class="btn" id="submit" type="submit">${esc(t('pay.button', { amount }))}</button>
 </form>
 <section id="result" class="result" hidden></section>`;

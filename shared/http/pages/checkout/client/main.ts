@@ -13,7 +13,7 @@ import { formatCountdown, formatMoney } from '../format';
 import { announce, byId, h } from './dom';
 import { cvvLength, formatCardNumber, formatDocument, formatExpiry, parseExpiry } from './masks';
 import type { PageModel, PagePayment } from './model';
-import { checkCard, checkCustomerField, type CardFields, type FieldProblem } from './validate';
+import { checkAddressField, checkCard, checkCustomerField, type CardFields, type FieldProblem } from './validate';
 import { declineKey, expiredView, paidView, paymentView, type ViewContext } from './views';
 
 const model = JSON.parse(byId('model')?.textContent ?? '{}') as PageModel;
@@ -27,6 +27,8 @@ const alertBox = byId('alert')!;
 const result = byId('result')!;
 const submit = byId<HTMLButtonElement>('submit')!;
 const cardBox = byId('card-fields');
+const addressBox = byId('address-fields');
+const ADDRESS = ['postal_code', 'state', 'street', 'house_number', 'city'];
 const input = (name: string) => byId<HTMLInputElement>(`f-${name}`);
 
 let busy = false;
@@ -60,12 +62,14 @@ const cardFields = (): CardFields => ({
 
 function check(name: string): FieldProblem {
   if (['number', 'expiry', 'cvc', 'holder'].includes(name)) return checkCard(cardFields(), new Date())[name as keyof CardFields] ?? null;
+  if (ADDRESS.includes(name)) return checkAddressField(name, input(name)?.value ?? '');
   return checkCustomerField(name, input(name)?.value ?? '', country, documentLabel());
 }
 
 function syncMethod() {
   const m = method();
   if (cardBox) cardBox.hidden = m !== 'card';
+  if (addressBox) addressBox.hidden = m !== 'boleto';
   const key: MessageKey =
     m === 'card' ? 'pay.button' : m === 'pix' ? 'pay.button.pix' : m === 'wallet' ? 'pay.button.wallet' : 'pay.button.voucher';
   submit.textContent = t(key, { amount: ctx.amount });
@@ -112,6 +116,15 @@ function body(kind: string) {
       time_zone_offset: new Date().getTimezoneOffset(),
       java_enabled: false,
       language: navigator.language,
+    };
+  }
+  if (kind === 'boleto' && addressBox) {
+    out.billing_address = {
+      postal_code: value('postal_code').replace(/\D/g, ''),
+      street: value('street'),
+      number: value('house_number'),
+      city: value('city'),
+      state: value('state').toUpperCase(),
     };
   }
   return out;
@@ -180,7 +193,14 @@ function poll(delay: number) {
 }
 
 function validateAll(kind: string): string | null {
-  const names = ['name', 'email', 'document', 'phone', ...(kind === 'card' ? ['number', 'expiry', 'cvc', 'holder'] : [])];
+  const names = [
+    'name',
+    'email',
+    'document',
+    'phone',
+    ...(kind === 'card' ? ['number', 'expiry', 'cvc', 'holder'] : []),
+    ...(kind === 'boleto' && addressBox ? ADDRESS : []),
+  ];
   let first: string | null = null;
   for (const n of names) {
     const problem = check(n);
@@ -205,6 +225,11 @@ const FIELD_OF: Record<string, string> = {
   'card.holder_name': 'holder',
   'card.expiry_month': 'expiry',
   'card.expiry_year': 'expiry',
+  'billing_address.postal_code': 'postal_code',
+  'billing_address.state': 'state',
+  'billing_address.street': 'street',
+  'billing_address.number': 'house_number',
+  'billing_address.city': 'city',
 };
 
 async function pay(kind: string) {
@@ -308,7 +333,17 @@ function boot() {
   });
   mask('expiry', formatExpiry);
   mask('cvc', (v) => v.replace(/\D/g, ''));
-  for (const n of ['name', 'email', 'phone', 'holder']) mask(n, (v) => v);
+  for (const n of ['name', 'email', 'phone', 'holder', 'street', 'house_number', 'city']) mask(n, (v) => v);
+  mask('postal_code', (v) => {
+    const d = v.replace(/\D/g, '').slice(0, 8);
+    return d.length > 5 ? `${d.slice(0, 5)}-${d.slice(5)}` : d;
+  });
+  mask('state', (v) =>
+    v
+      .toUpperCase()
+      .replace(/[^A-Z]/g, '')
+      .slice(0, 2),
+  );
   form.addEventListener('change', (e) => (e.target as HTMLElement).matches('input[name=payment_method]') && syncMethod());
   form.addEventListener('submit', (e) => {
     e.preventDefault();

@@ -3,6 +3,7 @@
  * Field checks of the hosted page, with the API's own rules (documents with their
  * check digits, cards by Luhn, brand, length and expiry), returning message keys.
  */
+import { BR_STATES } from '../../../../domain/geo';
 import { validateCustomerDocument } from '../../../../domain/documents';
 import type { CountryCode } from '../../../../domain/geo';
 import { cardBrand, validateCard } from '../../../../domain/payments/card';
@@ -29,6 +30,15 @@ export function checkCustomerField(name: string, raw: string, country: CountryCo
     default:
       return null;
   }
+}
+
+/** The boleto payer's address, with the API's rules (CEP 8 digits, a Brazilian state, the rest present). */
+export function checkAddressField(name: string, raw: string): FieldProblem {
+  const value = raw.trim();
+  if (!value) return { key: 'error.required' };
+  if (name === 'postal_code') return /^\d{5}-?\d{3}$/.test(value) ? null : { key: 'error.postal_code' };
+  if (name === 'state') return (BR_STATES as readonly string[]).includes(value.toUpperCase()) ? null : { key: 'error.state' };
+  return (name === 'street' || name === 'city') && value.length < 2 ? { key: 'error.required' } : null;
 }
 
 export interface CardFields {
