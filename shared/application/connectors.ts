@@ -250,8 +250,16 @@ export type ProviderOrderState =
   | { readonly kind: 'cancelled'; readonly orderId?: string; readonly reason: string }
   | { readonly kind: 'returned'; readonly orderId?: string; readonly at?: string; readonly reason: string };
 
-/** The provider's order, as kept on the payout so that every send for one payout is the same request. */
-export type ProviderOrder = Readonly<Record<string, string | number>>;
+/**
+ * The provider's order as a payout keeps it so that every send is the same request: a summary with documents
+ * and accounts masked (stored in clear), and the exact order sealed by the connector (opaque to the use cases).
+ */
+export interface ProviderOrder {
+  /** Our reference of the order (derived from the payout id): the seal is bound to it. */
+  readonly reference: string;
+  readonly summary: Readonly<Record<string, string | number>>;
+  readonly sealed: string;
+}
 
 /**
  * Live payouts to a CLABE: the order is prepared (and kept) before the payout is committed, registered after,
@@ -265,8 +273,10 @@ export interface PayoutConnector {
    * Registers the order: its id at the provider, or `duplicate` when the provider already holds an order with
    * this reference (an earlier send got through). ProviderUnavailable: outcome unknown; ProviderRejected: none made.
    */
-  register(order: ProviderOrder): Promise<{ readonly orderId: string } | { readonly duplicate: true }>;
+  register(order: Pick<ProviderOrder, 'reference' | 'sealed'>): Promise<{ readonly orderId: string } | { readonly duplicate: true }>;
   get(reference: string): Promise<ProviderOrderState>;
+  /** How long (seconds) a completed payout is still read back for a return the provider may not call back. */
+  readonly returnWatchSeconds: number;
 }
 
 /** An order-state callback, parsed: which order (our reference), the provider's order id, and the state it claims. */

@@ -14,11 +14,13 @@ import type {
 } from '../../../application/connectors';
 import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
 import { logger } from '../../../observability';
-import type { StpConfig } from '../providers.config';
+import { STP_RETURN_WATCH_SECONDS, type StpConfig } from '../providers.config';
 import { consultaCadena, montoOf, ordenCadena, type OrdenFields } from './stp.cadena';
 import { STP, stpClient, type StpClient } from './stp.client';
+import { maskTail } from '../../../domain/payouts/masking';
 import { STP_INSTITUTION } from './stp.institutions';
 import { abonoCallbackSchema, consultaAnswerSchema, estadoCallbackSchema, registraAnswerSchema, type OrdenUnsigned } from './stp.schemas';
+import { SealedOrderError } from './stp.sealer';
 import { stpSigner, type StpSigner } from './stp.signer';
 import {
   claimedKind,
@@ -50,6 +52,25 @@ function refusalCode(id: number): string {
     default:
       return 'rejected_by_provider';
   }
+}
+
+/** What a payout keeps of its order in clear: the account and the document masked, never whole. */
+export function orderSummary(o: OrdenUnsigned): ProviderOrder['summary'] {
+  return {
+    claveRastreo: o.claveRastreo,
+    institucionContraparte: o.institucionContraparte,
+    cuentaBeneficiario: maskTail(o.cuentaBeneficiario),
+    rfcCurpBeneficiario: o.rfcCurpBeneficiario === 'ND' ? 'ND' : maskTail(o.rfcCurpBeneficiario),
+    monto: o.monto,
+    referenciaNumerica: o.referenciaNumerica,
+  };
+}
+
+/** The order a payout sealed, opened under its reference (the claveRastreo, the seal's additional data). */
+function unsealOrden(order: Pick<ProviderOrder, 'reference' | 'sealed'>, signer: StpSigner): OrdenUnsigned {
+  const o = JSON.parse(signer.sealer.open(order.sealed, order.reference)) as OrdenUnsigned;
+  if (o.claveRastreo !== order.reference) throw new SealedOrderError('another order');
+  return o;
 }
 
 /** The signed body of an order: its fields and the firma of its cadena (monto written with two decimals). */
@@ -99,9 +120,24 @@ export function stpConnectors(cfg: StpConfig, client: StpClient = stpClient(cfg)
 
   const speiPayouts: PayoutConnector = {
     provider: { name: STP, reference: claveRastreoOf },
-    prepare: (req) => ordenOf(req, cfg),
-    async register(order: ProviderOrder) {
-      const body = signedOrden(order as unknown as OrdenUnsigned, signer);
+    returnWatchSeconds: cfg.return_watch_seconds ?? STP_RETURN_WATCH_SECONDS,
+    prepare(req) {
+      const p = ordenOf(req, cfg);
+      if ('invalid' in p) return p;
+      const clave = p.order.claveRastreo;
+      return { order: { reference: clave, summary: orderSummary(p.order), sealed: signer.sealer.seal(JSON.stringify(p.order), clave) } };
+    },
+    async register(order: Pick<ProviderOrder, 'reference' | 'sealed'>) {
+      let orden: OrdenUnsigned;
+      try {
+        orden = unsealOrden(order, signer);
+      } catch (e) {
+        if (!(e instanceof SealedOrderError)) throw e;
+        // Sealed under a private key since replaced: the order cannot be sent again as it was; the payout waits.
+        logger.error('STP order could not be unsealed for a resend', { provider: STP, operation: 'registra', reason: e.message });
+        throw new ProviderUnavailable(STP, 'registra', 'The sealed order could not be opened');
+      }
+      const body = signedOrden(orden, signer);
       const a = await client.call('registra', 'PUT', '/ordenPago/registra', body, registraAnswerSchema, false);
       const { id, descripcionError = '' } = a.resultado;
       if (id > 0) return { orderId: String(id) };
