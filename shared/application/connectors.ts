@@ -301,7 +301,12 @@ export interface IncomingDeposit {
   readonly amountMinor: number;
   readonly trackingKey: string;
   readonly paidAt: string;
+  /** The provider's operation date of the deposit (YYYYMMDD), when the callback gives it: its query needs it. */
+  readonly operationDate?: string;
 }
+
+/** What the provider's own record of a deposit says of a callback: the same deposit, none, or another one. */
+export type DepositConfirmation = 'confirmed' | 'not_found' | 'differs';
 
 /** Live SPEI pay-ins: a CLABE per payment under the platform's account, and the deposit callback's check and parser. */
 export interface SpeiDepositConnector {
@@ -310,6 +315,11 @@ export interface SpeiDepositConnector {
   clabeFor(paymentId: string, attempt: number): string;
   tokenMatches(token: string): boolean;
   parseDeposit(body: unknown): IncomingDeposit | null;
+  /**
+   * The deposit read back from the provider (a callback body alone is never trusted): confirmed only when the
+   * provider holds a settled deposit with this tracking key, account and amount. ProviderUnavailable: no answer.
+   */
+  confirm(d: IncomingDeposit): Promise<DepositConfirmation>;
 }
 
 /** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */

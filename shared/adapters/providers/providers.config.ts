@@ -60,6 +60,12 @@ export const stpConfigSchema = z.strictObject({
   ca_pem: z.optional(pem('CERTIFICATE')),
   webhook_token: webhookToken,
   /**
+   * The root of STP's efws API, where a deposit is confirmed (`/consultaOrden` appended). Default: base_url's
+   * origin + `/efws/API` (production: https://prod.stpmex.com/efws/API; STP's test environment has its own host,
+   * https://efws-dev.stpmex.com/efws/API).
+   */
+  efws_url: z.optional(httpsUrl),
+  /**
    * Seconds a completed SPEI payout is still read back from STP for a return (DEVOLUCION) that comes without a
    * callback; 0 turns the watch off. Default STP_RETURN_WATCH_SECONDS (3 days).
    */

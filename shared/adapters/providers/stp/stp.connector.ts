@@ -19,19 +19,11 @@ import { consultaCadena, montoOf, ordenCadena, type OrdenFields } from './stp.ca
 import { STP, stpClient, type StpClient } from './stp.client';
 import { maskTail } from '../../../domain/payouts/masking';
 import { STP_INSTITUTION } from './stp.institutions';
-import { abonoCallbackSchema, consultaAnswerSchema, estadoCallbackSchema, registraAnswerSchema, type OrdenUnsigned } from './stp.schemas';
+import { stpDeposits } from './stp.deposits';
+import { consultaAnswerSchema, estadoCallbackSchema, registraAnswerSchema, type OrdenUnsigned } from './stp.schemas';
 import { SealedOrderError } from './stp.sealer';
 import { stpSigner, type StpSigner } from './stp.signer';
-import {
-  claimedKind,
-  claveRastreoOf,
-  depositOf,
-  ordenOf,
-  orderStateOf,
-  paymentClabe,
-  payoutIdOfClaveRastreo,
-  sevenDigitsOf,
-} from './stp.transformers';
+import { claimedKind, claveRastreoOf, ordenOf, orderStateOf, payoutIdOfClaveRastreo } from './stp.transformers';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -92,20 +84,7 @@ export function stpCallbacks(cfg: Pick<StpConfig, 'webhook_token' | 'empresa'>):
   };
 }
 
-/** Live SPEI pay-ins: a CLABE under our STP account per payment, and the abono callback's token and parser. */
-export function stpDeposits(cfg: Pick<StpConfig, 'webhook_token' | 'empresa' | 'cuenta_ordenante'>): SpeiDepositConnector {
-  const expected = digest(cfg.webhook_token);
-  return {
-    provider: { name: STP },
-    clabeFor: (paymentId, attempt) => paymentClabe(cfg.cuenta_ordenante, sevenDigitsOf(paymentId, attempt)),
-    tokenMatches: (token) => timingSafeEqual(digest(token), expected),
-    parseDeposit(body) {
-      const r = z.safeParse(abonoCallbackSchema, body);
-      if (!r.success || (r.data.empresa !== undefined && r.data.empresa !== cfg.empresa)) return null;
-      return depositOf(r.data);
-    },
-  };
-}
+export { stpDeposits };
 
 export interface StpConnectors {
   readonly speiPayouts: PayoutConnector;
@@ -164,5 +143,5 @@ export function stpConnectors(cfg: StpConfig, client: StpClient = stpClient(cfg)
     },
   };
 
-  return { speiPayouts, speiPayoutCallbacks: stpCallbacks(cfg), speiDeposits: stpDeposits(cfg), signer, client };
+  return { speiPayouts, speiPayoutCallbacks: stpCallbacks(cfg), speiDeposits: stpDeposits(cfg, signer, client), signer, client };
 }
