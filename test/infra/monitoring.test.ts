@@ -237,6 +237,19 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     expect(String(coldStarts.query).match(/SOURCE/g)).toHaveLength(built.stateless.functions.size);
     // DLQ depths: one line per queue of the manifest.
     expect(widget('Dead-letter queues (messages)').metrics).toHaveLength(MANIFEST.queues.length);
+    // Live providers: every metered provider (API Pix and STP) has its calls, errors, error rate and latency.
+    expect(PROVIDERS).toEqual(['api_pix', 'stp']);
+    const calls = JSON.stringify(widget('Live providers: calls and errors').metrics);
+    const latency = JSON.stringify(widget('Live providers: call latency (ms)').metrics);
+    for (const p of PROVIDERS) {
+      for (const label of [`${p} calls`, `${p} no answer`, `${p} errors %`]) expect(calls).toContain(label);
+      expect(latency).toContain(`${p} p99`);
+    }
+  });
+
+  test('STP has its own alarms, like API Pix: errors, amounts kept, callbacks refused', () => {
+    for (const key of ['provider-errors-stp', 'provider-amount-mismatch-stp', 'provider-callbacks-rejected-stp'])
+      expect(alarm(key).AlarmDescription).toEqual(expect.stringContaining('stp'));
   });
 });
 
