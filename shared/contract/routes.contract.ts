@@ -183,7 +183,8 @@ export const ROUTE_CONTRACTS = {
     request: { path: providerTokenPath },
     responses: ok(
       stpCallbackAnswer,
-      'Confirmed by STP’s query of received orders, then recorded: confirmar (matched or kept for an operator) or devolver with the return cause (unknown CLABE, or a payment already paid, expired or cancelled).',
+      'Confirmed by STP’s query of received orders, then recorded: confirmar (matched or kept for an operator) or ' +
+        'devolver with the return cause (unknown CLABE, or a payment already paid, expired or cancelled).',
     ),
     errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
   },

@@ -47,7 +47,8 @@ export const PROVIDER_ROUTES = [
     access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
     timeoutSeconds: 29,
     summary:
-      'STP incoming SPEI deposit (abono): read back from STP, recorded, then matched to its payment by CLABE and amount; unknown or closed CLABEs are returned.',
+      'STP incoming SPEI deposit (abono): read back from STP, recorded, then matched to its payment by CLABE and amount; ' +
+      'unknown or closed CLABEs are returned.',
   },
   {
     id: 'adyenNotifications',
