@@ -141,7 +141,7 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
         m.providerMetric('ProviderCalls', 'Sum', p, `${p} calls`),
         m.providerMetric('ProviderCallErrors', 'Sum', p, `${p} no answer`),
       ]),
-      right: PROVIDERS.map((p) => m.providerErrorRate(p, config.alarms.providerMinCalls, `${p} errors %`)),
+      right: PROVIDERS.map((p, i) => m.providerErrorRate(p, config.alarms.providerMinCalls, `${p} errors %`, `_${i}`)),
       rightYAxis: { min: 0, max: 100, showUnits: false },
     }),
     graph('Live providers: call latency (ms)', {

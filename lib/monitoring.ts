@@ -56,13 +56,14 @@ export class ServiceMetrics {
   }
 
   /** Calls to a provider that got no usable answer, percent of its calls, once there are `min` calls. */
-  providerErrorRate(provider: string, min: number, label: string): cloudwatch.MathExpression {
+  /** `idSuffix` keeps several providers' rates apart on one graph (their part/whole ids must differ there). */
+  providerErrorRate(provider: string, min: number, label: string, idSuffix = ''): cloudwatch.MathExpression {
     return this.rate(
       this.providerMetric('ProviderCallErrors', 'Sum', provider),
       this.providerMetric('ProviderCalls', 'Sum', provider),
       min,
       label,
-      `_${provider.replace(/[^A-Za-z0-9]/g, '_')}`,
+      idSuffix,
     );
   }
 
@@ -89,9 +90,8 @@ export class ServiceMetrics {
   }
 
   /** Percent of `part` in `whole` once `whole` reaches `min` in a period (0 below it: a few requests are no rate). */
-  rate(part: cloudwatch.IMetric, whole: cloudwatch.IMetric, min: number, label: string, key = ''): cloudwatch.MathExpression {
-    // Ids unique per `key`: one graph holds a rate per provider, and ids must differ across its expressions.
-    const [p, w] = [`part${key}`, `whole${key}`];
+  rate(part: cloudwatch.IMetric, whole: cloudwatch.IMetric, min: number, label: string, idSuffix = ''): cloudwatch.MathExpression {
+    const [p, w] = [`part${idSuffix}`, `whole${idSuffix}`];
     return new cloudwatch.MathExpression({
       expression: `IF(${w} >= ${min}, 100 * ${p} / ${w}, 0)`,
       usingMetrics: { [p]: part, [w]: whole },
@@ -228,9 +228,9 @@ export class Monitoring extends Construct {
       );
       alarm(
         `provider-amount-mismatch-${provider}`,
-        `${provider} reported money the service did not settle: a payment paid or authorised with an amount different ` +
-          "from its payment's (recorded on the payment as provider_mismatch_minor), or a chargeback whose amount or currency " +
-          "is not its payment's (kept in the notification log). An operator decides.",
+        `${provider} reported money the service did not settle: a payment paid, deposited or authorised with an amount ` +
+          "different from its payment's (recorded on the payment as provider_mismatch_minor), or a chargeback whose amount " +
+          "or currency is not its payment's (kept in the notification log). An operator decides.",
         {
           metric: m.providerMetric('ProviderAmountMismatch', 'Sum', provider),
           threshold: 0,
@@ -242,7 +242,7 @@ export class Monitoring extends Construct {
       alarm(
         `provider-callbacks-rejected-${provider}`,
         `More than ${t.providerCallbacksRejected} ${provider} callback items refused in ${t.period.toMinutes()} min ` +
-          '(wrong token, or not confirmed by reading the object back): someone probing, or the PSP posting to an old URL.',
+          '(wrong token, or not confirmed by reading the object back): someone probing, or the provider posting to an old URL.',
         {
           metric: m.providerMetric('ProviderCallbacksRejected', 'Sum', provider),
           threshold: t.providerCallbacksRejected,

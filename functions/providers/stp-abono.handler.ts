@@ -1,8 +1,10 @@
 /**
  * POST /providers/stp/{token}/abono: an incoming SPEI deposit from STP (DESIGN.md section 8). A wrong token is
- * 404 with nothing read; the deposit is recorded, then matched to its payment by CLABE and amount. Answered
- * {"mensaje":"confirmar"}, or {"mensaje":"devolver","id":1} (account does not exist) for a CLABE that is not
- * a live payment's, so STP returns the money.
+ * 404 with nothing read; the deposit is read back from STP (consultaOrden) and only then recorded and matched
+ * to its payment by CLABE and amount; one STP's query does not confirm is a 502, for STP to send it again.
+ * Answered {"mensaje":"confirmar"}, or {"mensaje":"devolver","id":1} (account does not exist) for a CLABE that
+ * is not a live payment's, or id 3 (account cancelled) for a payment already paid, expired or cancelled, so STP
+ * returns the money.
  */
 import { AppError } from '../../shared/domain/errors';
 import { receiveSpeiDeposit } from '../../shared/application/spei-deposits';
@@ -12,9 +14,14 @@ import { recordProviderAmountMismatch, recordProviderCallbacks } from '../../sha
 import { paymentDeps } from '../../shared/wiring';
 import { STP } from '../../shared/adapters/providers/stp/stp.client';
 import { readCallbackJson } from '../../shared/http/provider-callback-body';
+import { logger } from '../../shared/observability';
 
-/** STP's return cause for a deposit to an account it should not have been sent to: the account does not exist. */
+/**
+ * SPEI's return causes (causaDevolucion) we answer with: 1, the account does not exist (a CLABE that is no live
+ * payment's); 3, the account is cancelled (the CLABE of a payment already paid, expired or cancelled).
+ */
 const RETURN_UNKNOWN_ACCOUNT = 1;
+const RETURN_CLOSED_ACCOUNT = 3;
 
 export const handler = httpHandler({
   route: 'stpAbonoCallback',
@@ -27,11 +34,16 @@ export const handler = httpHandler({
         Rejected: 0,
         Unknown: r.outcome === 'returned' ? 1 : 0,
       });
-      // Money kept that did not settle its payment (another amount, or a payment already closed) pages an operator.
-      if (!r.duplicate && (r.outcome === 'mismatch' || r.outcome === 'late')) recordProviderAmountMismatch(STP, 1);
-      return { body: r.returned ? { mensaje: 'devolver' as const, id: RETURN_UNKNOWN_ACCOUNT } : { mensaje: 'confirmar' as const } };
+      // Money kept that did not settle its payment (another amount) pages an operator.
+      if (!r.duplicate && r.outcome === 'mismatch') recordProviderAmountMismatch(STP, 1);
+      if (!r.returned) return { body: { mensaje: 'confirmar' as const } };
+      return { body: { mensaje: 'devolver' as const, id: r.outcome === 'late' ? RETURN_CLOSED_ACCOUNT : RETURN_UNKNOWN_ACCOUNT } };
     } catch (e) {
-      if (e instanceof AppError) recordProviderCallbacks(STP, { Accepted: 0, Rejected: 1, Unknown: 0 });
+      if (e instanceof AppError) {
+        recordProviderCallbacks(STP, { Accepted: 0, Rejected: 1, Unknown: 0 });
+        if (e.code === 'PROVIDER_UNAVAILABLE')
+          logger.warn('STP deposit not confirmed by its query: answered 502 for STP to retry', { provider: STP });
+      }
       throw e;
     }
   },

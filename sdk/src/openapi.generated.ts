@@ -650,7 +650,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** STP incoming SPEI deposit (abono): recorded, then matched to its payment by CLABE and amount; unknown CLABEs are returned. */
+        /** STP incoming SPEI deposit (abono): read back from STP, recorded, then matched to its payment by CLABE and amount; unknown or closed CLABEs are returned. */
         post: operations["stpAbonoCallback"];
         delete?: never;
         options?: never;
@@ -10795,7 +10795,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Recorded: confirmar (matched or kept for an operator) or devolver with the return cause (unknown CLABE). */
+            /** @description Confirmed by STP’s query of received orders, then recorded: confirmar (matched or kept for an operator) or devolver with the return cause (unknown CLABE, or a payment already paid, expired or cancelled). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10918,6 +10918,42 @@ export interface operations {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
                             /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {

@@ -261,8 +261,16 @@ export type ProviderOrderState =
   | { readonly kind: 'cancelled'; readonly orderId?: string; readonly reason: string }
   | { readonly kind: 'returned'; readonly orderId?: string; readonly at?: string; readonly reason: string };
 
-/** The provider's order, as kept on the payout so that every send for one payout is the same request. */
-export type ProviderOrder = Readonly<Record<string, string | number>>;
+/**
+ * The provider's order as a payout keeps it so that every send is the same request: a summary with documents
+ * and accounts masked (stored in clear), and the exact order sealed by the connector (opaque to the use cases).
+ */
+export interface ProviderOrder {
+  /** Our reference of the order (derived from the payout id): the seal is bound to it. */
+  readonly reference: string;
+  readonly summary: Readonly<Record<string, string | number>>;
+  readonly sealed: string;
+}
 
 /**
  * Live payouts to a CLABE: the order is prepared (and kept) before the payout is committed, registered after,
@@ -276,8 +284,10 @@ export interface PayoutConnector {
    * Registers the order: its id at the provider, or `duplicate` when the provider already holds an order with
    * this reference (an earlier send got through). ProviderUnavailable: outcome unknown; ProviderRejected: none made.
    */
-  register(order: ProviderOrder): Promise<{ readonly orderId: string } | { readonly duplicate: true }>;
+  register(order: Pick<ProviderOrder, 'reference' | 'sealed'>): Promise<{ readonly orderId: string } | { readonly duplicate: true }>;
   get(reference: string): Promise<ProviderOrderState>;
+  /** How long (seconds) a completed payout is still read back for a return the provider may not call back. */
+  readonly returnWatchSeconds: number;
 }
 
 /** An order-state callback, parsed: which order (our reference), the provider's order id, and the state it claims. */
@@ -302,7 +312,12 @@ export interface IncomingDeposit {
   readonly amountMinor: number;
   readonly trackingKey: string;
   readonly paidAt: string;
+  /** The provider's operation date of the deposit (YYYYMMDD), when the callback gives it: its query needs it. */
+  readonly operationDate?: string;
 }
+
+/** What the provider's own record of a deposit says of a callback: the same deposit, none, or another one. */
+export type DepositConfirmation = 'confirmed' | 'not_found' | 'differs';
 
 /** Live SPEI pay-ins: a CLABE per payment under the platform's account, and the deposit callback's check and parser. */
 export interface SpeiDepositConnector {
@@ -311,6 +326,11 @@ export interface SpeiDepositConnector {
   clabeFor(paymentId: string, attempt: number): string;
   tokenMatches(token: string): boolean;
   parseDeposit(body: unknown): IncomingDeposit | null;
+  /**
+   * The deposit read back from the provider (a callback body alone is never trusted): confirmed only when the
+   * provider holds a settled deposit with this tracking key, account and amount. ProviderUnavailable: no answer.
+   */
+  confirm(d: IncomingDeposit): Promise<DepositConfirmation>;
 }
 
 /** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */

@@ -2,7 +2,7 @@
 import type { Mode } from '../domain/access';
 import * as z from '../domain/zod';
 import type { DomainEvent } from '../domain/events';
-import type { Payout, PayoutStatus } from '../domain/payouts/payout';
+import type { Payout, PayoutStatus, ReturnWatch } from '../domain/payouts/payout';
 import type { Committed } from './payment-ports';
 
 export interface BalanceView {
@@ -37,6 +37,13 @@ export interface PayoutStore {
     creditEntryId?: string;
     now: string;
   }): Promise<Committed>;
+  /**
+   * A return check of a completed payout that found none: its watch moves on to `next`, or ends (null).
+   * Conditional on the payout still completed with the watch read (WriteConflict otherwise).
+   */
+  rewatch(op: { payout: Payout; next: ReturnWatch | null; now: string }): Promise<void>;
+  /** Provider details learned after the commit (its order id), conditional on the status read. */
+  annotate(op: { payout: Payout; provider: NonNullable<Payout['provider']>; now: string }): Promise<void>;
   /** One page, newest first, with the total of the filter and whether older items remain. */
   list(merchantId: string, mode: string, q: PayoutListQuery): Promise<{ items: Payout[]; total: number; more: boolean }>;
   balances(merchantId: string, mode: Mode): Promise<BalanceView[]>;
@@ -51,7 +58,8 @@ export interface PayoutStore {
   }): Promise<void>;
 }
 
-export const SETTLEMENT_STEPS = ['start', 'settle', 'refund'] as const;
+/** `watch`: a completed live payout's return check (the provider read back; see ReturnWatch). */
+export const SETTLEMENT_STEPS = ['start', 'settle', 'refund', 'watch'] as const;
 export type SettlementStep = (typeof SETTLEMENT_STEPS)[number];
 
 /** A message on the settlement (payouts) queue: one step of one payout. */

@@ -8,7 +8,7 @@
  */
 import type { findPayoutMethod } from '../domain/catalog/payout-methods';
 import { AppError } from '../domain/errors';
-import type { Payout } from '../domain/payouts/payout';
+import { nextReturnCheck, startReturnWatch, type Payout } from '../domain/payouts/payout';
 import type { CreatePayoutInput } from '../domain/payouts/payout.schemas';
 import type { PayoutConnector, PayoutOrderRequest, PayoutStateItem, ProviderOrderState } from './connectors';
 import { ProviderRejected, ProviderUnavailable } from './connectors';
@@ -52,8 +52,8 @@ async function failRejected(deps: PayoutDeps, p: Payout, e: ProviderRejected): P
 export async function registerLivePayout(deps: PayoutDeps, payout: Payout, connector: PayoutConnector): Promise<Payout> {
   const link = payout.provider as NonNullable<Payout['provider']>;
   try {
-    await connector.register(link.order);
-    return payout;
+    const r = await connector.register({ reference: link.reference, sealed: link.sealed_order ?? '' });
+    return 'orderId' in r ? await keepOrderId(deps, payout, r.orderId) : payout;
   } catch (e) {
     if (e instanceof ProviderUnavailable) {
       throw new AppError(
@@ -72,34 +72,68 @@ export async function registerLivePayout(deps: PayoutDeps, payout: Payout, conne
   }
 }
 
+/**
+ * The provider's id of the order, kept as soon as the registration answers it (a state callback must name the
+ * same order). Conditional on the payout still processing: a payout that already moved keeps what it has.
+ */
+async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string): Promise<Payout> {
+  if (!p.provider || p.provider.details.order_id === orderId) return p;
+  const provider = { ...p.provider, details: { ...p.provider.details, order_id: orderId } };
+  try {
+    await deps.store.annotate({ payout: p, provider, now: deps.clock.now().toISOString() });
+    return { ...p, provider };
+  } catch (e) {
+    if (e instanceof WriteConflict) return p;
+    throw e;
+  }
+}
+
 export type LiveOutcome = 'completed' | 'failed' | 'refunded' | 'waiting' | 'registered' | 'closed';
 
-const withOrderId = (p: Payout, orderId: string | undefined): Partial<Payout> =>
-  orderId && p.provider ? { provider: { ...p.provider, details: { ...p.provider.details, order_id: orderId } } } : {};
+/**
+ * The provider link once the payout leaves processing: the sealed order is dropped (an order is never sent
+ * again after that, so nothing needs the full account or document any more) and the order id kept.
+ */
+function settledLink(p: Payout, orderId: string | undefined): Partial<Payout> {
+  if (!p.provider) return {};
+  const details = orderId && !p.provider.details.order_id ? { ...p.provider.details, order_id: orderId } : p.provider.details;
+  return { provider: { ...p.provider, sealed_order: null, details } };
+}
 
 /**
  * Moves a payout to what the provider holds: settled -> completed; cancelled -> failed and credited back;
  * returned -> refunded (completed first when the settlement was never seen) with its credit-back. A state
  * the payout is already past changes nothing, so a duplicate or out-of-order change is harmless.
  */
-export async function applyOrderState(deps: PayoutDeps, p: Payout, state: ProviderOrderState): Promise<LiveOutcome> {
-  const now = deps.clock.now().toISOString();
+export async function applyOrderState(
+  deps: PayoutDeps,
+  p: Payout,
+  state: ProviderOrderState,
+  connector: Pick<PayoutConnector, 'returnWatchSeconds'>,
+): Promise<LiveOutcome> {
+  const clock = deps.clock.now();
+  const now = clock.toISOString();
   switch (state.kind) {
     case 'settled':
       if (p.status !== 'processing') return 'closed';
-      await transition(deps, p, 'completed', { completed_at: state.at ?? now, ...withOrderId(p, state.orderId) });
+      await transition(deps, p, 'completed', {
+        completed_at: state.at ?? now,
+        ...settledLink(p, state.orderId),
+        // The beneficiary's bank can still send it back, and the provider may not call back: watched for a while.
+        return_watch: startReturnWatch(clock, connector.returnWatchSeconds),
+      });
       return 'completed';
     case 'cancelled':
       if (p.status !== 'processing') return 'closed';
-      await transition(deps, p, 'failed', { failure_reason: 'cancelled_by_bank', ...withOrderId(p, state.orderId) });
+      await transition(deps, p, 'failed', { failure_reason: 'cancelled_by_bank', ...settledLink(p, state.orderId) });
       return 'failed';
     case 'returned': {
       if (p.status !== 'processing' && p.status !== 'completed') return 'closed';
       const completed =
         p.status === 'processing'
-          ? await transition(deps, p, 'completed', { completed_at: state.at ?? now, ...withOrderId(p, state.orderId) })
+          ? await transition(deps, p, 'completed', { completed_at: state.at ?? now, ...settledLink(p, state.orderId) })
           : p;
-      await transition(deps, completed, 'refunded', { failure_reason: 'returned_by_beneficiary_bank' });
+      await transition(deps, completed, 'refunded', { failure_reason: 'returned_by_beneficiary_bank', return_watch: null });
       return 'refunded';
     }
     default:
@@ -120,14 +154,40 @@ export async function resolveLivePayout(deps: PayoutDeps, p: Payout): Promise<Pa
     const state = await connector.get(p.provider.reference);
     if (state.kind === 'not_found') {
       try {
-        await connector.register(p.provider.order);
+        const r = await connector.register({ reference: p.provider.reference, sealed: p.provider.sealed_order ?? '' });
+        return 'orderId' in r ? await keepOrderId(deps, p, r.orderId) : p;
       } catch (e) {
         if (e instanceof ProviderRejected) return await failRejected(deps, p, e);
         throw e;
       }
-      return p;
     }
-    await applyOrderState(deps, p, state);
+    await applyOrderState(deps, p, state, connector);
+  } catch (e) {
+    if (e instanceof ProviderUnavailable) return p;
+    if (!(e instanceof WriteConflict)) throw e;
+  }
+  return (await deps.store.get(p.payout_id)) ?? p;
+}
+
+/**
+ * A completed payout's return check (the resume job sends it when due): the order is read back; returned ->
+ * refunded with its credit-back and webhook (once: the transition is conditional); otherwise the watch moves
+ * to its next, later check, or ends with its window. The provider not answering leaves it due for the next run.
+ */
+export async function watchLivePayout(deps: PayoutDeps, p: Payout): Promise<Payout> {
+  if (!p.provider || p.status !== 'completed' || !p.return_watch) return p;
+  const connector = (await deps.connectors?.forMode(true))?.speiPayouts;
+  const now = deps.clock.now();
+  try {
+    if (connector) {
+      const state = await connector.get(p.provider.reference);
+      if (state.kind === 'returned') {
+        await applyOrderState(deps, p, state, connector);
+        return (await deps.store.get(p.payout_id)) ?? p;
+      }
+    }
+    // No return (or no provider configured any more): the next check, or the end of the watch.
+    await deps.store.rewatch({ payout: p, next: connector ? nextReturnCheck(p.return_watch, now) : null, now: now.toISOString() });
   } catch (e) {
     if (e instanceof ProviderUnavailable) return p;
     if (!(e instanceof WriteConflict)) throw e;
@@ -146,7 +206,7 @@ function ahead(claimed: PayoutStateItem['claimed'], state: ProviderOrderState): 
 }
 
 export interface StateCallbackResult {
-  readonly outcome: LiveOutcome | 'unknown' | 'unconfirmed';
+  readonly outcome: LiveOutcome | 'unknown' | 'unconfirmed' | 'mismatch';
 }
 
 /**
@@ -166,6 +226,9 @@ export async function receivePayoutStateCallback(deps: PayoutDeps, token: string
   for (let attempt = 0; ; attempt++) {
     const p = payoutId ? await deps.store.get(payoutId) : null;
     if (!p || !p.livemode || p.provider?.reference !== item.reference) return { outcome: 'unknown' };
+    // The provider's id of our order, kept from its registration: a change naming another order moves nothing.
+    const known = p.provider.details.order_id;
+    if (known && known !== item.orderId) return { outcome: 'mismatch' };
     let state: ProviderOrderState;
     try {
       state = await connector.get(item.reference);
@@ -178,8 +241,10 @@ export async function receivePayoutStateCallback(deps: PayoutDeps, token: string
     // applied and the provider is asked to send it again, so a real change is never dropped.
     if (ahead(item.claimed, state))
       throw new AppError('PROVIDER_UNAVAILABLE', 'The provider does not show this order state yet; send the change again.');
+    // Registered without its answer (the id was never kept): the order read back names its id.
+    if (!known && state.kind !== 'not_found' && state.orderId && state.orderId !== item.orderId) return { outcome: 'mismatch' };
     try {
-      const outcome = await applyOrderState(deps, p, state);
+      const outcome = await applyOrderState(deps, p, state, connector);
       return { outcome: state.kind === item.claimed ? outcome : 'unconfirmed' };
     } catch (e) {
       // A racing writer (the resume job, a duplicate callback): read again once; its state stands.

@@ -26,7 +26,7 @@ import { commitAndPublish, WriteConflict, type Clock, type EventPublisher, type 
 import type { BalanceView, PayoutListQuery, PayoutRails, PayoutStore, SettlementStep } from './payout-ports';
 import { modeOf } from '../domain/access';
 import type { ConnectorRegistry } from './connectors';
-import { livePayoutConnector, payoutOrderRequest, registerLivePayout, resolveLivePayout } from './payouts-live';
+import { livePayoutConnector, payoutOrderRequest, registerLivePayout, resolveLivePayout, watchLivePayout } from './payouts-live';
 
 export interface PayoutDeps {
   readonly store: PayoutStore;
@@ -121,7 +121,15 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
     completed_at: null,
     // Intent before call: the provider's reference and the exact order are committed before it is called.
     ...(live && prepared && 'order' in prepared
-      ? { provider: { name: live.provider.name, reference: live.provider.reference(payoutId), order: prepared.order, details: {} } }
+      ? {
+          provider: {
+            name: live.provider.name,
+            reference: prepared.order.reference,
+            order: prepared.order.summary,
+            sealed_order: prepared.order.sealed,
+            details: {},
+          },
+        }
       : {}),
   };
   const type = PAYOUT_EVENT[status];
@@ -287,7 +295,7 @@ export async function runSettlementStep(deps: PayoutDeps, payoutId: string, step
   const p = await deps.store.get(payoutId);
   if (!p) return null;
   // A live payout's outcome is the provider's: its order is read back (and sent again only if it never arrived).
-  if (p.provider) return step === 'settle' ? resolveLivePayout(deps, p) : p;
+  if (p.provider) return step === 'settle' ? resolveLivePayout(deps, p) : step === 'watch' ? watchLivePayout(deps, p) : p;
   const rail = deps.rails.forMode(p.livemode);
   try {
     if (step === 'start' && p.status === 'pending') {

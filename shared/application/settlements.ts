@@ -2,7 +2,8 @@
  * Resumes money in flight whose settlement message was lost (a process died between the commit and the
  * send, or a message expired): every payout still processing (or, in the sandbox, completed with its return
  * still owed) and every refund still pending for longer than the grace period gets its step sent again.
- * Steps are conditional on the status they find, so a duplicate does nothing.
+ * Steps are conditional on the status they find, so a duplicate does nothing. Completed live payouts still
+ * watched for a return (see ReturnWatch) get their return check sent when it is due.
  */
 import { ageSeconds } from '../domain/age';
 import { owedSettlementStep } from '../domain/payouts/payout';
@@ -14,6 +15,8 @@ export interface SettlementBacklog {
   since(before: string, limit: number): Promise<Array<{ kind: 'payout' | 'refund'; id: string }>>;
   /** Since when (ISO) the oldest payout has been processing or refund pending; null when nothing is in flight. */
   oldestSince(): Promise<string | null>;
+  /** Completed live payouts whose next return check is at or before `atOrBefore` (ISO), up to `limit`. */
+  returnChecksDue(atOrBefore: string, limit: number): Promise<string[]>;
 }
 
 export interface SettlementDeps {
@@ -48,5 +51,9 @@ export async function resumeSettlements(deps: SettlementDeps, now: Date, graceSe
       }
     }
   }
-  return { due: due.length, resumed, oldestAgeSeconds };
+  // Completed live payouts whose bank may return them without a callback: read back when their check is due.
+  const rail = deps.payouts.rails.forMode(true);
+  const checks = rail ? await deps.backlog.returnChecksDue(now.toISOString(), limit) : [];
+  for (const id of checks) await rail?.schedule(id, 'watch');
+  return { due: due.length, resumed, oldestAgeSeconds, returnChecks: checks.length };
 }

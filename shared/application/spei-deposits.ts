@@ -2,13 +2,15 @@
  * Live SPEI pay-ins (DESIGN.md section 8): each payment gets its own CLABE under the platform's account,
  * claimed for that payment before it is shown (so a deposit names exactly one payment); the provider's
  * deposit callback is recorded before it is answered, then settles the payment when the CLABE and the amount
- * match. A different amount is recorded and alarmed, never settled; a deposit to a CLABE that is not a live
- * payment's is recorded and sent back (the provider's return answer); a redelivery changes nothing.
+ * match. Each deposit is first read back from the provider (a callback body alone is never trusted). A
+ * different amount is recorded and alarmed, never settled; a deposit to a CLABE that is not a live payment's,
+ * or to a payment already paid, expired or cancelled, is recorded and sent back (the provider's return answer);
+ * a redelivery changes nothing.
  */
 import { AppError } from '../domain/errors';
 import { fromMinor } from '../domain/money';
 import type { Payment } from '../domain/payments/payment';
-import type { SpeiDepositConnector } from './connectors';
+import { ProviderUnavailable, type DepositConfirmation, type IncomingDeposit, type SpeiDepositConnector } from './connectors';
 import type { PaymentDeps } from './payment-deps';
 import { transition } from './payments';
 import { WriteConflict } from './ports';
@@ -55,7 +57,10 @@ export async function liveSpeiArtefact(
 export interface DepositAnswer {
   readonly outcome: DepositOutcome;
   readonly duplicate: boolean;
-  /** Whether the provider is told to send the money back. */
+  /**
+   * Whether the provider is told to send the money back: a CLABE that is no live payment's (`returned`), or a
+   * payment that is already paid, expired or cancelled (`late`): money is never kept without a payment to settle.
+   */
   readonly returned: boolean;
 }
 
@@ -73,6 +78,10 @@ export async function receiveSpeiDeposit(deps: PaymentDeps, token: string, readB
   if (!connector || !store || !connector.tokenMatches(token)) throw new AppError('NOT_FOUND');
   const d = connector.parseDeposit(readBody());
   if (!d) throw new AppError('VALIDATION_ERROR', "The callback body is not the provider's deposit shape.");
+  // Never on the body alone: the provider's own record of the deposit must show it (tracking key, account,
+  // amount, settled). Anything less is not recorded and answered 502, so the provider sends it again: a real
+  // deposit its query does not show yet is retried until it does, and a forged one never moves money.
+  await confirmDeposit(connector, d);
   const paymentId = await store.paymentOfClabe(d.clabe);
   const payment = paymentId ? await deps.store.getPayment(paymentId) : null;
   const ours = isOurs(payment, d.clabe) ? payment : null;
@@ -104,7 +113,20 @@ export async function receiveSpeiDeposit(deps: PaymentDeps, token: string, readB
     }
   }
   if (ours && decided === 'mismatch' && !duplicate) await recordPaidAmount(deps, ours, d.amountMinor);
-  return { outcome: decided, duplicate, returned: decided === 'returned' };
+  return { outcome: decided, duplicate, returned: decided === 'returned' || decided === 'late' };
+}
+
+async function confirmDeposit(connector: SpeiDepositConnector, d: IncomingDeposit) {
+  let confirmation: DepositConfirmation;
+  try {
+    confirmation = await connector.confirm(d);
+  } catch (e) {
+    if (e instanceof ProviderUnavailable)
+      throw new AppError('PROVIDER_UNAVAILABLE', 'The deposit could not be read back from the provider; send it again.');
+    throw e;
+  }
+  if (confirmation !== 'confirmed')
+    throw new AppError('PROVIDER_UNAVAILABLE', 'The provider does not show this deposit as received; send it again.');
 }
 
 /** A paid amount that differs from the payment's: kept on the payment for the alarm and an operator; nothing settled. */

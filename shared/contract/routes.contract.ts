@@ -183,9 +183,10 @@ export const ROUTE_CONTRACTS = {
     request: { path: providerTokenPath },
     responses: ok(
       stpCallbackAnswer,
-      'Recorded: confirmar (matched or kept for an operator) or devolver with the return cause (unknown CLABE).',
+      'Confirmed by STP’s query of received orders, then recorded: confirmar (matched or kept for an operator) or ' +
+        'devolver with the return cause (unknown CLABE, or a payment already paid, expired or cancelled).',
     ),
-    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
   },
   adyenNotifications: {
     responses: {

@@ -46,7 +46,9 @@ export const PROVIDER_ROUTES = [
     bodyFormat: 'raw',
     access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
     timeoutSeconds: 29,
-    summary: 'STP incoming SPEI deposit (abono): recorded, then matched to its payment by CLABE and amount; unknown CLABEs are returned.',
+    summary:
+      'STP incoming SPEI deposit (abono): read back from STP, recorded, then matched to its payment by CLABE and amount; ' +
+      'unknown or closed CLABEs are returned.',
   },
   {
     id: 'adyenNotifications',

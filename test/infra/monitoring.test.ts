@@ -67,11 +67,11 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
   };
   const service = [{ Name: 'service', Value: 'latam-payments' }];
   /** A rate alarm's part and whole: the stage's namespace, those metric names, exactly these two dimensions. */
-  const expectRateOf = (a: Record<string, any>, part: string, whole: string, dims: { Name: string; Value: unknown }[], key = '') => {
+  const expectRateOf = (a: Record<string, any>, part: string, whole: string, dims: { Name: string; Value: unknown }[]) => {
     const inputs = mathInputs(a);
     for (const [id, name] of [
-      [`part${key}`, part],
-      [`whole${key}`, whole],
+      ['part', part],
+      ['whole', whole],
     ] as const) {
       const metric = inputs.get(id)?.MetricStat?.Metric;
       expect(metric).toMatchObject({ Namespace: config.metricsNamespace, MetricName: name });
@@ -129,11 +129,10 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     for (const p of PROVIDERS) {
       const dims = [...service, { Name: 'provider', Value: p }];
       const rate = alarm(`provider-errors-${p}`);
-      // Ids carry the provider: the dashboard graphs every provider's rate in one widget.
       expect([...mathInputs(rate).values()].find((m) => m.Expression)?.Expression).toBe(
-        `IF(whole_${p} >= ${t.providerMinCalls}, 100 * part_${p} / whole_${p}, 0)`,
+        `IF(whole >= ${t.providerMinCalls}, 100 * part / whole, 0)`,
       );
-      expectRateOf(rate, 'ProviderCallErrors', 'ProviderCalls', dims, `_${p}`);
+      expectRateOf(rate, 'ProviderCallErrors', 'ProviderCalls', dims);
       expect(rate.Threshold).toBe(t.providerErrorPercent);
       const mismatch = alarm(`provider-amount-mismatch-${p}`);
       expect(mismatch).toMatchObject({
@@ -238,6 +237,20 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     expect(String(coldStarts.query).match(/SOURCE/g)).toHaveLength(built.stateless.functions.size);
     // DLQ depths: one line per queue of the manifest.
     expect(widget('Dead-letter queues (messages)').metrics).toHaveLength(MANIFEST.queues.length);
+    // Live providers: every metered provider (API Pix, Adyen and STP) has its calls, errors, error rate and latency.
+    expect(PROVIDERS).toEqual(['api_pix', 'adyen', 'stp']);
+    const calls = JSON.stringify(widget('Live providers: calls and errors').metrics);
+    const latency = JSON.stringify(widget('Live providers: call latency (ms)').metrics);
+    for (const p of PROVIDERS) {
+      for (const label of [`${p} calls`, `${p} no answer`, `${p} errors %`]) expect(calls).toContain(label);
+      expect(latency).toContain(`${p} p99`);
+    }
+  });
+
+  test('Adyen and STP have their own alarms, like API Pix: errors, amounts kept, callbacks refused', () => {
+    for (const p of ['adyen', 'stp'])
+      for (const key of [`provider-errors-${p}`, `provider-amount-mismatch-${p}`, `provider-callbacks-rejected-${p}`])
+        expect(alarm(key).AlarmDescription).toEqual(expect.stringContaining(p));
   });
 });
 

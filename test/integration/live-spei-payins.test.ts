@@ -1,8 +1,10 @@
 /**
  * Live SPEI pay-ins through STP (issue 24), over real HTTP on the local engines with the fake STP posting
  * deposits (abonos): a live SPEI payment shows its own CLABE under the platform's STP account and settles on
- * the matching deposit (balance, ledger, signed webhook); a different amount is recorded, not settled; a
- * deposit to an unknown CLABE is recorded and answered with STP's return; redeliveries change nothing.
+ * the matching deposit (balance, ledger, signed webhook), and only once STP's own query of received orders
+ * (consultaOrden) shows it: a body alone, or a query that does not answer, is a 502 with nothing recorded; a
+ * different amount is recorded, not settled; a deposit to an unknown CLABE, or to a payment already paid, is
+ * recorded and answered with STP's return; redeliveries change nothing.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,9 +29,9 @@ let receiver: Receiver;
 let merchant: { merchantId: string; apiKey: string; webhookSecret: string };
 
 beforeAll(async () => {
-  stp = await startFakeStp();
+  stp = await startFakeStp({ hangMs: 5_000 });
   const providersFile = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
-  writeFileSync(providersFile, JSON.stringify({ stp: stp.stpConfig(TOKEN) }));
+  writeFileSync(providersFile, JSON.stringify({ stp: { ...stp.stpConfig(TOKEN), timeouts: { connect_ms: 1000, total_ms: 1500 } } }));
   Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: providersFile, WEBHOOK_ALLOW_LOOPBACK: 'true' });
   stack = await startTestStack({ workers: true });
   receiver = await startReceiver();
@@ -143,6 +145,59 @@ describe('live SPEI pay-ins through STP', () => {
     expect(await stp.sendAbono(body)).toEqual({ status: 200, body: { mensaje: 'devolver', id: 1 } });
     expect(await deposit('stp', body.id)).toMatchObject({ payment_id: null, outcome: 'returned', amount_minor: 10000, clabe });
     expect(await balance()).toBe(before);
+    await ledgerMatches();
+  });
+
+  it('an abono STP’s own query does not show is not trusted: 502, nothing recorded or settled, until STP holds it', async () => {
+    const before = await balance();
+    const r = await direct({ amount: 300 });
+    const id = r.body.payment_id as string;
+    const body = abono(r.body.clabe as string, 300);
+    // A callback body alone (forged, or STP's query not showing it yet): STP is asked to send it again.
+    const forged = await stp.sendAbono(body, { unrecorded: true });
+    expect(forged.status).toBe(502);
+    expect((forged.body as { error: { code: string } }).error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(stp.requests.filter((q) => q.path.endsWith('/efws/API/consultaOrden')).at(-1)?.body).toMatchObject({
+      empresa: stp.empresa,
+      claveRastreo: body.claveRastreo,
+      tipoOrden: 'R',
+      fechaOperacion: '20261125',
+    });
+    expect(await deposit('stp', body.id)).toBeUndefined();
+    expect((await status(id)).status).toBe('pending');
+    // The query shows another amount than the body claims: not trusted either.
+    const other = abono(r.body.clabe as string, 300);
+    stp.receive({ ...other, monto: 3 });
+    expect((await stp.sendAbono(other, { unrecorded: true })).status).toBe(502);
+    expect(await deposit('stp', other.id)).toBeUndefined();
+    // STP's query hangs: 502, nothing recorded.
+    stp.failNext('consultaOrden', { hang: true }, 2);
+    expect((await stp.sendAbono(body)).status).toBe(502);
+    expect(await deposit('stp', body.id)).toBeUndefined();
+    expect(await balance()).toBe(before);
+    // STP sends it again and its query now shows it: settled once.
+    expect(await stp.sendAbono(body)).toEqual({ status: 200, body: { mensaje: 'confirmar' } });
+    expect(await status(id)).toMatchObject({ status: 'success' });
+    expect(await deposit('stp', body.id)).toMatchObject({ payment_id: id, outcome: 'settled', amount_minor: 30000 });
+    expect(await balance()).toBe(before + 30000);
+    await ledgerMatches();
+  });
+
+  it('a second deposit to the CLABE of a payment already paid is recorded and returned (devolver), never kept', async () => {
+    const before = await balance();
+    const r = await direct({ amount: 120 });
+    const id = r.body.payment_id as string;
+    const clabe = r.body.clabe as string;
+    expect(await stp.sendAbono(abono(clabe, 120))).toEqual({ status: 200, body: { mensaje: 'confirmar' } });
+    expect((await status(id)).status).toBe('success');
+    const late = abono(clabe, 120);
+    expect(await stp.sendAbono(late)).toEqual({ status: 200, body: { mensaje: 'devolver', id: 3 } });
+    expect(await deposit('stp', late.id)).toMatchObject({ payment_id: id, outcome: 'late', amount_minor: 12000, clabe });
+    // Delivered again: the same answer, still one credit.
+    expect(await stp.sendAbono(late)).toEqual({ status: 200, body: { mensaje: 'devolver', id: 3 } });
+    expect(await balance()).toBe(before + 12000);
+    const credits = (await ledger(merchant, 'MXN', 'live')).filter((e) => e.object_id === id);
+    expect(credits).toHaveLength(1);
     await ledgerMatches();
   });
 

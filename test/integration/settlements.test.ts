@@ -91,10 +91,10 @@ describe('resumeSettlements job', () => {
     expect((await get()).body.status).toBe('processing'); // nothing will move it on its own
 
     expect(await runJobAt(new Date())).toMatchObject({ resumed: 0 }); // not overdue yet
-    expect(await runJobAt(later())).toEqual({ due: 1, resumed: 1, oldestAgeSeconds: overGrace() });
+    expect(await runJobAt(later())).toEqual({ due: 1, resumed: 1, oldestAgeSeconds: overGrace(), returnChecks: 0 });
     const done = await waitFor(get, (r) => r.body.status === 'completed');
     expect(done.body.status).toBe('completed');
-    expect(await runJobAt(later())).toEqual({ due: 0, resumed: 0, oldestAgeSeconds: 0 }); // it left the settlement index
+    expect(await runJobAt(later())).toEqual({ due: 0, resumed: 0, oldestAgeSeconds: 0, returnChecks: 0 }); // it left the settlement index
   });
 
   it('settles a refund whose settle message was lost; a settled refund leaves the backlog', async () => {
@@ -110,10 +110,10 @@ describe('resumeSettlements job', () => {
     );
     const get = () => stack.request(`/api/v1/refunds/${refund.refund_id}`, { apiKey: m.apiKey });
     expect((await get()).body.status).toBe('pending');
-    expect(await runJobAt(later())).toEqual({ due: 1, resumed: 1, oldestAgeSeconds: overGrace() });
+    expect(await runJobAt(later())).toEqual({ due: 1, resumed: 1, oldestAgeSeconds: overGrace(), returnChecks: 0 });
     const done = await waitFor(get, (r) => r.body.status === 'succeeded');
     expect(done.body).toMatchObject({ status: 'succeeded', amount: 5 });
-    expect(await runJobAt(later())).toEqual({ due: 0, resumed: 0, oldestAgeSeconds: 0 }); // nothing in flight
+    expect(await runJobAt(later())).toEqual({ due: 0, resumed: 0, oldestAgeSeconds: 0, returnChecks: 0 }); // nothing in flight
     const status = await stack.request(`/cashier/cashier/status/${m.merchantId}/${p.body.payment_id}`, { apiKey: m.apiKey });
     expect(status.body).toMatchObject({ status: 'success', refunded_amount: 5 });
   });
@@ -129,9 +129,9 @@ describe('a sandbox payout that completed just before a crash', () => {
     expect((await runSettlementStep(deps, payout.payout_id, 'settle'))?.status).toBe('completed'); // the refund step is lost
     const get = () => stack.request(`/api/v1/payout/${payout.payout_id}`, { apiKey: m.apiKey });
     expect((await get()).body.status).toBe('completed');
-    expect(await runJobAt(later())).toEqual({ due: 1, resumed: 1, oldestAgeSeconds: overGrace() });
+    expect(await runJobAt(later())).toEqual({ due: 1, resumed: 1, oldestAgeSeconds: overGrace(), returnChecks: 0 });
     const done = await waitFor(get, (r) => r.body.status === 'refunded');
     expect(done.body).toMatchObject({ status: 'refunded', failure_reason: 'returned_by_beneficiary_bank' });
-    expect(await runJobAt(later())).toEqual({ due: 0, resumed: 0, oldestAgeSeconds: 0 }); // nothing in flight
+    expect(await runJobAt(later())).toEqual({ due: 0, resumed: 0, oldestAgeSeconds: 0, returnChecks: 0 }); // nothing in flight
   });
 });

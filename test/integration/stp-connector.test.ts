@@ -82,8 +82,8 @@ describe('the STP connector against the fake STP', () => {
     const order = prepared(request());
     const first = await live.speiPayouts.register(order);
     expect(await live.speiPayouts.register(order)).toEqual({ duplicate: true });
-    expect(stp.registrations(String(order.claveRastreo))).toBe(2);
-    expect(String(stp.order(String(order.claveRastreo))?.id)).toBe('orderId' in first ? first.orderId : '');
+    expect(stp.registrations(order.reference)).toBe(2);
+    expect(String(stp.order(order.reference)?.id)).toBe('orderId' in first ? first.orderId : '');
   });
 
   it('STP’s refusals map to our codes; a bank code that is not a SPEI participant is refused before any call', async () => {
@@ -100,7 +100,9 @@ describe('the STP connector against the fake STP', () => {
     const rogue = connect({ private_key_pem: other, private_key_passphrase: undefined });
     try {
       const req = request();
-      const e = await rogue.speiPayouts.register(prepared(req)).catch((x: unknown) => x);
+      const own = rogue.speiPayouts.prepare(req);
+      if (!('order' in own)) throw new Error(own.invalid);
+      const e = await rogue.speiPayouts.register(own.order).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ProviderUnavailable);
       expect(stp.order(claveRastreoOf(req.payoutId))).toBeUndefined();
       expect(stp.violations).toEqual([expect.stringContaining('firma does not match')]);

@@ -1,7 +1,7 @@
 /**
- * Live SPEI crash proof (issue 24): `npm run proof:spei`. Not yet part of `npm run proof` (CI): it finds what
- * issue 24 still lacks, a payout settled and then returned at STP without a callback stays `completed` (no job
- * reads completed payouts back), and goes into `npm run proof` when that reconciliation is built.
+ * Live SPEI crash proof (issue 24): `npm run proof:spei`, and part of `npm run proof` (CI). A payout settled and
+ * then returned at STP without a callback is found by the resume job's return check (completed live payouts stay
+ * on the work index for the STP return-watch window, read back with a back-off).
  *
  * The fake STP runs in this process (it outlives the service, as STP does); the local stack runs the live stage
  * on it as a child process group. Load: live SPEI pay-ins (a checkout paid by an abono to its CLABE: most with

@@ -3,7 +3,7 @@
  * fields kept, amounts with two decimals; the signature RSA PKCS#1 v1.5 SHA-256, base64.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { consultaCadena, montoOf, ORDEN_FIELDS, ordenCadena } from '../../shared/adapters/providers/stp/stp.cadena';
+import { consultaCadena, consultaOrdenCadena, montoOf, ORDEN_FIELDS, ordenCadena } from '../../shared/adapters/providers/stp/stp.cadena';
 import { firmaMatches, StpKeyError, stpSigner } from '../../shared/adapters/providers/stp/stp.signer';
 
 /**
@@ -115,6 +115,14 @@ describe('the cadena original of an order', () => {
     expect(inner[5]).toBe('90646');
     expect(inner.filter((v) => v !== '')).toHaveLength(3);
     expect(consultaCadena({ empresa: 'LATAMPAY', fechaOperacion: '20261125' }).slice(2, -2).split('|')[2]).toBe('20261125');
+  });
+});
+
+describe('the cadena of the efws order query (consultaOrden)', () => {
+  it('is ||empresa|claveRastreo|tipoOrden|fechaOperacion|| (the deposit query: tipoOrden R)', () => {
+    const q = { empresa: 'TAMIZI', claveRastreo: 'APZ450057199641', tipoOrden: 'R' as const, fechaOperacion: '20230517' };
+    expect(consultaOrdenCadena(q)).toBe('||TAMIZI|APZ450057199641|R|20230517||');
+    expect(consultaOrdenCadena({ ...q, fechaOperacion: undefined })).toBe('||TAMIZI|APZ450057199641|R|||');
   });
 });
 

@@ -48,6 +48,13 @@ export const indexKeys = {
   settlement: (id: string, since: string) => ({ GSI2PK: `SETTLE#${shardOf(id)}`, GSI2SK: `${since}#${id}` }),
   settlementPartition: (shard: number) => `SETTLE#${shard}`,
   /**
+   * GSI2: completed live payouts still watched for a return the provider may not tell us of, by when the
+   * resume job should next read them back (not on the settlement partitions: they are not money in flight,
+   * and the settlement-age alarm must not count them).
+   */
+  returnWatch: (id: string, checkAt: string) => ({ GSI2PK: `RETWATCH#${shardOf(id)}`, GSI2SK: `${checkAt}#${id}` }),
+  returnWatchPartition: (shard: number) => `RETWATCH#${shard}`,
+  /**
    * GSI2: live payments whose outcome a provider holds (awaitsProvider), by when the reconciliation job should
    * next read them back. They are not on the expiry partitions: the provider, read back, decides their expiry.
    */

@@ -49,6 +49,18 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       return events;
     },
 
+    async rewatch({ payout, next, now }) {
+      await transaction()
+        .add(payoutEntity.rewatch(tableName(), payout, next, now))
+        .commit(db);
+    },
+
+    async annotate({ payout, provider, now }) {
+      await transaction()
+        .add(payoutEntity.annotate(tableName(), payout, provider, now))
+        .commit(db);
+    },
+
     async list(merchantId, md, q) {
       const pk = indexKeys.listing(merchantId, md, 'PAYOUT').GSI1PK;
       const range = q.from || q.to;

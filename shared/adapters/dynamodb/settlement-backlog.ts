@@ -1,4 +1,7 @@
-/** Money in flight, from the settlement work index: payouts still processing and refunds still pending since a time. */
+/**
+ * Money in flight, from the settlement work index: payouts still processing and refunds still pending since a
+ * time; and completed live payouts whose return check is due (their own partitions of the same index).
+ */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SettlementBacklog } from '../../application/settlements';
 import { indexKeys } from './keys';
@@ -15,6 +18,10 @@ export function settlementBacklog(db: DynamoDBDocumentClient, tableName: () => s
     },
     oldestSince() {
       return oldestInWorkIndex(db, tableName(), indexKeys.settlementPartition);
+    },
+    async returnChecksDue(atOrBefore, limit) {
+      const pks = await dueInWorkIndex(db, tableName(), indexKeys.returnWatchPartition, atOrBefore, limit, 'PK');
+      return pks.filter((pk) => pk.startsWith('PAYOUT#')).map((pk) => pk.slice('PAYOUT#'.length));
     },
   };
 }

@@ -59,8 +59,21 @@ export const stpConfigSchema = z.strictObject({
   private_key_passphrase: z.optional(text(1024)),
   ca_pem: z.optional(pem('CERTIFICATE')),
   webhook_token: webhookToken,
+  /**
+   * The root of STP's efws API, where a deposit is confirmed (`/consultaOrden` appended). Default: base_url's
+   * origin + `/efws/API` (production: https://prod.stpmex.com/efws/API; STP's test environment has its own host,
+   * https://efws-dev.stpmex.com/efws/API).
+   */
+  efws_url: z.optional(httpsUrl),
+  /**
+   * Seconds a completed SPEI payout is still read back from STP for a return (DEVOLUCION) that comes without a
+   * callback; 0 turns the watch off. Default STP_RETURN_WATCH_SECONDS (3 days).
+   */
+  return_watch_seconds: z.optional(z.number().check(z.int(), z.gte(0), z.lte(2_592_000))),
   timeouts,
 });
+/** How long a completed SPEI payout is watched for a return when the configuration does not say: 3 days. */
+export const STP_RETURN_WATCH_SECONDS = 259_200;
 export type StpConfig = z.infer<typeof stpConfigSchema>;
 
 export const providersConfigSchema = z.strictObject({

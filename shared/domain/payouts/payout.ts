@@ -50,14 +50,46 @@ export type StoredBeneficiary = MaskedBeneficiary;
 
 /**
  * A live payout held by a provider: our reference (derived from the payout id, known before the call), the
- * order exactly as sent (every send for one payout is the same request; it holds the full account, so it is
- * never shown or logged), and what the provider answered.
+ * order's summary with documents and accounts masked (`order`), the exact order sealed by the connector
+ * (`sealed_order`: every send for one payout is the same request; opaque here, dropped once the payout leaves
+ * processing, when it can never be sent again), and what the provider answered (`details`, e.g. its order id).
  */
 export interface PayoutProviderLink {
   readonly name: string;
   readonly reference: string;
   readonly order: Readonly<Record<string, string | number>>;
+  readonly sealed_order?: string | null;
   readonly details: Readonly<Record<string, string>>;
+}
+
+/**
+ * A completed live payout the beneficiary's bank can still return without telling us: it is read back from
+ * the provider at `next_check_at` (ISO), less often as it ages, until `until` (ISO); then it is left alone.
+ */
+export interface ReturnWatch {
+  readonly until: string;
+  readonly next_check_at: string;
+  readonly checks: number;
+}
+
+/** Seconds from one return check to the next, by how many were made: cheap for a watch of days. */
+export const RETURN_CHECK_BACKOFF_SECONDS: readonly number[] = [60, 300, 1_800, 7_200, 21_600, 43_200, 86_400];
+
+/** A new watch from `now` for `windowSeconds` (null when the window is 0: no watch). */
+export function startReturnWatch(now: Date, windowSeconds: number): ReturnWatch | null {
+  if (!(windowSeconds > 0)) return null;
+  const until = new Date(now.getTime() + windowSeconds * 1000);
+  const next = new Date(Math.min(until.getTime(), now.getTime() + (RETURN_CHECK_BACKOFF_SECONDS[0] as number) * 1000));
+  return { until: until.toISOString(), next_check_at: next.toISOString(), checks: 0 };
+}
+
+/** The watch after one more check at `now` showing no return: the next check, or null once the window is over. */
+export function nextReturnCheck(w: ReturnWatch, now: Date): ReturnWatch | null {
+  const until = Date.parse(w.until);
+  if (now.getTime() >= until) return null;
+  const step = RETURN_CHECK_BACKOFF_SECONDS[Math.min(w.checks + 1, RETURN_CHECK_BACKOFF_SECONDS.length - 1)] as number;
+  const next = Math.min(until, now.getTime() + step * 1000);
+  return { until: w.until, next_check_at: new Date(next).toISOString(), checks: w.checks + 1 };
 }
 
 export interface Payout {
@@ -81,6 +113,8 @@ export interface Payout {
   readonly completed_at: string | null;
   /** Live payouts paid through a provider (see PayoutProviderLink); absent otherwise. */
   readonly provider?: PayoutProviderLink | null;
+  /** A completed live payout still read back for a return (see ReturnWatch); absent or null otherwise. */
+  readonly return_watch?: ReturnWatch | null;
 }
 
 /**

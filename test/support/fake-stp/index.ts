@@ -1,6 +1,7 @@
 /**
  * A fake STP (SPEI, Mexico) for the tests and the local live stage: HTTPS with its own CA, the two endpoints
- * we call (PUT /ordenPago/registra, POST /ordenPago/consOrdEnvRastreo under /speiws/rest), each request checked
+ * we call (PUT /ordenPago/registra, POST /ordenPago/consOrdEnvRastreo under /speiws/rest, and the received
+ * deposit query POST /efws/API/consultaOrden), each request checked
  * against our schemas of STP's rules and its firma verified with the public half of the key it hands out
  * (a mismatch is answered as STP answers and recorded in `violations`, which the tests assert empty). It
  * settles, cancels and returns orders on demand, telling us by the order-state callback or only by the query,
@@ -11,11 +12,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { makeCertificates } from '../fake-psp/certificates';
-import { StpState, type FakeOrder, type StpFault, type StpOp } from './state';
+import { StpState, type FakeOrder, type ReceivedOrder, type StpFault, type StpOp } from './state';
 
 export type { StpFault, StpOp } from './state';
 
 const API = '/speiws/rest';
+/** STP's efws API (the order query by claveRastreo), on the same origin as in production. */
+const EFWS = '/efws/API';
 
 export interface FakeStpOptions {
   readonly empresa?: string;
@@ -45,8 +48,15 @@ export interface FakeStp {
   returnOrder(claveRastreo: string, opts?: { callback?: boolean }): Promise<CallbackAnswer | null>;
   /** Posts a body to <base>/estado (a retry, a forgery, an out-of-order change). */
   sendEstado(body: unknown, opts?: { token?: string }): Promise<CallbackAnswer>;
-  /** Posts an incoming deposit to <base>/abono. */
-  sendAbono(body: unknown): Promise<CallbackAnswer>;
+  /**
+   * Posts an incoming deposit to <base>/abono, after taking it as received (its query then finds it); with
+   * `unrecorded` STP holds no such deposit (a forged or mistaken callback: its query answers not found).
+   */
+  sendAbono(body: unknown, opts?: { unrecorded?: boolean }): Promise<CallbackAnswer>;
+  /** STP takes a deposit for the company without posting its abono (its query then shows it). */
+  receive(body: Record<string, unknown>): void;
+  /** Deposits STP took for the company (claveRastreo -> the received order its query shows). */
+  received(claveRastreo: string): ReceivedOrder | undefined;
   close(): Promise<void>;
 }
 
@@ -106,7 +116,9 @@ export async function startFakeStp(opts: FakeStpOptions = {}): Promise<FakeStp> 
           ? 'registra'
           : method === 'POST' && path === `${API}/ordenPago/consOrdEnvRastreo`
             ? 'consulta'
-            : null;
+            : method === 'POST' && path === `${EFWS}/consultaOrden`
+              ? 'consultaOrden'
+              : null;
       if (!op) {
         state.violations.push(`no ${method} ${path}`);
         return send(res, 404, { error: 'not found' });
@@ -115,6 +127,10 @@ export async function startFakeStp(opts: FakeStpOptions = {}): Promise<FakeStp> 
       const fault = state.nextFault(op);
       if (fault && 'hang' in fault) return hang(res);
       if (fault && 'status' in fault) return send(res, fault.status, { error: 'scripted failure' });
+      if (op === 'consultaOrden') {
+        const a = state.consultaOrden(body);
+        return send(res, a.status, a.body);
+      }
       const answer = op === 'registra' ? state.registra(body) : state.consulta(body);
       if (fault && 'hangAfter' in fault) return hang(res);
       send(res, 200, answer);
@@ -180,7 +196,12 @@ export async function startFakeStp(opts: FakeStpOptions = {}): Promise<FakeStp> 
     cancel: (clave, o) => move(clave, 'CN', o),
     returnOrder: (clave, o) => move(clave, 'D', o),
     sendEstado: (body, o = {}) => post('estado', body, o.token && callbackBase ? callbackBase.replace(/[^/]+$/, o.token) : callbackBase),
-    sendAbono: (body) => post('abono', body),
+    sendAbono(body, o = {}) {
+      if (!o.unrecorded && body && typeof body === 'object') state.receive(body as Record<string, unknown>);
+      return post('abono', body);
+    },
+    receive: (body) => state.receive(body),
+    received: (clave) => state.received.get(clave),
     async close() {
       for (const res of hung) res.destroy();
       for (const s of sockets) s.destroy();

@@ -7,11 +7,27 @@
  */
 import type { KeyObject } from 'node:crypto';
 import * as z from '../../../shared/domain/zod';
-import { consultaCadena, ordenCadena, type OrdenFields } from '../../../shared/adapters/providers/stp/stp.cadena';
-import { consultaRequestSchema, ordenRequestSchema, type OrdenRequest } from '../../../shared/adapters/providers/stp/stp.schemas';
+import { consultaCadena, consultaOrdenCadena, ordenCadena, type OrdenFields } from '../../../shared/adapters/providers/stp/stp.cadena';
+import {
+  consultaOrdenRequestSchema,
+  consultaRequestSchema,
+  ordenRequestSchema,
+  type OrdenRequest,
+} from '../../../shared/adapters/providers/stp/stp.schemas';
 import { firmaMatches } from '../../../shared/adapters/providers/stp/stp.signer';
 
-export type StpOp = 'registra' | 'consulta';
+export type StpOp = 'registra' | 'consulta' | 'consultaOrden';
+
+/** A deposit STP received for the company (an abono it posts to us), as its order query shows it. */
+export interface ReceivedOrder {
+  readonly id: number;
+  readonly claveRastreo: string;
+  readonly cuentaBeneficiario: string;
+  readonly monto: number;
+  readonly fechaOperacion: number;
+  readonly institucionContraparte: number;
+  readonly tsLiquidacion: number;
+}
 /** A status, no answer at all, or (registra) the order taken and then no answer: a lost answer. */
 export type StpFault = { status: number } | { hang: true } | { hangAfter: true };
 export type OrderEstado = 'L' | 'LQ' | 'CN' | 'D';
@@ -46,6 +62,8 @@ export class StpState {
   readonly violations: string[] = [];
   /** Accounts STP refuses as beneficiaries, with the refusal id (e.g. -7, the account does not exist). */
   readonly refusedAccounts = new Map<string, number>();
+  /** Deposits received (by claveRastreo): what consultaOrden with tipoOrden R finds. */
+  readonly received = new Map<string, ReceivedOrder>();
   private nextId = 4_100_000;
 
   constructor(
@@ -140,6 +158,60 @@ export class StpState {
         },
       },
     };
+  }
+
+  /**
+   * POST /efws/API/consultaOrden: one order by claveRastreo (R: received; E: sent), its firma over the short
+   * efws cadena. Found: 200 `{estado: 0, mensaje, respuesta}`; not found: 400 `{estado: 6, mensaje}`, as STP.
+   */
+  consultaOrden(body: unknown): { status: number; body: Record<string, unknown> } {
+    const bad = this.violation('consultaOrden body', body, consultaOrdenRequestSchema);
+    if (bad) return { status: 400, body: { estado: 3, mensaje: `Parámetro ${bad.split(':')[0]} inválido` } };
+    const q = body as z.infer<typeof consultaOrdenRequestSchema>;
+    if (!firmaMatches(this.publicKey, consultaOrdenCadena(q), q.firma)) {
+      this.violations.push(`consultaOrden ${q.claveRastreo}: firma does not match the cadena`);
+      return { status: 400, body: { estado: 1, mensaje: 'Firma inválida' } };
+    }
+    if (q.empresa !== this.empresa) return { status: 400, body: { estado: 2, mensaje: 'Empresa inválida' } };
+    const r = q.tipoOrden === 'R' ? this.received.get(q.claveRastreo) : undefined;
+    if (!r || (q.fechaOperacion && String(r.fechaOperacion) !== q.fechaOperacion))
+      return { status: 400, body: { estado: 6, mensaje: 'No se encontraron datos relacionados' } };
+    return {
+      status: 200,
+      body: {
+        estado: 0,
+        mensaje: 'Datos consultados correctamente',
+        respuesta: {
+          idEF: r.id,
+          claveRastreo: r.claveRastreo,
+          cuentaBeneficiario: r.cuentaBeneficiario,
+          empresa: this.empresa,
+          estado: 'TLQ',
+          fechaOperacion: r.fechaOperacion,
+          institucionContraparte: r.institucionContraparte,
+          institucionOperante: 90646,
+          monto: r.monto,
+          tipoPago: 1,
+          tsLiquidacion: r.tsLiquidacion,
+          causaDevolucion: null,
+        },
+      },
+    };
+  }
+
+  /** A deposit STP takes for the company before it posts the abono (what its query then shows). */
+  receive(a: Record<string, unknown>): void {
+    const clave = String(a.claveRastreo ?? '');
+    if (!clave || this.received.has(clave)) return;
+    this.received.set(clave, {
+      id: Number(a.id),
+      claveRastreo: clave,
+      cuentaBeneficiario: String(a.cuentaBeneficiario ?? ''),
+      monto: Number(a.monto),
+      fechaOperacion: Number(a.fechaOperacion),
+      institucionContraparte: Number(a.institucionOrdenante ?? 0),
+      tsLiquidacion: Number(a.tsLiquidacion ?? Date.now()),
+    });
   }
 
   /** Moves an order to a final state as SPEI would, and the state-change body STP posts for it. */

@@ -232,6 +232,29 @@ export const payoutWrites = {
     };
   },
 
+  /** payoutEntity.rewatch: the watch moves on (or ends) while the payout is completed with the watch read. */
+  rewatch(p: Payout, next: Payout['return_watch'], now: string): MemoryWrite {
+    return {
+      entity: 'payout',
+      item: `payout#${p.payout_id}`,
+      check: (t) => {
+        const held = t.payouts.get(p.payout_id);
+        return held?.status === 'completed' && held.return_watch?.next_check_at === p.return_watch?.next_check_at;
+      },
+      apply: (t) => void Object.assign(t.payouts.get(p.payout_id) as Payout, dynamoCopy({ return_watch: next, updated_at: now })),
+    };
+  },
+
+  /** payoutEntity.annotate: the provider link replaced while the status is the one read. */
+  annotate(p: Payout, provider: Payout['provider'], now: string): MemoryWrite {
+    return {
+      entity: 'payout',
+      item: `payout#${p.payout_id}`,
+      check: (t) => t.payouts.get(p.payout_id)?.status === p.status,
+      apply: (t) => void Object.assign(t.payouts.get(p.payout_id) as Payout, dynamoCopy({ provider, updated_at: now })),
+    };
+  },
+
   /** payoutCountersEntity.change: unconditional ADDs on the merchant's counters item. */
   counters(p: Payout, changes: Record<string, number>): MemoryWrite {
     const key = `${p.merchant_id}|${modeOf(p.livemode)}`;

@@ -54,6 +54,14 @@ export function memoryPayoutStore(table: MemoryTable = new MemoryTable()): Memor
       return events;
     },
 
+    async rewatch({ payout, next, now }) {
+      await table.transact([payoutWrites.rewatch(payout, next, now)]);
+    },
+
+    async annotate({ payout, provider, now }) {
+      await table.transact([payoutWrites.annotate(payout, provider, now)]);
+    },
+
     async list(merchantId, mode, q) {
       const range = q.from || q.to;
       const from = q.from ?? '0000';

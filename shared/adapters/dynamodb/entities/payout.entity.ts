@@ -1,7 +1,7 @@
 /** Payout and the per-merchant payout counters kept in each payout transaction (totals without a Scan). */
 import { modeOf } from '../../../domain/access';
-import { owedSettlementStep, type Payout, type PayoutStatus } from '../../../domain/payouts/payout';
-import { envelope, hashShard, indexKeys, type EntityModel } from '../keys';
+import { owedSettlementStep, type Payout, type PayoutStatus, type ReturnWatch } from '../../../domain/payouts/payout';
+import { envelope, hashShard, indexKeys, REMOVE_FROM_WORK_INDEX, setClause, type EntityModel } from '../keys';
 import { putNew, statusMove } from './writes';
 import type { TaggedWrite } from '../transact';
 
@@ -12,27 +12,84 @@ const key = (payoutId: string) => ({ PK: `PAYOUT#${payoutId}`, SK: 'PAYOUT' });
 const inFlight = (status: PayoutStatus, outcome: Payout['sandbox_outcome']) =>
   owedSettlementStep({ status, sandbox_outcome: outcome }) !== null;
 
+/** A completed live payout watched for a return sits on the return-watch partitions until its next check. */
+const watched = (status: PayoutStatus, watch: ReturnWatch | null | undefined): watch is ReturnWatch =>
+  status === 'completed' && Boolean(watch);
+
+/** The work-index keys of a payout in this state: money in flight, a return watch, or none. */
+function workKeys(id: string, status: PayoutStatus, outcome: Payout['sandbox_outcome'], watch: ReturnWatch | null | undefined, at: string) {
+  if (inFlight(status, outcome)) return indexKeys.settlement(id, at);
+  if (watched(status, watch)) return indexKeys.returnWatch(id, watch.next_check_at);
+  return null;
+}
+
 export const payoutEntity = {
   ...model,
   key,
   item: (p: Payout) => ({
     ...key(p.payout_id),
     ...indexKeys.listing(p.merchant_id, modeOf(p.livemode), 'PAYOUT', p.created_at, p.payout_id),
-    ...(inFlight(p.status, p.sandbox_outcome) ? indexKeys.settlement(p.payout_id, p.updated_at) : {}),
+    ...(workKeys(p.payout_id, p.status, p.sandbox_outcome, p.return_watch, p.updated_at) ?? {}),
     ...envelope(model),
     ...p,
   }),
   create: (tableName: string, p: Payout): TaggedWrite => putNew('payout', tableName, payoutEntity.item(p)),
-  /** status -> to with a patch, conditional on the status read; on the settlement work index while in flight. */
-  transition: (tableName: string, p: Payout, to: PayoutStatus, patch: Partial<Payout>, now: string): TaggedWrite =>
-    statusMove(
+  /**
+   * status -> to with a patch, conditional on the status read; on the settlement work index while in flight,
+   * on the return-watch partitions while a completed payout is watched, off the index otherwise.
+   */
+  transition(tableName: string, p: Payout, to: PayoutStatus, patch: Partial<Payout>, now: string): TaggedWrite {
+    const watch = patch.return_watch === undefined ? p.return_watch : patch.return_watch;
+    const keys = workKeys(p.payout_id, to, p.sandbox_outcome, watch, now);
+    const wasOn = workKeys(p.payout_id, p.status, p.sandbox_outcome, p.return_watch, p.updated_at) !== null;
+    return statusMove(
       'payout',
       tableName,
       key(p.payout_id),
       p.status,
-      { ...patch, status: to, updated_at: now, ...(inFlight(to, p.sandbox_outcome) ? indexKeys.settlement(p.payout_id, now) : {}) },
-      inFlight(p.status, p.sandbox_outcome) && !inFlight(to, p.sandbox_outcome),
-    ),
+      { ...patch, status: to, updated_at: now, ...(keys ?? {}) },
+      wasOn && !keys,
+    );
+  },
+  /**
+   * A return check that found none: the watch moves to its next check (still on the return-watch partitions)
+   * or, `next` null, ends (off the index). Conditional on the payout still completed with the watch read, so a
+   * duplicate check or a racing return changes nothing.
+   */
+  rewatch(tableName: string, p: Payout, next: ReturnWatch | null, now: string): TaggedWrite {
+    const fields = { return_watch: next, updated_at: now, ...(next ? indexKeys.returnWatch(p.payout_id, next.next_check_at) : {}) };
+    const { set, names, values } = setClause(fields);
+    return {
+      entity: 'payout',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(p.payout_id),
+          UpdateExpression: `SET ${set}${next ? '' : ` ${REMOVE_FROM_WORK_INDEX}`}`,
+          ConditionExpression: '#status = :completed AND #rw.#next = :prev',
+          ExpressionAttributeNames: { ...names, '#status': 'status', '#rw': 'return_watch', '#next': 'next_check_at' },
+          ExpressionAttributeValues: { ...values, ':completed': 'completed', ':prev': p.return_watch?.next_check_at ?? '' },
+        },
+      },
+    };
+  },
+  /** Provider details learned after the commit (e.g. its order id), conditional on the status read. */
+  annotate(tableName: string, p: Payout, provider: NonNullable<Payout['provider']>, now: string): TaggedWrite {
+    const { set, names, values } = setClause({ provider, updated_at: now });
+    return {
+      entity: 'payout',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(p.payout_id),
+          UpdateExpression: `SET ${set}`,
+          ConditionExpression: '#status = :from',
+          ExpressionAttributeNames: { ...names, '#status': 'status' },
+          ExpressionAttributeValues: { ...values, ':from': p.status },
+        },
+      },
+    };
+  },
 } as const satisfies EntityModel;
 
 /** Per merchant and mode: total payouts and one count per status. */

@@ -78,3 +78,12 @@ export function consultaCadena(q: {
     institucionOperante: q.institucionOperante,
   });
 }
+
+/**
+ * The cadena of the order query by claveRastreo (consultaOrden, STP's efws API): a short one of its own,
+ * `||empresa|claveRastreo|tipoOrden|fechaOperacion||` (fechaOperacion empty when not given), as the community
+ * client signs it (stpmex resources/base.py, _firma_consulta_efws).
+ */
+export function consultaOrdenCadena(q: { empresa: string; claveRastreo: string; tipoOrden: 'R' | 'E'; fechaOperacion?: string }): string {
+  return `||${q.empresa}|${q.claveRastreo}|${q.tipoOrden}|${q.fechaOperacion ?? ''}||`;
+}

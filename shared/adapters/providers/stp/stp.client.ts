@@ -13,10 +13,14 @@ import type { StpConfig } from '../providers.config';
 
 export const STP = 'stp';
 
-export type StpOp = 'registra' | 'consulta';
+export type StpOp = 'registra' | 'consulta' | 'consultaOrden';
 
 export interface StpClient {
-  /** One call; `retry` sends an idempotent call (a query) once more after a 5xx or no answer. */
+  /**
+   * One call; `retry` sends an idempotent call (a query) once more after a 5xx or no answer. `path` is appended
+   * to base_url, or is a whole https URL (the efws API). `accept`: non-2xx statuses whose body is STP's answer
+   * (consultaOrden answers "nothing found" with a 400).
+   */
   call<S extends z.ZodMiniType>(
     op: StpOp,
     method: 'PUT' | 'POST',
@@ -24,6 +28,7 @@ export interface StpClient {
     body: unknown,
     schema: S,
     retry: boolean,
+    accept?: readonly number[],
   ): Promise<z.infer<S>>;
   close(): void;
 }
@@ -42,7 +47,7 @@ export function stpClient(cfg: StpConfig, http?: ProviderHttp): StpClient {
     try {
       return await transport.send({
         method,
-        url: `${base}${path}`,
+        url: path.startsWith('https://') ? path : `${base}${path}`,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
@@ -52,7 +57,7 @@ export function stpClient(cfg: StpConfig, http?: ProviderHttp): StpClient {
   }
 
   return {
-    async call(op, method, path, body, schema, retry) {
+    async call(op, method, path, body, schema, retry, accept = []) {
       let a: HttpAnswer;
       try {
         a = await send(op, method, path, body);
@@ -61,7 +66,7 @@ export function stpClient(cfg: StpConfig, http?: ProviderHttp): StpClient {
         a = await send(op, method, path, body);
       }
       if (retry && (a.status >= 500 || a.status === 429)) a = await send(op, method, path, body);
-      if (a.status < 200 || a.status > 299) throw unavailable(op, `STP answered ${a.status}`);
+      if ((a.status < 200 || a.status > 299) && !accept.includes(a.status)) throw unavailable(op, `STP answered ${a.status}`);
       const parsed = z.safeParse(schema, safeJson(a.text));
       if (!parsed.success)
         throw unavailable(op, `STP's answer does not match its schema (${parsed.error.issues[0]?.path.join('.') ?? ''})`);

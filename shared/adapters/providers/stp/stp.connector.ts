@@ -14,22 +14,16 @@ import type {
 } from '../../../application/connectors';
 import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
 import { logger } from '../../../observability';
-import type { StpConfig } from '../providers.config';
+import { STP_RETURN_WATCH_SECONDS, type StpConfig } from '../providers.config';
 import { consultaCadena, montoOf, ordenCadena, type OrdenFields } from './stp.cadena';
 import { STP, stpClient, type StpClient } from './stp.client';
+import { maskTail } from '../../../domain/payouts/masking';
 import { STP_INSTITUTION } from './stp.institutions';
-import { abonoCallbackSchema, consultaAnswerSchema, estadoCallbackSchema, registraAnswerSchema, type OrdenUnsigned } from './stp.schemas';
+import { stpDeposits } from './stp.deposits';
+import { consultaAnswerSchema, estadoCallbackSchema, registraAnswerSchema, type OrdenUnsigned } from './stp.schemas';
+import { SealedOrderError } from './stp.sealer';
 import { stpSigner, type StpSigner } from './stp.signer';
-import {
-  claimedKind,
-  claveRastreoOf,
-  depositOf,
-  ordenOf,
-  orderStateOf,
-  paymentClabe,
-  payoutIdOfClaveRastreo,
-  sevenDigitsOf,
-} from './stp.transformers';
+import { claimedKind, claveRastreoOf, ordenOf, orderStateOf, payoutIdOfClaveRastreo } from './stp.transformers';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -52,6 +46,25 @@ function refusalCode(id: number): string {
   }
 }
 
+/** What a payout keeps of its order in clear: the account and the document masked, never whole. */
+export function orderSummary(o: OrdenUnsigned): ProviderOrder['summary'] {
+  return {
+    claveRastreo: o.claveRastreo,
+    institucionContraparte: o.institucionContraparte,
+    cuentaBeneficiario: maskTail(o.cuentaBeneficiario),
+    rfcCurpBeneficiario: o.rfcCurpBeneficiario === 'ND' ? 'ND' : maskTail(o.rfcCurpBeneficiario),
+    monto: o.monto,
+    referenciaNumerica: o.referenciaNumerica,
+  };
+}
+
+/** The order a payout sealed, opened under its reference (the claveRastreo, the seal's additional data). */
+function unsealOrden(order: Pick<ProviderOrder, 'reference' | 'sealed'>, signer: StpSigner): OrdenUnsigned {
+  const o = JSON.parse(signer.sealer.open(order.sealed, order.reference)) as OrdenUnsigned;
+  if (o.claveRastreo !== order.reference) throw new SealedOrderError('another order');
+  return o;
+}
+
 /** The signed body of an order: its fields and the firma of its cadena (monto written with two decimals). */
 export function signedOrden(order: OrdenUnsigned, signer: StpSigner) {
   const fields: OrdenFields = { ...order, monto: montoOf(Math.round(order.monto * 100)) };
@@ -71,20 +84,7 @@ export function stpCallbacks(cfg: Pick<StpConfig, 'webhook_token' | 'empresa'>):
   };
 }
 
-/** Live SPEI pay-ins: a CLABE under our STP account per payment, and the abono callback's token and parser. */
-export function stpDeposits(cfg: Pick<StpConfig, 'webhook_token' | 'empresa' | 'cuenta_ordenante'>): SpeiDepositConnector {
-  const expected = digest(cfg.webhook_token);
-  return {
-    provider: { name: STP },
-    clabeFor: (paymentId, attempt) => paymentClabe(cfg.cuenta_ordenante, sevenDigitsOf(paymentId, attempt)),
-    tokenMatches: (token) => timingSafeEqual(digest(token), expected),
-    parseDeposit(body) {
-      const r = z.safeParse(abonoCallbackSchema, body);
-      if (!r.success || (r.data.empresa !== undefined && r.data.empresa !== cfg.empresa)) return null;
-      return depositOf(r.data);
-    },
-  };
-}
+export { stpDeposits };
 
 export interface StpConnectors {
   readonly speiPayouts: PayoutConnector;
@@ -99,9 +99,24 @@ export function stpConnectors(cfg: StpConfig, client: StpClient = stpClient(cfg)
 
   const speiPayouts: PayoutConnector = {
     provider: { name: STP, reference: claveRastreoOf },
-    prepare: (req) => ordenOf(req, cfg),
-    async register(order: ProviderOrder) {
-      const body = signedOrden(order as unknown as OrdenUnsigned, signer);
+    returnWatchSeconds: cfg.return_watch_seconds ?? STP_RETURN_WATCH_SECONDS,
+    prepare(req) {
+      const p = ordenOf(req, cfg);
+      if ('invalid' in p) return p;
+      const clave = p.order.claveRastreo;
+      return { order: { reference: clave, summary: orderSummary(p.order), sealed: signer.sealer.seal(JSON.stringify(p.order), clave) } };
+    },
+    async register(order: Pick<ProviderOrder, 'reference' | 'sealed'>) {
+      let orden: OrdenUnsigned;
+      try {
+        orden = unsealOrden(order, signer);
+      } catch (e) {
+        if (!(e instanceof SealedOrderError)) throw e;
+        // Sealed under a private key since replaced: the order cannot be sent again as it was; the payout waits.
+        logger.error('STP order could not be unsealed for a resend', { provider: STP, operation: 'registra', reason: e.message });
+        throw new ProviderUnavailable(STP, 'registra', 'The sealed order could not be opened');
+      }
+      const body = signedOrden(orden, signer);
       const a = await client.call('registra', 'PUT', '/ordenPago/registra', body, registraAnswerSchema, false);
       const { id, descripcionError = '' } = a.resultado;
       if (id > 0) return { orderId: String(id) };
@@ -128,5 +143,5 @@ export function stpConnectors(cfg: StpConfig, client: StpClient = stpClient(cfg)
     },
   };
 
-  return { speiPayouts, speiPayoutCallbacks: stpCallbacks(cfg), speiDeposits: stpDeposits(cfg), signer, client };
+  return { speiPayouts, speiPayoutCallbacks: stpCallbacks(cfg), speiDeposits: stpDeposits(cfg, signer, client), signer, client };
 }

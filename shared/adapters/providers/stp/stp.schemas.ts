@@ -86,6 +86,43 @@ export const estadoCallbackSchema = z.object({
 });
 export type EstadoCallback = z.infer<typeof estadoCallbackSchema>;
 
+/**
+ * POST <efws>/consultaOrden: one order by claveRastreo, `tipoOrden` R (received: a deposit to us) or E (sent),
+ * on its operation date (YYYYMMDD). Its firma signs `||empresa|claveRastreo|tipoOrden|fechaOperacion||`.
+ */
+export const consultaOrdenRequestSchema = z.strictObject({
+  empresa: stpText(15),
+  claveRastreo: z.string().check(z.regex(/^[A-Za-z0-9]{1,30}$/)),
+  tipoOrden: z.enum(['R', 'E']),
+  fechaOperacion: z.optional(digits(8)),
+  firma: firmaSchema,
+});
+export type ConsultaOrdenRequest = z.infer<typeof consultaOrdenRequestSchema>;
+
+/**
+ * Its answer: `estado` 0 with the order in `respuesta`, or another `estado` with `mensaje` (6: nothing found,
+ * which STP answers with HTTP 400). The fields we read of the order; STP sends many more.
+ */
+export const consultaOrdenAnswerSchema = z.object({
+  estado: z.number().check(z.int()),
+  mensaje: z.optional(z.string()),
+  respuesta: z.optional(
+    z.nullable(
+      z.object({
+        idEF: z.optional(z.nullable(z.number())),
+        claveRastreo: z.string(),
+        cuentaBeneficiario: z.string(),
+        estado: z.string().check(z.regex(/^[A-Z]{1,4}$/)),
+        monto: z.number(),
+        fechaOperacion: z.optional(z.nullable(z.number())),
+        institucionContraparte: z.optional(z.nullable(z.number())),
+        tsLiquidacion: z.optional(z.nullable(z.number())),
+      }),
+    ),
+  ),
+});
+export type ConsultaOrdenAnswer = z.infer<typeof consultaOrdenAnswerSchema>;
+
 /** An incoming SPEI deposit (POST <our url>/abono), the fields we read. */
 export const abonoCallbackSchema = z.object({
   id: z.union([z.number().check(z.int()), digits(1, 20)]),

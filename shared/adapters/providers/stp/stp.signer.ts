@@ -4,11 +4,14 @@
  * nor its passphrase appears in an error or a log line.
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { orderSealer, type OrderSealer } from './stp.sealer';
 
 export interface StpSigner {
   sign(cadena: string): string;
   /** The public half, for a check of our own configuration (providers check) and for the fake STP. */
   readonly publicKey: KeyObject;
+  /** Seals the orders payouts keep (a key derived from this private key: stp.sealer.ts). */
+  readonly sealer: OrderSealer;
 }
 
 export class StpKeyError extends Error {
@@ -29,6 +32,7 @@ export function stpSigner(privateKeyPem: string, passphrase?: string): StpSigner
   return {
     sign: (cadena) => sign('sha256', Buffer.from(cadena, 'utf8'), key).toString('base64'),
     publicKey: createPublicKey(key),
+    sealer: orderSealer(key),
   };
 }
 

@@ -165,5 +165,6 @@ export function depositOf(a: AbonoCallback): IncomingDeposit {
     amountMinor: Math.round(a.monto * 100),
     trackingKey: a.claveRastreo,
     paidAt: Number.isFinite(ts) && ts > 0 ? new Date(ts).toISOString() : new Date().toISOString(),
+    operationDate: String(a.fechaOperacion),
   };
 }
