@@ -14,6 +14,7 @@ import { paymentDeps } from '../../shared/wiring';
 import { launchBrowser, openPage, startShop, type OpenedPage } from '../support/browser';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
 import { startTestStack, type TestStack } from '../support/test-stack';
+import { captureLogs } from '../support/live-stage';
 import { SESSION_BODY } from '../support/sample-data';
 import { CPF, expectAccessible, fillCard, fillCustomer } from './checkout-support';
 
@@ -25,18 +26,9 @@ let shop: Awaited<ReturnType<typeof startShop>>;
 let apiKey: string;
 let opened: OpenedPage | undefined;
 
-// Everything the service logs during this file (Powertools writes JSON lines to stdout, errors to stderr).
-const captured: string[] = [];
-let spies: jest.SpyInstance[] = [];
-beforeAll(() => {
-  spies = [process.stdout, process.stderr].map((stream) =>
-    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      captured.push(String(chunk));
-      return true;
-    }),
-  );
-});
-afterAll(() => spies.forEach((s) => s.mockRestore()));
+// Everything the service logs during this file.
+const logs = captureLogs();
+afterAll(() => logs.restore());
 
 beforeAll(async () => {
   adyen = await startFakeAdyen();
@@ -109,9 +101,8 @@ it('card with a 3-D Secure challenge: browserInfo sent, the shopper authenticate
   const stored = JSON.stringify(await paymentDeps().store.getPayment(id));
   expect(stored).not.toContain('4111111145551142');
   expect(stored).not.toContain('"737"');
-  const logs = captured.join('');
-  expect(logs).not.toContain('4111111145551142');
-  expect(logs).not.toMatch(/"(cvv|cvc)":\s*"737"/);
+  expect(logs.lines.join('')).not.toContain('4111111145551142');
+  expect(logs.lines.join('')).not.toMatch(/"(cvv|cvc)":\s*"737"/);
   expect(adyen.violations).toEqual([]);
   expect(opened.unexpected()).toEqual([]);
 });

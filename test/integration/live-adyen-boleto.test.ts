@@ -3,37 +3,29 @@
  * registered with the payer's CPF and billing address (`boletobancario`); Adyen's typeable line replaces the
  * sandbox's artefact; AUTHORISATION settles it. Without an address: a 400 naming billing_address, nothing written.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isValidTypeableLine, typeableLineToBarcode } from '../../shared/domain/payments/boleto';
 import { paymentReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
-import { startTestStack, type TestStack } from '../support/test-stack';
 import { customer, ledger } from '../support/payments';
+import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import type { TestStack } from '../support/test-stack';
 import { SESSION_BODY } from '../support/sample-data';
 
 let adyen: FakeAdyen;
 let stack: TestStack;
-let merchant: { merchantId: string; apiKey: string };
+let merchant: LiveMerchant;
+let live: LiveStage;
 
 beforeAll(async () => {
   adyen = await startFakeAdyen();
-  const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
-  writeFileSync(file, JSON.stringify({ adyen: adyen.adyenConfig() }));
-  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: file, WEBHOOK_ALLOW_LOOPBACK: 'true' });
-  stack = await startTestStack({ workers: true });
-  const created = await stack.admin.createMerchant({ name: 'Loja Boleto' });
-  const key = await stack.admin.createKey(created.merchant.merchant_id, 'live');
-  merchant = { merchantId: created.merchant.merchant_id, apiKey: key.secret };
+  live = await startLiveStage({ adyen: adyen.adyenConfig() }, { merchantName: 'Loja Boleto' });
+  ({ stack, merchant } = live);
   adyen.setNotificationUrl(`${stack.baseUrl}/providers/adyen/notifications`);
 });
 
 afterAll(async () => {
-  await stack?.stop();
+  await live?.stop();
   await adyen?.close();
-  process.env.STAGE = 'sandbox';
-  delete process.env.PROVIDERS_FILE;
 });
 
 const address = { postal_code: '01310-100', street: 'Avenida Paulista', number: '1578', city: 'São Paulo', state: 'SP' };

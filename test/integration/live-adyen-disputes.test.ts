@@ -5,9 +5,6 @@
  * chargeback ends it lost (payment.dispute_lost). Replayed, forged, out-of-order and early notices, another currency,
  * an AUTHORISATION for another amount, and the notification log. After every case the live ledger equals the balance.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
@@ -17,25 +14,21 @@ import { tableName } from '../../shared/wiring/repositories';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
 import { verifyWebhook } from '../support/merchant-verify';
-import { startReceiver, type Receiver } from '../support/receiver';
-import { startTestStack, type TestStack } from '../support/test-stack';
 import { customer, ledger } from '../support/payments';
+import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import type { Receiver } from '../support/receiver';
+import type { TestStack } from '../support/test-stack';
 
 let adyen: FakeAdyen;
 let stack: TestStack;
 let receiver: Receiver;
-let merchant: { merchantId: string; apiKey: string; webhookSecret: string };
+let merchant: LiveMerchant;
+let live: LiveStage;
 
 beforeAll(async () => {
   adyen = await startFakeAdyen();
-  const providersFile = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
-  writeFileSync(providersFile, JSON.stringify({ adyen: adyen.adyenConfig() }));
-  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: providersFile, WEBHOOK_ALLOW_LOOPBACK: 'true' });
-  stack = await startTestStack({ workers: true });
-  receiver = await startReceiver();
-  const created = await stack.admin.createMerchant({ name: 'Loja Disputas', notification_url: receiver.url });
-  const key = await stack.admin.createKey(created.merchant.merchant_id, 'live');
-  merchant = { merchantId: created.merchant.merchant_id, apiKey: key.secret, webhookSecret: created.webhookSecret };
+  live = await startLiveStage({ adyen: adyen.adyenConfig() }, { merchantName: 'Loja Disputas', receiver: true });
+  ({ stack, receiver, merchant } = live);
   adyen.setNotificationUrl(`${stack.baseUrl}/providers/adyen/notifications`);
 });
 
@@ -45,11 +38,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  await receiver?.stop();
+  await live?.stop();
   await adyen?.close();
-  process.env.STAGE = 'sandbox';
-  delete process.env.PROVIDERS_FILE;
 });
 
 const year = String(new Date().getUTCFullYear() + 3);

@@ -4,44 +4,29 @@
  * by redirect and the details call, notifications (signed, forged, replayed, out of order), a timeout cancelled by
  * reference. After every case the live ledger equals the live balance, in BRL and in MXN (OXXO).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { reconcileHeldPayments } from '../../shared/application/reconcile-held';
 import { paymentReferenceOf, refundReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import type { TestStack } from '../support/test-stack';
+import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import { customer, ledger } from '../support/payments';
 import { SESSION_BODY } from '../support/sample-data';
 
 let adyen: FakeAdyen;
 let stack: TestStack;
-let merchant: { merchantId: string; apiKey: string };
-let providersFile: string;
+let merchant: LiveMerchant;
+let live: LiveStage;
 const CANCEL_AFTER = 600;
-
-function writeProviders() {
-  writeFileSync(
-    providersFile,
-    JSON.stringify({ adyen: adyen.adyenConfig({ timeouts: { connect_ms: 1000, total_ms: 1500 }, cancel_after_seconds: CANCEL_AFTER }) }),
-  );
-}
+const adyenProviders = () => ({
+  adyen: adyen.adyenConfig({ timeouts: { connect_ms: 1000, total_ms: 1500 }, cancel_after_seconds: CANCEL_AFTER }),
+});
 
 beforeAll(async () => {
   adyen = await startFakeAdyen({ hangMs: 5_000 });
-  providersFile = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
-  writeProviders();
-  Object.assign(process.env, {
-    STAGE: 'live',
-    PROVIDERS_FILE: providersFile,
-    WEBHOOK_ALLOW_LOOPBACK: 'true',
-    REFUND_SETTLEMENT_DELAY_SECONDS: '0',
-  });
-  stack = await startTestStack({ workers: true });
-  const created = await stack.admin.createMerchant({ name: 'Loja Cartão' });
-  const key = await stack.admin.createKey(created.merchant.merchant_id, 'live');
-  merchant = { merchantId: created.merchant.merchant_id, apiKey: key.secret };
+  process.env.REFUND_SETTLEMENT_DELAY_SECONDS = '0';
+  live = await startLiveStage(adyenProviders(), { merchantName: 'Loja Cartão' });
+  ({ stack, merchant } = live);
   adyen.setNotificationUrl(`${stack.baseUrl}/providers/adyen/notifications`);
 });
 
@@ -51,10 +36,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stop();
+  await live?.stop();
   await adyen?.close();
-  process.env.STAGE = 'sandbox';
-  delete process.env.PROVIDERS_FILE;
 });
 
 const mexican = { name: 'Juana Pérez', email: 'juana@example.com', document: 'BOXW310820HNERXN09' };
@@ -249,10 +232,10 @@ describe('live cards through Adyen', () => {
   it('a body that is not a notification is 400; with no Adyen configured the route is 404', async () => {
     const bad = await fetch(`${stack.baseUrl}/providers/adyen/notifications`, { method: 'POST', body: '{"x":1}' });
     expect(bad.status).toBe(400);
-    writeFileSync(providersFile, JSON.stringify({}));
+    live.writeProviders({});
     const none = await fetch(`${stack.baseUrl}/providers/adyen/notifications`, { method: 'POST', body: '{"x":1}' });
     expect(none.status).toBe(404);
-    writeProviders();
+    live.writeProviders(adyenProviders());
   });
 
   it('hosted checkout: an authorised card completes the session; 3-D Secure keeps it processing with our forwarder', async () => {

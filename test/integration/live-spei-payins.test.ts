@@ -6,9 +6,6 @@
  * different amount is recorded, not settled; a deposit to an unknown CLABE, or to a payment already paid, is
  * recorded and answered with STP's return; redeliveries change nothing.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
@@ -17,8 +14,9 @@ import { buildClabe, isValidClabe } from '../../shared/domain/payments/clabe';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { verifyWebhook } from '../support/merchant-verify';
-import { startReceiver, type Receiver } from '../support/receiver';
-import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
+import type { Receiver } from '../support/receiver';
+import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import type { TestMerchant, TestStack } from '../support/test-stack';
 import { ledger, payments } from '../support/payments';
 
 const TOKEN = randomBytes(24).toString('base64url');
@@ -26,18 +24,16 @@ const CURP = 'GODE561231HDFRRN00';
 let stp: FakeStp;
 let stack: TestStack;
 let receiver: Receiver;
-let merchant: { merchantId: string; apiKey: string; webhookSecret: string };
+let merchant: LiveMerchant;
+let live: LiveStage;
 
 beforeAll(async () => {
   stp = await startFakeStp({ hangMs: 5_000 });
-  const providersFile = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
-  writeFileSync(providersFile, JSON.stringify({ stp: { ...stp.stpConfig(TOKEN), timeouts: { connect_ms: 1000, total_ms: 1500 } } }));
-  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: providersFile, WEBHOOK_ALLOW_LOOPBACK: 'true' });
-  stack = await startTestStack({ workers: true });
-  receiver = await startReceiver();
-  const created = await stack.admin.createMerchant({ name: 'Tienda en Vivo', notification_url: receiver.url });
-  const key = await stack.admin.createKey(created.merchant.merchant_id, 'live');
-  merchant = { merchantId: created.merchant.merchant_id, apiKey: key.secret, webhookSecret: created.webhookSecret };
+  live = await startLiveStage(
+    { stp: { ...stp.stpConfig(TOKEN), timeouts: { connect_ms: 1000, total_ms: 1500 } } },
+    { merchantName: 'Tienda en Vivo', receiver: true },
+  );
+  ({ stack, receiver, merchant } = live);
   stp.setCallbackBase(`${stack.baseUrl}/providers/stp/${TOKEN}`);
 });
 
@@ -46,11 +42,8 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await receiver?.stop();
-  await stack?.stop();
+  await live?.stop();
   await stp?.close();
-  process.env.STAGE = 'sandbox';
-  delete process.env.PROVIDERS_FILE;
 });
 
 /** A live SPEI payment: a checkout session in MXN and the customer choosing SPEI on it. */

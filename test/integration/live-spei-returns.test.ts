@@ -6,9 +6,6 @@
  * stored payout item never holds the beneficiary's full CLABE or CURP (only masked, the exact order sealed and
  * dropped once the payout leaves processing), while a resend is still the same order byte for byte.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
@@ -18,31 +15,27 @@ import { payoutDeps, settlementDeps, settlementGraceSeconds } from '../../shared
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { verifyWebhook } from '../support/merchant-verify';
-import { startReceiver, type Receiver } from '../support/receiver';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import type { Receiver } from '../support/receiver';
+import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
 const TOKEN = randomBytes(24).toString('base64url');
 const CLABE = '072691004495711499';
 const CURP = 'GODE561231HDFRRN00';
-/** A short return-watch window, so that its end can be seen in a test. */
-const WATCH_SECONDS = 8;
+/** A short return-watch window, so that its end can be seen in a test (long enough for a loaded machine to settle first). */
+const WATCH_SECONDS = 15;
 let stp: FakeStp;
 let stack: TestStack;
 let receiver: Receiver;
-let merchant: { merchantId: string; apiKey: string; webhookSecret: string };
+let merchant: LiveMerchant;
+let live: LiveStage;
 
 beforeAll(async () => {
   stp = await startFakeStp({ hangMs: 10_000 });
-  const providersFile = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
   const cfg = { ...stp.stpConfig(TOKEN), return_watch_seconds: WATCH_SECONDS, timeouts: { connect_ms: 1000, total_ms: 1500 } };
-  writeFileSync(providersFile, JSON.stringify({ stp: cfg }));
-  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: providersFile, WEBHOOK_ALLOW_LOOPBACK: 'true' });
-  stack = await startTestStack({ workers: true });
-  receiver = await startReceiver();
-  const created = await stack.admin.createMerchant({ name: 'Tienda en Vivo', notification_url: receiver.url });
-  const key = await stack.admin.createKey(created.merchant.merchant_id, 'live');
-  merchant = { merchantId: created.merchant.merchant_id, apiKey: key.secret, webhookSecret: created.webhookSecret };
+  live = await startLiveStage({ stp: cfg }, { merchantName: 'Tienda en Vivo', receiver: true });
+  ({ stack, receiver, merchant } = live);
   stp.setCallbackBase(`${stack.baseUrl}/providers/stp/${TOKEN}`);
   await payoutDeps().store.topUp({
     merchantId: merchant.merchantId,
@@ -60,11 +53,8 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await receiver?.stop();
-  await stack?.stop();
+  await live?.stop();
   await stp?.close();
-  process.env.STAGE = 'sandbox';
-  delete process.env.PROVIDERS_FILE;
 });
 
 const call = (method: string, path: string, body?: unknown) =>

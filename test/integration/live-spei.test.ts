@@ -4,17 +4,15 @@
  * (balance, ledger, signed webhooks each time), duplicate, out-of-order and forged state changes, a refused
  * order, and registrations whose answer never came resolved by the query without a second order.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { resumeSettlements } from '../../shared/application/settlements';
 import { payoutDeps, settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { verifyWebhook } from '../support/merchant-verify';
-import { startReceiver, type Receiver } from '../support/receiver';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import type { Receiver } from '../support/receiver';
+import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
 const TOKEN = randomBytes(24).toString('base64url');
@@ -23,18 +21,16 @@ const CURP = 'GODE561231HDFRRN00';
 let stp: FakeStp;
 let stack: TestStack;
 let receiver: Receiver;
-let merchant: { merchantId: string; apiKey: string; webhookSecret: string };
+let merchant: LiveMerchant;
+let live: LiveStage;
 
 beforeAll(async () => {
   stp = await startFakeStp({ hangMs: 10_000 });
-  const providersFile = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
-  writeFileSync(providersFile, JSON.stringify({ stp: { ...stp.stpConfig(TOKEN), timeouts: { connect_ms: 1000, total_ms: 1500 } } }));
-  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: providersFile, WEBHOOK_ALLOW_LOOPBACK: 'true' });
-  stack = await startTestStack({ workers: true });
-  receiver = await startReceiver();
-  const created = await stack.admin.createMerchant({ name: 'Tienda en Vivo', notification_url: receiver.url });
-  const key = await stack.admin.createKey(created.merchant.merchant_id, 'live');
-  merchant = { merchantId: created.merchant.merchant_id, apiKey: key.secret, webhookSecret: created.webhookSecret };
+  live = await startLiveStage(
+    { stp: { ...stp.stpConfig(TOKEN), timeouts: { connect_ms: 1000, total_ms: 1500 } } },
+    { merchantName: 'Tienda en Vivo', receiver: true },
+  );
+  ({ stack, receiver, merchant } = live);
   stp.setCallbackBase(`${stack.baseUrl}/providers/stp/${TOKEN}`);
   // The live MXN balance the payouts draw on (a live balance is otherwise funded by pay-ins).
   await payoutDeps().store.topUp({
@@ -53,11 +49,8 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await receiver?.stop();
-  await stack?.stop();
+  await live?.stop();
   await stp?.close();
-  process.env.STAGE = 'sandbox';
-  delete process.env.PROVIDERS_FILE;
 });
 
 const call = (method: string, path: string, body?: unknown) =>

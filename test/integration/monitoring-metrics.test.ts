@@ -18,6 +18,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakePsp } from '../support/fake-psp';
+import { startFakeAdyen } from '../support/fake-adyen';
+import { startFakeStp } from '../support/fake-stp';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
 import { stageConfig, STAGES } from '../../lib/stage-config';
@@ -251,6 +253,67 @@ describe('what the code emits, captured at each flush', () => {
       delete process.env.PROVIDERS_FILE;
       delete process.env.ALLOWED_KEY_MODES;
       await psp.close();
+    }
+  });
+
+  it('live Adyen and STP: their calls, callbacks accepted, refused and unknown, and amount mismatches', async () => {
+    const adyen = await startFakeAdyen();
+    const stp = await startFakeStp();
+    const token = randomBytes(24).toString('base64url');
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    writeFileSync(file, JSON.stringify({ adyen: adyen.adyenConfig(), stp: stp.stpConfig(token) }));
+    Object.assign(process.env, { PROVIDERS_FILE: file, ALLOWED_KEY_MODES: 'test,live' });
+    try {
+      const m = { ...merchant, apiKey: (await stack.admin.createKey(merchant.merchantId, 'live')).secret };
+      adyen.setNotificationUrl(`${stack.baseUrl}/providers/adyen/notifications`);
+      stp.setCallbackBase(`${stack.baseUrl}/providers/stp/${token}`);
+      // Adyen: a card held as Pending, its AUTHORISATION for another amount (a mismatch), a forged item, an unknown one.
+      adyen.nextCard({ resultCode: 'Pending' });
+      const held = await payments(stack, m).direct({ payment_method: 'card', card: card('4111111145551142', '737') });
+      const ref = (adyen.requests.at(-1)?.body as { reference: string }).reference;
+      expect(held.body.status).toBe('processing');
+      const items = [
+        adyen.item({ eventCode: 'AUTHORISATION', merchantReference: ref, amount: { currency: 'BRL', value: 1 } }),
+        adyen.item({ eventCode: 'AUTHORISATION', merchantReference: ref }, 'forged'),
+        adyen.item({ eventCode: 'AUTHORISATION', merchantReference: `pi${'0'.repeat(32)}` }),
+      ];
+      expect(await adyen.notify(items)).toEqual({ status: 200, body: '[accepted]' });
+      // STP: a SPEI pay-in's CLABE paid with another amount (a mismatch), and a deposit to a CLABE nobody has.
+      const pay = payments(stack, m);
+      const session = await pay.createSession({ amount: 250, currency: 'MXN', country: 'MEX' });
+      const spei = await pay.process(session.body.session_id as string, 'spei', {
+        customer: { name: 'Juana Pérez', email: 'juana@example.com', document: 'BOXW310820HNERXN09' },
+      });
+      expect(spei.status).toBe(200);
+      const abono = (clabe: string, monto: number, id: number) => ({
+        id,
+        fechaOperacion: 20261125,
+        institucionOrdenante: 40072,
+        institucionBeneficiaria: 90646,
+        claveRastreo: `MET${id}`,
+        monto,
+        nombreOrdenante: 'DIEGO GONZALEZ',
+        tipoCuentaOrdenante: 40,
+        cuentaOrdenante: '072691004495711499',
+        rfcCurpOrdenante: 'ND',
+        nombreBeneficiario: 'TIENDA',
+        tipoCuentaBeneficiario: 40,
+        cuentaBeneficiario: clabe,
+        conceptoPago: 'PEDIDO',
+        referenciaNumerica: 1234567,
+        empresa: stp.empresa,
+        tsLiquidacion: Date.now(),
+      });
+      expect((await stp.sendAbono(abono(spei.body.clabe as string, 100, 9001))).status).toBe(200);
+      expect((await stp.sendAbono(abono('646180000000000019', 100, 9002))).status).toBe(200);
+      expect((await stp.sendEstado({ nope: true })).status).toBe(400);
+      expect(adyen.violations).toEqual([]);
+      expect(stp.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      delete process.env.ALLOWED_KEY_MODES;
+      await adyen.close();
+      await stp.close();
     }
   });
 
