@@ -175,14 +175,14 @@ describe('live SPEI payouts after they complete', () => {
     const first = (await rawItem(id)).return_watch;
 
     // The first return check: STP shows it settled; the watch moves on (one check made), still on the index.
-    const asked = queries(clave);
     await resume();
     const second = await until(
       () => rawItem(id),
       (i) => i.return_watch?.checks === 1,
       'the first return check',
     );
-    expect(queries(clave)).toBeGreaterThan(asked);
+    // One query found it settled (completion), one more was the return check (it may run as soon as the watch starts).
+    expect(queries(clave)).toBeGreaterThanOrEqual(2);
     // A window shorter than the back-off: every check falls on its end (the back-off itself: payout-return-watch.test.ts).
     expect(first.next_check_at).toBe(first.until);
     expect(second.return_watch.next_check_at).toBe(second.return_watch.until);
