@@ -7,7 +7,7 @@ import { isValidTypeableLine, typeableLineToBarcode } from '../../shared/domain/
 import { paymentReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
 import { customer, ledger } from '../support/payments';
-import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { balanceMinorOf, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { SESSION_BODY } from '../support/sample-data';
 
@@ -45,11 +45,7 @@ const processBoleto = (sessionId: string, extra: Record<string, unknown>) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ session_id: sessionId, payment_method: 'boleto', customer, ...extra }),
   });
-async function balance(): Promise<number> {
-  const r = await stack.request('/api/v1/balance', { apiKey: merchant.apiKey });
-  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === 'BRL');
-  return Math.round((b?.available ?? 0) * 100);
-}
+const balance = () => balanceMinorOf(stack, merchant.apiKey, 'BRL');
 
 describe('live boleto through Adyen', () => {
   it('discovery offers boleto in Brazil once Adyen is configured', async () => {

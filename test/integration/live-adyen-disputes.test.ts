@@ -14,8 +14,8 @@ import { tableName } from '../../shared/wiring/repositories';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
 import { verifyWebhook } from '../support/merchant-verify';
-import { customer, ledger } from '../support/payments';
-import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { customer } from '../support/payments';
+import { expectLedgerEqualsBalance, balanceMinorOf, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { Receiver } from '../support/receiver';
 import type { TestStack } from '../support/test-stack';
 
@@ -54,21 +54,8 @@ async function paidCard(amount = 100, apiKey = merchant.apiKey): Promise<string>
   expect(r.body).toMatchObject({ status: 'success' });
   return r.body.payment_id as string;
 }
-async function balance(apiKey = merchant.apiKey): Promise<number> {
-  const r = await stack.request('/api/v1/balance', { apiKey });
-  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === 'BRL');
-  return Math.round((b?.available ?? 0) * 100);
-}
-async function ledgerEqualsBalance(m: { merchantId: string; apiKey: string } = merchant) {
-  let [sum, bal] = [0, 0];
-  for (let i = 0; i < 50; i++) {
-    sum = (await ledger(m, 'BRL', 'live')).reduce((s, e) => s + Number(e.amount_minor), 0);
-    bal = await balance(m.apiKey);
-    if (sum === bal) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  expect(sum).toBe(bal);
-}
+const balance = (apiKey = merchant.apiKey) => balanceMinorOf(stack, apiKey, 'BRL');
+const ledgerEqualsBalance = (m: { merchantId: string; apiKey: string } = merchant) => expectLedgerEqualsBalance(stack, m, 'BRL');
 /** A dispute notice for a payment: its own pspReference (the case), the payment's as originalReference. */
 function notice(
   paymentId: string,

@@ -9,8 +9,8 @@ import { paymentReferenceOf, refundReferenceOf } from '../../shared/adapters/pro
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
 import type { TestStack } from '../support/test-stack';
-import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
-import { customer, ledger } from '../support/payments';
+import { expectLedgerEqualsBalance, balanceMinorOf, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { customer } from '../support/payments';
 import { SESSION_BODY } from '../support/sample-data';
 
 let adyen: FakeAdyen;
@@ -58,24 +58,10 @@ const direct = (over: Record<string, unknown> = {}) =>
     body: JSON.stringify({ payment_method: 'card', amount: 120, currency: 'BRL', country: 'BRA', customer, card: card(), ...over }),
   });
 const status = (id: string) => stack.request(`/cashier/cashier/status/${merchant.merchantId}/${id}`, { apiKey: merchant.apiKey });
-async function liveBalance(currency = 'BRL'): Promise<number> {
-  const r = await stack.request('/api/v1/balance', { apiKey: merchant.apiKey });
-  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === currency);
-  return Math.round((b?.available ?? 0) * 100);
-}
-/** The live ledger's sum equals the live balance (the fold runs on the stream: polled briefly). */
+const liveBalance = (currency = 'BRL') => balanceMinorOf(stack, merchant.apiKey, currency);
+/** The live ledger's sum equals the live balance, in BRL and in MXN (OXXO). */
 async function ledgerEqualsBalance() {
-  for (const currency of ['BRL', 'MXN']) {
-    let sum = 0;
-    let balance = 0;
-    for (let i = 0; i < 50; i++) {
-      sum = (await ledger(merchant, currency, 'live')).reduce((s, e) => s + Number(e.amount_minor), 0);
-      balance = await liveBalance(currency);
-      if (sum === balance) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect([currency, sum]).toEqual([currency, balance]);
-  }
+  for (const currency of ['BRL', 'MXN']) await expectLedgerEqualsBalance(stack, merchant, currency);
 }
 /** The stored payment (the status route does not show failure_code; the stored one is what webhooks carry). */
 const stored = async (id: string) =>

@@ -15,7 +15,7 @@ import { paymentDeps } from '../../shared/wiring';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
-import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { balanceMinorOf, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { TestMerchant, TestStack } from '../support/test-stack';
 import { ledger, payments } from '../support/payments';
 
@@ -57,11 +57,7 @@ async function direct(over: { amount?: number } = {}) {
 }
 const status = async (id: string) =>
   (await stack.request(`/cashier/cashier/status/${merchant.merchantId}/${id}`, { apiKey: merchant.apiKey })).body;
-async function balance(): Promise<number> {
-  const r = await stack.request('/api/v1/balance', { apiKey: merchant.apiKey });
-  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === 'MXN');
-  return Math.round((b?.available ?? 0) * 100);
-}
+const balance = () => balanceMinorOf(stack, merchant.apiKey, 'MXN');
 async function ledgerMatches() {
   const entries = await ledger(merchant, 'MXN', 'live');
   expect(entries.reduce((s, e) => s + Number(e.amount_minor), 0)).toBe(await balance());

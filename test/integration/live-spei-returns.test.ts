@@ -11,12 +11,12 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
 import { resumeSettlements } from '../../shared/application/settlements';
-import { payoutDeps, settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
+import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
-import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { balanceMinorOf, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
@@ -37,15 +37,7 @@ beforeAll(async () => {
   live = await startLiveStage({ stp: cfg }, { merchantName: 'Tienda en Vivo', receiver: true });
   ({ stack, receiver, merchant } = live);
   stp.setCallbackBase(`${stack.baseUrl}/providers/stp/${TOKEN}`);
-  await payoutDeps().store.topUp({
-    merchantId: merchant.merchantId,
-    livemode: true,
-    currency: 'MXN',
-    amountMinor: 10_000_000,
-    entryId: `le_${randomBytes(16).toString('base64url')}`,
-    reason: 'test_top_up',
-    now: new Date().toISOString(),
-  });
+  await fundLive(merchant.merchantId, 'MXN', 10_000_000);
 });
 
 afterEach(() => {
@@ -86,11 +78,7 @@ const rawItem = async (id: string) =>
       new GetCommand({ TableName: config.tableName, Key: { PK: `PAYOUT#${id}`, SK: 'PAYOUT' }, ConsistentRead: true }),
     )
   ).Item as Record<string, any>;
-async function balance(): Promise<number> {
-  const r = await call('GET', '/api/v1/balance');
-  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === 'MXN');
-  return Math.round((b?.available ?? 0) * 100);
-}
+const balance = () => balanceMinorOf(stack, merchant.apiKey, 'MXN');
 async function ledgerMatches() {
   const entries = await ledger(merchant, 'MXN', 'live');
   expect(entries.reduce((s, e) => s + Number(e.amount_minor), 0)).toBe(await balance());

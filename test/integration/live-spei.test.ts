@@ -6,12 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resumeSettlements } from '../../shared/application/settlements';
-import { payoutDeps, settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
+import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
-import { startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
@@ -33,15 +33,7 @@ beforeAll(async () => {
   ({ stack, receiver, merchant } = live);
   stp.setCallbackBase(`${stack.baseUrl}/providers/stp/${TOKEN}`);
   // The live MXN balance the payouts draw on (a live balance is otherwise funded by pay-ins).
-  await payoutDeps().store.topUp({
-    merchantId: merchant.merchantId,
-    livemode: true,
-    currency: 'MXN',
-    amountMinor: 10_000_000,
-    entryId: `le_${randomBytes(16).toString('base64url')}`,
-    reason: 'test_top_up',
-    now: new Date().toISOString(),
-  });
+  await fundLive(merchant.merchantId, 'MXN', 10_000_000);
 });
 
 afterEach(() => {

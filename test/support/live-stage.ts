@@ -3,9 +3,12 @@
  * stack on the real local engines, a merchant with a live key (and, with `receiver`, its webhooks delivered to a
  * loopback receiver). `stop()` undoes all of it, the environment included.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { payoutDeps } from '../../shared/wiring';
+import { ledger } from './payments';
 import { startReceiver, type Receiver } from './receiver';
 import { startTestStack, type TestStack } from './test-stack';
 
@@ -61,4 +64,36 @@ export function captureLogs(): { readonly lines: string[]; restore(): void } {
     }),
   );
   return { lines, restore: () => spies.forEach((s) => s.mockRestore()) };
+}
+
+/** A merchant's available balance in one currency, in minor units, as GET /api/v1/balance answers it. */
+export async function balanceMinorOf(stack: TestStack, apiKey: string, currency: string): Promise<number> {
+  const r = await stack.request('/api/v1/balance', { apiKey });
+  const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === currency);
+  return Math.round((b?.available ?? 0) * 100);
+}
+
+/** The live ledger's sum equals the balance the merchant reads (credits are folded from the stream: polled briefly). */
+export async function expectLedgerEqualsBalance(stack: TestStack, m: { merchantId: string; apiKey: string }, currency: string) {
+  let [sum, balance] = [0, 0];
+  for (let i = 0; i < 50; i++) {
+    sum = (await ledger(m, currency, 'live')).reduce((s, e) => s + Number(e.amount_minor), 0);
+    balance = await balanceMinorOf(stack, m.apiKey, currency);
+    if (sum === balance) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect([currency, sum]).toEqual([currency, balance]);
+}
+
+/** Funds a merchant's live balance directly (a live balance is otherwise funded by pay-ins). */
+export async function fundLive(merchantId: string, currency: string, amountMinor: number): Promise<void> {
+  await payoutDeps().store.topUp({
+    merchantId,
+    livemode: true,
+    currency,
+    amountMinor,
+    entryId: `le_${randomBytes(16).toString('base64url')}`,
+    reason: 'test_top_up',
+    now: new Date().toISOString(),
+  });
 }

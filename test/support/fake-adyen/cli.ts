@@ -15,9 +15,9 @@
  * until SIGINT or SIGTERM.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { controlServer } from '../control-server';
 import { startFakeAdyen, type CardScript, type FakeAdyenOp } from './index';
 
 const { values } = parseArgs({
@@ -41,72 +41,54 @@ writeFileSync(out, `${JSON.stringify({ ...existing, adyen: adyen.adyenConfig() }
 
 const OPS: readonly FakeAdyenOp[] = ['payments', 'paymentDetails', 'refunds', 'cancels'];
 
-const control = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    void (async () => {
-      const reply = (status: number, value: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(`${JSON.stringify(value, null, 2)}\n`);
-      };
-      try {
-        const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-        const path = new URL(req.url ?? '/', 'http://control').pathname;
-        let m: RegExpExecArray | null;
-        if (req.method === 'GET' && path === '/violations') return reply(200, adyen.violations);
-        if (req.method === 'GET' && path === '/payments') {
-          const refs = new Set(
-            adyen.requests.filter((r) => r.path === '/payments').map((r) => (r.body as { reference: string }).reference),
-          );
-          return reply(
-            200,
-            [...refs].map((ref) => {
-              const p = adyen.payment(ref);
-              return (
-                p && {
-                  reference: ref,
-                  pspReference: p.pspReference,
-                  resultCode: p.resultCode,
-                  amount: p.request.amount,
-                  method: p.request.paymentMethod.type,
-                }
-              );
-            }),
-          );
-        }
-        if (req.method === 'POST' && path === '/next-card') {
-          adyen.nextCard(body as unknown as CardScript);
-          return reply(200, { next: body });
-        }
-        if (req.method === 'POST' && path === '/notify') {
-          const reference = String(body.reference ?? '');
-          const p = adyen.payment(reference);
-          if (!p) return reply(404, { error: `no payment ${reference}` });
-          const item = adyen.item(
-            {
-              eventCode: String(body.eventCode ?? 'AUTHORISATION'),
-              merchantReference: reference,
-              success: body.success === false ? 'false' : 'true',
-              ...(typeof body.value === 'number' ? { amount: { currency: p.request.amount.currency, value: body.value } } : {}),
-              ...(typeof body.pspReference === 'string' ? { pspReference: body.pspReference, originalReference: p.pspReference } : {}),
-              ...(typeof body.disputeStatus === 'string' ? { additionalData: { disputeStatus: body.disputeStatus } } : {}),
-            },
-            body.sign === 'forged' ? 'forged' : 'good',
-          );
-          return reply(200, await adyen.notify([item]));
-        }
-        if (req.method === 'POST' && (m = /^\/fail\/([A-Za-z]+)$/.exec(path)) && OPS.includes(m[1] as FakeAdyenOp)) {
-          const how = body.hang === true ? { hang: true as const } : { status: Number(body.status ?? 500) };
-          adyen.failNext(m[1] as FakeAdyenOp, how, Number(body.times ?? 1));
-          return reply(200, { failing: m[1], how });
-        }
-        reply(404, { error: 'unknown control route' });
-      } catch (e) {
-        reply(400, { error: (e as Error).message });
-      }
-    })();
-  });
+const control = controlServer(async ({ method, path, body }, reply) => {
+  let m: RegExpExecArray | null;
+  if (method === 'GET' && path === '/violations') return reply(200, adyen.violations);
+  if (method === 'GET' && path === '/payments') {
+    const refs = new Set(adyen.requests.filter((r) => r.path === '/payments').map((r) => (r.body as { reference: string }).reference));
+    return reply(
+      200,
+      [...refs].map((ref) => {
+        const p = adyen.payment(ref);
+        return (
+          p && {
+            reference: ref,
+            pspReference: p.pspReference,
+            resultCode: p.resultCode,
+            amount: p.request.amount,
+            method: p.request.paymentMethod.type,
+          }
+        );
+      }),
+    );
+  }
+  if (method === 'POST' && path === '/next-card') {
+    adyen.nextCard(body as unknown as CardScript);
+    return reply(200, { next: body });
+  }
+  if (method === 'POST' && path === '/notify') {
+    const reference = String(body.reference ?? '');
+    const p = adyen.payment(reference);
+    if (!p) return reply(404, { error: `no payment ${reference}` });
+    const item = adyen.item(
+      {
+        eventCode: String(body.eventCode ?? 'AUTHORISATION'),
+        merchantReference: reference,
+        success: body.success === false ? 'false' : 'true',
+        ...(typeof body.value === 'number' ? { amount: { currency: p.request.amount.currency, value: body.value } } : {}),
+        ...(typeof body.pspReference === 'string' ? { pspReference: body.pspReference, originalReference: p.pspReference } : {}),
+        ...(typeof body.disputeStatus === 'string' ? { additionalData: { disputeStatus: body.disputeStatus } } : {}),
+      },
+      body.sign === 'forged' ? 'forged' : 'good',
+    );
+    return reply(200, await adyen.notify([item]));
+  }
+  if (method === 'POST' && (m = /^\/fail\/([A-Za-z]+)$/.exec(path)) && OPS.includes(m[1] as FakeAdyenOp)) {
+    const how = body.hang === true ? { hang: true as const } : { status: Number(body.status ?? 500) };
+    adyen.failNext(m[1] as FakeAdyenOp, how, Number(body.times ?? 1));
+    return reply(200, { failing: m[1], how });
+  }
+  reply(404, { error: 'unknown control route' });
 });
 await new Promise<void>((resolve) => control.listen(Number(values['control-port']), '127.0.0.1', resolve));
 console.log(`fake Adyen at ${adyen.baseUrl}; providers written to ${out}; control on http://127.0.0.1:${values['control-port']}`);

@@ -13,9 +13,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { controlServer } from '../control-server';
 import { startFakeStp, type StpOp } from './index';
 
 const { values } = parseArgs({
@@ -40,61 +40,41 @@ mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify({ stp: stp.stpConfig(token) }, null, 2)}\n`, { mode: 0o600 });
 
 let abonoId = 1;
-const control = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    void (async () => {
-      const reply = (status: number, value: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(`${JSON.stringify(value, null, 2)}\n`);
-      };
-      try {
-        const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-        const path = new URL(req.url ?? '/', 'http://control').pathname;
-        let m: RegExpExecArray | null;
-        if (req.method === 'GET' && path === '/violations') return reply(200, stp.violations);
-        if (req.method === 'GET' && path === '/orders') return reply(200, listOrders());
-        if (req.method === 'POST' && (m = /^\/orders\/([A-Za-z0-9]+)\/(settle|cancel|return)$/.exec(path))) {
-          const o = { callback: body.callback !== false };
-          const clave = m[1] as string;
-          const r =
-            m[2] === 'settle'
-              ? await stp.settle(clave, o)
-              : m[2] === 'cancel'
-                ? await stp.cancel(clave, o)
-                : await stp.returnOrder(clave, o);
-          return reply(200, { estado: stp.order(clave)?.estado, callback: r });
-        }
-        if (req.method === 'POST' && path === '/abono') {
-          const r = await stp.sendAbono({
-            id: abonoId++,
-            fechaOperacion: Number(new Date().toISOString().slice(0, 10).replace(/-/g, '')),
-            institucionOrdenante: 40072,
-            institucionBeneficiaria: 90646,
-            claveRastreo: `FAKE${Date.now()}`,
-            monto: Number(body.monto),
-            cuentaBeneficiario: String(body.clabe),
-            empresa: stp.empresa,
-            tsLiquidacion: Date.now(),
-          });
-          return reply(200, r);
-        }
-        if (req.method === 'POST' && (m = /^\/fail\/(registra|consulta)$/.exec(path))) {
-          const how = body.hang
-            ? ({ hang: true } as const)
-            : body.hangAfter
-              ? ({ hangAfter: true } as const)
-              : { status: Number(body.status ?? 503) };
-          stp.failNext(m[1] as StpOp, how, Number(body.times ?? 1));
-          return reply(200, { op: m[1], how, times: Number(body.times ?? 1) });
-        }
-        reply(404, { error: `no ${req.method} ${path}` });
-      } catch (e) {
-        reply(400, { error: (e as Error).message });
-      }
-    })();
-  });
+const control = controlServer(async ({ method, path, body }, reply) => {
+  let m: RegExpExecArray | null;
+  if (method === 'GET' && path === '/violations') return reply(200, stp.violations);
+  if (method === 'GET' && path === '/orders') return reply(200, listOrders());
+  if (method === 'POST' && (m = /^\/orders\/([A-Za-z0-9]+)\/(settle|cancel|return)$/.exec(path))) {
+    const o = { callback: body.callback !== false };
+    const clave = m[1] as string;
+    const r =
+      m[2] === 'settle' ? await stp.settle(clave, o) : m[2] === 'cancel' ? await stp.cancel(clave, o) : await stp.returnOrder(clave, o);
+    return reply(200, { estado: stp.order(clave)?.estado, callback: r });
+  }
+  if (method === 'POST' && path === '/abono') {
+    const r = await stp.sendAbono({
+      id: abonoId++,
+      fechaOperacion: Number(new Date().toISOString().slice(0, 10).replace(/-/g, '')),
+      institucionOrdenante: 40072,
+      institucionBeneficiaria: 90646,
+      claveRastreo: `FAKE${Date.now()}`,
+      monto: Number(body.monto),
+      cuentaBeneficiario: String(body.clabe),
+      empresa: stp.empresa,
+      tsLiquidacion: Date.now(),
+    });
+    return reply(200, r);
+  }
+  if (method === 'POST' && (m = /^\/fail\/(registra|consulta)$/.exec(path))) {
+    const how = body.hang
+      ? ({ hang: true } as const)
+      : body.hangAfter
+        ? ({ hangAfter: true } as const)
+        : { status: Number(body.status ?? 503) };
+    stp.failNext(m[1] as StpOp, how, Number(body.times ?? 1));
+    return reply(200, { op: m[1], how, times: Number(body.times ?? 1) });
+  }
+  reply(404, { error: `no ${method} ${path}` });
 });
 
 function listOrders() {
