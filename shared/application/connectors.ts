@@ -290,9 +290,12 @@ export interface PayoutConnector {
   readonly returnWatchSeconds: number;
 }
 
-/** An order-state callback, parsed: which order (our reference), the provider's order id, and the state it claims. */
+/**
+ * An order-state callback, parsed: the provider's order id (the order is found by it first), our reference when
+ * the callback carries one (an order the provider knows only by its id has none), and the state it claims.
+ */
 export interface PayoutStateItem {
-  readonly reference: string;
+  readonly reference?: string;
   readonly orderId: string;
   readonly claimed: 'settled' | 'cancelled' | 'returned';
 }

@@ -44,6 +44,13 @@ export interface PayoutStore {
   rewatch(op: { payout: Payout; next: ReturnWatch | null; now: string }): Promise<void>;
   /** Provider details learned after the commit (its order id), conditional on the status read. */
   annotate(op: { payout: Payout; provider: NonNullable<Payout['provider']>; now: string }): Promise<void>;
+  /**
+   * The provider's own id of a payout's order, kept once (before the payout records it): a later link of the
+   * same id to another payout is a WriteConflict('payout'); the same link again changes nothing.
+   */
+  linkOrder(op: { provider: string; orderId: string; payoutId: string; now: string }): Promise<void>;
+  /** The payout whose order the provider knows by this id, if we kept it. */
+  payoutOfOrder(provider: string, orderId: string): Promise<string | null>;
   /** One page, newest first, with the total of the filter and whether older items remain. */
   list(merchantId: string, mode: string, q: PayoutListQuery): Promise<{ items: Payout[]; total: number; more: boolean }>;
   balances(merchantId: string, mode: Mode): Promise<BalanceView[]>;

@@ -80,12 +80,22 @@ async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string): Promis
   if (!p.provider || p.provider.details.order_id === orderId) return p;
   const provider = { ...p.provider, details: { ...p.provider.details, order_id: orderId } };
   try {
+    await linkOrder(deps, p, orderId);
     await deps.store.annotate({ payout: p, provider, now: deps.clock.now().toISOString() });
     return { ...p, provider };
   } catch (e) {
     if (e instanceof WriteConflict) return p;
     throw e;
   }
+}
+
+/**
+ * The provider's id of the payout's order, kept where a callback naming only that id finds the payout. Written
+ * before the payout records the id (so every recorded id is findable); an id already kept for the payout is a no-op.
+ */
+async function linkOrder(deps: PayoutDeps, p: Payout, orderId: string | undefined): Promise<void> {
+  if (!p.provider || !orderId || p.provider.details.order_id === orderId) return;
+  await deps.store.linkOrder({ provider: p.provider.name, orderId, payoutId: p.payout_id, now: deps.clock.now().toISOString() });
 }
 
 export type LiveOutcome = 'completed' | 'failed' | 'refunded' | 'waiting' | 'registered' | 'closed';
@@ -113,6 +123,8 @@ export async function applyOrderState(
 ): Promise<LiveOutcome> {
   const clock = deps.clock.now();
   const now = clock.toISOString();
+  // An order id learned by reading back (its registration's answer was lost): findable before it is recorded.
+  if (state.kind !== 'not_found' && !p.provider?.details.order_id) await linkOrder(deps, p, state.orderId);
   switch (state.kind) {
     case 'settled':
       if (p.status !== 'processing') return 'closed';
@@ -137,6 +149,8 @@ export async function applyOrderState(
       return 'refunded';
     }
     default:
+      // Still in flight: the order id the read-back names is kept now, so its state change finds the payout.
+      if (state.kind === 'pending' && state.orderId && p.status === 'processing') await keepOrderId(deps, p, state.orderId);
       return 'waiting';
   }
 }
@@ -222,16 +236,22 @@ export async function receivePayoutStateCallback(deps: PayoutDeps, token: string
   if (!callbacks || !connector || !callbacks.tokenMatches(token)) throw new AppError('NOT_FOUND');
   const item = callbacks.parseState(readBody());
   if (!item) throw new AppError('VALIDATION_ERROR', "The callback body is not the provider's order-state shape.");
-  const payoutId = callbacks.payoutIdOf(item.reference);
+  // Found by what the provider itself keeps: its id of our order (kept from the registration's answer or a
+  // read-back), else our reference when the callback carries it. Never by a field we did not send.
+  const byOrder = await deps.store.payoutOfOrder(connector.provider.name, item.orderId);
+  const payoutId = byOrder ?? (item.reference ? callbacks.payoutIdOf(item.reference) : null);
   for (let attempt = 0; ; attempt++) {
     const p = payoutId ? await deps.store.get(payoutId) : null;
-    if (!p || !p.livemode || p.provider?.reference !== item.reference) return { outcome: 'unknown' };
+    if (!p || !p.livemode || !p.provider || p.provider.name !== connector.provider.name) return { outcome: 'unknown' };
+    const reference = p.provider.reference;
+    // A reference naming another order than the one this id belongs to: nothing moves.
+    if (item.reference && item.reference !== reference) return { outcome: byOrder ? 'mismatch' : 'unknown' };
     // The provider's id of our order, kept from its registration: a change naming another order moves nothing.
     const known = p.provider.details.order_id;
     if (known && known !== item.orderId) return { outcome: 'mismatch' };
     let state: ProviderOrderState;
     try {
-      state = await connector.get(item.reference);
+      state = await connector.get(reference);
     } catch (e) {
       if (e instanceof ProviderUnavailable)
         throw new AppError('PROVIDER_UNAVAILABLE', 'The order could not be read back from the provider; send the change again.');

@@ -1,11 +1,14 @@
 /** Payouts with their balance, ledger, event and counters: every change one conditional transaction. */
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BalanceView, PayoutStore } from '../../application/payout-ports';
+import { WriteConflict } from '../../application/ports';
 import { RETURNS_FUNDS, type Payout } from '../../domain/payouts/payout';
 import { balanceEntity, balanceMovement, objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
 import { merchantEntity } from './entities/merchant.entity';
 import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
+import { providerOrderEntity } from './entities/provider-order.entity';
 import { INDEX, indexKeys, stripKeys } from './keys';
 import { commitDebit, ledgerFolder } from './ledger-fold';
 import { queryAll } from './query-all';
@@ -59,6 +62,28 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       await transaction()
         .add(payoutEntity.annotate(tableName(), payout, provider, now))
         .commit(db);
+    },
+
+    async linkOrder({ provider, orderId, payoutId, now }) {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: providerOrderEntity.item(provider, orderId, payoutId, now),
+            ConditionExpression: 'attribute_not_exists(PK) OR payout_id = :id',
+            ExpressionAttributeValues: { ':id': payoutId },
+          }),
+        );
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) throw new WriteConflict('payout');
+        throw e;
+      }
+    },
+
+    async payoutOfOrder(provider, orderId) {
+      const Key = providerOrderEntity.key(provider, orderId);
+      const r = await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
+      return typeof r.Item?.payout_id === 'string' ? r.Item.payout_id : null;
     },
 
     async list(merchantId, md, q) {

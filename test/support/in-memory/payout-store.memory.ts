@@ -4,6 +4,7 @@
  * counters + a credit-back when the new status returns the funds; list totals from the counters item.
  */
 import type { BalanceView, PayoutStore } from '../../../shared/application/payout-ports';
+import { WriteConflict } from '../../../shared/application/ports';
 import { modeOf } from '../../../shared/domain/access';
 import { RETURNS_FUNDS, type Payout } from '../../../shared/domain/payouts/payout';
 import { MemoryTable, strip } from './memory-table';
@@ -26,8 +27,22 @@ export function memoryPayoutStore(table: MemoryTable = new MemoryTable()): Memor
       at,
     });
 
+  /** Provider order id -> payout id, as the provider_order items (written once, never to another payout). */
+  const orders = new Map<string, string>();
+
   return {
     table,
+
+    async linkOrder({ provider, orderId, payoutId }) {
+      const key = `${provider}#${orderId}`;
+      const held = orders.get(key);
+      if (held !== undefined && held !== payoutId) throw new WriteConflict('payout');
+      orders.set(key, payoutId);
+    },
+
+    async payoutOfOrder(provider, orderId) {
+      return orders.get(`${provider}#${orderId}`) ?? null;
+    },
 
     async create({ payout, events, ledgerEntryId, now }) {
       await table.transact([

@@ -78,7 +78,10 @@ export function stpCallbacks(cfg: Pick<StpConfig, 'webhook_token' | 'empresa'>):
     parseState(body) {
       const r = z.safeParse(estadoCallbackSchema, body);
       if (!r.success || r.data.empresa !== cfg.empresa) return null;
-      return { reference: r.data.folioOrigen, orderId: String(r.data.id), claimed: claimedKind(r.data.estado) };
+      // The order by STP's own id first (the use case looks it up); our folioOrigen, or the claveRastreo when STP
+      // sends it, as the fallback for an order whose id we never kept.
+      const reference = r.data.folioOrigen?.trim() || r.data.claveRastreo?.trim() || undefined;
+      return { reference, orderId: String(r.data.id), claimed: claimedKind(r.data.estado) };
     },
     payoutIdOf: payoutIdOfClaveRastreo,
   };

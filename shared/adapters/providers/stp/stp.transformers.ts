@@ -101,6 +101,8 @@ export function ordenOf(req: PayoutOrderRequest, cfg: { empresa: string; cuenta_
   return {
     order: {
       claveRastreo: claveRastreoOf(req.payoutId),
+      // Ours too (the same derived key): STP's state change carries it back, beside its own order id.
+      folioOrigen: claveRastreoOf(req.payoutId),
       empresa: cfg.empresa,
       institucionOperante: STP_INSTITUTION,
       cuentaOrdenante: cfg.cuenta_ordenante,
