@@ -149,7 +149,7 @@ describe('live SPEI payouts through STP', () => {
     await ledgerMatches();
   });
 
-  it('a change naming our order by STP’s id alone (folioOrigen empty, as for an order sent without one) settles and returns it', async () => {
+  it('a change naming our order by STP’s id alone (folioOrigen empty, as STP sends it for an order without one) settles it', async () => {
     const before = await balance();
     const id = (await payout({ amount: 321 })).body.payout_id as string;
     const clave = claveRastreoOf(id);
