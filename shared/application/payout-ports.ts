@@ -27,6 +27,12 @@ export interface PayoutStore {
    * WriteConflict('balance') when the balance is short. Returns the committed events.
    */
   create(op: { payout: Payout; events: DomainEvent[]; ledgerEntryId: string; now: string }): Promise<Committed>;
+  /**
+   * Several payouts of one merchant, mode and currency in one transaction (a batch's chunk): ONE balance debit for
+   * their sum (conditional on covering it), each payout with its ledger entry and events, the counters once.
+   * WriteConflict('balance') when the balance is short, WriteConflict('payout') when one of them already exists.
+   */
+  createMany(op: { payouts: readonly { payout: Payout; events: DomainEvent[]; ledgerEntryId: string }[]; now: string }): Promise<Committed>;
   get(payoutId: string): Promise<Payout | null>;
   /** status -> to conditional on the status read; counters, events and any credit-back in the same transaction. */
   transition(op: {

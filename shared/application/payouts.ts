@@ -60,7 +60,24 @@ function checkBeneficiary(method: NonNullable<ReturnType<typeof findPayoutMethod
     });
 }
 
-export async function createPayout(deps: PayoutDeps, principal: Principal, input: CreatePayoutInput, payoutId: string): Promise<Payout> {
+/** A payout checked and built, not yet committed: what its commit writes and what runs after it. */
+export interface PreparedPayout {
+  readonly payout: Payout;
+  readonly events: ReturnType<typeof payoutEvent>[];
+  /** The live provider that pays it (registered after the commit); null in test mode. */
+  readonly live: Awaited<ReturnType<typeof livePayoutConnector>>;
+}
+
+/**
+ * Every check of a payout request (method, currency, amount, beneficiary, notification URL, provider) and the
+ * payout it makes, before anything is written: an AppError names what is wrong.
+ */
+export async function preparePayout(
+  deps: PayoutDeps,
+  principal: Principal,
+  input: CreatePayoutInput,
+  payoutId: string,
+): Promise<PreparedPayout> {
   const method = methodFor(principal, input.method_code);
   if (input.currency !== method.currency) {
     throw new AppError('VALIDATION_ERROR', `${method.method_code} pays out in ${method.currency}.`, {
@@ -133,20 +150,30 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
       : {}),
   };
   const type = PAYOUT_EVENT[status];
+  return { payout, events: type ? [payoutEvent(type, payout, deps.ids.newId('evt_'), at)] : [], live };
+}
+
+/** After the commit: a live payout is registered with its provider; a sandbox one is scheduled on the rail. */
+export async function launchPayout(deps: PayoutDeps, prepared: PreparedPayout): Promise<Payout> {
+  const { payout, live } = prepared;
+  if (live) return registerLivePayout(deps, payout, live);
+  if (payout.status === 'processing') await deps.rails.forMode(false)?.schedule(payout.payout_id, 'settle');
+  return payout;
+}
+
+export const insufficientBalance = (amount: number, currency: string) =>
+  new AppError('INSUFFICIENT_BALANCE', `The ${currency} balance does not cover ${amount} ${currency}.`);
+
+export async function createPayout(deps: PayoutDeps, principal: Principal, input: CreatePayoutInput, payoutId: string): Promise<Payout> {
+  const prepared = await preparePayout(deps, principal, input, payoutId);
+  const { payout } = prepared;
   try {
     await commitAndPublish(
       deps.publisher,
-      deps.store.create({
-        payout,
-        events: type ? [payoutEvent(type, payout, deps.ids.newId('evt_'), at)] : [],
-        ledgerEntryId: deps.ids.newId('le_'),
-        now: at,
-      }),
+      deps.store.create({ payout, events: prepared.events, ledgerEntryId: deps.ids.newId('le_'), now: payout.created_at }),
     );
   } catch (e) {
-    if (e instanceof WriteConflict && e.entity === 'balance') {
-      throw new AppError('INSUFFICIENT_BALANCE', `The ${input.currency} balance does not cover ${input.amount} ${input.currency}.`);
-    }
+    if (e instanceof WriteConflict && e.entity === 'balance') throw insufficientBalance(input.amount, input.currency);
     if (e instanceof WriteConflict && e.entity === 'payout') {
       // A keyed retry after a crash: the id already exists; answer with it, debit nothing again.
       const existing = await deps.store.get(payoutId);
@@ -154,9 +181,7 @@ export async function createPayout(deps: PayoutDeps, principal: Principal, input
     }
     throw e;
   }
-  if (live) return registerLivePayout(deps, payout, live);
-  if (status === 'processing') await rail?.schedule(payoutId, 'settle');
-  return payout;
+  return launchPayout(deps, prepared);
 }
 
 async function ownPayout(deps: PayoutDeps, principal: Principal, payoutId: string) {

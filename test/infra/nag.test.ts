@@ -149,6 +149,7 @@ describe.each(STAGES)('%s stage', (stage) => {
         'stpEstadoCallback',
         'stpAbonoCallback',
         'createPayout',
+        'createPayoutBatch',
         'payoutsConsumer',
         'reconcileProvidersJob',
         'createRefund',

@@ -232,8 +232,12 @@ describe('idempotency', () => {
     if (name) return { ...c, path: { ...c.path, [name]: exampleValue(c.route, paramsOf(c.route, 'path')[0] as Json) } };
     const body = { ...(c.body as Json) };
     const field = Object.keys(body).find((k) => typeof body[k] === 'number');
-    if (!field) throw new Error(`${c.route.id}: no path object or number to change`);
-    return { ...c, body: { ...body, [field]: body[field] + 1 } };
+    if (field) return { ...c, body: { ...body, [field]: body[field] + 1 } };
+    // A batch: the first amount of its first item.
+    const list = Object.keys(body).find((k) => Array.isArray(body[k]) && typeof body[k][0] === 'object');
+    if (!list) throw new Error(`${c.route.id}: no path object or number to change`);
+    const [head, ...rest] = body[list] as Json[];
+    return { ...c, body: { ...body, [list]: [changed({ ...c, path: {}, body: head }).body, ...rest] } };
   }
 
   const runIdempotently = makeIdempotentRunner<HttpResult>(idempotencyStore);

@@ -3,8 +3,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BalanceView, PayoutStore } from '../../application/payout-ports';
 import { WriteConflict } from '../../application/ports';
+import { modeOf } from '../../domain/access';
 import { RETURNS_FUNDS, type Payout } from '../../domain/payouts/payout';
-import { balanceEntity, balanceMovement, objectMovement } from './entities/balance.entity';
+import { balanceEntity, balanceMovement, balanceUpdate, objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
 import { merchantEntity } from './entities/merchant.entity';
 import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
@@ -32,6 +33,36 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       );
       await commitDebit(tx, db, folder, payout);
       return events;
+    },
+
+    async createMany({ payouts, now }) {
+      const TableName = tableName();
+      const [first] = payouts;
+      if (!first) return [];
+      const total = payouts.reduce((sum, { payout }) => sum + payout.amount_minor, 0);
+      const counts: Record<string, number> = { total: payouts.length };
+      for (const { payout } of payouts) counts[payout.status] = (counts[payout.status] ?? 0) + 1;
+      const tx = transaction().add(
+        // The balance item once, for the chunk's sum: the hot item a merchant's payouts contend for.
+        {
+          entity: 'balance',
+          write: balanceUpdate(TableName, {
+            merchantId: first.payout.merchant_id,
+            mode: modeOf(first.payout.livemode),
+            currency: first.payout.currency,
+            amountMinor: -total,
+            at: now,
+          }),
+        },
+        ...payouts.flatMap(({ payout, events, ledgerEntryId }) => [
+          payoutEntity.create(TableName, payout),
+          ...movement(TableName, payout, -1, ledgerEntryId, 'payout', now).filter((w) => w.entity !== 'balance'),
+          ...eventEntity.puts(TableName, events),
+        ]),
+        payoutCountersEntity.change(TableName, first.payout, counts, now),
+      );
+      await commitDebit(tx, db, folder, first.payout);
+      return payouts.flatMap((p) => p.events);
     },
 
     async get(payoutId) {

@@ -54,6 +54,35 @@ export function memoryPayoutStore(table: MemoryTable = new MemoryTable()): Memor
       return events;
     },
 
+    async createMany({ payouts, now }) {
+      const [first] = payouts;
+      if (!first) return [];
+      const total = payouts.reduce((sum, { payout }) => sum + payout.amount_minor, 0);
+      const counts: Record<string, number> = { total: payouts.length };
+      for (const { payout } of payouts) counts[payout.status] = (counts[payout.status] ?? 0) + 1;
+      // One balance debit for the sum (its ledger entries are the payouts' own, below).
+      const [balance] = balanceMovement({
+        merchantId: first.payout.merchant_id,
+        livemode: first.payout.livemode,
+        currency: first.payout.currency,
+        amountMinor: -total,
+        entryId: 'unused',
+        reason: 'payout',
+        objectId: first.payout.payout_id,
+        at: now,
+      });
+      await table.transact([
+        balance!,
+        ...payouts.flatMap(({ payout, events, ledgerEntryId }) => [
+          payoutWrites.create(payout),
+          ...movement(payout, -1, ledgerEntryId, 'payout', now).filter((w) => w.entity !== 'balance'),
+          ...eventPuts(events),
+        ]),
+        payoutWrites.counters(first.payout, counts),
+      ]);
+      return payouts.flatMap((p) => p.events);
+    },
+
     async get(payoutId) {
       const p = table.payouts.get(payoutId);
       return p ? strip<Payout>(p) : null;
