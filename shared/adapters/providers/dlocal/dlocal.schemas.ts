@@ -1,0 +1,199 @@
+/**
+ * Our schemas of the subset of dLocal's APIs we use, written from dLocal's published pages (not copied):
+ * - create payment, payment object, payment_method_flow DIRECT/REDIRECT, ticket, redirect_url: docs.dlocal.com
+ *   "Payments" (api-documentation/payins-api-reference/payments), "Bank transfer payment" (docs/bank-transfer-payment)
+ *   and the country pages docs/peru, docs/colombia, docs/chile, docs/argentina, docs/ecuador (examples of EF, EY, SP);
+ * - statuses and rejection codes: reference/payment-status-codes ("Payment status codes", "Rejection status");
+ * - errors `{code, message, param}` and their codes (3001, 4000, 5000..5013, 5009 "Order ID is duplicated"):
+ *   reference/http-errors-payments ("Payments HTTP Errors");
+ * - read-back by our order_id: reference/the-order-object ("The Order Object": payments retrievable by order_id);
+ * - refunds: docs/refunds ("Refunds"), reference/the-refund-object, reference/refund-status-codes;
+ * - notifications (the payment object, signed like a request): docs/receive-notifications;
+ * - payouts v3: reference/security-payouts-v3 (POST /oauth/token, client_credentials, expires_in 180),
+ *   reference/requesting-payout-v3 ("Submit a payout"), reference/get-payout-v3 (GET /payouts/v3 by payout_id or
+ *   external_id, external_id <= 100 characters), reference/payout-status-v3 (PENDING 100 .. ON_HOLD_BY_COMPLIANCE
+ *   700), reference/notification-parameters-payouts-v3 (the notification body is the payout object),
+ *   reference/error-codes (511 "External ID already used", 512..515, 800.. rejection reasons).
+ *   The v3 request body's field names (beneficiary.first_name/last_name/document/document_type, bank_details) are
+ *   those of dLocal's v3 notification example and of the public api-evangelist/d-local OpenAPI description; dLocal's
+ *   own page lists them only interactively, so they are the least certain part here.
+ * Requests are strict (a field we do not mean to send is a mismatch the fake dLocal fails a test on); answers
+ * are loose (dLocal adds fields).
+ */
+import * as z from '../../../domain/zod';
+
+const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
+const alpha2 = z.string().check(z.regex(/^[A-Z]{2}$/, 'must be ISO 3166-1 alpha-2'));
+const currency = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'));
+/** A positive amount in major units with at most 2 decimals (dLocal's "Positive Float"). */
+const amount = z.number().check(
+  z.positive(),
+  z.refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'at most 2 decimals'),
+);
+const url = z.string().check(z.regex(/^https?:\/\/\S+$/, 'must be a URL'), z.maxLength(2000));
+
+/** Our order_id of a payment: `dp` + 32 hex (derived from the payment id); refunds `dr`, payouts `do`. */
+export const orderIdSchema = z.string().check(z.regex(/^dp[0-9a-f]{32}$/, 'must be one of our order ids'));
+export const externalIdSchema = z.string().check(z.regex(/^do[0-9a-f]{32}$/, 'must be one of our external ids'));
+
+/** The APM ids we send (country pages); cards are not routed to dLocal. */
+export const PAYMENT_METHOD_IDS = ['EF', 'IO', 'YP', 'PC', 'QP', 'EY', 'WP', 'SP'] as const;
+
+export const createPaymentRequestSchema = z.strictObject({
+  amount,
+  currency,
+  country: alpha2,
+  payment_method_id: z.enum(PAYMENT_METHOD_IDS),
+  payment_method_flow: z.enum(['DIRECT', 'REDIRECT']),
+  payer: z.strictObject({
+    name: text(100),
+    email: z.string().check(z.email()),
+    document: z.string().check(z.regex(/^[0-9A-Za-z-]{5,20}$/, 'must be a document number')),
+  }),
+  order_id: orderIdSchema,
+  description: z.optional(text(100)),
+  notification_url: url,
+  /** Where the payer's browser returns after a REDIRECT flow. */
+  callback_url: z.optional(url),
+});
+export type CreatePaymentRequest = z.infer<typeof createPaymentRequestSchema>;
+
+/** Payment status (status_code 100, 200, 300, 400, 600, 700; EXPIRED listed on the Payments page). */
+export const PAYMENT_STATUSES = ['PENDING', 'PAID', 'REJECTED', 'CANCELLED', 'EXPIRED', 'AUTHORIZED', 'VERIFIED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** dLocal writes status_code as a string in its examples; accepted as a number too. */
+const statusCode = z.pipe(
+  z.union([z.string().check(z.regex(/^\d{1,4}$/)), z.number().check(z.int())]),
+  z.transform((v) => String(v)),
+);
+
+/** A ticket (cash or CIP voucher) of a DIRECT ticket payment. */
+export const ticketSchema = z.looseObject({
+  number: z.optional(z.string()),
+  id: z.optional(z.string()),
+  expiration_date: z.optional(z.string()),
+  barcode: z.optional(z.string()),
+  reference: z.optional(z.string()),
+  image_url: z.optional(z.string()),
+  provider_name: z.optional(z.string()),
+  company_name: z.optional(z.string()),
+});
+
+export const paymentSchema = z.looseObject({
+  id: text(100),
+  amount: z.number(),
+  currency,
+  country: z.optional(alpha2),
+  payment_method_id: z.optional(z.string()),
+  payment_method_type: z.optional(z.string()),
+  payment_method_flow: z.optional(z.string()),
+  status: z.enum(PAYMENT_STATUSES),
+  status_code: z.optional(statusCode),
+  status_detail: z.optional(z.string()),
+  order_id: z.optional(z.string()),
+  created_date: z.optional(z.string()),
+  approved_date: z.optional(z.string()),
+  redirect_url: z.optional(z.string()),
+  ticket: z.optional(ticketSchema),
+});
+export type DlocalPayment = z.infer<typeof paymentSchema>;
+
+/** GET /orders/{order_id}: the payment of one of our order ids. */
+export const orderSchema = z.looseObject({
+  order_id: z.string(),
+  payment_id: text(100),
+  amount: z.optional(z.number()),
+  currency: z.optional(currency),
+  status: z.enum(PAYMENT_STATUSES),
+  status_code: z.optional(statusCode),
+  created_date: z.optional(z.string()),
+  approved_date: z.optional(z.string()),
+});
+
+export const errorSchema = z.looseObject({
+  code: z.number().check(z.int()),
+  message: z.optional(z.string()),
+  param: z.optional(z.string()),
+});
+
+export const createRefundRequestSchema = z.strictObject({
+  payment_id: text(100),
+  amount,
+  currency,
+  notification_url: url,
+  /** dLocal documents no merchant refund id: ours travels in the description (read back by the reconciliation). */
+  description: z.string().check(z.regex(/^dr[0-9a-f]{32}$/, 'must be one of our refund references')),
+});
+
+export const REFUND_STATUSES = ['PENDING', 'SUCCESS', 'REJECTED', 'CANCELLED'] as const;
+
+export const refundSchema = z.looseObject({
+  id: text(100),
+  payment_id: text(100),
+  status: z.enum(REFUND_STATUSES),
+  status_code: z.optional(statusCode),
+  amount: z.optional(z.number()),
+  currency: z.optional(currency),
+  created_date: z.optional(z.string()),
+  description: z.optional(z.string()),
+});
+export type DlocalRefund = z.infer<typeof refundSchema>;
+
+// --- Payouts v3 ------------------------------------------------------------------------------------------
+
+export const tokenRequestSchema = z.strictObject({
+  grant_type: z.literal('client_credentials'),
+  client_id: text(256),
+  client_secret: text(1024),
+});
+
+export const tokenAnswerSchema = z.looseObject({
+  access_token: text(8192),
+  expires_in: z.number().check(z.int(), z.positive()),
+  token_type: z.string().check(z.regex(/^bearer$/i, 'must be Bearer')),
+  scope: z.optional(z.string()),
+});
+
+export const PAYOUT_STATUSES = ['PENDING', 'PAID', 'REJECTED', 'CANCELLED', 'DELIVERED', 'ON_HOLD', 'ON_HOLD_BY_COMPLIANCE'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+export const createPayoutRequestSchema = z.strictObject({
+  external_id: externalIdSchema,
+  country: alpha2,
+  payment_method_id: z.literal('BANK_TRANSFER'),
+  amount,
+  currency,
+  purpose: z.enum(['REMITTANCES', 'PAYROLL', 'SUPPLIER_PAYMENT', 'REFUND', 'OTHER']),
+  flow_type: z.enum(['B2C', 'B2B', 'P2P']),
+  description: z.optional(text(100)),
+  notification_url: url,
+  beneficiary: z.strictObject({
+    first_name: text(50),
+    last_name: text(50),
+    document: z.string().check(z.regex(/^[0-9A-Za-z-]{5,20}$/, 'must be a document number')),
+    document_type: z.string().check(z.regex(/^[A-Z]{2,4}$/, 'must be a document type')),
+    bank_details: z.strictObject({
+      bank_account: z.string().check(z.regex(/^[0-9A-Za-z-]{5,34}$/, 'must be an account number')),
+      bank_code: z.optional(z.string().check(z.regex(/^[0-9A-Za-z]{1,11}$/))),
+      account_type: z.optional(z.enum(['CHECKING', 'SAVINGS'])),
+    }),
+  }),
+});
+export type CreatePayoutRequest = z.infer<typeof createPayoutRequestSchema>;
+
+export const payoutSchema = z.looseObject({
+  id: text(100),
+  external_id: z.string(),
+  status: z.enum(PAYOUT_STATUSES),
+  status_code: z.optional(statusCode),
+  status_detail: z.optional(z.string()),
+  /** A rejection's reason where dLocal gives one (v2 named it status_reason, e.g. ERROR_ACCOUNT_INCORRECT). */
+  status_reason: z.optional(z.string()),
+  created_date: z.optional(z.string()),
+  last_updated: z.optional(z.string()),
+  amount: z.optional(z.number()),
+  currency: z.optional(currency),
+  country: z.optional(alpha2),
+});
+export type DlocalPayout = z.infer<typeof payoutSchema>;
