@@ -317,6 +317,16 @@ describe('dLocal payouts v3 through the connector', () => {
     }
   });
 
+  it('a token dLocal no longer honours (401) is dropped and the call made once more with a new one', async () => {
+    const req = payout();
+    await live.payouts!.create(req);
+    const before = live.client.tokenRequests();
+    fake.revokeTokens();
+    expect(await live.payouts!.get(req.payoutId)).toMatchObject({ kind: 'pending' });
+    expect(live.client.tokenRequests()).toBe(before + 1);
+    expect(fake.payoutCreates(externalIdOf(req.payoutId))).toBe(1);
+  });
+
   it('a payout whose answer was lost is found by external_id on the retry: never a second payout', async () => {
     const req = payout({
       methodCode: 'svc-mt-31',

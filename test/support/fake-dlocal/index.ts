@@ -51,6 +51,8 @@ export interface FakeDlocal {
   payoutCreates(externalId: string): number;
   readonly tokensIssued: () => number;
   setTokenLifetime(seconds: number): void;
+  /** dLocal forgets every token it issued (a revocation): the next call with one is a 401. */
+  revokeTokens(): void;
   nextPayment(script: PaymentScript): void;
   failNext(op: FakeDlocalOp, how: Fault, times?: number): void;
   /** The payer pays, or dLocal rejects, cancels, expires (no notification: call notify). */
@@ -247,6 +249,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     setTokenLifetime(seconds) {
       state.tokenLifetimeSeconds = seconds;
     },
+    revokeTokens: () => state.tokens.clear(),
     nextPayment: (script) => void state.scripts.push(script),
     failNext(op, how, times = 1) {
       state.faults.set(op, [...(state.faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
