@@ -15,7 +15,7 @@ import {
   type LocalPaymentRequest,
   type BankPayoutRequest,
 } from '../../shared/adapters/providers/dlocal/dlocal.connector';
-import { externalIdOf, orderIdOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
+import { externalIdOf, orderIdOf, refundReferenceOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 
 const TOTAL_MS = 1000;
@@ -205,7 +205,7 @@ describe('dLocal pay-ins through the connector', () => {
     expect((e as Error).message).not.toContain('Scripted');
   });
 
-  it('a refund of a paid payment carries our refund reference and settles by its notification; an unpaid one is refused', async () => {
+  it('a refund of a paid payment carries our order_refund_id; its notification names dLocal’s refund; unpaid: refused', async () => {
     const req = payment();
     const { providerPaymentId } = await live.payments.create(req);
     const rid = refundId();
@@ -222,12 +222,17 @@ describe('dLocal pay-ins through the connector', () => {
       notificationUrl: receiverUrl,
     });
     expect(r).toEqual({ providerRefundId: expect.stringMatching(/^REF-/), kind: 'pending' });
-    expect(fake.refund(r.providerRefundId)).toMatchObject({ amount: 50, paymentId: providerPaymentId });
+    expect(fake.refund(r.providerRefundId)).toMatchObject({
+      amount: 50,
+      paymentId: providerPaymentId,
+      orderRefundId: refundReferenceOf(rid),
+    });
     fake.setRefundStatus(r.providerRefundId, 'SUCCESS');
     const n = await fake.notifyRefund(r.providerRefundId);
     expect(n.status).toBe(200);
     expect(JSON.parse(n.body)).toEqual({
-      item: { kind: 'refund', refundId: rid, providerRefundId: r.providerRefundId, providerPaymentId, claimed: 'SUCCESS' },
+      // The refund object dLocal documents has no order_refund_id: the refund is found by dLocal's id (kept when sent).
+      item: { kind: 'refund', refundId: null, providerRefundId: r.providerRefundId, providerPaymentId, claimed: 'SUCCESS' },
     });
   });
 
@@ -292,9 +297,8 @@ describe('dLocal payouts v3 through the connector', () => {
         beneficiary: {
           first_name: 'Luis',
           last_name: 'Alberto Huamán',
-          document: '41234567',
-          document_type: 'DNI',
-          bank_details: { bank_account: '19312345678012', bank_code: '002', account_type: 'SAVINGS' },
+          document: { type: 'DNI', id: '41234567' },
+          bank_account: { account: '19312345678012', type: 'S', code: '002' },
         },
       });
     } finally {
@@ -347,11 +351,23 @@ describe('dLocal payouts v3 through the connector', () => {
     // Without the lookup, dLocal's "External ID already used" is read back the same way.
     expect(await live.payouts!.create(req)).toMatchObject({ orderId: fake.payout(externalId)?.id });
     expect(fake.payoutCreates(externalId)).toBe(2);
-    expect(fake.payout(externalId)?.request.beneficiary.bank_details).toEqual({ bank_account: '0000003100010000000001' });
+    expect(fake.payout(externalId)?.request.beneficiary.bank_account).toEqual({ account: '0000003100010000000001', type: 'C' });
   });
 
   it('payout statuses in our words, and its notifications verified before the read-back', async () => {
-    const req = payout({ methodCode: 'svc-mt-32', currency: 'COP', amountMinor: 10_000_000 });
+    const req = payout({
+      methodCode: 'svc-mt-32',
+      currency: 'COP',
+      amountMinor: 10_000_000,
+      beneficiary: {
+        name: 'Camila Rojas',
+        document: '1.020.304.050',
+        documentType: 'CC',
+        bankCode: '007',
+        accountNumber: '123456789',
+        accountType: 'checking',
+      },
+    });
     await live.payouts!.create(req);
     const externalId = externalIdOf(req.payoutId);
     fake.setPayoutStatus(externalId, 'ON_HOLD_BY_COMPLIANCE');
@@ -388,6 +404,12 @@ describe('dLocal payouts v3 through the connector', () => {
       )
       .catch((x: unknown) => x);
     expect((cvu as ProviderRejected).code).toBe('invalid_account');
+    const cents = await live
+      .payouts!.create(payout({ methodCode: 'svc-mt-32', currency: 'COP', amountMinor: 10_050 }))
+      .catch((x: unknown) => x);
+    expect((cents as ProviderRejected).code).toBe('amount_not_allowed');
+    const dni = await live.payouts!.create(payout({ methodCode: 'svc-mt-32', currency: 'COP' })).catch((x: unknown) => x);
+    expect((dni as ProviderRejected).code).toBe('invalid_beneficiary');
     expect(fake.requests.length).toBe(before);
 
     const rogue = connect({ payouts: { client_id: 'someone-else', client_secret: 'not-ours-at-all' } });

@@ -143,8 +143,8 @@ describe('payout requests', () => {
         beneficiary: {
           first_name: 'María',
           last_name: 'Fernanda López',
-          document: '1020304050',
-          bank_details: { account_type: 'CHECKING' },
+          document: { type: 'CC', id: '1020304050' },
+          bank_account: { account: '123456789', type: 'C', code: '007' },
         },
       },
     });
@@ -152,6 +152,10 @@ describe('payout requests', () => {
   });
   it('what dLocal cannot pay is refused before any call', () => {
     expect(payoutRequestOf({ ...base, currency: 'PEN' })).toEqual({ invalid: 'currency_not_supported' });
+    expect(payoutRequestOf({ ...base, amountMinor: 100_050 })).toEqual({ invalid: 'amount_not_allowed' });
+    expect(payoutRequestOf({ ...base, beneficiary: { ...base.beneficiary, documentType: 'DNI' } })).toEqual({
+      invalid: 'invalid_beneficiary',
+    });
     expect(payoutRequestOf({ ...base, methodCode: 'svc-mt-5' })).toEqual({ invalid: 'method_not_available' });
     expect(payoutRequestOf({ ...base, beneficiary: { ...base.beneficiary, bankCode: undefined } })).toEqual({ invalid: 'invalid_account' });
     expect(
@@ -159,7 +163,7 @@ describe('payout requests', () => {
         ...base,
         methodCode: 'svc-mt-31',
         currency: 'ARS',
-        beneficiary: { ...base.beneficiary, instantTransferKey: '28505909400909418135' },
+        beneficiary: { ...base.beneficiary, documentType: 'CUIT', instantTransferKey: '28505909400909418135' },
       }),
     ).toEqual({
       invalid: 'invalid_account',

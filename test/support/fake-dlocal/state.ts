@@ -50,7 +50,8 @@ export interface FakeRefund {
   readonly paymentId: string;
   readonly amount: number;
   readonly currency: string;
-  readonly description: string;
+  /** Our order_refund_id: kept, but not in the refund object dLocal documents (reference/the-refund-object). */
+  readonly orderRefundId: string;
   readonly notificationUrl: string;
   status: 'PENDING' | 'SUCCESS' | 'REJECTED' | 'CANCELLED';
 }
@@ -215,7 +216,6 @@ export class DlocalState {
       status_detail: `The refund is ${r.status.toLowerCase()}.`,
       created_date: new Date().toISOString(),
       notification_url: r.notificationUrl,
-      description: r.description,
     };
   }
 
@@ -232,7 +232,7 @@ export class DlocalState {
       paymentId: p.id,
       amount: r.amount,
       currency: r.currency,
-      description: r.description,
+      orderRefundId: r.order_refund_id,
       notificationUrl: r.notification_url,
       status: 'PENDING',
     };

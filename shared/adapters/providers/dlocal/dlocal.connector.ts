@@ -197,7 +197,7 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
           amount: dlocalAmount(req.amountMinor, req.currency),
           currency: req.currency,
           notification_url: req.notificationUrl,
-          description: refundReferenceOf(req.refundId),
+          order_refund_id: refundReferenceOf(req.refundId),
         },
       });
       if ('refused' in a) throw rejected('refunds', a);

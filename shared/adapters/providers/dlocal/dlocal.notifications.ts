@@ -60,7 +60,7 @@ export function dlocalNotifications(cfg: Pick<DlocalConfig, 'x_login' | 'secret_
         return {
           item: {
             kind: 'refund',
-            refundId: r.description ? refundIdOfReference(r.description) : null,
+            refundId: r.order_refund_id ? refundIdOfReference(r.order_refund_id) : null,
             providerRefundId: r.id,
             providerPaymentId: r.payment_id,
             claimed: r.status,

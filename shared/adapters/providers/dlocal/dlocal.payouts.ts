@@ -1,12 +1,20 @@
 /**
  * A payout of ours as the dLocal payouts v3 request (BANK_TRANSFER): Peru (svc-mt-6) and Colombia (svc-mt-32) to
  * a bank account (bank code, account number, checking or savings), Argentina (svc-mt-31) to a CBU or CVU (22
- * digits, sent as the account number; an alias is not a type SPEC.md names). The same payout always gives the same
- * body, so a resend is the same request. Documents and accounts are never logged.
+ * digits, sent as the account number; an alias is not a type SPEC.md names). Colombia's payouts count whole pesos
+ * (docs/colombia-payouts-v3: amount decimals 0), so cents there are refused here. The same payout always gives the
+ * same body, so a resend is the same request. Documents and accounts are never logged.
  */
 import type { CurrencyCode } from '../../../domain/geo';
 import type { CreatePayoutRequest } from './dlocal.schemas';
 import { ALPHA2, dlocalAmount, externalIdOf, LIVE_PAYOUT_METHODS } from './dlocal.transformers';
+
+/** Document types each country's payouts page names (SPEC.md's document_type values that dLocal takes there). */
+const DOCUMENT_TYPES: Readonly<Record<'PER' | 'COL' | 'ARG', readonly CreatePayoutRequest['beneficiary']['document']['type'][]>> = {
+  PER: ['DNI', 'RUC', 'CE', 'PASS'],
+  COL: ['CC', 'NIT', 'CE', 'PASS', 'PEP'],
+  ARG: ['CUIT', 'CUIL'],
+};
 
 export interface BankPayoutRequest {
   readonly payoutId: string;
@@ -41,14 +49,20 @@ export function payoutRequestOf(req: BankPayoutRequest): { body: CreatePayoutReq
   if (!m) return { invalid: 'method_not_available' };
   if (m.currency !== req.currency) return { invalid: 'currency_not_supported' };
   const b = req.beneficiary;
-  let bank: CreatePayoutRequest['beneficiary']['bank_details'];
+  if (req.currency === 'COP' && req.amountMinor % 100 !== 0) return { invalid: 'amount_not_allowed' };
+  const documentType = DOCUMENT_TYPES[m.country].find((t) => t === b.documentType.toUpperCase());
+  if (!documentType) return { invalid: 'invalid_beneficiary' };
+  const type = b.accountType === 'savings' ? 'S' : 'C';
+  let bank: CreatePayoutRequest['beneficiary']['bank_account'];
   if (req.methodCode === 'svc-mt-31') {
     const key = b.instantTransferKey ?? b.accountNumber ?? '';
     if (!/^\d{22}$/.test(key)) return { invalid: 'invalid_account' };
-    bank = { bank_account: key };
+    bank = { account: key, type };
   } else {
     if (!b.bankCode || !b.accountNumber || !b.accountType) return { invalid: 'invalid_account' };
-    bank = { bank_account: b.accountNumber, bank_code: b.bankCode, account_type: b.accountType === 'savings' ? 'SAVINGS' : 'CHECKING' };
+    const account = b.accountNumber.replace(/[\s-]/g, '');
+    if (!/^\d{5,22}$/.test(account) || !/^\d{1,5}$/.test(b.bankCode)) return { invalid: 'invalid_account' };
+    bank = { account, type, code: b.bankCode };
   }
   return {
     body: {
@@ -64,9 +78,8 @@ export function payoutRequestOf(req: BankPayoutRequest): { body: CreatePayoutReq
       notification_url: req.notificationUrl,
       beneficiary: {
         ...splitName(b.name),
-        document: b.document.replace(/[^0-9A-Za-z]/g, ''),
-        document_type: b.documentType,
-        bank_details: bank,
+        document: { type: documentType, id: b.document.replace(/[^0-9A-Za-z]/g, '') },
+        bank_account: bank,
       },
     },
   };

@@ -7,16 +7,20 @@
  * - errors `{code, message, param}` and their codes (3001, 4000, 5000..5013, 5009 "Order ID is duplicated"):
  *   reference/http-errors-payments ("Payments HTTP Errors");
  * - read-back by our order_id: reference/the-order-object ("The Order Object": payments retrievable by order_id);
- * - refunds: docs/refunds ("Refunds"), reference/the-refund-object, reference/refund-status-codes;
- * - notifications (the payment object, signed like a request): docs/receive-notifications;
+ * - refunds: docs/refunds ("Refunds"), reference/make-a-refund (order_refund_id), reference/the-refund-object,
+ *   reference/refund-status-codes;
+ * - notifications (the payment object, signed like a request): docs/receive-notifications; callback_url (where the
+ *   payer's browser returns from a REDIRECT flow): docs/configure-callback-url;
  * - payouts v3: reference/security-payouts-v3 (POST /oauth/token, client_credentials, expires_in 180),
  *   reference/requesting-payout-v3 ("Submit a payout"), reference/get-payout-v3 (GET /payouts/v3 by payout_id or
  *   external_id, external_id <= 100 characters), reference/payout-status-v3 (PENDING 100 .. ON_HOLD_BY_COMPLIANCE
  *   700), reference/notification-parameters-payouts-v3 (the notification body is the payout object),
- *   reference/error-codes (511 "External ID already used", 512..515, 800.. rejection reasons).
- *   The v3 request body's field names (beneficiary.first_name/last_name/document/document_type, bank_details) are
- *   those of dLocal's v3 notification example and of the public api-evangelist/d-local OpenAPI description; dLocal's
- *   own page lists them only interactively, so they are the least certain part here.
+ *   reference/error-codes (511 "External ID already used", 512..515, 800.. rejection reasons); the request body's
+ *   beneficiary fields (first_name, last_name, document.type, document.id, bank_account.account, bank_account.type,
+ *   bank_account.code) from the v3 country pages docs/peru-payouts-v3, docs/colombia-payouts-v3 and
+ *   docs/argentina-payouts-v3 ("Mandatory parameters"). The values of bank_account.type are not on those pages in
+ *   what we could read: the letters C/S/M are those of the v2 country pages (docs/peru-payouts), to confirm with
+ *   dLocal before going live.
  * Requests are strict (a field we do not mean to send is a mismatch the fake dLocal fails a test on); answers
  * are loose (dLocal adds fields).
  */
@@ -122,8 +126,8 @@ export const createRefundRequestSchema = z.strictObject({
   amount,
   currency,
   notification_url: url,
-  /** dLocal documents no merchant refund id: ours travels in the description (read back by the reconciliation). */
-  description: z.string().check(z.regex(/^dr[0-9a-f]{32}$/, 'must be one of our refund references')),
+  /** "ID given by the merchant in their system" (reference/make-a-refund, up to 125 characters): our refund reference. */
+  order_refund_id: z.string().check(z.regex(/^dr[0-9a-f]{32}$/, 'must be one of our refund references')),
 });
 
 export const REFUND_STATUSES = ['PENDING', 'SUCCESS', 'REJECTED', 'CANCELLED'] as const;
@@ -136,7 +140,7 @@ export const refundSchema = z.looseObject({
   amount: z.optional(z.number()),
   currency: z.optional(currency),
   created_date: z.optional(z.string()),
-  description: z.optional(z.string()),
+  order_refund_id: z.optional(z.string()),
 });
 export type DlocalRefund = z.infer<typeof refundSchema>;
 
@@ -171,12 +175,18 @@ export const createPayoutRequestSchema = z.strictObject({
   beneficiary: z.strictObject({
     first_name: text(50),
     last_name: text(50),
-    document: z.string().check(z.regex(/^[0-9A-Za-z-]{5,20}$/, 'must be a document number')),
-    document_type: z.string().check(z.regex(/^[A-Z]{2,4}$/, 'must be a document type')),
-    bank_details: z.strictObject({
-      bank_account: z.string().check(z.regex(/^[0-9A-Za-z-]{5,34}$/, 'must be an account number')),
-      bank_code: z.optional(z.string().check(z.regex(/^[0-9A-Za-z]{1,11}$/))),
-      account_type: z.optional(z.enum(['CHECKING', 'SAVINGS'])),
+    document: z.strictObject({
+      /** The country pages' document names: DNI, RUC, CE, PASS (Peru), CC, NIT, CE, PASS, PEP (Colombia), CUIT, CUIL (Argentina). */
+      type: z.enum(['DNI', 'RUC', 'CE', 'PASS', 'CC', 'NIT', 'PEP', 'CUIT', 'CUIL']),
+      id: z.string().check(z.regex(/^[0-9A-Za-z]{4,15}$/, 'must be a document number (letters and digits)')),
+    }),
+    bank_account: z.strictObject({
+      /** The account number: Peru's CCI (20 digits), a Colombian account number, Argentina's CBU or CVU (22 digits). */
+      account: z.string().check(z.regex(/^\d{5,22}$/, 'must be an account number (digits)')),
+      /** C checking, S savings (dLocal's account type letters; Peru also M, maestra). */
+      type: z.enum(['C', 'S', 'M']),
+      /** The bank's code (Peru, Colombia); Argentina's CBU/CVU carries its own. */
+      code: z.optional(z.string().check(z.regex(/^\d{1,5}$/, 'must be a bank code'))),
     }),
   }),
 });

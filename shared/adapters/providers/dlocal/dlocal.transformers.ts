@@ -10,7 +10,7 @@ import type { DlocalPayment, DlocalPayout, PaymentStatus } from './dlocal.schema
 /** order_id of a payment: `dp` + 32 hex (34 characters: within dLocal's order_id, letters and digits only). */
 export const orderIdOf = (paymentId: string) => toReference(paymentId, 'pi_', 'dp');
 export const paymentIdOfOrderId = (orderId: string) => fromReference(orderId, 'pi_', 'dp');
-/** Our reference of a refund (dLocal takes no merchant refund id: sent as the description). */
+/** Our reference of a refund, sent as dLocal's order_refund_id. */
 export const refundReferenceOf = (refundId: string) => toReference(refundId, 're_', 'dr');
 export const refundIdOfReference = (ref: string) => fromReference(ref, 're_', 'dr');
 /** external_id of a payout: `do` + 32 hex (dLocal allows up to 100 characters). */
@@ -78,8 +78,11 @@ export const liveMethodOf = (methodCode: string, country: CountryCode): LiveMeth
   return m && m.country === country ? m : null;
 };
 
-/** Live payout methods: dLocal payouts v3 BANK_TRANSFER in the country's currency. */
-export const LIVE_PAYOUT_METHODS: Readonly<Record<string, { country: CountryCode; currency: CurrencyCode }>> = {
+/**
+ * Live payout methods: dLocal payouts v3 BANK_TRANSFER in the country's currency (docs/peru-payouts-v3,
+ * docs/colombia-payouts-v3, docs/argentina-payouts-v3: bank transfers to a CCI, an account, a CBU/CVU).
+ */
+export const LIVE_PAYOUT_METHODS: Readonly<Record<string, { country: 'PER' | 'COL' | 'ARG'; currency: CurrencyCode }>> = {
   'svc-mt-6': { country: 'PER', currency: 'PEN' },
   'svc-mt-31': { country: 'ARG', currency: 'ARS' },
   'svc-mt-32': { country: 'COL', currency: 'COP' },
