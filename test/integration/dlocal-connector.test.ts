@@ -298,7 +298,7 @@ describe('dLocal payouts v3 through the connector', () => {
           first_name: 'Luis',
           last_name: 'Alberto Huamán',
           document: { type: 'DNI', id: '41234567' },
-          bank_account: { account: '19312345678012', type: 'S', code: '002' },
+          bank_account: { account: '19312345678012', type: 'SAVINGS', code: '002' },
         },
       });
     } finally {
@@ -351,7 +351,7 @@ describe('dLocal payouts v3 through the connector', () => {
     // Without the lookup, dLocal's "External ID already used" is read back the same way.
     expect(await live.payouts!.create(req)).toMatchObject({ orderId: fake.payout(externalId)?.id });
     expect(fake.payoutCreates(externalId)).toBe(2);
-    expect(fake.payout(externalId)?.request.beneficiary.bank_account).toEqual({ account: '0000003100010000000001', type: 'C' });
+    expect(fake.payout(externalId)?.request.beneficiary.bank_account).toEqual({ account: '0000003100010000000001', type: 'CHECKING' });
   });
 
   it('payout statuses in our words, and its notifications verified before the read-back', async () => {
@@ -377,10 +377,11 @@ describe('dLocal payouts v3 through the connector', () => {
     fake.setPayoutStatus(externalId, 'REJECTED', 'ERROR_ACCOUNT_INCORRECT');
     expect(await live.payouts!.get(req.payoutId)).toMatchObject({ kind: 'rejected', reason: 'invalid_account' });
     const n = await fake.notifyPayout(externalId);
-    expect(JSON.parse(n.body)).toEqual({
-      item: { payoutId: req.payoutId, providerPayoutId: fake.payout(externalId)?.id, claimed: 'REJECTED' },
-    });
+    const item = { payoutId: req.payoutId, providerPayoutId: fake.payout(externalId)?.id, claimed: 'REJECTED' };
+    expect(JSON.parse(n.body)).toEqual({ item: { ...item, verified: true } });
     expect(JSON.parse((await fake.notifyPayout(externalId, { sign: 'forged' })).body)).toEqual({ forged: true });
+    // dLocal documents no signature on payout notifications: an unsigned one only prompts the read-back.
+    expect(JSON.parse((await fake.notifyPayout(externalId, { sign: 'none' })).body)).toEqual({ item: { ...item, verified: false } });
 
     const paid = payout();
     await live.payouts!.create(paid);

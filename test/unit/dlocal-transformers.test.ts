@@ -144,7 +144,7 @@ describe('payout requests', () => {
           first_name: 'María',
           last_name: 'Fernanda López',
           document: { type: 'CC', id: '1020304050' },
-          bank_account: { account: '123456789', type: 'C', code: '007' },
+          bank_account: { account: '123456789', type: 'CHECKING', code: '007' },
         },
       },
     });

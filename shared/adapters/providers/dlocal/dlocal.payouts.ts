@@ -52,7 +52,7 @@ export function payoutRequestOf(req: BankPayoutRequest): { body: CreatePayoutReq
   if (req.currency === 'COP' && req.amountMinor % 100 !== 0) return { invalid: 'amount_not_allowed' };
   const documentType = DOCUMENT_TYPES[m.country].find((t) => t === b.documentType.toUpperCase());
   if (!documentType) return { invalid: 'invalid_beneficiary' };
-  const type = b.accountType === 'savings' ? 'S' : 'C';
+  const type = b.accountType === 'savings' ? 'SAVINGS' : 'CHECKING';
   let bank: CreatePayoutRequest['beneficiary']['bank_account'];
   if (req.methodCode === 'svc-mt-31') {
     const key = b.instantTransferKey ?? b.accountNumber ?? '';

@@ -18,9 +18,10 @@
  *   reference/error-codes (511 "External ID already used", 512..515, 800.. rejection reasons); the request body's
  *   beneficiary fields (first_name, last_name, document.type, document.id, bank_account.account, bank_account.type,
  *   bank_account.code) from the v3 country pages docs/peru-payouts-v3, docs/colombia-payouts-v3 and
- *   docs/argentina-payouts-v3 ("Mandatory parameters"). The values of bank_account.type are not on those pages in
- *   what we could read: the letters C/S/M are those of the v2 country pages (docs/peru-payouts), to confirm with
- *   dLocal before going live.
+ *   docs/argentina-payouts-v3 ("Mandatory parameters"); bank_account.type's spelling (SAVINGS) from the payout object
+ *   of reference/notification-parameters-payouts-v3 (CHECKING by analogy: to confirm with dLocal before going live).
+ *   That page says nothing of a signature on payout notifications: we check one when it is there (the pay-ins
+ *   scheme) and otherwise only read the payout back.
  * Requests are strict (a field we do not mean to send is a mismatch the fake dLocal fails a test on); answers
  * are loose (dLocal adds fields).
  */
@@ -183,8 +184,8 @@ export const createPayoutRequestSchema = z.strictObject({
     bank_account: z.strictObject({
       /** The account number: Peru's CCI (20 digits), a Colombian account number, Argentina's CBU or CVU (22 digits). */
       account: z.string().check(z.regex(/^\d{5,22}$/, 'must be an account number (digits)')),
-      /** C checking, S savings (dLocal's account type letters; Peru also M, maestra). */
-      type: z.enum(['C', 'S', 'M']),
+      /** As dLocal's v3 payout object writes it (reference/notification-parameters-payouts-v3: "SAVINGS"). */
+      type: z.enum(['CHECKING', 'SAVINGS']),
       /** The bank's code (Peru, Colombia); Argentina's CBU/CVU carries its own. */
       code: z.optional(z.string().check(z.regex(/^\d{1,5}$/, 'must be a bank code'))),
     }),
