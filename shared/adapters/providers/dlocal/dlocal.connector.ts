@@ -206,48 +206,53 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
     },
   };
 
-  const payoutsCfg = cfg.payouts;
-  const payouts: BankPayoutConnector | null = payoutsCfg
+  async function getPayout(payoutId: string): Promise<DlocalPayoutState> {
+    const externalId = externalIdOf(payoutId);
+    const a = await client.payouts({
+      op: 'payout',
+      method: 'GET',
+      path: `/payouts/v3?external_id=${externalId}`,
+      schema: payoutSchema,
+      retry: true,
+    });
+    if ('refused' in a) {
+      if (a.refused.status === 404 || a.refused.code === 509 || a.refused.code === 4000) return { kind: 'not_found' };
+      throw new ProviderUnavailable(DLOCAL, 'payout', `dLocal refused the payout query (${a.refused.status})`);
+    }
+    if (a.ok.external_id !== externalId) throw new ProviderUnavailable(DLOCAL, 'payout', 'dLocal answered another payout');
+    return payoutStateOf(a.ok);
+  }
+
+  async function createPayout(req: BankPayoutRequest, opts: { retry?: boolean } = {}) {
+    const p = payoutRequestOf(req);
+    if ('invalid' in p) throw new ProviderRejected(DLOCAL, 'payouts', p.invalid, 0);
+    if (opts.retry) {
+      // An earlier send may have got through: dLocal's payout for our external_id is this payout.
+      const existing = await getPayout(req.payoutId);
+      if (existing.kind !== 'not_found') return existing;
+    }
+    const a = await client.payouts({ op: 'payouts', method: 'POST', path: '/payouts/v3', schema: payoutSchema, body: p.body });
+    if ('refused' in a) {
+      if (a.refused.code === 511) {
+        // "External ID already used": the payout exists; read it back rather than make another.
+        const back = await getPayout(req.payoutId);
+        if (back.kind !== 'not_found') return back;
+        throw new ProviderUnavailable(DLOCAL, 'payouts', 'dLocal reports the external_id as used but has no payout for it');
+      }
+      throw rejected('payouts', a);
+    }
+    if (a.ok.external_id !== p.body.external_id) throw new ProviderUnavailable(DLOCAL, 'payouts', 'dLocal answered another payout');
+    const state = payoutStateOf(a.ok);
+    if (state.kind === 'not_found') throw new ProviderUnavailable(DLOCAL, 'payouts', 'no payout in the answer');
+    return state;
+  }
+
+  const payouts: BankPayoutConnector | null = cfg.payouts
     ? {
         provider: { name: DLOCAL, reference: externalIdOf },
         serves: (methodCode) => methodCode in LIVE_PAYOUT_METHODS,
-        async get(payoutId) {
-          const externalId = externalIdOf(payoutId);
-          const a = await client.payouts({
-            op: 'payout',
-            method: 'GET',
-            path: `/payouts/v3?external_id=${externalId}`,
-            schema: payoutSchema,
-            retry: true,
-          });
-          if ('refused' in a) {
-            if (a.refused.status === 404 || a.refused.code === 509 || a.refused.code === 4000) return { kind: 'not_found' };
-            throw new ProviderUnavailable(DLOCAL, 'payout', `dLocal refused the payout query (${a.refused.status})`);
-          }
-          if (a.ok.external_id !== externalId) throw new ProviderUnavailable(DLOCAL, 'payout', 'dLocal answered another payout');
-          return payoutStateOf(a.ok);
-        },
-        async create(req, opts = {}) {
-          const p = payoutRequestOf(req);
-          if ('invalid' in p) throw new ProviderRejected(DLOCAL, 'payouts', p.invalid, 0);
-          if (opts.retry) {
-            const existing = await this.get(req.payoutId);
-            if (existing.kind !== 'not_found') return existing;
-          }
-          const a = await client.payouts({ op: 'payouts', method: 'POST', path: '/payouts/v3', schema: payoutSchema, body: p.body });
-          if ('refused' in a) {
-            if (a.refused.code === 511) {
-              const back = await this.get(req.payoutId);
-              if (back.kind !== 'not_found') return back;
-              throw new ProviderUnavailable(DLOCAL, 'payouts', 'dLocal reports the external_id as used but has no payout for it');
-            }
-            throw rejected('payouts', a);
-          }
-          if (a.ok.external_id !== p.body.external_id) throw new ProviderUnavailable(DLOCAL, 'payouts', 'dLocal answered another payout');
-          const state = payoutStateOf(a.ok);
-          if (state.kind === 'not_found') throw new ProviderUnavailable(DLOCAL, 'payouts', 'no payout in the answer');
-          return state;
-        },
+        get: getPayout,
+        create: createPayout,
       }
     : null;
 
