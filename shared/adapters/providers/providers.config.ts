@@ -76,10 +76,28 @@ export const stpConfigSchema = z.strictObject({
 export const STP_RETURN_WATCH_SECONDS = 259_200;
 export type StpConfig = z.infer<typeof stpConfigSchema>;
 
+/**
+ * dLocal (Peru, Colombia, Chile, Argentina, Ecuador): pay-ins signed with x_login, x_trans_key and secret_key
+ * (V2-HMAC-SHA256); payouts v3 with an OAuth2 client (client_id, client_secret), at base_url unless
+ * payouts.base_url says otherwise.
+ */
+export const dlocalConfigSchema = z.strictObject({
+  base_url: httpsUrl,
+  x_login: text(256),
+  x_trans_key: text(256),
+  secret_key: text(1024),
+  payouts: z.optional(z.strictObject({ base_url: z.optional(httpsUrl), client_id: text(256), client_secret: text(1024) })),
+  /** When present, the only certificate authority trusted for dLocal's server certificate (the fake dLocal locally). */
+  ca_pem: z.optional(pem('CERTIFICATE')),
+  timeouts,
+});
+export type DlocalConfig = z.infer<typeof dlocalConfigSchema>;
+
 export const providersConfigSchema = z.strictObject({
   api_pix: z.optional(apiPixConfigSchema),
   adyen: z.optional(adyenConfigSchema),
   stp: z.optional(stpConfigSchema),
+  dlocal: z.optional(dlocalConfigSchema),
 });
 export type ProvidersConfig = z.infer<typeof providersConfigSchema>;
 
