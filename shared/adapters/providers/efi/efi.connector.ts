@@ -167,7 +167,9 @@ export function efiConnectors(cfg: EfiConfig, client: EfiClient = efiClient(cfg)
           });
           throw new ProviderUnavailable(EFI, 'send', `Efí refused the request itself (${e.efiName})`);
         }
-        (r.page ? logger.error : logger.warn)('Efí refused a send', { provider: EFI, operation: 'send', code: r.code, page: r.page });
+        const fields = { provider: EFI, operation: 'send', code: r.code, page: r.page };
+        if (r.page) logger.error('Efí refused a send: our balance there', fields);
+        else logger.warn('Efí refused a send', fields);
         throw new ProviderRejected(EFI, 'send', r.code, e.status);
       }
     },
