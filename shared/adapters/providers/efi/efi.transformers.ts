@@ -152,7 +152,9 @@ export function sentStateOf(s: SentPix): ProviderOrderState {
  * `page`: worth waking someone (our float at Efí, our configuration or our code), not a merchant's beneficiary.
  * Sources: Efí's send page (400 documento_bloqueado, chave_invalida, chave_nao_pertence_ao_documento,
  * valor_invalido; 409 id_envio_duplicado; 422 pagamento_negado); integrators' code (404
- * chave_favorecido_nao_encontrada); `saldo_insuficiente` is our assumption of Efí's name (not in its pages).
+ * chave_favorecido_nao_encontrada). Our assumptions, in no source: `saldo_insuficiente` (Efí's pages name no
+ * balance refusal of a send; the SPI's AM04 after it is in spiReasonCode) and `webhook_nao_encontrado` (a payer key
+ * without webhook, which Efí requires for sends). Homologation settles both.
  */
 export type SendRefusal =
   | { readonly kind: 'duplicate' }
