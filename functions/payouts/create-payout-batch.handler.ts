@@ -1,5 +1,5 @@
 /** POST /api/v1/payouts/batch: up to 100 payouts, each checked and answered on its own. */
-import { createPayoutBatch } from '../../shared/application/payouts-batch';
+import { createPayoutBatch } from '../../shared/application/payouts';
 import { createPayoutBatchBody } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotent';

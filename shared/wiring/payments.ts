@@ -1,5 +1,5 @@
 /** Pay-in dependencies: DynamoDB store, connector registry, merchants, ids, clock, links and the event publisher; QR images apart. */
-import { documentClient } from '../adapters/aws-clients';
+import { documentClient, sqsClient } from '../adapters/aws-clients';
 import { connectorRegistry } from '../adapters/connectors/registry';
 import { randomIds, systemClock } from '../adapters/crypto';
 import { paymentRepository } from '../adapters/dynamodb/payment.repository';
@@ -8,10 +8,8 @@ import { liveRefundRail, sandboxRefundRails } from '../adapters/sqs/payout-rail'
 import { liveConnectors } from '../adapters/providers/live-connectors';
 import { speiDepositRepository } from '../adapters/dynamodb/spei-deposit.repository';
 import { notificationLogRepository } from '../adapters/dynamodb/notification-log.repository';
-import { sqsClient } from '../adapters/aws-clients';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
-import type { PaymentDeps } from '../application/payment-deps';
-import type { Clock } from '../application/ports';
+import type { PaymentDeps, Clock } from '../application/ports';
 import { config } from '../config';
 import { repositories, tableName } from './repositories';
 import { eventPublisher } from './webhooks';

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { ProviderRejected, ProviderUnavailable } from '../../shared/application/connectors';
+import { ProviderRejected, ProviderUnavailable } from '../../shared/application/providers';
 import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import {
   dlocalConnectors,

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { ProviderRejected, ProviderUnavailable } from '../../shared/application/connectors';
+import { ProviderRejected, ProviderUnavailable } from '../../shared/application/providers';
 import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import { efiConnectors, type EfiConnectors } from '../../shared/adapters/providers/efi/efi.connector';
 import { idEnvioOf, type PixPayoutOrderRequest } from '../../shared/adapters/providers/efi/efi.transformers';

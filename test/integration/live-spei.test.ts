@@ -5,7 +5,7 @@
  * order, and registrations whose answer never came resolved by the query without a second order.
  */
 import { randomBytes } from 'node:crypto';
-import { resumeSettlements } from '../../shared/application/settlements';
+import { resumeSettlements } from '../../shared/application/payouts';
 import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';

@@ -1,6 +1,6 @@
 /** Event items: delivery attempts, and the merchant's event listing (GSI1). */
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { EventStore, StoredEvent } from '../../application/webhook-ports';
+import type { EventStore, StoredEvent } from '../../application/webhooks';
 import { eventEntity, eventListKinds } from './entities/event.entity';
 import { INDEX, indexKeys, stripKeys } from './keys';
 

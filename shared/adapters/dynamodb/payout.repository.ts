@@ -1,8 +1,7 @@
 /** Payouts with their balance, ledger, event and counters: every change one conditional transaction. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BalanceView, PayoutStore } from '../../application/payout-ports';
-import { WriteConflict } from '../../application/ports';
+import { WriteConflict, type BalanceView, type PayoutStore } from '../../application/ports';
 import { modeOf } from '../../domain/access';
 import { RETURNS_FUNDS, type Payout } from '../../domain/payouts/payout';
 import { balanceEntity, balanceMovement, balanceUpdate, objectMovement } from './entities/balance.entity';

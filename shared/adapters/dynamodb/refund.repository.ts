@@ -1,6 +1,6 @@
 /** Refunds with their payment reservation, balance movement and events: every change one conditional transaction. */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { RefundStore } from '../../application/refund-ports';
+import type { RefundStore } from '../../application/ports';
 import type { Refund } from '../../domain/refunds/refund';
 import { objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';

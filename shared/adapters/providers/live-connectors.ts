@@ -4,7 +4,7 @@
  * (METHOD_NOT_AVAILABLE). Rebuilt only when the document changes (a rotation), so OAuth tokens and TLS
  * connections are kept across invocations.
  */
-import type { Connectors } from '../../application/connectors';
+import type { Connectors } from '../../application/providers';
 import { apiPixConnectors, type ApiPixConnectors } from './api-pix/api-pix.connector';
 import { stpConnectors, type StpConnectors } from './stp/stp.connector';
 import { adyenConnectors, type AdyenConnectors } from './adyen/adyen.connector';

@@ -1,7 +1,6 @@
 /** How payouts and balances look on the wire (SPEC.md 2.6, 4.4). */
-import type { BalanceView } from '../../application/payout-ports';
-import type { BeneficiaryCheck } from '../../application/payouts';
-import type { BatchResult } from '../../application/payouts-batch';
+import type { BalanceView } from '../../application/ports';
+import type { BatchResult, BeneficiaryCheck } from '../../application/payouts';
 import type { CurrencyCode } from '../../domain/geo';
 import { fromMinor } from '../../domain/money';
 import type { Payout, PayoutStatus } from '../../domain/payouts/payout';

@@ -3,8 +3,7 @@
  * debit (covered) + ledger entry + events + counters; transition = status move from the status read + events +
  * counters + a credit-back when the new status returns the funds; list totals from the counters item.
  */
-import type { BalanceView, PayoutStore } from '../../../shared/application/payout-ports';
-import { WriteConflict } from '../../../shared/application/ports';
+import { WriteConflict, type BalanceView, type PayoutStore } from '../../../shared/application/ports';
 import { modeOf } from '../../../shared/domain/access';
 import { RETURNS_FUNDS, type Payout } from '../../../shared/domain/payouts/payout';
 import { MemoryTable, strip } from './memory-table';

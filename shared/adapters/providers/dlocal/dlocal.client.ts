@@ -7,7 +7,7 @@
  * code for the connector to map. Neither a body nor a secret reaches a log line.
  */
 import * as z from '../../../domain/zod';
-import { ProviderUnavailable } from '../../../application/connectors';
+import { ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { DlocalConfig } from '../providers.config';

@@ -9,7 +9,7 @@
  * bank-account payout (like PayoutConnector, without its CLABE order sealing).
  */
 import type { CountryCode, CurrencyCode } from '../../../domain/geo';
-import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
+import { ProviderRejected, ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import type { DlocalConfig } from '../providers.config';
 import { DLOCAL, dlocalClient, type DlocalAnswer, type DlocalClient } from './dlocal.client';

@@ -14,7 +14,7 @@
  * its status and Efí's `nome`, a snake_case code; the `mensagem` never leaves this file) for the connector to map.
  */
 import * as z from '../../../domain/zod';
-import { ProviderUnavailable } from '../../../application/connectors';
+import { ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { EfiConfig } from '../providers.config';

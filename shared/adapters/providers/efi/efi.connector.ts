@@ -13,8 +13,8 @@
  */
 import { createHash, createPrivateKey, timingSafeEqual } from 'node:crypto';
 import * as z from '../../../domain/zod';
-import type { PayoutCallbacks, PayoutConnector, PayoutStateItem, ProviderOrder, ProviderOrderState } from '../../../application/connectors';
-import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
+import type { PayoutCallbacks, PayoutConnector, PayoutStateItem, ProviderOrder, ProviderOrderState } from '../../../application/providers';
+import { ProviderRejected, ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { EFI_RETURN_WATCH_SECONDS, type EfiConfig } from '../providers.config';
 import { pixSchema, webhookSchema } from '../api-pix/api-pix.schemas';

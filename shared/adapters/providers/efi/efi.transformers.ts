@@ -4,7 +4,7 @@
  * the SPI reason codes of a failed send as our failure codes (never Efí's text), and an infraction (MED) read
  * back as a dispute signal of ours.
  */
-import type { ProviderOrder, ProviderOrderState } from '../../../application/connectors';
+import type { ProviderOrder, ProviderOrderState } from '../../../application/providers';
 import type { DisputeSignal } from '../../../domain/payments/dispute';
 import { formatMinor } from '../../../domain/money';
 import { maskKey, maskTail } from '../../../domain/payouts/masking';

@@ -5,14 +5,15 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as z from '../../../domain/zod';
-import type {
-  PayoutCallbacks,
-  PayoutConnector,
-  ProviderOrder,
-  ProviderOrderState,
-  SpeiDepositConnector,
-} from '../../../application/connectors';
-import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
+import {
+  type PayoutCallbacks,
+  type PayoutConnector,
+  type ProviderOrder,
+  type ProviderOrderState,
+  type SpeiDepositConnector,
+  ProviderRejected,
+  ProviderUnavailable,
+} from '../../../application/providers';
 import { logger } from '../../../observability';
 import { STP_RETURN_WATCH_SECONDS, type StpConfig } from '../providers.config';
 import { consultaCadena, montoOf, ordenCadena, type OrdenFields } from './stp.cadena';

@@ -4,7 +4,7 @@
  * and the CLABE a live SPEI payment is paid to.
  */
 import { createHash } from 'node:crypto';
-import type { IncomingDeposit, PayoutOrderRequest, ProviderOrderState } from '../../../application/connectors';
+import type { IncomingDeposit, PayoutOrderRequest, ProviderOrderState } from '../../../application/providers';
 import { buildClabe } from '../../../domain/payments/clabe';
 import { institutionOfClabe, STP_INSTITUTION } from './stp.institutions';
 import type { AbonoCallback, OrdenPago, OrdenUnsigned } from './stp.schemas';
