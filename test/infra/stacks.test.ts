@@ -259,7 +259,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
             { AttributeName: i.partitionKey, KeyType: 'HASH' },
             { AttributeName: i.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: i.projection },
         }),
       ),
     });
