@@ -286,10 +286,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The hosted checkout page (HTML).
-         * @description Rate limit: 120 requests per minute per object in the path.
-         */
+        /** The hosted checkout page (HTML). */
         get: operations["checkoutPage"];
         put?: never;
         post?: never;
@@ -306,10 +303,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * What the hosted page polls: the session state for the shopper and its latest payment (authorised by the session id).
-         * @description Rate limit: 120 requests per minute per object in the path.
-         */
+        /** What the hosted page polls: the session state for the shopper and its latest payment (authorised by the session id). */
         get: operations["checkoutStatus"];
         put?: never;
         post?: never;
@@ -326,10 +320,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * PNG of a PIX payment QR code.
-         * @description Rate limit: 120 requests per minute per object in the path.
-         */
+        /** PNG of a PIX payment QR code. */
         get: operations["pixQrImage"];
         put?: never;
         post?: never;
@@ -5782,9 +5773,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5832,54 +5820,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     /** @example string */
                     "text/html": string;
-                };
-            };
-            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMIT_EXCEEDED",
-                     *         "message": "Too many requests.",
-                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMIT_EXCEEDED";
-                            /** @example Too many requests. */
-                            message: string;
-                            /** @description One entry per invalid field. */
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
-                            request_id: string;
-                        };
-                    };
                 };
             };
             /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
@@ -5936,9 +5881,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6074,46 +6016,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMIT_EXCEEDED",
-                     *         "message": "Too many requests.",
-                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMIT_EXCEEDED";
-                            /** @example Too many requests. */
-                            message: string;
-                            /** @description One entry per invalid field. */
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
             /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
             500: {
                 headers: {
@@ -6168,9 +6070,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6238,46 +6137,6 @@ export interface operations {
                             /** @enum {string} */
                             code: "PAYMENT_NOT_FOUND";
                             /** @example Payment not found. */
-                            message: string;
-                            /** @description One entry per invalid field. */
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMIT_EXCEEDED",
-                     *         "message": "Too many requests.",
-                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMIT_EXCEEDED";
-                            /** @example Too many requests. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {

@@ -313,7 +313,9 @@ describe('with the table gone', () => {
   });
 
   it.each(rows(ALL))('%s', async (_id, r) => {
-    const res = await send(call(r));
+    // The page answers its not-found page for a malformed id without reading anything (and, since issue 31, has no
+    // rate-limit write before it): a well-formed id makes it read the table.
+    const res = await send(call(r, r.id === 'checkoutPage' ? { path: { session_id: 'cs_A1b2C3d4E5f6G7h8I9j0Kl' } } : {}));
     if (r.id === 'health') {
       expect(res.status).toBe(503);
       expect(res.body.status).not.toBe('ok');

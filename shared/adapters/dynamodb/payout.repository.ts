@@ -11,6 +11,7 @@ import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
 import { providerOrderEntity } from './entities/provider-order.entity';
 import { INDEX, indexKeys, stripKeys } from './keys';
 import { commitDebit, ledgerFolder } from './ledger-fold';
+import { fetchItems } from './listing';
 import { queryAll } from './query-all';
 import { transaction } from './transact';
 
@@ -121,18 +122,18 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       const range = q.from || q.to;
       const key = range ? 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to' : 'GSI1PK = :pk';
       const values: Record<string, unknown> = { ':pk': pk, ...(range ? { ':from': q.from ?? '0000', ':to': `${q.to ?? '9999'}#~` } : {}) };
-      const filter = q.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {};
-      if (q.status) values[':status'] = q.status;
+      // The listing index holds keys only: a status filter applies to the payouts read from the table.
       const base = {
         TableName: tableName(),
         IndexName: INDEX.listing,
         KeyConditionExpression: key,
         ExpressionAttributeValues: values,
         ScanIndexForward: false,
-        ...filter,
       };
+      const ofStatus = (items: Record<string, unknown>[]) => (q.status ? items.filter((i) => i.status === q.status) : items);
 
-      // Total: the counters item when no date range applies; a COUNT query over the key range otherwise.
+      // Total: the counters item when no date range applies; over the key range otherwise, a COUNT query, or
+      // with a status filter, the range's statuses read from the table.
       let total: number;
       if (!range) {
         const shards = await queryAll(db, {
@@ -145,14 +146,17 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
         total = 0;
         let start: Record<string, unknown> | undefined;
         do {
-          const r = await db.send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: start }));
-          total += r.Count ?? 0;
+          const r = await db.send(new QueryCommand({ ...base, ...(q.status ? {} : { Select: 'COUNT' }), ExclusiveStartKey: start }));
+          total += q.status
+            ? ofStatus(await fetchItems(db, tableName(), r.Items ?? [], { projection: ['status'] })).length
+            : (r.Count ?? 0);
           start = r.LastEvaluatedKey;
         } while (start);
       }
 
       // Page: skip `offset` matching items, or start right after the `startingAfter` payout's key; then read
-      // limit + 1 items (the extra one, not returned, tells whether older items remain).
+      // limit + 1 items (the extra one, not returned, tells whether older items remain). Without a status
+      // filter, skipped entries are only counted, never read from the table.
       const want = q.limit + 1;
       const items: Payout[] = [];
       let skipped = 0;
@@ -174,7 +178,13 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
             Limit: skipping ? Math.min(1000, q.offset - skipped + want) : want - items.length,
           }),
         );
-        for (const item of r.Items ?? []) {
+        let entries = r.Items ?? [];
+        if (!q.status) {
+          const skip = Math.min(entries.length, q.offset - skipped);
+          skipped += skip;
+          entries = entries.slice(skip, skip + want - items.length);
+        }
+        for (const item of ofStatus(await fetchItems(db, tableName(), entries))) {
           if (skipped < q.offset) skipped++;
           else if (items.length < want) items.push(stripKeys<Payout>(item));
         }

@@ -8,6 +8,7 @@ import { paymentEntity } from './entities/payment.entity';
 import { refundEntity } from './entities/refund.entity';
 import { sessionEntity } from './entities/session.entity';
 import { INDEX, stripKeys } from './keys';
+import { fetchItems } from './listing';
 import { queryAll } from './query-all';
 import { commitDebit, ledgerFolder } from './ledger-fold';
 import { transaction } from './transact';
@@ -26,13 +27,13 @@ export function refundRepository(db: DynamoDBDocumentClient, tableName: () => st
     },
 
     async listByPayment(paymentId) {
-      const items = await queryAll(db, {
+      const entries = await queryAll(db, {
         TableName: tableName(),
         IndexName: INDEX.listing,
         KeyConditionExpression: 'GSI1PK = :pk',
         ExpressionAttributeValues: { ':pk': refundEntity.ofPayment(paymentId).GSI1PK },
       });
-      return items.map((item) => stripKeys<Refund>(item));
+      return (await fetchItems(db, tableName(), entries)).map((item) => stripKeys<Refund>(item));
     },
 
     async create({ refund, payment, events, ledgerEntryId, now }) {
