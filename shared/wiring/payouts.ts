@@ -9,7 +9,7 @@ import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import type { BalanceTransactionDeps, ReconciliationDeps } from '../application/balance-transactions';
 import type { LedgerFoldDeps } from '../application/ledger-fold';
 import { livePayoutRail, sandboxPayoutRails } from '../adapters/sqs/payout-rail';
-import { liveConnectors } from '../adapters/providers/live-connectors';
+import { liveConnectors } from '../adapters/providers/live-providers';
 import type { PayoutDeps } from '../application/payouts';
 import { config } from '../config';
 import { checkNotificationUrl } from './payments';
