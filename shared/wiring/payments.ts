@@ -5,11 +5,11 @@ import { randomIds, systemClock } from '../adapters/crypto';
 import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import { liveRefundRail, sandboxRefundRails } from '../adapters/sqs/payout-rail';
-import { liveConnectors } from '../adapters/providers/live-connectors';
+import { liveConnectors } from '../adapters/providers/live-providers';
 import { speiDepositRepository } from '../adapters/dynamodb/spei-deposit.repository';
 import { notificationLogRepository } from '../adapters/dynamodb/notification-log.repository';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
-import type { PaymentDeps, Clock } from '../application/ports';
+import type { PaymentDeps, Clock, QrCodes } from '../application/ports';
 import { config } from '../config';
 import { repositories, tableName } from './repositories';
 import { eventPublisher } from './webhooks';
@@ -57,5 +57,12 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
   return clock === systemClock ? deps : { ...deps, clock };
 }
 
-/** QR images of payment codes: only the routes that render one (direct PIX, the PIX QR page) bundle the encoder. */
-export { qrCodes } from '../adapters/qr';
+/**
+ * QR images of payment codes: only the routes that render one (direct PIX, the PIX QR page) reach the encoder,
+ * and they load it with the first image they draw (a chunk of its own when bundled, issue 31): a card or
+ * voucher payment never loads it.
+ */
+export const qrCodes: QrCodes = {
+  pngDataUri: async (text) => (await import('../adapters/qr')).qrPngDataUri(text),
+  png: async (text) => (await import('../adapters/qr')).qrPng(text),
+};

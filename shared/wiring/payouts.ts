@@ -8,7 +8,7 @@ import { payoutRepository } from '../adapters/dynamodb/payout.repository';
 import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import type { BalanceTransactionDeps, ReconciliationDeps, LedgerFoldDeps } from '../application/balance';
 import { livePayoutRail, sandboxPayoutRails } from '../adapters/sqs/payout-rail';
-import { liveConnectors } from '../adapters/providers/live-connectors';
+import { liveConnectors } from '../adapters/providers/live-providers';
 import type { PayoutDeps } from '../application/payouts';
 import { config } from '../config';
 import { checkNotificationUrl } from './payments';
