@@ -90,6 +90,13 @@ export const config = {
   get providerFirstCheckSeconds(): number {
     return bounded('PROVIDER_FIRST_CHECK_SECONDS', 60, 0, 3600);
   },
+  /**
+   * Seconds the reconciliation job stays to read young payments back at their early times (10, 30, 60 s) before
+   * the next scheduled run; 0: one pass per run. The local stack runs jobs on its own timers and defaults to 0.
+   */
+  get providerReadBackWindowSeconds(): number {
+    return bounded('PROVIDER_READ_BACK_WINDOW_SECONDS', 50, 0, 55);
+  },
   /** Seconds between read-backs of an open provider-held charge (shorter locally to prove reconciliation quickly). */
   get providerCheckIntervalSeconds(): number {
     return bounded('PROVIDER_CHECK_INTERVAL_SECONDS', 120, 1, 3600);

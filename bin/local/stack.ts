@@ -86,6 +86,9 @@ function localEnvironment(dynamodb: string, sqs: string, queueEnv: Record<string
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
     // A short schedule locally (seconds): attempt at once, then 5 s, 30 s, 2 min, 5 min.
     WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE ?? '0,5,30,120,300',
+    // The local timers set the jobs' cadence (JOBS_INTERVAL_SECONDS): one reconciliation pass per run, so a stop
+    // never waits on a job's read-back window; a status read still reads a late payment back at once.
+    PROVIDER_READ_BACK_WINDOW_SECONDS: process.env.PROVIDER_READ_BACK_WINDOW_SECONDS ?? '0',
     ...queueEnv,
   };
 }

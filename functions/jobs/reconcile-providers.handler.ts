@@ -1,5 +1,5 @@
 /** Scheduled: reads back from the provider every live payment still waiting on it (missed callbacks, timeouts, expiry). */
-import { reconcileHeldPayments } from '../../shared/application/rails';
+import { reconcileHeldPayments, reconcileHeldWindow } from '../../shared/application/rails';
 import { paymentDeps } from '../../shared/wiring';
 import { config } from '../../shared/config';
 import { scheduledHandler } from '../../shared/workers/scheduled-handler';
@@ -8,10 +8,13 @@ import { API_PIX } from '../../shared/adapters/providers/api-pix/api-pix.client'
 
 export const handler = scheduledHandler({
   run: async (now) => {
-    const r = await reconcileHeldPayments(paymentDeps(), now, {
-      lostIntentSeconds: config.providerLostIntentSeconds,
-      checkIntervalSeconds: config.providerCheckIntervalSeconds,
-    });
+    const opts = { lostIntentSeconds: config.providerLostIntentSeconds, checkIntervalSeconds: config.providerCheckIntervalSeconds };
+    const window = config.providerReadBackWindowSeconds;
+    // A pass at the scheduled time; then, within the window, one at each young payment's early read-back.
+    const r =
+      window > 0
+        ? await reconcileHeldWindow(paymentDeps(), { ...opts, windowSeconds: window, first: now })
+        : await reconcileHeldPayments(paymentDeps(), now, opts);
     // Money a provider holds that was not settled pages until an operator resolves it (API Pix is the one held rail today).
     if (r.mismatched > 0) recordProviderAmountMismatch(API_PIX, r.mismatched);
     return r;

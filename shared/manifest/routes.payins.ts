@@ -77,7 +77,8 @@ export const PAYIN_ROUTES = [
     rateLimitPerMinute: defaultRateLimit('GET'),
     family: 'direct',
     idempotent: false,
-    access: { table: 'readwrite', queues: { webhooks: 'send' } },
+    // A payment a live provider holds is read back from it when its callback is late (at most once per 10 s).
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
     summary: 'The payment status record.',
   },
   {

@@ -1,4 +1,5 @@
 /** Pay-in dependencies: DynamoDB store, connector registry, merchants, ids, clock, links and the event publisher; QR images apart. */
+import { readBackOnRead } from '../application/rails';
 import { documentClient, sqsClient } from '../adapters/aws-clients';
 import { connectorRegistry } from '../adapters/connectors/registry';
 import { randomIds, systemClock } from '../adapters/crypto';
@@ -53,6 +54,11 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
     publisher: eventPublisher,
     speiDeposits: speiDepositRepository(documentClient(), tableName),
     notificationLog: notificationLogRepository(documentClient(), tableName),
+    readBack: (d, p) =>
+      readBackOnRead(d, p, {
+        lostIntentSeconds: config.providerLostIntentSeconds,
+        checkIntervalSeconds: config.providerCheckIntervalSeconds,
+      }),
   };
   return clock === systemClock ? deps : { ...deps, clock };
 }

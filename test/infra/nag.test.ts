@@ -142,6 +142,7 @@ describe.each(STAGES)('%s stage', (stage) => {
     expect(readers).toEqual(
       new Set([
         'createDirectPayment',
+        'getPaymentStatus',
         'processCheckoutPayment',
         'apiPixCallback',
         'adyenNotifications',

@@ -150,11 +150,28 @@ describe('live PIX through API Pix', () => {
     expect(stored?.provider_mismatch_minor).toBe(2900);
   });
 
-  it('a missed callback is settled by the reconciliation job reading the cob back', async () => {
+  it('a missed callback is settled by the next status read, which reads the cob back (no job needed)', async () => {
     const r = await direct();
     const id = r.body.payment_id as string;
     await psp.pay(txidOf(id), { callback: false });
+    const reads = psp.requests.filter((q) => q.method === 'GET' && q.path.endsWith(`/cob/${txidOf(id)}`)).length;
+    expect((await status(id)).body.status).toBe('success');
+    expect(psp.requests.filter((q) => q.method === 'GET' && q.path.endsWith(`/cob/${txidOf(id)}`)).length).toBe(reads + 1);
+    await webhooksFor(id, 'payment.success');
+  });
+
+  it('polling cannot flood the PSP: 20 reads at once ask it once; within 10 s a missed callback waits for the job', async () => {
+    const r = await direct();
+    const id = r.body.payment_id as string;
+    const cobReads = () => psp.requests.filter((q) => q.method === 'GET' && q.path.endsWith(`/cob/${txidOf(id)}`)).length;
+    const before = cobReads();
+    const polls = await Promise.all(Array.from({ length: 20 }, () => status(id)));
+    expect(polls.every((p) => p.status === 200 && p.body.status === 'pending')).toBe(true);
+    expect(cobReads()).toBe(before + 1);
+    // Paid without its callback inside the 10 s: the status read answers what is stored, the job reads it back.
+    await psp.pay(txidOf(id), { callback: false });
     expect((await status(id)).body.status).toBe('pending');
+    expect(cobReads()).toBe(before + 1);
     const run = await reconcileHeldPayments(paymentDeps(), later(61));
     expect(run.settled).toBeGreaterThanOrEqual(1);
     expect((await status(id)).body.status).toBe('success');

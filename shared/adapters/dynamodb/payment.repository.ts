@@ -110,6 +110,26 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
       }
     },
 
+    async claimReadBack({ payment, now, gapSeconds }) {
+      const cutoff = new Date(Date.parse(now) - gapSeconds * 1000).toISOString();
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: paymentEntity.key(payment.payment_id),
+            UpdateExpression: 'SET read_back_at = :now',
+            ConditionExpression: '#status = :status AND (attribute_not_exists(read_back_at) OR read_back_at <= :cutoff)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':now': now, ':status': payment.status, ':cutoff': cutoff },
+          }),
+        );
+        return true;
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) return false;
+        throw e;
+      }
+    },
+
     async dueForProviderCheck(now, limit) {
       const pks = await dueInWorkIndex(db, tableName(), indexKeys.providerPartition, now, limit, 'PK');
       return pks.map((pk) => pk.slice('PAYMENT#'.length));

@@ -22,7 +22,9 @@ export async function loadCheckout(deps: PaymentDeps, sessionId: string): Promis
   if (!found) throw new AppError('SESSION_NOT_FOUND');
   const session = await settleExpiry(deps, found);
   const latest = session.payment_id ? await deps.store.getPayment(session.payment_id) : null;
-  const payment = latest ? await settlePaymentExpiry(deps, latest) : null;
+  // The page polls this: a payment its provider holds is read back (at most once per 10 s) when its callback is late.
+  const read = latest && deps.readBack ? await deps.readBack(deps, latest) : latest;
+  const payment = read ? await settlePaymentExpiry(deps, read) : null;
   const merchant = await deps.merchants.get(session.merchant_id);
   if (!merchant) throw new AppError('SESSION_NOT_FOUND');
   return { session, payment, merchant: await servedMerchant(deps, merchant, session.livemode) };

@@ -24,7 +24,8 @@ export async function ownPayment(deps: PaymentDeps, principal: Principal, paymen
 
 export async function getPaymentStatus(deps: PaymentDeps, principal: Principal, merchantId: string, paymentId: string): Promise<Payment> {
   if (merchantId !== principal.merchant.merchant_id) throw new AppError('PAYMENT_NOT_FOUND');
-  return settlePaymentExpiry(deps, await ownPayment(deps, principal, paymentId));
+  const p = await ownPayment(deps, principal, paymentId);
+  return settlePaymentExpiry(deps, deps.readBack ? await deps.readBack(deps, p) : p);
 }
 
 /** An open payment past its expires_at becomes expired (once), whatever reads it first. */

@@ -1,5 +1,6 @@
 /** Dependencies of the pay-in use cases, passed in (hexagonal): storage, connectors, ids, clock, links. */
 import type { ConnectorRegistry, NotificationLog } from '../providers';
+import type { Payment } from '../../domain/payments/payment';
 import type { PaymentStore } from './payment-ports';
 import type { RefundRails, RefundStore } from './refund-ports';
 import type { Clock, EventPublisher, IdGenerator, MerchantRepository } from './ports';
@@ -24,4 +25,9 @@ export interface PaymentDeps {
   readonly speiDeposits?: SpeiDepositStore;
   /** Live card notifications: the log that makes them idempotent by the provider's key (absent: test mode only). */
   readonly notificationLog?: NotificationLog;
+  /**
+   * A status read of a payment a live provider holds asks the provider once more (bounded per payment): the
+   * wiring passes the rails' read-back here, below which payments cannot import (absent: stored state only).
+   */
+  readonly readBack?: (deps: PaymentDeps, payment: Payment) => Promise<Payment>;
 }

@@ -61,6 +61,11 @@ export interface PaymentStore {
    * next (null: leave it). WriteConflict when the status changed meanwhile.
    */
   touchPayment(op: { payment: Payment; patch: Partial<Payment>; nextCheckAt: string | null; now: string }): Promise<void>;
+  /**
+   * Claims a read-back of a payment a provider holds for a status read: true (and the time kept) when the payment
+   * is still in the status read and no read-back was claimed in the last `gapSeconds`; false otherwise.
+   */
+  claimReadBack(op: { payment: Payment; now: string; gapSeconds: number }): Promise<boolean>;
   /** Live payments a provider holds whose next read-back is due, from the work index (no Scan). */
   dueForProviderCheck(now: string, limit: number): Promise<string[]>;
   /** Since when (ISO) the oldest provider-held payment has waited for its read-back; null when none waits. */

@@ -32,6 +32,8 @@ export type HeldCheck = (deps: PaymentDeps, now: Date, opts: ReconcileOptions) =
  * configured or does not hold that payment, so the next row (or the sandbox connector) is asked.
  */
 export interface HeldStrategy {
+  /** Whether its check reads the payment back from the provider (a status read may then ask for one sooner). */
+  readonly readsBack: boolean;
   serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boolean;
   start(c: Connectors, req: InitiateRequest): HeldStart | null;
   check(c: Connectors, paymentId: string, payment: Payment | null): HeldCheck | null;

@@ -21,6 +21,7 @@ const isVoucherKind = (kind: PaymentMethod) => kind !== 'card' && kind !== 'pix'
 export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
   // Unanswered (processing) or awaiting 3-D Secure: cancelled by reference past the provider's window.
   card: {
+    readsBack: false,
     serves: (c, kind) => kind === 'card' && Boolean(c.heldCard),
     start: (c, req) => {
       const card = c.heldCard;
@@ -34,6 +35,7 @@ export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
   },
   // Live SPEI: the payment's own CLABE under the platform's account, claimed for it; its deposit callback settles it.
   deposit: {
+    readsBack: false,
     serves: (c, kind) => kind === 'spei' && Boolean(c.speiDeposits),
     start: (c, req) => {
       const deposits = c.speiDeposits;
@@ -45,6 +47,7 @@ export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
   },
   // An issued voucher waits for the provider's notification; past its expiry and a grace it expires.
   voucher: {
+    readsBack: false,
     serves: (c, kind, country) => isVoucherKind(kind) && Boolean(c.heldVoucher?.serves(kind, country)),
     start: (c, req) => {
       const voucher = c.heldVoucher;
@@ -59,6 +62,7 @@ export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
   },
   // A charge read back from the provider (missed callbacks, timeouts, expiry): the job's default.
   pix: {
+    readsBack: true,
     serves: (c, kind) => kind === 'pix' && Boolean(c.pix?.provider),
     start: (c, req) => {
       const pix = c.pix;
@@ -98,3 +102,13 @@ export function heldCheck(c: Connectors | null, paymentId: string, payment: Para
 /** Whether a configured live provider holds this kind in this country. */
 export const heldServes = (c: Connectors, kind: PaymentMethod, country: Parameters<HeldStrategy['serves']>[2]) =>
   rows.some((row) => row.serves(c, kind, country));
+
+/** The read-back of a stored payment by a row whose provider can be asked for it, or null. */
+export function heldReadBack(c: Connectors | null, paymentId: string, payment: Parameters<HeldStrategy['check']>[2]): HeldCheck | null {
+  if (!c) return null;
+  for (const row of rows) {
+    const check = row.check(c, paymentId, payment);
+    if (check) return row.readsBack ? check : null;
+  }
+  return null;
+}

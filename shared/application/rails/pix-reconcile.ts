@@ -3,6 +3,7 @@
  * read back before it counts) and the scheduled reconciliation (missed callbacks, timeouts, expiry). Both
  * end in applyChargeState, so a Pix settles the same way whichever path sees it first, and only once.
  */
+import { nextReadBackAt } from '../../domain/payments/read-back';
 import { ageSeconds } from '../../domain/age';
 import { AppError } from '../../domain/errors';
 import { awaitsProvider, type Payment } from '../../domain/payments/payment';
@@ -12,8 +13,6 @@ import type { PaymentDeps } from '../ports';
 import { transition } from '../payments';
 import { settleRefundsReported } from '../refunds';
 import type { HeldOutcome } from './held-types';
-
-const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
 /** Read again and retried once when the payment moved between the read and the write (a racing callback or request). */
 async function fresh(deps: PaymentDeps, p: Payment) {
@@ -58,7 +57,12 @@ export async function applyChargeState(
         if (current.expires_at && Date.parse(current.expires_at) <= now.getTime()) {
           await transition(deps, current, 'expired', { expires_at: null });
         } else {
-          await deps.store.touchPayment({ payment: current, patch: {}, nextCheckAt: later(now, checkIntervalSeconds), now: at });
+          await deps.store.touchPayment({
+            payment: current,
+            patch: {},
+            nextCheckAt: nextReadBackAt(current.created_at, now, checkIntervalSeconds),
+            now: at,
+          });
         }
         return 'mismatch';
       }
@@ -74,7 +78,11 @@ export async function applyChargeState(
       }
       const current = payment.status === 'processing' ? await openHeldCharge(deps, payment, state.charge) : payment;
       if (awaitsProvider(current)) {
-        const next = Math.min(Date.parse(state.expiresAt) + 5_000, now.getTime() + checkIntervalSeconds * 1000);
+        // Young charges sooner (the shopper is on the page), then the interval; never later than just past expiry.
+        const next = Math.min(
+          Date.parse(state.expiresAt) + 5_000,
+          Date.parse(nextReadBackAt(current.created_at, now, checkIntervalSeconds)),
+        );
         await deps.store.touchPayment({ payment: current, patch: {}, nextCheckAt: new Date(next).toISOString(), now: at });
       }
       return payment.status === 'processing' ? 'opened' : 'waiting';
@@ -88,7 +96,12 @@ export async function applyChargeState(
         });
         return 'failed';
       }
-      await deps.store.touchPayment({ payment, patch: {}, nextCheckAt: later(now, checkIntervalSeconds), now: at });
+      await deps.store.touchPayment({
+        payment,
+        patch: {},
+        nextCheckAt: nextReadBackAt(payment.created_at, now, checkIntervalSeconds),
+        now: at,
+      });
       return 'waiting';
     }
   }

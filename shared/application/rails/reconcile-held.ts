@@ -3,10 +3,11 @@
  * payment goes to the row of the held-strategy table (held.ts) whose provider holds it.
  */
 import { ageSeconds } from '../../domain/age';
-import { awaitsProvider } from '../../domain/payments/payment';
-import type { PaymentDeps } from '../ports';
+import { awaitsProvider, type Payment } from '../../domain/payments/payment';
+import { READ_BACK_ON_READ_GAP_SECONDS } from '../../domain/payments/read-back';
+import { WriteConflict, type PaymentDeps } from '../ports';
 import { ProviderUnavailable } from '../providers';
-import { heldCheck } from './held';
+import { heldCheck, heldReadBack } from './held';
 import type { ReconcileOptions } from './held-types';
 
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
@@ -50,4 +51,55 @@ export async function reconcileHeldPayments(deps: PaymentDeps, now: Date, opts: 
     }
   }
   return result;
+}
+
+const add = (into: ReconcileResult, r: ReconcileResult) => {
+  for (const k of Object.keys(r)) if (k !== 'oldestAgeSeconds') into[k] = (into[k] ?? 0) + (r[k] ?? 0);
+};
+
+/**
+ * The job's run: one pass now, then, while the next read-back of a held payment falls inside the window (a young
+ * payment's early read-backs at 10, 30 and 60 s), one pass at that time, at most `maxPasses`. With nothing due
+ * soon it returns after the first pass, so an idle stage pays one short invocation a minute; the window ends
+ * before the next scheduled run begins.
+ */
+export async function reconcileHeldWindow(
+  deps: PaymentDeps,
+  opts: ReconcileOptions & { windowSeconds: number; first?: Date; maxPasses?: number; sleep?: (ms: number) => Promise<void> },
+): Promise<ReconcileResult> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const end = deps.clock.now().getTime() + opts.windowSeconds * 1000;
+  const total = await reconcileHeldPayments(deps, opts.first ?? deps.clock.now(), opts);
+  for (let pass = 1; pass < (opts.maxPasses ?? 30); pass++) {
+    const next = await deps.store.oldestProviderCheck();
+    if (!next) break;
+    const now = deps.clock.now().getTime();
+    // At least a second apart: a payment whose check leaves it due is not read back in a tight loop.
+    const at = Math.max(Date.parse(next), now + 1000);
+    if (!Number.isFinite(at) || at > end) break;
+    await sleep(at - now);
+    add(total, await reconcileHeldPayments(deps, deps.clock.now(), opts));
+  }
+  return total;
+}
+
+/**
+ * A status read of a live payment its provider holds (the merchant's GET, the hosted page's poll) reads it back
+ * once, when none did in the last READ_BACK_ON_READ_GAP_SECONDS: claimed on the payment item first, so however
+ * many poll, the provider is asked at most once per gap for each payment. The provider not answering changes
+ * nothing: the read answers what is stored, and the job reads it back on its schedule.
+ */
+export async function readBackOnRead(deps: PaymentDeps, p: Payment, opts: ReconcileOptions = {}): Promise<Payment> {
+  if (!p.livemode || !awaitsProvider(p)) return p;
+  const now = deps.clock.now();
+  const check = heldReadBack(await deps.connectors.forMode(true), p.payment_id, p);
+  if (!check) return p;
+  if (!(await deps.store.claimReadBack({ payment: p, now: now.toISOString(), gapSeconds: READ_BACK_ON_READ_GAP_SECONDS }))) return p;
+  try {
+    await check(deps, now, opts);
+  } catch (e) {
+    if (!(e instanceof ProviderUnavailable) && !(e instanceof WriteConflict)) throw e;
+    return p;
+  }
+  return (await deps.store.getPayment(p.payment_id)) ?? p;
 }

@@ -97,6 +97,13 @@ export function memoryPaymentStore(table: MemoryTable = new MemoryTable()): Memo
       if (!stored || stored.status !== payment.status) throw new WriteConflict('payment');
       table.payments.set(payment.payment_id, { ...stored, ...patch, updated_at: now });
     },
+    async claimReadBack({ payment, now, gapSeconds }) {
+      const stored = table.payments.get(payment.payment_id) as (Payment & { read_back_at?: string }) | undefined;
+      const cutoff = new Date(Date.parse(now) - gapSeconds * 1000).toISOString();
+      if (!stored || stored.status !== payment.status || (stored.read_back_at !== undefined && stored.read_back_at > cutoff)) return false;
+      table.payments.set(payment.payment_id, { ...stored, read_back_at: now } as never);
+      return true;
+    },
     // Disputes come from a card provider's notifications: live payments only, which the memory backends never hold.
     disputePayment: async () => {
       throw new Error('the memory store holds test-mode payments only: nothing is disputed');

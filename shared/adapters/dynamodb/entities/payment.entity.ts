@@ -1,6 +1,7 @@
 /** Payment: on the listing index, and on the work index while it is open and can expire. */
 import { awaitsProvider, isOpenPaymentStatus, sourcesOf, type Payment, type PaymentStatus } from '../../../domain/payments/payment';
 import type { Dispute } from '../../../domain/payments/dispute';
+import { firstReadBackAt } from '../../../domain/payments/read-back';
 import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';
 import { putNew, statusMove } from './writes';
 import { config } from '../../../config';
@@ -12,7 +13,9 @@ const key = (paymentId: string) => ({ PK: `PAYMENT#${paymentId}`, SK: 'PAYMENT' 
 /** Open payments wait on the work index: for the reconciliation job when a provider holds them, else for their expiry. */
 function workIndex(p: Payment) {
   if (awaitsProvider(p)) {
-    const first = new Date(Date.parse(p.created_at) + config.providerFirstCheckSeconds * 1000).toISOString();
+    // The first read-back soon (the shopper is on the page): its early schedule, never later than the configured first.
+    const configured = Date.parse(p.created_at) + config.providerFirstCheckSeconds * 1000;
+    const first = new Date(Math.min(configured, Date.parse(firstReadBackAt(p.created_at)))).toISOString();
     return indexKeys.provider(p.payment_id, first);
   }
   return p.expires_at && isOpenPaymentStatus(p.status) ? indexKeys.expiry(p.payment_id, p.expires_at) : {};
