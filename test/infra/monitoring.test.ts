@@ -288,6 +288,8 @@ describe('the runbook’s alarm table', () => {
     expect(s.routeMinRequests).toBe(l.routeMinRequests);
     expect(row('route-5xx-<routeId>')).toContain(`more than ${s.route5xxPercent}% / ${l.route5xxPercent}%`);
     expect(row('route-5xx-<routeId>')).toContain(`at least ${s.routeMinRequests} requests`);
+    expect(row('busy-retry-same-key')).toContain(`more than ${BUSY_ALARM.perPeriod} requests answered 503`);
+    expect(row('busy-retry-same-key')).toContain(`${BUSY_ALARM.periods} periods in a row`);
     expect(row('api-5xx')).toContain(`${s.api5xx} / ${l.api5xx} or more`);
     expect(section).toContain(`| per-function Errors / Throttles | ${s.functionErrors} / ${l.functionErrors} or more`);
   });
