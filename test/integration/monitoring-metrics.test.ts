@@ -207,7 +207,7 @@ describe('what the code emits, captured at each flush', () => {
     const before = flushes.length;
     const context = { awsRequestId: 'busy-1', functionName: 'health', getRemainingTimeInMillis: () => 10_000 } as Context;
     const event = { headers: {}, requestContext: { requestId: 'busy-1', http: { method: 'GET', path: '/health' } } };
-    const res = (await contended(event as never, context)) as { statusCode: number; headers: Record<string, string> };
+    const res = (await contended(event as never, context as never)) as { statusCode: number; headers: Record<string, string> };
     expect(res.statusCode).toBe(503);
     expect(res.headers['Retry-After']).toBe('1');
     const mine = flushes.slice(before);

@@ -30,6 +30,9 @@ export function withWriteDeadline<T>(deadline: number, work: () => Promise<T>): 
   return deadlines.run(deadline, work);
 }
 
+/** Whether a deadline is already set for the writes made here (a request's, or a worker's run). */
+export const hasWriteDeadline = (): boolean => deadlines.getStore() !== undefined;
+
 /** The deadline of the write starting now: the request's, or now + the worker budget. */
 export function writeDeadline(budgetMs = CONFLICT_BUDGET_MS): number {
   return deadlines.getStore() ?? Date.now() + budgetMs;
@@ -69,6 +72,9 @@ const SINGLE_WRITE_CONTENTION: ReadonlySet<string> = new Set([
 export function isContention(e: unknown): boolean {
   const name = (e as { name?: unknown } | null)?.name;
   if (e instanceof ContentionError) return true;
+  // Wrapped by a library (Powertools idempotency's persistence errors carry the SDK's error as their cause).
+  const cause = (e as { cause?: unknown } | null)?.cause;
+  if (cause !== undefined && cause !== e && isContention(cause)) return true;
   if (typeof name === 'string' && SINGLE_WRITE_CONTENTION.has(name)) return true;
   if (name !== 'TransactionCanceledException') return false;
   const codes = ((e as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
