@@ -11,6 +11,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
 import { INDEX, indexKeys } from '../../shared/adapters/dynamodb/keys';
+import { ROUTES } from '../../shared/manifest/routes';
 import { balanceMinor, card, customer, ledger, payments } from './payments';
 import { pixBeneficiary } from './sample-data';
 import { startTestStack, type TestMerchant, type TestStack } from './test-stack';
@@ -51,6 +52,11 @@ export function contentionSuite({ latencyMs, forced }: { latencyMs: number; forc
 
   it('no 500: a write that cannot get its turn answers 503 BUSY_RETRY_SAME_KEY; retried with its key, each is done once', async () => {
     const m = await stack.createMerchant();
+    // The burst and its retries are one merchant's hundred-odd creates in a minute: above the default limits.
+    await stack.admin.setRateLimits(
+      m.merchantId,
+      Object.fromEntries(ROUTES.filter((r) => r.rateLimitPerMinute).map((r) => [r.id, 1_000_000])),
+    );
     const api = payments(stack, m);
     const post = async (path: string, body: unknown, key: string): Promise<Answer> => {
       const r = await stack.request(path, {
