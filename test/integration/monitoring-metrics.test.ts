@@ -209,7 +209,7 @@ describe('what the code emits, captured at each flush', () => {
     const event = { headers: {}, requestContext: { requestId: 'busy-1', http: { method: 'GET', path: '/health' } } };
     const res = (await contended(event as never, context as never)) as { statusCode: number; headers: Record<string, string> };
     expect(res.statusCode).toBe(503);
-    expect(res.headers['Retry-After']).toBe('1');
+    expect(res.headers['retry-after']).toBe('1');
     const mine = flushes.slice(before);
     expect(mine).toContainEqual(expect.objectContaining({ BusyRetrySameKey: 1, service: process.env.POWERTOOLS_SERVICE_NAME }));
     expect(mine.filter((f) => '5xx' in f)).toEqual([]);

@@ -190,7 +190,7 @@ describe('contention (issue 34): 503 BUSY_RETRY_SAME_KEY with Retry-After, never
     for (const family of FAMILIES) {
       const { res, body } = mapped(family, thrown);
       expect(res.statusCode).toBe(503);
-      expect(res.headers).toMatchObject({ 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+      expect(res.headers).toMatchObject({ 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
       // The message is ours and says what to do; the code says it too, in each family's shape.
       expect(JSON.stringify(body)).toContain('same X-Idempotency-Key');
       if (family === 'checkout') expect(body).toMatchObject({ success: false, error: { code: 'BUSY_RETRY_SAME_KEY' } });

@@ -4,7 +4,7 @@
  * (TransactionConflictException). The merchant's balance item is the one every payout and refund debits, so their
  * debits take turns on it. A write keeps asking for its turn until its deadline: a request's is set by the HTTP
  * handler from its own budget (withWriteDeadline), well inside the function's timeout; a worker's is a fixed budget
- * per transaction. Past it, the request answers 503 BUSY_RETRY_SAME_KEY with Retry-After: nothing was written, and
+ * per transaction (the fold's, one for its whole run: ledger-fold.ts). Past it, the request answers 503 BUSY_RETRY_SAME_KEY with Retry-After: nothing was written, and
  * the idempotency record of the attempt is deleted with the thrown error, so the same key is free for the retry.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -51,7 +51,7 @@ export const busyError = () => new ContentionError('A write did not get its turn
 
 /** The answer to a write that did not get its turn: 503, retry with the same key after Retry-After. */
 export function busyAppError(): AppError {
-  return new AppError('BUSY_RETRY_SAME_KEY', undefined, { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } });
+  return new AppError('BUSY_RETRY_SAME_KEY', undefined, { headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } });
 }
 
 /** Cancellation reasons that sending the same transaction again can pass: another writer on an item, or a throttle. */
