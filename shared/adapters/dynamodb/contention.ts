@@ -4,8 +4,9 @@
  * (TransactionConflictException). The merchant's balance item is the one every payout and refund debits, so their
  * debits take turns on it. A write keeps asking for its turn until its deadline: a request's is set by the HTTP
  * handler from its own budget (withWriteDeadline), well inside the function's timeout; a worker's is a fixed budget
- * per transaction (the fold's, one for its whole run: ledger-fold.ts). Past it, the request answers 503 BUSY_RETRY_SAME_KEY with Retry-After: nothing was written, and
- * the idempotency record of the attempt is deleted with the thrown error, so the same key is free for the retry.
+ * per transaction (the fold's, one for its whole run: ledger-fold.ts). Past it, the request answers 503
+ * BUSY_RETRY_SAME_KEY with Retry-After: nothing was written, and the idempotency record of the attempt is deleted
+ * with the thrown error, so the same key is free for the retry.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from '../../domain/errors';
