@@ -1,6 +1,6 @@
 /**
  * What an operator is paged for and looks at, per stage: alarms on money and delivery (webhook failure rate,
- * event dispatch age, settlement SLA, API p99, each route's 5xx rate) to the stage's SNS topic, and one CloudWatch
+ * event dispatch age, settlement SLA, API p99, each route's 5xx rate, requests answered busy) to the stage's SNS topic, and one CloudWatch
  * dashboard. Thresholds come from lib/stage-config.ts; custom metrics are the functions' own EMF metrics
  * (shared/observability, namespace `LatamPayments/<stage>`, dimension `service`, and `route` for routes).
  * DLQ alarms live with the queues (stateful stack), Errors/Throttles alarms with each function.
@@ -101,6 +101,13 @@ export class ServiceMetrics {
   }
 }
 
+/**
+ * Requests answered 503 BUSY_RETRY_SAME_KEY (a write that did not get its turn on a contended item, most often a
+ * merchant's balance) in one period that page, in `periods` periods in a row: a burst the retries absorb does not,
+ * a merchant whose debits keep queueing past the request budget does. The same on both stages.
+ */
+export const BUSY_ALARM = { perPeriod: 20, periods: 2 } as const;
+
 /** The routes with a 5xx-rate alarm of their own: every one that changes state (POST). */
 export const pagingRoutes = (manifest: Pick<ServiceManifest, 'routes'>) => manifest.routes.filter((r) => r.method !== 'GET');
 
@@ -179,6 +186,20 @@ export class Monitoring extends Construct {
         threshold: 0,
         comparisonOperator: above,
         evaluationPeriods: t.evaluationPeriods * 3,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      },
+    );
+    // Contention answered 503 (to be retried with the same key) is not a route's 5xx: its own metric, one alarm.
+    alarm(
+      'busy-retry-same-key',
+      `More than ${BUSY_ALARM.perPeriod} requests answered 503 BUSY_RETRY_SAME_KEY in ${t.period.toMinutes()} min, ` +
+        `${BUSY_ALARM.periods} periods in a row: writes (payouts and refunds, mostly) queue on one merchant's balance ` +
+        'longer than a request may wait; clients retry with their key, but the merchant sees slow creates.',
+      {
+        metric: m.metric('BusyRetrySameKey', 'Sum'), // shared/observability/contention-metrics.ts
+        threshold: BUSY_ALARM.perPeriod,
+        comparisonOperator: above,
+        evaluationPeriods: BUSY_ALARM.periods,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       },
     );

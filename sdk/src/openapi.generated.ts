@@ -2590,6 +2590,43 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getCheckoutSession: {
@@ -3249,6 +3286,43 @@ export interface operations {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
                             /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {
@@ -4036,6 +4110,30 @@ export interface operations {
                         detail: string;
                         /** @enum {string} */
                         error_code: "provider_unavailable";
+                        payment_id: string | null;
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *       "error_code": "busy_retry_same_key",
+                     *       "payment_id": "pi_A1b2C3d4E5f6G7h8I9j0Kl"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                        detail: string;
+                        /** @enum {string} */
+                        error_code: "busy_retry_same_key";
                         payment_id: string | null;
                     };
                 };
@@ -5027,6 +5125,43 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getRefund: {
@@ -5740,6 +5875,43 @@ export interface operations {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
                             /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {
@@ -7695,6 +7867,43 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     listPayouts: {
@@ -8366,6 +8575,43 @@ export interface operations {
                             /** @enum {string} */
                             code: "PROVIDER_UNAVAILABLE";
                             /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {
@@ -9382,6 +9628,43 @@ export interface operations {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
                             /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {
@@ -10717,6 +11000,43 @@ export interface operations {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
                             /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {

@@ -45,6 +45,9 @@ export const ERROR_ACTIONS: Readonly<Record<ErrorCode, string>> = {
   PROVIDER_UNAVAILABLE:
     'The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.',
   PROVIDER_REJECTED: 'The provider refused the charge (the payment failed): check the customer data and create a new payment.',
+  BUSY_RETRY_SAME_KEY:
+    'Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was ' +
+    'written, and the retry creates the object once.',
   INTERNAL_ERROR: 'Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.',
 };
 
@@ -56,7 +59,7 @@ export function routeErrorCodes(route: RouteDefinition, contract: RouteContract)
   if (hasInput(contract)) codes.push('VALIDATION_ERROR');
   if (route.auth === 'api_key') codes.push('UNAUTHORIZED', 'FORBIDDEN', 'MERCHANT_INACTIVE');
   if (route.rateLimitPerMinute !== null) codes.push('RATE_LIMIT_EXCEEDED');
-  if (route.idempotent) codes.push('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED');
+  if (route.idempotent) codes.push('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED', 'BUSY_RETRY_SAME_KEY');
   codes.push('INTERNAL_ERROR');
   return [...new Set(codes)];
 }

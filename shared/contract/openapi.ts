@@ -77,7 +77,11 @@ function responses(route: RouteDefinition, contract: RouteContract): ZodOpenApiR
   for (const [status, codes] of byStatus(routeErrorCodes(route, contract))) {
     const key = String(status);
     const list = codes.map((c) => `\`${c}\` (${ERRORS[c].message} ${ERROR_ACTIONS[c]})`).join('; ');
-    const headers = z.object({ ...REQUEST_ID, ...(status === 429 ? { ...RATE_HEADERS, 'Retry-After': RETRY_AFTER } : {}) });
+    const headers = z.object({
+      ...REQUEST_ID,
+      ...(status === 429 ? { ...RATE_HEADERS, 'Retry-After': RETRY_AFTER } : {}),
+      ...(codes.includes('BUSY_RETRY_SAME_KEY') ? { 'Retry-After': RETRY_AFTER } : {}),
+    });
     const schema = errorSchema(route, codes);
     if (out[key]) {
       // A status with both an answer and errors (422 on process: declined, or a refund rule): either shape.

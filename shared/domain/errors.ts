@@ -60,6 +60,18 @@ export const ERRORS = {
     message: 'The payment provider did not answer; the object is recorded and its outcome follows by webhook.',
   },
   PROVIDER_REJECTED: { status: 422, direct: 'provider_rejected', message: 'The payment provider refused the request.' },
+  /**
+   * A write could not get its turn on a contended item (most often the merchant's balance, which every payout and
+   * refund debits) within the request's budget. Nothing was written and the idempotency key is free again: the
+   * same request with the same key is safe and expected (answered with Retry-After).
+   */
+  BUSY_RETRY_SAME_KEY: {
+    status: 503,
+    direct: 'busy_retry_same_key',
+    message:
+      'Other requests are changing the same balance right now and this one did not get its turn; nothing was written. ' +
+      'Send it again with the same X-Idempotency-Key after Retry-After seconds.',
+  },
   INTERNAL_ERROR: { status: 500, direct: 'internal_error', message: 'An internal error occurred.' },
 } as const satisfies Record<string, { status: number; direct: string; message: string }>;
 

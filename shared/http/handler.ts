@@ -14,6 +14,7 @@ import type { Principal } from '../application/access';
 import { checkIdempotencyKey, deriveId, type IdempotencyScope } from './middleware/idempotency-key';
 import type { IdempotentRunner } from './middleware/idempotency';
 import { ids } from '../wiring';
+import { REQUEST_WRITE_BUDGET_MS, withWriteDeadline } from '../adapters/dynamodb/contention';
 import { logger, metrics } from '../observability';
 import { routeById, type RouteDefinition, type RouteId } from '../manifest/routes';
 import { AppError } from '../domain/errors';
@@ -75,6 +76,19 @@ function idempotencyScope(route: RouteDefinition, event: HttpEvent, context: Pip
   };
 }
 
+/** What a request leaves the function after its last write's turn: time to answer (and to delete its idempotency record). */
+const ANSWER_RESERVE_MS = 1500;
+
+/**
+ * Until when this request's writes keep asking for their turn on a contended item (contention.ts): its budget
+ * from the request's start, and never past the function's timeout less the time to answer.
+ */
+function writeDeadlineOf(context: PipelineContext): number {
+  const elapsed = performance.now() - context.startedAt;
+  const remaining = typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : Infinity;
+  return Date.now() + Math.min(REQUEST_WRITE_BUDGET_MS - elapsed, remaining - ANSWER_RESERVE_MS);
+}
+
 export function httpHandler<
   QS extends z.core.$ZodType | undefined = undefined,
   PS extends z.core.$ZodType | undefined = undefined,
@@ -102,7 +116,9 @@ export function httpHandler<
       newId: (prefix) => (scope ? deriveId(prefix, scope) : ids.newId(prefix)),
     };
     const run = async () => toResult(await options.handler(req));
-    return scope && runIdempotently ? runIdempotently(scope, context.input, context, run) : run();
+    return withWriteDeadline(writeDeadlineOf(context), () =>
+      scope && runIdempotently ? runIdempotently(scope, context.input, context, run) : run(),
+    );
   };
 
   const chain = middy<HttpEvent, HttpResult, Error, PipelineContext>()

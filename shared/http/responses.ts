@@ -4,6 +4,7 @@
  */
 import { AppError, ERRORS, isAppError } from '../domain/errors';
 import type { ErrorFamily } from '../manifest/routes';
+import { busyAppError, isContention } from '../adapters/dynamodb/contention';
 import type { HttpResult } from './types';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -12,15 +13,23 @@ export function jsonResult(status: number, body: unknown, headers: Record<string
   return { statusCode: status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
-/** Any thrown value as an AppError; unknown errors become INTERNAL_ERROR. */
+/**
+ * Any thrown value as an AppError: contention on an item (a write that did not get its turn, a conflict or a
+ * throttle that reached the handler) becomes BUSY_RETRY_SAME_KEY (503, Retry-After); other unknown errors
+ * INTERNAL_ERROR.
+ */
 export function toAppError(err: unknown): AppError {
-  return isAppError(err) ? err : new AppError('INTERNAL_ERROR');
+  if (isAppError(err)) return err;
+  return isContention(err) ? busyAppError() : new AppError('INTERNAL_ERROR');
 }
 
+/** 5xx codes whose message is ours, written for the merchant, and shown (every other 5xx hides its message). */
+const SHOWN_5XX: ReadonlySet<string> = new Set(['PROVIDER_UNAVAILABLE', 'BUSY_RETRY_SAME_KEY']);
+
 export function errorBody(family: ErrorFamily, err: AppError, requestId: string): unknown {
-  // A 5xx hides its message, except a provider outage: ours, written for the merchant, naming the object it left open.
+  // A 5xx hides its message, except a provider outage (naming the object it left open) and contention (retry with the key).
   const message =
-    err.status >= 500 && err.code !== 'PROVIDER_UNAVAILABLE' ? `${ERRORS.INTERNAL_ERROR.message} Request id: ${requestId}.` : err.message;
+    err.status >= 500 && !SHOWN_5XX.has(err.code) ? `${ERRORS.INTERNAL_ERROR.message} Request id: ${requestId}.` : err.message;
   const details = err.status < 500 && err.details && err.details.length > 0 ? err.details : undefined;
   switch (family) {
     case 'checkout':

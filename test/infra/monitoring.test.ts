@@ -11,7 +11,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
 import { PROVIDERS, stageConfig, type Stage } from '../../lib/stage-config';
-import { pagingRoutes } from '../../lib/monitoring';
+import { BUSY_ALARM, pagingRoutes } from '../../lib/monitoring';
+import { BUSY_METRIC } from '../../shared/observability/contention-metrics';
 
 type Alarm = { Properties: Record<string, any> };
 interface MetricStat {
@@ -55,6 +56,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     'event-dispatch-age',
     'settlement-sla',
     'ledger-fold-behind',
+    'busy-retry-same-key',
     'api-p99',
     ...pagingRoutes(MANIFEST).map((r) => `route-5xx-${r.id}`),
     ...providerKeys,
@@ -109,6 +111,19 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       Statistic: 'Maximum',
       Threshold: t.settlementSlaMinutes * 60,
       TreatMissingData: 'breaching',
+    });
+  });
+
+  test('busy-retry-same-key reads the requests answered 503 BUSY_RETRY_SAME_KEY, service dimension only, periods running', () => {
+    expect(alarm('busy-retry-same-key')).toMatchObject({
+      Namespace: config.metricsNamespace,
+      MetricName: BUSY_METRIC,
+      Dimensions: service,
+      Statistic: 'Sum',
+      Threshold: BUSY_ALARM.perPeriod,
+      EvaluationPeriods: BUSY_ALARM.periods,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
     });
   });
 
@@ -273,6 +288,8 @@ describe('the runbook’s alarm table', () => {
     expect(s.routeMinRequests).toBe(l.routeMinRequests);
     expect(row('route-5xx-<routeId>')).toContain(`more than ${s.route5xxPercent}% / ${l.route5xxPercent}%`);
     expect(row('route-5xx-<routeId>')).toContain(`at least ${s.routeMinRequests} requests`);
+    expect(row('busy-retry-same-key')).toContain(`more than ${BUSY_ALARM.perPeriod} requests answered 503`);
+    expect(row('busy-retry-same-key')).toContain(`${BUSY_ALARM.periods} periods in a row`);
     expect(row('api-5xx')).toContain(`${s.api5xx} / ${l.api5xx} or more`);
     expect(section).toContain(`| per-function Errors / Throttles | ${s.functionErrors} / ${l.functionErrors} or more`);
   });

@@ -38,6 +38,7 @@ const ALARMED = [
   'SettlementOldestAgeSeconds',
   'LedgerCreditsSwept',
   '5xx',
+  'BusyRetrySameKey',
   'ProviderCalls',
   'ProviderCallErrors',
   'ProviderAmountMismatch',
@@ -192,6 +193,26 @@ describe('what the code emits, captured at each flush', () => {
     expect(failed.length).toBeGreaterThan(MANIFEST.routes.length / 2);
     expect([...routeValues()].sort()).toEqual(expect.arrayContaining(failed.sort()));
     expect([...routeValues()].filter((id) => (answered.get(id) ?? 500) < 500 && id !== 'health')).toEqual([]);
+  });
+
+  it('a request whose write did not get its turn (issue 34): BusyRetrySameKey on [service], and no 5xx for its route', async () => {
+    const { httpHandler } = await import('../../shared/http/handler');
+    const { busyError } = await import('../../shared/adapters/dynamodb/contention');
+    const contended = httpHandler({
+      route: 'health',
+      handler: async () => {
+        throw busyError();
+      },
+    });
+    const before = flushes.length;
+    const context = { awsRequestId: 'busy-1', functionName: 'health', getRemainingTimeInMillis: () => 10_000 } as Context;
+    const event = { headers: {}, requestContext: { requestId: 'busy-1', http: { method: 'GET', path: '/health' } } };
+    const res = (await contended(event as never, context as never)) as { statusCode: number; headers: Record<string, string> };
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    const mine = flushes.slice(before);
+    expect(mine).toContainEqual(expect.objectContaining({ BusyRetrySameKey: 1, service: process.env.POWERTOOLS_SERVICE_NAME }));
+    expect(mine.filter((f) => '5xx' in f)).toEqual([]);
   });
 
   it('the event dispatcher, and the resume-settlements, expire-payments and sweep-pending-credits jobs', async () => {

@@ -4,6 +4,7 @@ import { AppError, ERRORS, isAppError, type ErrorCode } from '../../shared/domai
 import { errorMapper } from '../../shared/http/middleware/error-mapper';
 import { errorBody, errorResult, JSON_HEADERS, jsonResult, toAppError } from '../../shared/http/responses';
 import type { ErrorFamily, RouteDefinition } from '../../shared/manifest/routes';
+import { BUSY_RETRY_AFTER_SECONDS, busyError } from '../../shared/adapters/dynamodb/contention';
 import type { HttpEvent, HttpResult, PipelineContext } from '../../shared/http/types';
 
 type Request = middy.Request<HttpEvent, HttpResult, Error, PipelineContext>;
@@ -142,6 +143,7 @@ describe('ERRORS statuses', () => {
     PAYMENT_NOT_REFUNDABLE: 409,
     REFUND_AMOUNT_EXCEEDED: 422,
     REFUND_WINDOW_EXPIRED: 422,
+    BUSY_RETRY_SAME_KEY: 503,
     INTERNAL_ERROR: 500,
   };
 
@@ -167,6 +169,39 @@ describe('toAppError', () => {
       expect(e.code).toBe('INTERNAL_ERROR');
       expect(e.status).toBe(500);
     }
+  });
+});
+
+describe('contention (issue 34): 503 BUSY_RETRY_SAME_KEY with Retry-After, never a 500', () => {
+  const cancelled = (...codes: string[]) =>
+    Object.assign(new Error('Transaction cancelled'), {
+      name: 'TransactionCanceledException',
+      CancellationReasons: codes.map((Code) => ({ Code })),
+    });
+  const named = (name: string) => Object.assign(new Error(name), { name });
+
+  it.each([
+    ['a write past its deadline', busyError()],
+    ['a transaction cancelled for a conflict', cancelled('None', 'TransactionConflict')],
+    ['a transaction cancelled for a throttle', cancelled('ThrottlingError', 'None')],
+    ['a single write that met a transaction', named('TransactionConflictException')],
+    ['a throttle the SDK retries did not outlast', named('ProvisionedThroughputExceededException')],
+  ])('%s', (_what, thrown) => {
+    for (const family of FAMILIES) {
+      const { res, body } = mapped(family, thrown);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers).toMatchObject({ 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
+      // The message is ours and says what to do; the code says it too, in each family's shape.
+      expect(JSON.stringify(body)).toContain('same X-Idempotency-Key');
+      if (family === 'checkout') expect(body).toMatchObject({ success: false, error: { code: 'BUSY_RETRY_SAME_KEY' } });
+      if (family === 'direct') expect(body).toMatchObject({ error_code: 'busy_retry_same_key', payment_id: null });
+      if (family === 'process') expect(body).toMatchObject({ status: 'failed', error_code: 'BUSY_RETRY_SAME_KEY' });
+    }
+  });
+
+  it('a transaction cancelled for a failed condition is not contention: still a 500 if it reaches the handler', () => {
+    expect(mapped('checkout', cancelled('ConditionalCheckFailed', 'TransactionConflict')).res.statusCode).toBe(500);
+    expect(mapped('checkout', cancelled('ValidationError')).res.statusCode).toBe(500);
   });
 });
 

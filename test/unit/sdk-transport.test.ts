@@ -61,6 +61,26 @@ describe('retries', () => {
     expect(server.hits[0]!.headers['x-api-key']).toBe('sk_test_fault');
   });
 
+  it('503 BUSY_RETRY_SAME_KEY (contention, issue 34): waits its Retry-After, sends the same key and body, then answers', async () => {
+    const busy = (family: 'checkout' | 'direct') => ({
+      status: 503,
+      headers: { 'retry-after': '1' },
+      body:
+        family === 'checkout'
+          ? { success: false, error: { code: 'BUSY_RETRY_SAME_KEY', message: 'Send it again with the same X-Idempotency-Key.' } }
+          : { detail: 'Send it again with the same X-Idempotency-Key.', error_code: 'busy_retry_same_key', payment_id: null },
+    });
+    server.script([busy('checkout'), busy('checkout'), created]);
+    await expect(client().payouts.create(payout, { idempotencyKey: 'order-2002' })).resolves.toEqual(created.body);
+    expect(keys()).toEqual(['order-2002', 'order-2002', 'order-2002']);
+    expect(server.hits.map((h) => JSON.parse(h.body))).toEqual([payout, payout, payout]);
+    expect(server.hits[1]!.at - server.hits[0]!.at).toBeGreaterThanOrEqual(950);
+    // Past its retries, the error says what it is: status 503 and our code, so the caller can send it again later.
+    server.script([], busy('checkout'));
+    const e = await rejection(client({ maxNetworkRetries: 0 }).payouts.create(payout));
+    expect({ status: e.status, code: e.code }).toEqual({ status: 503, code: 'BUSY_RETRY_SAME_KEY' });
+  });
+
   it('a key given by the caller is the one sent, on every attempt; each call without one gets its own', async () => {
     server.script([serverError, created]);
     await client().payouts.create(payout, { idempotencyKey: 'order-1001' });

@@ -11,10 +11,17 @@ import { modeOf, type Mode } from '../../domain/access';
 import { balanceUpdate, FOLD_SHARDS, pendingCreditEntity } from './entities/balance.entity';
 import { queryAll } from './query-all';
 import { transaction, type Transaction } from './transact';
+import { hasWriteDeadline, withWriteDeadline } from './contention';
 
 /** TransactWriteItems takes 100 items: the balance update and 99 deletes. */
 const PER_TRANSACTION = 99;
 const ATTEMPTS = 5;
+/**
+ * How long a worker's fold (the stream consumer, the sweep job: 60 s timeouts) keeps asking for its turn on the
+ * balance items, for all its batches together: the debits of a busy merchant take turns on the same item, and a
+ * fold that gives up is only retried later. Inside a request the request's own deadline applies.
+ */
+const FOLD_BUDGET_MS = 40_000;
 
 const keyOf = (c: PendingCredit) => pendingCreditEntity.key(c.merchant_id, c.mode, c.currency, c.created_at, c.entry_id);
 
@@ -79,7 +86,11 @@ export function ledgerFolder(db: DynamoDBDocumentClient, tableName: () => string
     return 0;
   }
 
-  async function fold(credits: readonly PendingCredit[]): Promise<number> {
+  function fold(credits: readonly PendingCredit[]): Promise<number> {
+    return hasWriteDeadline() ? foldAll(credits) : withWriteDeadline(Date.now() + FOLD_BUDGET_MS, () => foldAll(credits));
+  }
+
+  async function foldAll(credits: readonly PendingCredit[]): Promise<number> {
     const TableName = tableName();
     const groups = new Map<string, PendingCredit[]>();
     const seen = new Set<string>();

@@ -6,6 +6,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { WriteConflict, type EntityTag } from '../../application/ports';
+import { busyError, conflictBackoff, CONFLICT_BUDGET_MS, isContention, RETRYABLE_REASONS, writeDeadline } from './contention';
 
 export type TxItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -31,26 +32,35 @@ export class Transaction {
    * Runs the writes as one TransactWriteItems; a failed condition throws WriteConflict naming its entity.
    * DynamoDB cancels a transaction that touches an item another transaction or write is touching
    * (TransactionConflict), writing nothing, and the SDK does not retry that: it is sent again here, the same
-   * request, after a short jittered backoff. Sending the same conditions again is the re-decision: if what
-   * they were decided on changed meanwhile, a condition fails and the caller's WriteConflict path re-reads.
+   * request, after a short jittered backoff, until the write's deadline (contention.ts: the request's, or
+   * `budgetMs` from now in a worker); past it, BUSY_RETRY_SAME_KEY (503, Retry-After). Sending the same
+   * conditions again is the re-decision: if what they were decided on changed meanwhile, a condition fails and
+   * the caller's WriteConflict path re-reads.
    */
   async commit(db: DynamoDBDocumentClient, budgetMs = CONFLICT_BUDGET_MS): Promise<void> {
     const started = Date.now();
+    const deadline = writeDeadline(budgetMs);
     for (let attempt = 1; ; attempt++) {
       try {
         await db.send(new TransactWriteCommand({ TransactItems: this.writes.map((w) => w.write) }));
         return;
       } catch (e) {
-        if (!(e instanceof TransactionCanceledException)) throw e;
+        if (!(e instanceof TransactionCanceledException)) {
+          // A throttle the SDK's own retries did not outlast: the same turn-taking.
+          if (isContention(e) && Date.now() < deadline) {
+            await conflictBackoff(attempt, Date.now() - started);
+            continue;
+          }
+          throw isContention(e) ? busyError() : e;
+        }
         const reasons = e.CancellationReasons ?? [];
         const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
         if (failed >= 0) throw new WriteConflict(this.writes[failed]?.entity ?? 'unknown');
         // Another transaction on an item, or a partition over its write limit: the same request, sent again, can pass.
-        const retryable = reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError');
-        if (!retryable) throw new WriteConflict('unknown');
-        // Still contended after the budget: a 5xx the caller may retry with its key.
-        if (Date.now() - started >= budgetMs) throw e;
-        await conflictBackoff(attempt);
+        if (!reasons.some((r) => RETRYABLE_REASONS.has(r.Code ?? ''))) throw new WriteConflict('unknown');
+        // Still contended at the deadline: nothing was written; the caller answers 503 and is retried with its key.
+        if (Date.now() >= deadline) throw busyError();
+        await conflictBackoff(attempt, Date.now() - started);
       }
     }
   }
@@ -58,15 +68,4 @@ export class Transaction {
 
 export const transaction = () => new Transaction();
 
-/**
- * How long one transaction keeps trying while it meets TransactionConflict: a time, not a count, so a slow
- * engine or a long queue on one item (debits of one balance serialize) does not run out of tries before its
- * turn; well inside the functions' 10 s timeout.
- */
-export const CONFLICT_BUDGET_MS = 8000;
-
-/** Full jitter over an exponential ceiling (10 ms, 20 ms, ... capped at 250 ms). */
-export function conflictBackoff(attempt: number): Promise<void> {
-  const ceiling = Math.min(250, 10 * 2 ** (attempt - 1));
-  return new Promise((r) => setTimeout(r, Math.random() * ceiling));
-}
+export { CONFLICT_BUDGET_MS, conflictBackoff } from './contention';

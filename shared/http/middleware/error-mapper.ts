@@ -12,7 +12,9 @@ export function errorMapper(): middy.MiddlewareObj<HttpEvent, HttpResult, Error,
   return {
     onError: (request) => {
       const appError = toAppError(request.error);
-      if (appError.status >= 500) {
+      if (appError.code === 'BUSY_RETRY_SAME_KEY') {
+        logger.warn('Request answered busy: a write did not get its turn on a contended item', { code: appError.code, status: 503 });
+      } else if (appError.status >= 500) {
         logger.error('Request failed', { error: request.error as Error });
       } else {
         logger.info('Request rejected', { code: appError.code, status: appError.status });
