@@ -172,10 +172,21 @@ function roleFigures(values: TemplateValues, stack: StackTemplate): Figure[] {
   ]);
 }
 
+/** `<stack>/<logical id>` of the API an ApiId designates, through a nested stack's parameters to the parent's API. */
+function apiName(values: TemplateValues, stack: StackTemplate, apiId: unknown): string {
+  const ref = prop(apiId, 'Ref');
+  if (typeof ref === 'string' && stack.template.Resources?.[ref]) return `${stack.name}/${ref}`;
+  const parent = stack.parent && values.stacks.find((p) => p.name === stack.parent!.name);
+  const passed =
+    parent && typeof ref === 'string'
+      ? prop(parent.template.Resources?.[stack.parent!.logicalId], 'Properties', 'Parameters', ref)
+      : undefined;
+  return parent && passed !== undefined ? apiName(values, parent, passed) : `${stack.name} HTTP API ${values.string(stack, apiId)}`;
+}
+
 /** Routes, integrations and stages counted per API, across the stack that holds it and its nested stacks. */
 function apiFigures(values: TemplateValues): Figure[] {
   const perApi = new Map<string, Record<'apiRoutes' | 'apiIntegrations' | 'apiStages', number>>();
-  const top = (s: StackTemplate): string => (s.parent ? top(values.stacks.find((p) => p.name === s.parent!.name) ?? s) : s.name);
   for (const stack of values.stacks) {
     const kinds = [
       ['AWS::ApiGatewayV2::Route', 'apiRoutes'],
@@ -184,7 +195,7 @@ function apiFigures(values: TemplateValues): Figure[] {
     ] as const;
     for (const [type, key] of kinds) {
       for (const [, resource] of ofType(stack, type)) {
-        const api = `${top(stack)} HTTP API ${values.string(stack, prop(resource, 'Properties', 'ApiId'))}`;
+        const api = apiName(values, stack, prop(resource, 'Properties', 'ApiId'));
         const counts = perApi.get(api) ?? { apiRoutes: 0, apiIntegrations: 0, apiStages: 0 };
         counts[key] += 1;
         perApi.set(api, counts);

@@ -123,8 +123,8 @@ describe('the measures, on templates that break each limit', () => {
       parent: { name: 'Api', logicalId: 'Nested' },
     };
     expect(overLimit(measure([parent, nested]), TRIPWIRE)).toEqual([
-      'Api HTTP API abcde12345: routes per HTTP API 280 of 300 routes (93.3%)',
-      'Api HTTP API abcde12345: integrations per HTTP API 280 of 300 integrations (93.3%)',
+      'Api/Api: routes per HTTP API 280 of 300 routes (93.3%)',
+      'Api/Api: integrations per HTTP API 280 of 300 integrations (93.3%)',
     ]);
   });
 
