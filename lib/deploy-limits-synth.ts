@@ -65,13 +65,16 @@ export function withProjectedRoutes(manifest: ServiceManifest, projection: Proje
 
 /**
  * Bundling skipped, an asset's metadata names its source directory; bundled, `asset.<64 hex digits>`: the bytes the
- * real template has in addition (with it, the figure matches `cdk synth -c stage=live` to the byte).
+ * real template has in addition for each function's code (with it, the figures match `cdk synth -c stage=live` to
+ * the byte).
  */
 function unbundledBytes(template: CfnTemplate): number {
   const staged = 'asset.'.length + 64;
   return Object.values(template.Resources ?? {}).reduce((sum, r) => {
-    const assetPath = (r as { Metadata?: Record<string, unknown> }).Metadata?.['aws:asset:path'];
-    return typeof assetPath === 'string' && !assetPath.startsWith('asset.') ? sum + staged - JSON.stringify(assetPath).length + 2 : sum;
+    const metadata = (r as { Metadata?: Record<string, unknown> }).Metadata;
+    const assetPath = metadata?.['aws:asset:path'];
+    const code = metadata?.['aws:asset:property'] === 'Code' && typeof assetPath === 'string' && !assetPath.startsWith('asset.');
+    return code ? sum + staged - JSON.stringify(assetPath).length + 2 : sum;
   }, 0);
 }
 
