@@ -84,7 +84,9 @@ export function synthesizeStage(stage: Stage, projection?: Projection): StackTem
   try {
     const app = new App({ outdir, context: cliContext(stage) });
     const manifest = projection ? withProjectedRoutes(MANIFEST, projection) : MANIFEST;
-    buildApp(app, stage, manifest, { providers: projection ? [...PROVIDERS, ...projection.providers] : PROVIDERS });
+    // Once dLocal and Efí are metered, projecting them again adds nothing (no duplicate alarms).
+    const providers = projection ? [...new Set<string>([...PROVIDERS, ...projection.providers])] : PROVIDERS;
+    buildApp(app, stage, manifest, { providers });
     app.synth();
     const stacks = app.node.findAll().filter((c): c is Stack => Stack.isStack(c));
     const name = (s: Stack): string => (s.nestedStackParent ? `${name(s.nestedStackParent)}/${s.node.id}` : s.stackName);
