@@ -23,6 +23,12 @@ export const BUNDLING = {
   banner: ESM_REQUIRE_BANNER,
   /** The Lambda runtime provides the AWS SDK v3. */
   externalModules: ['@aws-sdk/*'],
+  /**
+   * Code splitting (issue 31): what a handler reaches only through `await import()` (a provider's connector, the
+   * providers document's schemas, the QR encoder) is written to chunks/ beside index.mjs and loaded on first use,
+   * so a function's import carries no provider and a new rail grows no function of a stage that does not use it.
+   */
+  chunkNames: 'chunks/[name]-[hash]',
 } as const;
 
 /**
@@ -40,6 +46,24 @@ export function esbuildOptions(): BuildOptions {
     banner: { js: BUNDLING.banner },
     external: [...BUNDLING.externalModules],
     logLevel: 'error',
+  };
+}
+
+/**
+ * One function's build, as `cdk deploy` runs it (lib/service-function.ts) and the bench measures it: the handler
+ * as `index.mjs` in outdir (Lambda's `index.handler`), the code it imports lazily in `chunks/*.mjs` beside it
+ * (with the code those chunks share with it), source maps beside each. NodejsFunction's own bundling passes
+ * esbuild `--outfile`, which cannot split, so the construct runs this build itself.
+ */
+export function functionBuildOptions(handlerFile: string, outdir: string): BuildOptions {
+  return {
+    ...esbuildOptions(),
+    entryPoints: { index: handlerFile },
+    outdir,
+    splitting: true,
+    chunkNames: BUNDLING.chunkNames,
+    outExtension: { '.js': '.mjs' },
+    sourcemap: BUNDLING.sourceMap,
   };
 }
 

@@ -3,8 +3,9 @@
  * bundled handler, its KMS-encrypted log group, its own role with least-privilege
  * grants from the manifest's `access`, and its Errors/Throttles alarms.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Duration, Stack } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -17,20 +18,36 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import * as esbuild from 'esbuild';
 import type { Access } from '../shared/manifest/access';
 import { queueUrlEnv } from '../shared/manifest/queues';
 import { TABLE } from '../shared/manifest/table';
-import { BUNDLING, DEFAULT_MEMORY_MB } from './bundling';
+import { DEFAULT_MEMORY_MB, functionBuildOptions } from './bundling';
 import { SERVICE_NAME, type StageConfig } from './stage-config';
 import type { QueuePair } from './stateful-stack';
 
-/** Bundling hooks that copy the route's asset files into the Lambda asset, beside index.mjs. */
-export function copyAssets(files: readonly string[]): nodejs.ICommandHooks {
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) => files.map((f) => `cp "${path.join(inputDir, f)}" "${path.join(outputDir, path.basename(f))}"`),
-  };
+/**
+ * The function's code asset: its handler built by lib/bundling.ts (split: index.mjs and the chunks it loads
+ * lazily), with the route's asset files beside index.mjs. Local bundling only, like NodejsFunction's with
+ * `forceDockerBundling: false`; the asset is hashed on its output, as NodejsFunction hashes its bundle.
+ */
+export function functionCode(root: string, handlerFile: string, assets: readonly string[] = []): lambda.Code {
+  return lambda.Code.fromAsset(root, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      image: DockerImage.fromRegistry('dummy'),
+      // Never run (local bundling always succeeds), but part of CDK's staging cache key: without it every function
+      // of the app (one source root, one image) would get the first function's bundle.
+      command: ['esbuild', handlerFile, ...assets],
+      local: {
+        tryBundle(outputDir) {
+          esbuild.buildSync(functionBuildOptions(path.join(root, handlerFile), outputDir));
+          for (const f of assets) fs.copyFileSync(path.join(root, f), path.join(outputDir, path.basename(f)));
+          return true;
+        },
+      },
+    },
+  });
 }
 
 export interface ServiceFunctionProps {
@@ -136,10 +153,9 @@ export class ServiceFunction extends Construct {
     this.logGroup.grantWrite(role);
 
     this.fn = new nodejs.NodejsFunction(this, 'Function', {
-      entry: path.join(root, props.handlerFile),
-      handler: 'handler',
-      projectRoot: root,
-      depsLockFilePath: path.join(root, 'package-lock.json'),
+      // Built by lib/bundling.ts (code splitting), which NodejsFunction's own esbuild call (--outfile) cannot do.
+      code: functionCode(root, props.handlerFile, props.assets),
+      handler: 'index.handler',
       description: props.description.slice(0, 256),
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
@@ -164,14 +180,6 @@ export class ServiceFunction extends Construct {
         ...(access.providers && props.providersSecret ? { PROVIDERS_SECRET_NAME: props.providersSecret.secretName } : {}),
         ...queueEnv,
         ...props.environment,
-      },
-      bundling: {
-        ...BUNDLING,
-        format: nodejs.OutputFormat.ESM,
-        mainFields: [...BUNDLING.mainFields],
-        externalModules: [...BUNDLING.externalModules],
-        forceDockerBundling: false,
-        commandHooks: copyAssets(props.assets ?? []),
       },
     });
 

@@ -12,7 +12,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { dlqName, queueName, type QueueDefinition } from '../shared/manifest/queues';
-import { TABLE } from '../shared/manifest/table';
+import { RETIRED_INDEXES, TABLE } from '../shared/manifest/table';
 import { StageKeys } from './encryption';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { providersSecret } from './providers-secret';
@@ -24,6 +24,9 @@ export interface QueuePair {
   readonly queue: sqs.Queue;
   readonly dlq: sqs.Queue;
 }
+
+/** Context key: `-c keepRetiredIndexes=true` keeps the table manifest's RETIRED_INDEXES in the table. */
+export const KEEP_RETIRED_INDEXES_CONTEXT = 'keepRetiredIndexes';
 
 export interface StatefulStackProps extends StackProps {
   readonly config: StageConfig;
@@ -59,12 +62,15 @@ export class StatefulStack extends Stack {
       deletionProtection: config.deletionProtection,
       removalPolicy: config.removalPolicy,
     });
-    for (const index of TABLE.indexes) {
+    // `-c keepRetiredIndexes=true`: the first deploy of an index migration keeps the retired ones beside their
+    // replacement (CloudFormation creates or deletes one GSI per update; docs/operations.md, listing index).
+    const keepRetired = String(this.node.tryGetContext(KEEP_RETIRED_INDEXES_CONTEXT)) === 'true';
+    for (const index of [...TABLE.indexes, ...(keepRetired ? RETIRED_INDEXES : [])]) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
         sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
-        projectionType: dynamodb.ProjectionType.ALL,
+        projectionType: dynamodb.ProjectionType[index.projection],
       });
     }
 

@@ -1,5 +1,5 @@
 /** `balance transactions`: a merchant's ledger as a reconciliation listing (CSV, JSON or text). */
-import { reconciliation, type LedgerOwner, type ReconciliationRow } from '../../shared/application/balance-transactions';
+import { reconciliation, type LedgerOwner, type ReconciliationRow } from '../../shared/application/balance';
 import type { CurrencyCode } from '../../shared/domain/geo';
 import { ledgerDescription } from '../../shared/domain/ledger';
 import { formatMinor } from '../../shared/domain/money';

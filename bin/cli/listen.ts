@@ -1,7 +1,7 @@
 /**
  * `npm run cli -- listen --forward-to URL [--events payment.*,payout.*]`, like `stripe listen`: follows the
  * merchant's event log through the events API and POSTs each new matching event to a local URL, signed
- * exactly as a real delivery is (shared/application/webhooks.ts deliverMessage: the body is the event
+ * exactly as a real delivery is (shared/application/webhooks/webhooks.ts deliverMessage: the body is the event
  * payload as JSON, the headers come from shared/domain/webhooks/signature.ts) but with a listen secret
  * printed at start instead of the merchant's. No retries: one POST per event, one printed line per POST.
  */

@@ -7,9 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildLiveProviders } from '../../shared/adapters/providers/live-connectors';
-import { loadProvidersConfig, parseProvidersConfig, type ProvidersConfig } from '../../shared/adapters/providers/providers.config';
-import { ProviderRejected, ProviderUnavailable } from '../../shared/application/connectors';
-import type { StpConfig } from '../../shared/adapters/providers/providers.config';
+import {
+  loadProvidersConfig,
+  parseProvidersConfig,
+  type ProvidersConfig,
+  type StpConfig,
+} from '../../shared/adapters/providers/providers.config';
+import { ProviderRejected, ProviderUnavailable } from '../../shared/application/providers';
 import { stpConnectors } from '../../shared/adapters/providers/stp/stp.connector';
 import { stpSigner } from '../../shared/adapters/providers/stp/stp.signer';
 import type { CliIo } from './run';

@@ -46,6 +46,10 @@ Balance (reconciliation)
                                    balance_after, source_id, the source's reference_id, description
 Data (run once per stage, before deploying a version that needs it)
   migrate ledger-v2 [--dry-run]    issue 22: ledger entries to the sharded ledger, payout counters to shards
+  migrate listing-index [--apply] [--drop-retired]
+                                   issue 31: waits for the KEYS_ONLY listing index GSI1K and checks it against GSI1;
+                                   --apply creates it (and --drop-retired deletes GSI1) on a table CloudFormation
+                                   does not manage (DynamoDB Local); on AWS the runbook's two deploys do that
 Live providers (the stage's configuration: --providers FILE, --secret-name NAME --region R, or the local live stack's)
   providers check                  a token from each provider over mutual TLS, and its webhook registration;
                                    STP: a signed order query (its answer proves STP takes our firma)
@@ -158,6 +162,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         cadena: { type: 'string' },
         list: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
+        apply: { type: 'boolean', default: false },
+        'drop-retired': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -322,6 +328,25 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           `${verb}: ${r.ledgerEntries} ledger entries, ${r.counters} payout counters items (${r.alreadyMoved} found moved already).`,
         );
         return 0;
+      }
+      case 'migrate listing-index': {
+        const { migrateListingIndex } = await import('../../shared/adapters/dynamodb/migrations/listing-index');
+        const { dynamoClient } = await import('../../shared/adapters/aws-clients');
+        const r = await migrateListingIndex(dynamoClient(), String(process.env.TABLE_NAME), {
+          apply: v.apply,
+          dropRetired: v['drop-retired'],
+          pollMs: process.env.DYNAMODB_ENDPOINT ? 200 : 10_000,
+          log: v.json ? undefined : (line) => io.out(line),
+        });
+        const counts = r.counts ? ` ${r.index}: ${r.counts.listing} entries, ${r.retired}: ${r.counts.retired}.` : '';
+        print(
+          r,
+          !r.ready
+            ? `${r.index} does not exist: deploy with -c keepRetiredIndexes=true first (or --apply on a local table).`
+            : `${r.index} is ${r.status} (${r.projection}).${counts}` +
+                (r.retiredDropped ? ` ${r.retired} deleted.` : r.counts ? ` ${r.retired} is still there.` : ''),
+        );
+        return r.ready ? 0 : 1;
       }
       case 'balance transactions': {
         if (v.mode !== 'test' && v.mode !== 'live') throw new UsageError('--mode must be test or live.');

@@ -12,9 +12,9 @@
  */
 import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
-import { resumeSettlements } from '../../shared/application/settlements';
+import { resumeSettlements } from '../../shared/application/payouts';
 import { ledgerFoldDeps, settlementDeps, tableName, webhookDeps } from '../../shared/wiring';
-import { sweepPendingCredits } from '../../shared/application/ledger-fold';
+import { sweepPendingCredits } from '../../shared/application/balance';
 
 /** Delivery statuses after which no message is waiting on the webhooks queue. */
 const FINAL_DELIVERY = ['delivered', 'gone', 'dead_lettered', 'no_endpoint'];

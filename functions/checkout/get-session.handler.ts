@@ -4,7 +4,7 @@ import { sessionPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { sessionView } from '../../shared/http/views/session.view';
 import { paymentDeps } from '../../shared/wiring';
-import { servedMerchant } from '../../shared/application/served-methods';
+import { servedMerchant } from '../../shared/application/payins';
 
 export const handler = httpHandler({
   route: 'getCheckoutSession',

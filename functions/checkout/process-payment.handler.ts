@@ -1,5 +1,5 @@
 /** POST /api/v1/checkout/process: the hosted page pays a session; authorised by the session id. */
-import type { ShopperBrowser } from '../../shared/application/connectors';
+import type { ShopperBrowser } from '../../shared/application/providers';
 import { processCheckoutPayment } from '../../shared/application/checkout';
 import { processBody, type BrowserInfoInput } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';

@@ -1,8 +1,8 @@
 /** GET /api/v1/methods/{method_code}: one method (PaymentMethodInfo). */
-import { getPaymentMethod } from '../../shared/application/discovery';
+import { getPaymentMethod } from '../../shared/application/merchants';
 import { getMethodPath, getMethodQuery } from '../../shared/domain/catalog/discovery.schemas';
 import { httpHandler } from '../../shared/http/handler';
-import { servedMerchant } from '../../shared/application/served-methods';
+import { servedMerchant } from '../../shared/application/payins';
 import { paymentDeps } from '../../shared/wiring';
 
 export const handler = httpHandler({

@@ -1,5 +1,5 @@
 /** Scheduled: reads back from the provider every live payment still waiting on it (missed callbacks, timeouts, expiry). */
-import { reconcileHeldPayments } from '../../shared/application/reconcile-held';
+import { reconcileHeldPayments } from '../../shared/application/rails';
 import { paymentDeps } from '../../shared/wiring';
 import { config } from '../../shared/config';
 import { scheduledHandler } from '../../shared/workers/scheduled-handler';

@@ -1,5 +1,5 @@
 /** Scheduled: sends again the settlement step of payouts processing and refunds pending past the grace period. */
-import { resumeSettlements } from '../../shared/application/settlements';
+import { resumeSettlements } from '../../shared/application/payouts';
 import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { scheduledHandler } from '../../shared/workers/scheduled-handler';
 

@@ -1,5 +1,5 @@
 /** Scheduled: folds credits still pending 120 s after their commit (a stream record the fold worker never handled). */
-import { sweepPendingCredits } from '../../shared/application/ledger-fold';
+import { sweepPendingCredits } from '../../shared/application/balance';
 import { ledgerFoldDeps } from '../../shared/wiring';
 import { scheduledHandler } from '../../shared/workers/scheduled-handler';
 

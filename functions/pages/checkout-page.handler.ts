@@ -1,5 +1,5 @@
 /** GET /checkout/{session_id}: the hosted checkout page (checkout_url), in the shopper's language. */
-import { loadCheckout } from '../../shared/application/checkout-page';
+import { loadCheckout } from '../../shared/application/checkout';
 import { isAppError } from '../../shared/domain/errors';
 import { checkoutPagePath, checkoutPageQuery, sessionIdSchema } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';

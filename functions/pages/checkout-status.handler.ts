@@ -1,5 +1,5 @@
 /** GET /checkout/{session_id}/status: the session state and latest payment the hosted page polls. */
-import { loadCheckout } from '../../shared/application/checkout-page';
+import { loadCheckout } from '../../shared/application/checkout';
 import { checkoutStatusView } from '../../shared/http/views/checkout-page.view';
 import { sessionPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';

@@ -1,5 +1,5 @@
 /** GET /checkout/pix-qr/{payment_id}: the PIX QR code as a PNG image (pix_qr_code of the process response). */
-import { pixQrImage } from '../../shared/application/pages';
+import { pixQrImage } from '../../shared/application/checkout';
 import { paymentPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { paymentDeps, qrCodes } from '../../shared/wiring';

@@ -1,5 +1,5 @@
 /** POST /sandbox/{kind}/{payment_id}: the page's Authenticate / Fail form; completes and redirects the customer. */
-import { completeFromPage } from '../../shared/application/pages';
+import { completeFromPage } from '../../shared/application/checkout';
 import { httpHandler } from '../../shared/http/handler';
 import { redirect } from '../../shared/http/pages/html';
 import { paymentDeps } from '../../shared/wiring';

@@ -1,5 +1,5 @@
 /** POST /cashier/cashier/payment: a direct PIX or card payment (SPEC.md 2.4, 4.2). */
-import { createDirectPayment } from '../../shared/application/payments';
+import { createDirectPayment } from '../../shared/application/payins';
 import { directPaymentBody } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotent';

@@ -6,7 +6,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { pendingCreditsOf } from '../../shared/adapters/dynamodb/ledger-stream';
-import { foldCredits } from '../../shared/application/ledger-fold';
+import { foldCredits } from '../../shared/application/balance';
 import { logger, metrics } from '../../shared/observability';
 import { ledgerFoldDeps } from '../../shared/wiring';
 import { instrumented } from '../../shared/workers/instrument';

@@ -1,5 +1,5 @@
 /** GET /api/v1/balance/transactions: the ledger newest first, with each currency's running balance. */
-import { listBalanceTransactions } from '../../shared/application/balance-transactions';
+import { listBalanceTransactions } from '../../shared/application/balance';
 import { balanceTransactionsQuery } from '../../shared/domain/ledger.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { balanceTransactionsView } from '../../shared/http/views/balance-transaction.view';

@@ -1,6 +1,6 @@
 /** The sandbox settlement worker: one payout step (start, settle, refund) or one refund per message, partial batch failures. */
 import { runSettlementStep } from '../../shared/application/payouts';
-import { settlementMessage } from '../../shared/application/payout-ports';
+import { settlementMessage } from '../../shared/application/ports';
 import { settleRefund } from '../../shared/application/refunds';
 import { paymentDeps, payoutDeps } from '../../shared/wiring';
 import { sqsHandler } from '../../shared/workers/sqs-handler';

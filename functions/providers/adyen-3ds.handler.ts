@@ -1,6 +1,6 @@
 /** GET /providers/adyen/3ds/{payment_id}: forwards the shopper to Adyen's 3-D Secure redirect action (GET, or an auto-posted form). */
 import { AppError } from '../../shared/domain/errors';
-import { heldCardRedirect } from '../../shared/application/held-card';
+import { heldCardRedirect } from '../../shared/application/rails';
 import { paymentPath } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { esc, htmlPage, redirect } from '../../shared/http/pages/html';

@@ -4,7 +4,7 @@
  * and only then, Adyen is answered `[accepted]`. A failure to commit answers 500, so Adyen retries.
  */
 import { AppError } from '../../shared/domain/errors';
-import { receiveCardNotifications } from '../../shared/application/card-notifications';
+import { receiveCardNotifications } from '../../shared/application/rails';
 import { httpHandler } from '../../shared/http/handler';
 import { recordProviderAmountMismatch, recordProviderCallbacks } from '../../shared/observability/provider-metrics';
 import { paymentDeps } from '../../shared/wiring';

@@ -1,5 +1,5 @@
 /** GET /providers/adyen/return/{payment_id}?redirectResult=…: back from 3-D Secure; completes the payment and sends the shopper on. */
-import { completeHeldCardReturn } from '../../shared/application/held-card';
+import { completeHeldCardReturn } from '../../shared/application/rails';
 import { paymentPath, threeDsReturnQuery } from '../../shared/domain/payments/payment.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { redirect } from '../../shared/http/pages/html';

@@ -3,7 +3,7 @@
  * nothing read; each Pix is read back from the PSP before it counts; 200 once handled, unknown txids included.
  */
 import { AppError } from '../../shared/domain/errors';
-import { receivePixCallback } from '../../shared/application/reconcile-held';
+import { receivePixCallback } from '../../shared/application/rails';
 import { httpHandler } from '../../shared/http/handler';
 import { providerTokenPath } from '../../shared/domain/providers.schemas';
 import { recordProviderAmountMismatch, recordProviderCallbacks } from '../../shared/observability/provider-metrics';

@@ -7,7 +7,7 @@
  * returns the money.
  */
 import { AppError } from '../../shared/domain/errors';
-import { receiveSpeiDeposit } from '../../shared/application/spei-deposits';
+import { receiveSpeiDeposit } from '../../shared/application/rails';
 import { httpHandler } from '../../shared/http/handler';
 import { providerTokenPath } from '../../shared/domain/providers.schemas';
 import { recordProviderAmountMismatch, recordProviderCallbacks } from '../../shared/observability/provider-metrics';

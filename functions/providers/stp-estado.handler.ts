@@ -5,7 +5,7 @@
  * A change whose `id` is not the id STP gave our order (kept from registration) moves nothing and is logged.
  */
 import { AppError } from '../../shared/domain/errors';
-import { receivePayoutStateCallback } from '../../shared/application/payouts-live';
+import { receivePayoutStateCallback } from '../../shared/application/payouts';
 import { httpHandler } from '../../shared/http/handler';
 import { providerTokenPath } from '../../shared/domain/providers.schemas';
 import { recordProviderCallbacks } from '../../shared/observability/provider-metrics';

@@ -1,6 +1,5 @@
 /** The webhook sender: drains the webhooks queue, one delivery attempt per message, partial batch failures. */
-import { deliverMessage, deliveryCounts } from '../../shared/application/webhooks';
-import { deliveryMessage } from '../../shared/application/webhook-ports';
+import { deliverMessage, deliveryCounts, deliveryMessage } from '../../shared/application/webhooks';
 import { webhookDeps } from '../../shared/wiring';
 import { sqsHandler } from '../../shared/workers/sqs-handler';
 

@@ -286,10 +286,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The hosted checkout page (HTML).
-         * @description Rate limit: 120 requests per minute per object in the path.
-         */
+        /** The hosted checkout page (HTML). */
         get: operations["checkoutPage"];
         put?: never;
         post?: never;
@@ -306,10 +303,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * What the hosted page polls: the session state for the shopper and its latest payment (authorised by the session id).
-         * @description Rate limit: 120 requests per minute per object in the path.
-         */
+        /** What the hosted page polls: the session state for the shopper and its latest payment (authorised by the session id). */
         get: operations["checkoutStatus"];
         put?: never;
         post?: never;
@@ -326,10 +320,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * PNG of a PIX payment QR code.
-         * @description Rate limit: 120 requests per minute per object in the path.
-         */
+        /** PNG of a PIX payment QR code. */
         get: operations["pixQrImage"];
         put?: never;
         post?: never;
@@ -461,6 +452,26 @@ export interface paths {
          * @description Scope: `payouts:write`. Rate limit: 50 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
          */
         post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 payouts at once, each checked and answered on its own.
+         * @description Scope: `payouts:write`. Rate limit: 50 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
+         */
+        post: operations["createPayoutBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5762,9 +5773,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5812,54 +5820,11 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     /** @example string */
                     "text/html": string;
-                };
-            };
-            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMIT_EXCEEDED",
-                     *         "message": "Too many requests.",
-                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMIT_EXCEEDED";
-                            /** @example Too many requests. */
-                            message: string;
-                            /** @description One entry per invalid field. */
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
-                            request_id: string;
-                        };
-                    };
                 };
             };
             /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
@@ -5916,9 +5881,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6054,46 +6016,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMIT_EXCEEDED",
-                     *         "message": "Too many requests.",
-                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMIT_EXCEEDED";
-                            /** @example Too many requests. */
-                            message: string;
-                            /** @description One entry per invalid field. */
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
             /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
             500: {
                 headers: {
@@ -6148,9 +6070,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6218,46 +6137,6 @@ export interface operations {
                             /** @enum {string} */
                             code: "PAYMENT_NOT_FOUND";
                             /** @example Payment not found. */
-                            message: string;
-                            /** @description One entry per invalid field. */
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMIT_EXCEEDED",
-                     *         "message": "Too many requests.",
-                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "RATE_LIMIT_EXCEEDED";
-                            /** @example Too many requests. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {
@@ -8487,6 +8366,400 @@ export interface operations {
                             /** @enum {string} */
                             code: "PROVIDER_UNAVAILABLE";
                             /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key and body returns the first answer and writes nothing.
+                 * @example order-1001
+                 */
+                "X-Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payouts": [
+                 *         {
+                 *           "method_code": "svc-mt-5",
+                 *           "amount": 250,
+                 *           "currency": "BRL",
+                 *           "beneficiary": {
+                 *             "name": "Maria Silva",
+                 *             "document": "52998224725",
+                 *             "document_type": "CPF",
+                 *             "instant_transfer_key": "maria@example.com",
+                 *             "instant_transfer_type": "email"
+                 *           },
+                 *           "description": "Seller payout week 47"
+                 *         },
+                 *         {
+                 *           "method_code": "svc-mt-5",
+                 *           "amount": 80.5,
+                 *           "currency": "BRL",
+                 *           "beneficiary": {
+                 *             "name": "Maria Silva",
+                 *             "document": "52998224725",
+                 *             "document_type": "CPF",
+                 *             "instant_transfer_key": "maria@example.com",
+                 *             "instant_transfer_type": "email"
+                 *           },
+                 *           "metadata": {
+                 *             "seller": "s-78"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    payouts: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per request, in request order: made (payout_id, status) or refused (error). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "batch_id": "pb_x7Jm1wqT3S8c2Q0aPz9d4w",
+                     *       "accepted": 99,
+                     *       "rejected": 1,
+                     *       "results": [
+                     *         {
+                     *           "index": 0,
+                     *           "success": true,
+                     *           "payout_id": "po_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *           "status": "processing",
+                     *           "created_at": "2026-11-23T14:05:09.120Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @example pb_x7Jm1wqT3S8c2Q0aPz9d4w */
+                        batch_id: string;
+                        /**
+                         * @description Payouts made (each then its own object, webhooks and settlement).
+                         * @example 99
+                         */
+                        accepted: number;
+                        /**
+                         * @description Requests that made no payout, or whose payout the provider refused.
+                         * @example 1
+                         */
+                        rejected: number;
+                        results: {
+                            /**
+                             * @description The request’s place in `payouts`.
+                             * @example 0
+                             */
+                            index: number;
+                            success: boolean;
+                            /**
+                             * @description Payout id.
+                             * @example po_A1b2C3d4E5f6G7h8I9j0Kl
+                             */
+                            payout_id?: string;
+                            /**
+                             * @example processing
+                             * @enum {string}
+                             */
+                            status?: "pending" | "processing" | "completed" | "failed" | "cancelled" | "refunded";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC.
+                             * @example 2026-11-23T14:05:09.120Z
+                             */
+                            created_at?: string;
+                            message?: string;
+                            /** @description Why this request made no payout (or, with a payout_id, what its provider answered). */
+                            error?: {
+                                /** @example INVALID_BENEFICIARY */
+                                code: string;
+                                message: string;
+                                /** @description One entry per invalid field. */
+                                details?: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_IN_PROGRESS",
+                     *         "message": "A request with this X-Idempotency-Key is still being processed; retry shortly.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example A request with this X-Idempotency-Key is still being processed; retry shortly. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_KEY_REUSED",
+                     *         "message": "This X-Idempotency-Key was already used with a different request body.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_KEY_REUSED";
+                            /** @example This X-Idempotency-Key was already used with a different request body. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {

@@ -102,6 +102,13 @@ export class Payouts extends Resource {
   create(params: T.PayoutCreateParams, opts?: RequestOptions): Promise<WithResponse<T.PayoutCreated>> {
     return this.post('/api/v1/payout', params, opts);
   }
+  /**
+   * Up to 100 payouts in one request: each answered on its own at its index (made, with payout_id and status, or
+   * refused, with error). Pass an idempotencyKey: a retry then makes none twice.
+   */
+  createBatch(params: T.PayoutBatchCreateParams, opts?: RequestOptions): Promise<WithResponse<T.PayoutBatch>> {
+    return this.post('/api/v1/payouts/batch', params, opts);
+  }
   retrieve(payoutId: string, opts?: RequestOptions): Promise<WithResponse<T.Payout>> {
     return this.get(`/api/v1/payout/${seg(payoutId)}`, undefined, opts);
   }

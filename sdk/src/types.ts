@@ -37,6 +37,10 @@ export type PaymentSimulated = ResultOf<'simulatePayment'>;
 export type PayoutCreateParams = BodyOf<'createPayout'>;
 export type PayoutCreated = ResultOf<'createPayout'>;
 export type Payout = ResultOf<'getPayout'>;
+/** Up to 100 payout requests; each is checked and answered on its own (typed as createPayout's body). */
+export type PayoutBatchCreateParams = { payouts: PayoutCreateParams[] };
+export type PayoutBatch = ResultOf<'createPayoutBatch'>;
+export type PayoutBatchResult = PayoutBatch['results'][number];
 export type PayoutListParams = Omit<QueryOf<'listPayouts'>, 'starting_after' | 'offset'>;
 export type PayoutListPage = ResultOf<'listPayouts'>;
 export type PayoutListItem = PayoutListPage['data'][number];

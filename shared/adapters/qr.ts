@@ -6,7 +6,7 @@
  */
 import { crc32, deflateSync } from 'node:zlib';
 import { create } from 'qrcode/lib/core/qrcode.js';
-import type { QrCodes } from '../application/payment-ports';
+import type { QrCodes } from '../application/ports';
 
 const MARGIN = 2;
 const SCALE = 4;

@@ -47,6 +47,12 @@ export const REQUEST_EXAMPLES: Partial<Record<RouteId, unknown>> = {
     description: 'Seller payout week 47',
     metadata: { seller: 's-77' },
   },
+  createPayoutBatch: {
+    payouts: [
+      { method_code: 'svc-mt-5', amount: 250, currency: 'BRL', beneficiary: PIX_BENEFICIARY, description: 'Seller payout week 47' },
+      { method_code: 'svc-mt-5', amount: 80.5, currency: 'BRL', beneficiary: PIX_BENEFICIARY, metadata: { seller: 's-78' } },
+    ],
+  },
   validateBeneficiary: { method_code: 'svc-mt-5', beneficiary: PIX_BENEFICIARY },
   topUpTestBalance: { currency: 'BRL', amount: 10000 },
 };

@@ -153,6 +153,10 @@ export const ROUTE_CONTRACTS = {
     responses: ok(payout.createdPayout),
     errors: ['METHOD_NOT_AVAILABLE', 'AMOUNT_LIMIT_EXCEEDED', 'INVALID_BENEFICIARY', 'INSUFFICIENT_BALANCE', ...PROVIDER_ERRORS],
   },
+  createPayoutBatch: {
+    request: { body: po.createPayoutBatchBody },
+    responses: ok(payout.payoutBatch, 'One result per request, in request order: made (payout_id, status) or refused (error).'),
+  },
   getPayout: { request: { path: po.payoutPath }, responses: ok(payout.payoutRecord), errors: ['PAYOUT_NOT_FOUND'] },
   cancelPayout: {
     request: { path: po.payoutPath },

@@ -10,7 +10,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type * as z from '../domain/zod';
-import type { Principal } from '../application/authenticate';
+import type { Principal } from '../application/access';
 import { checkIdempotencyKey, deriveId, type IdempotencyScope } from './middleware/idempotency-key';
 import type { IdempotentRunner } from './middleware/idempotency';
 import { ids } from '../wiring';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { Principal } from '../application/authenticate';
+import type { Principal } from '../application/access';
 import type { RouteDefinition } from '../manifest/routes';
 
 export type HttpEvent = APIGatewayProxyEventV2;

@@ -1,4 +1,4 @@
-import type { QueueId } from './queues';
+import type { QueueId } from './queue-ids';
 
 /** What a function may touch; CDK turns this into least-privilege IAM grants. */
 export interface Access {

@@ -1,4 +1,5 @@
 import type { Access } from './access';
+import type { QueueId } from './queue-ids';
 
 /**
  * Every SQS queue, declared once. Each has a dead-letter queue with redrive.
@@ -15,8 +16,7 @@ export interface QueueConsumer {
   readonly access: Access;
 }
 
-export const QUEUE_IDS = ['webhooks', 'payouts'] as const;
-export type QueueId = (typeof QUEUE_IDS)[number];
+export { QUEUE_IDS, type QueueId } from './queue-ids';
 
 export interface QueueDefinition {
   readonly id: QueueId;

@@ -138,7 +138,7 @@ export const PAYIN_ROUTES = [
     path: '/checkout/{session_id}',
     handler: 'functions/pages/checkout-page.handler.ts',
     auth: 'none',
-    rateLimitPerMinute: 120,
+    rateLimitPerMinute: null, // the page's own GET (issue 31): the API's throttle, the edge's per-IP rule and the unguessable id bound it
     family: 'checkout',
     idempotent: false,
     access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
@@ -151,7 +151,7 @@ export const PAYIN_ROUTES = [
     path: '/checkout/{session_id}/status',
     handler: 'functions/pages/checkout-status.handler.ts',
     auth: 'none',
-    rateLimitPerMinute: 120,
+    rateLimitPerMinute: null, // the page's own GET (issue 31): the API's throttle, the edge's per-IP rule and the unguessable id bound it
     family: 'checkout',
     idempotent: false,
     access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
@@ -163,7 +163,7 @@ export const PAYIN_ROUTES = [
     path: '/checkout/pix-qr/{payment_id}',
     handler: 'functions/pages/pix-qr.handler.ts',
     auth: 'none',
-    rateLimitPerMinute: 120,
+    rateLimitPerMinute: null, // the page's own GET (issue 31): the API's throttle, the edge's per-IP rule and the unguessable id bound it
     family: 'checkout',
     idempotent: false,
     access: { table: 'readwrite' },

@@ -1,8 +1,7 @@
 /** Request access: the API-key authenticator (with its cache), the rate limiter and the idempotency store. */
 import { randomSecrets, systemClock } from '../adapters/crypto';
 import { idempotencyStore as singleTableIdempotencyStore } from '../adapters/dynamodb/idempotency.store';
-import { makeAuthenticator, type Authenticator } from '../application/authenticate';
-import { makeRateLimiter, type RateLimiter } from '../application/rate-limit';
+import { makeAuthenticator, type Authenticator, makeRateLimiter, type RateLimiter } from '../application/access';
 import { config } from '../config';
 import { repositories } from './repositories';
 

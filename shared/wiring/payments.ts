@@ -1,17 +1,15 @@
 /** Pay-in dependencies: DynamoDB store, connector registry, merchants, ids, clock, links and the event publisher; QR images apart. */
-import { documentClient } from '../adapters/aws-clients';
+import { documentClient, sqsClient } from '../adapters/aws-clients';
 import { connectorRegistry } from '../adapters/connectors/registry';
 import { randomIds, systemClock } from '../adapters/crypto';
 import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import { liveRefundRail, sandboxRefundRails } from '../adapters/sqs/payout-rail';
-import { liveConnectors } from '../adapters/providers/live-connectors';
+import { liveConnectors } from '../adapters/providers/live-providers';
 import { speiDepositRepository } from '../adapters/dynamodb/spei-deposit.repository';
 import { notificationLogRepository } from '../adapters/dynamodb/notification-log.repository';
-import { sqsClient } from '../adapters/aws-clients';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
-import type { PaymentDeps } from '../application/payment-deps';
-import type { Clock } from '../application/ports';
+import type { PaymentDeps, Clock, QrCodes } from '../application/ports';
 import { config } from '../config';
 import { repositories, tableName } from './repositories';
 import { eventPublisher } from './webhooks';
@@ -59,5 +57,12 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
   return clock === systemClock ? deps : { ...deps, clock };
 }
 
-/** QR images of payment codes: only the routes that render one (direct PIX, the PIX QR page) bundle the encoder. */
-export { qrCodes } from '../adapters/qr';
+/**
+ * QR images of payment codes: only the routes that render one (direct PIX, the PIX QR page) reach the encoder,
+ * and they load it with the first image they draw (a chunk of its own when bundled, issue 31): a card or
+ * voucher payment never loads it.
+ */
+export const qrCodes: QrCodes = {
+  pngDataUri: async (text) => (await import('../adapters/qr')).qrPngDataUri(text),
+  png: async (text) => (await import('../adapters/qr')).qrPng(text),
+};

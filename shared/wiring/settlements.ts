@@ -1,7 +1,7 @@
 /** The settlement resume job's dependencies: the work-index backlog and the payout and refund rails. */
 import { documentClient } from '../adapters/aws-clients';
 import { settlementBacklog } from '../adapters/dynamodb/settlement-backlog';
-import type { SettlementDeps } from '../application/settlements';
+import type { SettlementDeps } from '../application/payouts';
 import { config } from '../config';
 import { paymentDeps } from './payments';
 import { payoutDeps } from './payouts';

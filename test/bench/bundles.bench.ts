@@ -6,16 +6,21 @@
  * Lambda runtime's, so it is outside the bundle and the baseline), and the
  * process's memory right after the import (what init leaves resident).
  *
+ * Bundles are split (lib/bundling.ts): "bundle KB" is what the function's import loads (index.mjs and the
+ * chunks it imports statically); "lazy KB" the chunks it loads only on first use (each live provider's
+ * connector, the providers document's schemas, the QR encoder), and "lazy ms" the time to import all of
+ * them after the bundle, in the same fresh process: the first live call with every provider configured.
+ *
  * BENCH_COLD_RUNS (default 10) fresh processes per bundle and per baseline, alternated.
  * BENCH_ONLY=id1,id2 limits the functions. Bundles are written under .bench/bundles/.
  */
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { BUNDLING, DEFAULT_MEMORY_MB, esbuildOptions, functionEntries, type FunctionEntry } from '../../lib/bundling';
+import { DEFAULT_MEMORY_MB, functionBuildOptions, functionEntries, type FunctionEntry } from '../../lib/bundling';
 import { MANIFEST } from '../../lib/manifest';
 import { printReport, runBench } from './support';
 
@@ -27,9 +32,13 @@ const BUILTINS = new Set(builtinModules);
 interface Built {
   readonly entry: FunctionEntry;
   readonly file: string;
+  /** What the import loads: index.mjs and the chunks it imports statically (transitively). */
   readonly bytes: number;
   readonly mapBytes: number;
-  /** Bytes in the output by package (node_modules/<pkg>) or by our top-level folder (shared/domain, functions). */
+  /** The chunks loaded only through `await import()`, and their bytes. */
+  readonly lazyFiles: string[];
+  readonly lazyBytes: number;
+  /** Bytes loaded at import by package (node_modules/<pkg>) or by our top-level folder (shared/domain, functions). */
   readonly parts: Map<string, number>;
   /** Packages the bundle imports at run time (the SDK): the baseline imports the same ones. */
   readonly externals: string[];
@@ -41,25 +50,49 @@ const partOf = (input: string) => {
 };
 
 async function build(entry: FunctionEntry): Promise<Built> {
-  const outfile = join(OUT, entry.id, 'index.mjs');
-  const result = await esbuild.build({
-    ...esbuildOptions(),
-    entryPoints: [entry.handlerFile],
-    outfile,
-    sourcemap: BUNDLING.sourceMap,
-    metafile: true,
-  });
+  const outdir = join(OUT, entry.id);
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await esbuild.build({ ...functionBuildOptions(entry.handlerFile, outdir), metafile: true });
   const outputs = result.metafile.outputs;
-  const main = Object.entries(outputs).find(([, o]) => o.entryPoint)!;
-  const map = outputs[`${main[0]}.map`];
+  const index = Object.keys(outputs).find((f) => outputs[f]!.entryPoint)!;
+  // The import loads index.mjs and, transitively, every chunk it imports statically.
+  const loaded = new Set<string>();
+  const visit = (f: string) => {
+    if (loaded.has(f)) return;
+    loaded.add(f);
+    for (const i of outputs[f]!.imports) if (!i.external && i.kind === 'import-statement') visit(i.path);
+  };
+  visit(index);
+  // Lazily loaded: the chunks a dynamic import of the loaded code reaches, with what they import in turn (esbuild
+  // also writes the chunk of an `import()` that tree shaking removed: no output imports it, nothing loads it).
+  const reached = new Set(loaded);
+  const lazyFiles: string[] = [];
+  const reach = (f: string) => {
+    if (reached.has(f)) return;
+    reached.add(f);
+    lazyFiles.push(f);
+    for (const i of outputs[f]!.imports) if (!i.external) reach(i.path);
+  };
+  for (const f of loaded) for (const i of outputs[f]!.imports) if (!i.external && i.kind === 'dynamic-import') reach(i.path);
   const parts = new Map<string, number>();
-  for (const [input, { bytesInOutput }] of Object.entries(main[1].inputs)) {
-    parts.set(partOf(input), (parts.get(partOf(input)) ?? 0) + bytesInOutput);
+  const externals = new Set<string>();
+  for (const f of loaded) {
+    for (const [input, { bytesInOutput }] of Object.entries(outputs[f]!.inputs)) {
+      parts.set(partOf(input), (parts.get(partOf(input)) ?? 0) + bytesInOutput);
+    }
+    for (const i of outputs[f]!.imports) if (i.external && !i.path.startsWith('node:') && !BUILTINS.has(i.path)) externals.add(i.path);
   }
-  const externals = [
-    ...new Set(main[1].imports.filter((i) => i.external && !i.path.startsWith('node:') && !BUILTINS.has(i.path)).map((i) => i.path)),
-  ];
-  return { entry, file: outfile, bytes: main[1].bytes, mapBytes: map?.bytes ?? 0, parts, externals };
+  const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + (outputs[f]?.bytes ?? 0), 0);
+  return {
+    entry,
+    file: resolve(index),
+    bytes: sum(loaded),
+    mapBytes: sum([...loaded].map((f) => `${f}.map`)),
+    lazyFiles: lazyFiles.map((f) => resolve(f)),
+    lazyBytes: sum(lazyFiles),
+    parts,
+    externals: [...externals],
+  };
 }
 
 /** The environment a deployed function starts with (lib/service-function.ts), minus the stage's real names. */
@@ -84,18 +117,29 @@ const t = performance.now();
 for (const m of JSON.parse(process.env.BENCH_IMPORTS)) await import(m);
 const ms = performance.now() - t;
 const { rss, heapUsed } = process.memoryUsage();
-process.stdout.write(JSON.stringify({ ms, rss, heapUsed }));
+const l = performance.now();
+for (const m of JSON.parse(process.env.BENCH_LAZY)) await import(m);
+const lazyMs = performance.now() - l;
+process.stdout.write(JSON.stringify({ ms, rss, heapUsed, lazyMs }));
 `;
 
 interface Sample {
   readonly ms: number;
   readonly rss: number;
   readonly heapUsed: number;
+  /** The lazy chunks' import after the bundle's (0 when none was asked). */
+  readonly lazyMs: number;
 }
 
-function coldImport(modules: readonly string[], nodeOptions?: string): Sample {
+function coldImport(modules: readonly string[], nodeOptions?: string, lazy: readonly string[] = []): Sample {
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', PROBE], {
-    env: { ...process.env, ...FUNCTION_ENV, BENCH_IMPORTS: JSON.stringify(modules), NODE_OPTIONS: nodeOptions ?? '' },
+    env: {
+      ...process.env,
+      ...FUNCTION_ENV,
+      BENCH_IMPORTS: JSON.stringify(modules),
+      BENCH_LAZY: JSON.stringify(lazy),
+      NODE_OPTIONS: nodeOptions ?? '',
+    },
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new Error(`import of ${modules.join(', ')} failed: ${r.stderr}`);
@@ -113,7 +157,13 @@ function measureCold(b: Built, nodeOptions?: string) {
   const sdk = b.externals.map((m) => import.meta.resolve(m));
   for (let i = 0; i < RUNS; i++) {
     bare.push(coldImport(sdk));
-    bundle.push(coldImport([pathToFileURL(b.file).href], nodeOptions));
+    bundle.push(
+      coldImport(
+        [pathToFileURL(b.file).href],
+        nodeOptions,
+        b.lazyFiles.map((f) => pathToFileURL(f).href),
+      ),
+    );
   }
   return {
     bundleMs: median(bundle.map((s) => s.ms)),
@@ -123,6 +173,7 @@ function measureCold(b: Built, nodeOptions?: string) {
     rss: median(bundle.map((s) => s.rss)),
     heap: median(bundle.map((s) => s.heapUsed)),
     bareRss: median(bare.map((s) => s.rss)),
+    lazyMs: median(bundle.map((s) => s.lazyMs)),
   };
 }
 
@@ -141,8 +192,9 @@ async function main() {
       .concat((b.entry.assets ?? []).map((a) => `beside it: ${a} ${kb(statSync(a).size)}`))
       .join(', ');
     rows.push(
-      `| ${b.entry.id} | ${kb(b.bytes)} | ${kb(b.mapBytes)} | ${c.bundleMs.toFixed(1)} | ${c.bareMs.toFixed(1)} | ` +
-        `${c.deltaMs.toFixed(1)} | ${mb(c.rss)} | ${mb(c.heap)} | ${b.entry.memoryMb ?? DEFAULT_MEMORY_MB} | ${top} |`,
+      `| ${b.entry.id} | ${kb(b.bytes)} | ${kb(b.lazyBytes)} | ${kb(b.bytes + b.lazyBytes)} | ${kb(b.mapBytes)} | ` +
+        `${c.bundleMs.toFixed(1)} | ${c.bareMs.toFixed(1)} | ${c.deltaMs.toFixed(1)} | ${c.lazyMs.toFixed(1)} | ` +
+        `${mb(c.rss)} | ${mb(c.heap)} | ${b.entry.memoryMb ?? DEFAULT_MEMORY_MB} | ${top} |`,
     );
     process.stderr.write('.');
   }
@@ -150,8 +202,8 @@ async function main() {
   printReport(
     `Bundles and cold import (median of ${RUNS} fresh processes each, bundle and bare SDK alternated), ` +
       `Node ${process.version}, ${new Date().toISOString()}`,
-    '| function | bundle KB | map KB | import ms | bare SDK ms | delta ms (paired) | RSS after import MB | heap MB | memory MB | ' +
-      'largest parts (KB) |',
+    '| function | bundle KB (at import) | lazy KB | all KB | map KB | import ms | bare SDK ms | delta ms (paired) | lazy ms | ' +
+      'RSS after import MB | heap MB | memory MB | largest parts at import (KB) |',
     rows,
   );
 

@@ -30,7 +30,7 @@ async function main() {
   const { envelope } = await import('../../shared/adapters/dynamodb/keys');
   const { balanceEntity, ledgerEntryEntity } = await import('../../shared/adapters/dynamodb/entities/balance.entity');
   const { rateLimitWindowEntity } = await import('../../shared/adapters/dynamodb/entities/rate-limit-window.entity');
-  const { balanceTransactions } = await import('../../shared/application/balance-transactions');
+  const { balanceTransactions } = await import('../../shared/application/balance');
   const { balanceDeps } = await import('../../shared/wiring');
   const { merchantAdmin } = await import('../../shared/application/merchants');
   const { seedSandboxBalances } = await import('../../shared/application/payouts');

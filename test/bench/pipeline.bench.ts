@@ -73,7 +73,7 @@ async function main() {
   );
 
   const { handler: listMethods } = await import('../../functions/discovery/list-methods.handler');
-  const { listPaymentMethods } = await import('../../shared/application/discovery');
+  const { listPaymentMethods } = await import('../../shared/application/merchants');
   const { listMethodsQuery } = await import('../../shared/domain/catalog/discovery.schemas');
   const { httpHandler } = await import('../../shared/http/handler');
   const { idempotent } = await import('../../shared/http/idempotent');

@@ -52,7 +52,7 @@ async function main() {
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
 
   // 2. Throughput: a backlog of payments committed back to back; the stream dispatches each as it commits.
-  const { createDirectPayment } = await import('../../shared/application/payments');
+  const { createDirectPayment } = await import('../../shared/application/payins');
   const { paymentDeps } = await import('../../shared/wiring');
   const { paymentRepository } = await import('../../shared/adapters/dynamodb/payment.repository');
   const { documentClient } = await import('../../shared/adapters/aws-clients');

@@ -159,6 +159,7 @@ describe.each(STAGES)('%s stage', (stage) => {
         'stpEstadoCallback',
         'stpAbonoCallback',
         'createPayout',
+        'createPayoutBatch',
         'payoutsConsumer',
         'reconcileProvidersJob',
         'createRefund',

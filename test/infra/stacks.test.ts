@@ -278,7 +278,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
             { AttributeName: i.partitionKey, KeyType: 'HASH' },
             { AttributeName: i.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: i.projection },
         }),
       ),
     });
@@ -307,6 +307,22 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
     const fallbackActions = actionsOf(b, functionOf(b, FALLBACK_ROUTE.id));
     expect(fallbackActions.filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
     expect(fallbackActions.filter((a) => a.startsWith('sqs:'))).toEqual([]);
+  });
+});
+
+describe('listing index migration (issue 31)', () => {
+  test('-c keepRetiredIndexes=true keeps GSI1 (ALL) beside GSI1K (KEYS_ONLY); without it only the manifest indexes', () => {
+    const indexesOf = (context: Record<string, unknown>) => {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+      const table = Object.values(
+        Template.fromStack(buildApp(app, 'sandbox').stateful).findResources('AWS::DynamoDB::Table'),
+      )[0] as Resource;
+      return (table.Properties.GlobalSecondaryIndexes as Array<{ IndexName: string; Projection: { ProjectionType: string } }>).map(
+        (i) => `${i.IndexName}:${i.Projection.ProjectionType}`,
+      );
+    };
+    expect(indexesOf({ keepRetiredIndexes: 'true' }).sort()).toEqual(['GSI1:ALL', 'GSI1K:KEYS_ONLY', 'GSI2:ALL']);
+    expect(indexesOf({}).sort()).toEqual(['GSI1K:KEYS_ONLY', 'GSI2:ALL']);
   });
 });
 

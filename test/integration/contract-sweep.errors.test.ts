@@ -232,8 +232,12 @@ describe('idempotency', () => {
     if (name) return { ...c, path: { ...c.path, [name]: exampleValue(c.route, paramsOf(c.route, 'path')[0] as Json) } };
     const body = { ...(c.body as Json) };
     const field = Object.keys(body).find((k) => typeof body[k] === 'number');
-    if (!field) throw new Error(`${c.route.id}: no path object or number to change`);
-    return { ...c, body: { ...body, [field]: body[field] + 1 } };
+    if (field) return { ...c, body: { ...body, [field]: body[field] + 1 } };
+    // A batch: the first amount of its first item.
+    const list = Object.keys(body).find((k) => Array.isArray(body[k]) && typeof body[k][0] === 'object');
+    if (!list) throw new Error(`${c.route.id}: no path object or number to change`);
+    const [head, ...rest] = body[list] as Json[];
+    return { ...c, body: { ...body, [list]: [changed({ ...c, path: {}, body: head }).body, ...rest] } };
   }
 
   const runIdempotently = makeIdempotentRunner<HttpResult>(idempotencyStore);
@@ -309,7 +313,9 @@ describe('with the table gone', () => {
   });
 
   it.each(rows(ALL))('%s', async (_id, r) => {
-    const res = await send(call(r));
+    // The page answers its not-found page for a malformed id without reading anything (and, since issue 31, has no
+    // rate-limit write before it): a well-formed id makes it read the table.
+    const res = await send(call(r, r.id === 'checkoutPage' ? { path: { session_id: 'cs_A1b2C3d4E5f6G7h8I9j0Kl' } } : {}));
     if (r.id === 'health') {
       expect(res.status).toBe(503);
       expect(res.body.status).not.toBe('ok');

@@ -7,7 +7,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { balanceEntity } from '../../shared/adapters/dynamodb/entities/balance.entity';
-import { sweepPendingCredits } from '../../shared/application/ledger-fold';
+import { sweepPendingCredits } from '../../shared/application/balance';
 import { config } from '../../shared/config';
 import { ledgerFoldDeps } from '../../shared/wiring';
 import { balanceMinor, card, ledger, payments, pendingCredits } from '../support/payments';

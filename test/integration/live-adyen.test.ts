@@ -4,7 +4,7 @@
  * by redirect and the details call, notifications (signed, forged, replayed, out of order), a timeout cancelled by
  * reference. After every case the live ledger equals the live balance, in BRL and in MXN (OXXO).
  */
-import { reconcileHeldPayments } from '../../shared/application/reconcile-held';
+import { reconcileHeldPayments } from '../../shared/application/rails';
 import { paymentReferenceOf, refundReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';

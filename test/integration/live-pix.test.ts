@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { reconcileHeldPayments } from '../../shared/application/reconcile-held';
+import { reconcileHeldPayments } from '../../shared/application/rails';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakePsp, type FakePsp } from '../support/fake-psp';
 import { verifyWebhook } from '../support/merchant-verify';

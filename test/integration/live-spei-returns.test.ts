@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
-import { resumeSettlements } from '../../shared/application/settlements';
+import { resumeSettlements } from '../../shared/application/payouts';
 import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';

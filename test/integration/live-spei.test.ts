@@ -5,7 +5,7 @@
  * order, and registrations whose answer never came resolved by the query without a second order.
  */
 import { randomBytes } from 'node:crypto';
-import { resumeSettlements } from '../../shared/application/settlements';
+import { resumeSettlements } from '../../shared/application/payouts';
 import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
@@ -149,6 +149,37 @@ describe('live SPEI payouts through STP', () => {
     await ledgerMatches();
   });
 
+  it('a change naming our order by STP’s id alone (folioOrigen empty, as STP sends it for an order without one) settles it', async () => {
+    const before = await balance();
+    const id = (await payout({ amount: 321 })).body.payout_id as string;
+    const clave = claveRastreoOf(id);
+    const order = stp.order(clave)!;
+    // Our orders carry a folioOrigen of ours now, so STP's change names them both ways.
+    expect(order.request.folioOrigen).toBe(clave);
+    // The change exactly as STP posts it for an order registered without folioOrigen: its own id, folio empty.
+    await stp.settle(clave, { callback: false });
+    const change = { id: order.id, empresa: stp.empresa, folioOrigen: '', causaDevolucion: null, tsLiquidacion: order.tsLiquidacion };
+    expect(await stp.sendEstado({ ...change, estado: 'LIQUIDACION' })).toEqual({ status: 200, body: { mensaje: 'recibido' } });
+    expect(await get(id)).toMatchObject({ status: 'completed' });
+    expect(await hook(id, 'payout.completed')).toMatchObject({ status: 'completed', amount: 321 });
+    await stp.returnOrder(clave, { callback: false });
+    expect(await stp.sendEstado({ ...change, estado: 'DEVOLUCION', causaDevolucion: 1 })).toEqual({
+      status: 200,
+      body: { mensaje: 'recibido' },
+    });
+    expect(await get(id)).toMatchObject({ status: 'refunded', failure_reason: 'returned_by_beneficiary_bank' });
+    expect(await hook(id, 'payout.refunded')).toMatchObject({ status: 'refunded' });
+    expect(await balance()).toBe(before);
+    // An id STP never gave one of our orders, folio empty: answered, nothing read back, nothing moved.
+    const seen = stp.requests.length;
+    expect(await stp.sendEstado({ ...change, id: 987654321, estado: 'CANCELACION' })).toEqual({
+      status: 200,
+      body: { mensaje: 'recibido' },
+    });
+    expect(stp.requests.length).toBe(seen);
+    await ledgerMatches();
+  });
+
   it('a cancelled order fails the payout and credits it back, with payout.failed', async () => {
     const before = await balance();
     const id = (await payout({ amount: 250 })).body.payout_id as string;
@@ -263,6 +294,32 @@ describe('live SPEI payouts through STP', () => {
       'completed',
     );
     await hook(id, 'payout.completed');
+    expect(stp.registrations(clave)).toBe(1);
+    await ledgerMatches();
+  });
+
+  it('a registration whose answer was lost: the read-back keeps STP’s order id, so a change naming only that id completes it', async () => {
+    stp.failNext('registra', { hangAfter: true });
+    const r = await payout({ amount: 64 });
+    expect(r.status).toBe(502);
+    const id = /po_[A-Za-z0-9_-]{22}/.exec(r.body.error.message as string)![0];
+    const clave = claveRastreoOf(id);
+    const order = stp.order(clave)!;
+    const change = { id: order.id, empresa: stp.empresa, folioOrigen: '', estado: 'LIQUIDACION' };
+    // Before any read-back we do not know STP's id of this order: the change finds nothing and moves nothing.
+    await stp.settle(clave, { callback: false });
+    expect((await stp.sendEstado(change)).status).toBe(200);
+    expect((await get(id)).status).toBe('processing');
+    // The resume job reads the order back (settled at STP): completed, and its id kept from the read-back.
+    await resume();
+    await until(
+      () => get(id),
+      (p) => p.status === 'completed',
+      'completed',
+    );
+    await stp.returnOrder(clave, { callback: false });
+    expect((await stp.sendEstado({ ...change, estado: 'DEVOLUCION', causaDevolucion: 1 })).status).toBe(200);
+    expect(await get(id)).toMatchObject({ status: 'refunded' });
     expect(stp.registrations(clave)).toBe(1);
     await ledgerMatches();
   });

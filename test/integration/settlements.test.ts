@@ -8,7 +8,7 @@ import { handler as resumeJob } from '../../functions/jobs/resume-settlements.ha
 import { createPayout, type PayoutDeps } from '../../shared/application/payouts';
 import { randomIds } from '../../shared/adapters/crypto';
 import { createRefund } from '../../shared/application/refunds';
-import type { Principal } from '../../shared/application/authenticate';
+import type { Principal } from '../../shared/application/access';
 import { paymentDeps, payoutDeps, repositories, settlementGraceSeconds } from '../../shared/wiring';
 import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
 import { card, payments } from '../support/payments';

@@ -7,7 +7,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } f
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProviderRejected, ProviderUnavailable, type PayoutOrderRequest } from '../../shared/application/connectors';
+import { ProviderRejected, ProviderUnavailable, type PayoutOrderRequest } from '../../shared/application/providers';
 import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import { stpConnectors, type StpConnectors } from '../../shared/adapters/providers/stp/stp.connector';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';

@@ -2,7 +2,7 @@
  * Webhook delivery end to end on the local engines: state change -> table stream ->
  * SQS -> sender -> a real HTTP receiver on loopback, signed, retried, recorded.
  */
-import { createDirectPayment } from '../../shared/application/payments';
+import { createDirectPayment } from '../../shared/application/payins';
 import { paymentDeps } from '../../shared/wiring';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -13,7 +13,7 @@ import { LEDGER_SHARDS, ledgerEntryEntity } from '../../shared/adapters/dynamodb
 import { paymentRepository } from '../../shared/adapters/dynamodb/payment.repository';
 import { payoutRepository } from '../../shared/adapters/dynamodb/payout.repository';
 import { refundRepository } from '../../shared/adapters/dynamodb/refund.repository';
-import type { EventStore, StoredEvent } from '../../shared/application/webhook-ports';
+import type { EventStore, StoredEvent } from '../../shared/application/webhooks';
 import { engines } from '../support/engines';
 import { memoryWorld, type FakeClock, type LedgerEntry } from '../support/in-memory';
 import type { Backend } from './harness';

@@ -17,22 +17,20 @@
  *   - once the clock passes every expiry, the expiry job leaves nothing open and the work index drains.
  */
 import fc from 'fast-check';
-import type { Principal } from '../../shared/application/authenticate';
+import type { Principal } from '../../shared/application/access';
 import {
   cancelCheckoutSession,
   createCheckoutSession,
   getCheckoutSession,
   processCheckoutPayment,
 } from '../../shared/application/checkout';
-import type { PaymentDeps } from '../../shared/application/payment-deps';
-import type { PaymentStore, SessionLink } from '../../shared/application/payment-ports';
-import type { RefundStore } from '../../shared/application/refund-ports';
+import type { PaymentDeps, PaymentStore, SessionLink, RefundStore, PayoutStore, SettlementStep } from '../../shared/application/ports';
 import type { DomainEvent } from '../../shared/domain/events';
-import { completePayment, createDirectPayment, expireDue, getPaymentStatus } from '../../shared/application/payments';
-import type { PayoutStore, SettlementStep } from '../../shared/application/payout-ports';
+import { completePayment, expireDue, getPaymentStatus } from '../../shared/application/payments';
+import { createDirectPayment } from '../../shared/application/payins';
 import { cancelPayout, createPayout, runSettlementStep, topUpTestBalance, type PayoutDeps } from '../../shared/application/payouts';
 import { createRefund, settleRefund } from '../../shared/application/refunds';
-import type { StoredEvent } from '../../shared/application/webhook-ports';
+import type { StoredEvent } from '../../shared/application/webhooks';
 import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { fromMinor } from '../../shared/domain/money';
 import {

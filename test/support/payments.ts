@@ -4,6 +4,8 @@ import { documentClient } from '../../shared/adapters/aws-clients';
 import { config } from '../../shared/config';
 import { FOLD_SHARDS, LEDGER_SHARDS, ledgerEntryEntity, pendingCreditEntity } from '../../shared/adapters/dynamodb/entities/balance.entity';
 import { eventListKinds } from '../../shared/adapters/dynamodb/entities/event.entity';
+import { INDEX } from '../../shared/adapters/dynamodb/keys';
+import { fetchItems } from '../../shared/adapters/dynamodb/listing';
 import { customer, SESSION_BODY } from './sample-data';
 import type { TestMerchant, TestStack } from './test-stack';
 import { contractFetch } from './contract';
@@ -118,13 +120,15 @@ export async function events(m: TestMerchant) {
   const pages = await Promise.all(
     eventListKinds.map((kind) =>
       queryAll({
-        IndexName: 'GSI1',
+        IndexName: INDEX.listing,
         KeyConditionExpression: 'GSI1PK = :pk',
         ExpressionAttributeValues: { ':pk': `MERCHANT#${m.merchantId}#test#${kind}` },
       }),
     ),
   );
-  return pages.flat().sort((a, b) => (String(a.GSI1SK) < String(b.GSI1SK) ? -1 : 1));
+  // The listing index holds keys only: the items come from the table.
+  const items = await fetchItems(documentClient(), config.tableName, pages.flat());
+  return items.sort((a, b) => (String(a.GSI1SK) < String(b.GSI1SK) ? -1 : 1));
 }
 
 /** The merchant's stored sessions or payments (a test may Scan: nothing lists them). */

@@ -6,7 +6,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import * as z from '../../shared/domain/zod';
-import { ProviderRejected, ProviderUnavailable, type HeldCardRequest } from '../../shared/application/connectors';
+import { ProviderRejected, ProviderUnavailable, type HeldCardRequest } from '../../shared/application/providers';
 import { NoAnswer, type HttpAnswer, type ProviderHttp } from '../../shared/adapters/providers/http-client';
 import { adyenClient } from '../../shared/adapters/providers/adyen/adyen.client';
 import { adyenConnectors } from '../../shared/adapters/providers/adyen/adyen.connector';

@@ -1,6 +1,6 @@
 /** Authentication rules with in-memory repositories: no AWS, no module spying. */
 import { createHash } from 'node:crypto';
-import { extractApiKey, makeAuthenticator } from '../../shared/application/authenticate';
+import { extractApiKey, makeAuthenticator } from '../../shared/application/access';
 import { AppError } from '../../shared/domain/errors';
 import type { ApiKey, Merchant } from '../../shared/domain/merchant';
 import type { Mode } from '../../shared/domain/access';

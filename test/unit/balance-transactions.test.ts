@@ -9,7 +9,7 @@ import {
   encodeCursor,
   type BalanceTransactionDeps,
   type BalanceTransactionQuery,
-} from '../../shared/application/balance-transactions';
+} from '../../shared/application/balance';
 import type { LedgerEntry } from '../../shared/domain/ledger';
 
 const owner = { merchantId: 'mch_1', mode: 'test' as const };

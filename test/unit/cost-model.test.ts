@@ -103,6 +103,19 @@ describe('cost model (npm run cost)', () => {
     expect(indexWriteUnits(undefined, item('c', 1500, 'GSI1'), GSI1)).toBe(2); // per 1 KB
   });
 
+  it('a KEYS_ONLY index: its copy is the keys; a change that keeps them writes nothing to it', () => {
+    const keysOnly = { ...GSI1, projection: 'KEYS_ONLY' as const };
+    const big = item('a', 3000, 'GSI1');
+    expect(indexWriteUnits(undefined, big, GSI1)).toBe(3);
+    expect(indexWriteUnits(undefined, big, keysOnly)).toBe(1); // PK, SK, GSI1PK, GSI1SK: a few bytes
+    expect(indexWriteUnits(big, { ...big, v: s('delivered') }, GSI1)).toBe(3);
+    expect(indexWriteUnits(big, { ...big, v: s('delivered') }, keysOnly)).toBe(0);
+    expect(indexWriteUnits(big, { ...big, GSI1SK: s('moved') }, keysOnly)).toBe(2);
+    expect(indexWriteUnits(big, undefined, keysOnly)).toBe(1);
+    const keys = { PK: big.PK!, SK: big.SK!, GSI1PK: big.GSI1PK!, GSI1SK: big.GSI1SK! };
+    expect(storageBytes([big], [keysOnly])).toBe(itemSize(big) + 100 + itemSize(keys) + 100);
+  });
+
   it('TransactWriteItems: each item twice on the table per 1 KB of its larger size, a ConditionCheck as a write, indexes once', () => {
     // What DynamoDB Local reports for single-item transactions (its table part is right there; it is
     // several-item transactions it under-counts): a small put 2, a 1.5 KB put 4.

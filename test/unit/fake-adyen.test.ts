@@ -3,7 +3,7 @@
  * schema check of every request, idempotency by key, faults, and notifications signed with the real algorithm.
  */
 import { randomBytes } from 'node:crypto';
-import { ProviderUnavailable, type HeldCardRequest } from '../../shared/application/connectors';
+import { ProviderUnavailable, type HeldCardRequest } from '../../shared/application/providers';
 import { adyenConnectors } from '../../shared/adapters/providers/adyen/adyen.connector';
 import { hmacValid } from '../../shared/adapters/providers/adyen/adyen.hmac';
 import { paymentReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';

@@ -16,7 +16,7 @@ describe('ledger types', () => {
       'shared/adapters/dynamodb/payment.repository.ts',
       'shared/adapters/dynamodb/payout.repository.ts',
       'shared/adapters/dynamodb/refund.repository.ts',
-      'shared/application/payouts.ts',
+      'shared/application/payouts/payouts.ts',
     ];
     const literals = files.flatMap((f) => [...source(f).matchAll(/(?<![_a-z])reason: '([a-z_]+)'/g)].map((m) => m[1]!));
     const movements = files.flatMap((f) => [...source(f).matchAll(/movement\([^)]*'([a-z_]+)'/g)].map((m) => m[1]!));

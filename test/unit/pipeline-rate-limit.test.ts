@@ -1,8 +1,7 @@
 /** Per-minute rate limiting with a fake counter and a fake clock; the middleware's skip rules. No AWS. */
 import type middy from '@middy/core';
-import { makeRateLimiter } from '../../shared/application/rate-limit';
+import { makeRateLimiter, type Principal } from '../../shared/application/access';
 import type { RateLimitCounter } from '../../shared/application/ports';
-import type { Principal } from '../../shared/application/authenticate';
 import { AppError } from '../../shared/domain/errors';
 import { rateLimitHeaders, retryAfterSeconds, windowOf, WINDOW_SECONDS } from '../../shared/domain/rate-limit';
 import { rateLimit } from '../../shared/http/middleware/rate-limit';

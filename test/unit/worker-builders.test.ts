@@ -8,8 +8,8 @@ import * as z from 'zod';
 import { metrics } from '../../shared/observability';
 import { scheduledHandler } from '../../shared/workers/scheduled-handler';
 import { sqsHandler } from '../../shared/workers/sqs-handler';
-import { settlementMessage } from '../../shared/application/payout-ports';
-import { deliveryMessage } from '../../shared/application/webhook-ports';
+import { settlementMessage } from '../../shared/application/ports';
+import { deliveryMessage } from '../../shared/application/webhooks';
 
 const context = { awsRequestId: 'aws-1', functionName: 'worker', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 

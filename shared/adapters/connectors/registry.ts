@@ -1,5 +1,5 @@
 /** Picks the connectors by mode: the simulator for test mode; live, the providers the stage's configuration names. */
-import type { ConnectorRegistry, Connectors } from '../../application/connectors';
+import type { ConnectorRegistry, Connectors } from '../../application/providers';
 import { sandboxConnectors } from './sandbox.connector';
 
 export function connectorRegistry(baseUrl: () => string, live: () => Promise<Connectors | null> = async () => null): ConnectorRegistry {

@@ -4,7 +4,7 @@
  * and the test cards decide the outcome.
  */
 import { randomBytes } from 'node:crypto';
-import type { CardOutcome, Connectors, DeclineCode } from '../../application/connectors';
+import type { CardOutcome, Connectors, DeclineCode } from '../../application/providers';
 import { fromMinor } from '../../domain/money';
 import { authorizationCode } from '../../domain/payments/card';
 import { buildPixBrCode } from '../../domain/payments/pix-brcode';

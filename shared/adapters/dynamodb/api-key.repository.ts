@@ -6,9 +6,11 @@ import type { ApiKeyRepository } from '../../application/ports';
 import type { ApiKey } from '../../domain/merchant';
 import { apiKeyEntity } from './entities/api-key.entity';
 import { INDEX, stripKeys } from './keys';
+import { fetchItems } from './listing';
 import { queryAll } from './query-all';
 
 export function apiKeyRepository(db: DynamoDBDocumentClient, tableName: () => string): ApiKeyRepository {
+  /** The key item's table keys (all the listing index holds), or undefined. */
   const findItem = async (merchantId: string, keyId: string) => {
     const res = await db.send(
       new QueryCommand({
@@ -37,13 +39,13 @@ export function apiKeyRepository(db: DynamoDBDocumentClient, tableName: () => st
     },
 
     async listByMerchant(merchantId) {
-      const items = await queryAll(db, {
+      const entries = await queryAll(db, {
         TableName: tableName(),
         IndexName: INDEX.listing,
         KeyConditionExpression: 'GSI1PK = :pk',
         ExpressionAttributeValues: { ':pk': apiKeyEntity.ofMerchant(merchantId).GSI1PK },
       });
-      return items.map((item) => stripKeys<ApiKey>(item));
+      return (await fetchItems(db, tableName(), entries)).map((item) => stripKeys<ApiKey>(item));
     },
 
     async revoke(merchantId, keyId, at) {

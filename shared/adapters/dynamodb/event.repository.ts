@@ -1,8 +1,9 @@
-/** Event items: delivery attempts, and the merchant's event listing (GSI1). */
+/** Event items: delivery attempts, and the merchant's event listing (the listing index, keys only). */
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { EventStore, StoredEvent } from '../../application/webhook-ports';
+import type { EventStore, StoredEvent } from '../../application/webhooks';
 import { eventEntity, eventListKinds } from './entities/event.entity';
 import { INDEX, indexKeys, stripKeys } from './keys';
+import { fetchItems, matches } from './listing';
 
 /** The cursor: the listing position (created_at#event_id) the next page reads below. */
 const encodeCursor = (c: { p: string }) => Buffer.from(JSON.stringify(c)).toString('base64url');
@@ -40,22 +41,8 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
     },
 
     async list(merchantId, mode, q) {
-      const filters: string[] = [];
-      const values: Record<string, unknown> = {};
-      const names: Record<string, string> = {};
-      if (q.type) {
-        filters.push('#type = :type');
-        names['#type'] = 'type';
-        values[':type'] = q.type;
-      }
-      if (q.objectId) {
-        filters.push('object_id = :oid');
-        values[':oid'] = q.objectId;
-      }
-      if (q.deliveryStatus) {
-        filters.push('delivery_status = :ds');
-        values[':ds'] = q.deliveryStatus;
-      }
+      // The listing index holds keys only: the filters apply to the items read from the table.
+      const where = { type: q.type, object_id: q.objectId, delivery_status: q.deliveryStatus };
       const below = positionOf(q.cursor);
       // Each listing partition, newest first below the cursor, until it gives a page of matches (bounded reads).
       const shards = await Promise.all(
@@ -69,10 +56,7 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
                 IndexName: INDEX.listing,
                 KeyConditionExpression: below ? 'GSI1PK = :pk AND GSI1SK < :below' : 'GSI1PK = :pk',
                 ScanIndexForward: false,
-                ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-                ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
                 ExpressionAttributeValues: {
-                  ...values,
                   ':pk': indexKeys.listing(merchantId, mode, kind).GSI1PK,
                   ...(below ? { ':below': below } : {}),
                 },
@@ -80,7 +64,8 @@ export function eventRepository(db: DynamoDBDocumentClient, tableName: () => str
                 ExclusiveStartKey: start,
               }),
             );
-            items.push(...(r.Items ?? []));
+            const read = await fetchItems(db, tableName(), r.Items ?? []);
+            items.push(...read.filter((i) => matches(i, where)));
             start = r.LastEvaluatedKey;
             if (!start) break;
           }

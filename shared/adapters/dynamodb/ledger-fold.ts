@@ -6,7 +6,7 @@
  */
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { WriteConflict } from '../../application/ports';
-import type { LedgerFolder, PendingCredit } from '../../application/ledger-ports';
+import type { LedgerFolder, PendingCredit } from '../../application/balance';
 import { modeOf, type Mode } from '../../domain/access';
 import { balanceUpdate, FOLD_SHARDS, pendingCreditEntity } from './entities/balance.entity';
 import { queryAll } from './query-all';

@@ -6,7 +6,7 @@
 import { unmarshallDynamoDB } from '@aws-lambda-powertools/commons/utils/unmarshallDynamoDB';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import type { PendingCredit } from '../../application/ledger-ports';
+import type { PendingCredit } from '../../application/balance';
 import * as z from '../../domain/zod';
 import { pendingCreditEntity } from './entities/balance.entity';
 

@@ -4,7 +4,7 @@
  * and merges them by position (created_at#entry_id), which orders entries the same way in every shard.
  */
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { LedgerReader } from '../../application/ledger-ports';
+import type { LedgerReader } from '../../application/balance';
 import type { LedgerEntry } from '../../domain/ledger';
 import { LEDGER_SHARDS, ledgerEntryEntity } from './entities/balance.entity';
 import { queryAll } from './query-all';

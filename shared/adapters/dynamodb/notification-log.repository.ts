@@ -1,7 +1,7 @@
 /** The provider notification log: a conditional put per notification, then its outcome. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { NotificationLog } from '../../application/notification-log';
+import type { NotificationLog } from '../../application/providers';
 import { providerNotificationEntity } from './entities/provider-notification.entity';
 
 export function notificationLogRepository(db: DynamoDBDocumentClient, tableName: () => string): NotificationLog {

@@ -1,8 +1,7 @@
 /** Sessions and payments: every change a conditional write, every invariant one transaction. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { WriteConflict } from '../../application/ports';
-import type { Credit, PaymentStore } from '../../application/payment-ports';
+import { WriteConflict, type Credit, type PaymentStore } from '../../application/ports';
 import type { Payment } from '../../domain/payments/payment';
 import type { CheckoutSession } from '../../domain/payments/session';
 import { balanceMovement } from './entities/balance.entity';

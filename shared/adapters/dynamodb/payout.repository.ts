@@ -1,13 +1,17 @@
 /** Payouts with their balance, ledger, event and counters: every change one conditional transaction. */
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BalanceView, PayoutStore } from '../../application/payout-ports';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { WriteConflict, type BalanceView, type PayoutStore } from '../../application/ports';
+import { modeOf } from '../../domain/access';
 import { RETURNS_FUNDS, type Payout } from '../../domain/payouts/payout';
-import { balanceEntity, balanceMovement, objectMovement } from './entities/balance.entity';
+import { balanceEntity, balanceMovement, balanceUpdate, objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
 import { merchantEntity } from './entities/merchant.entity';
 import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
+import { providerOrderEntity } from './entities/provider-order.entity';
 import { INDEX, indexKeys, stripKeys } from './keys';
 import { commitDebit, ledgerFolder } from './ledger-fold';
+import { fetchItems } from './listing';
 import { queryAll } from './query-all';
 import { transaction } from './transact';
 
@@ -29,6 +33,36 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       );
       await commitDebit(tx, db, folder, payout);
       return events;
+    },
+
+    async createMany({ payouts, now }) {
+      const TableName = tableName();
+      const [first] = payouts;
+      if (!first) return [];
+      const total = payouts.reduce((sum, { payout }) => sum + payout.amount_minor, 0);
+      const counts: Record<string, number> = { total: payouts.length };
+      for (const { payout } of payouts) counts[payout.status] = (counts[payout.status] ?? 0) + 1;
+      const tx = transaction().add(
+        // The balance item once, for the chunk's sum: the hot item a merchant's payouts contend for.
+        {
+          entity: 'balance',
+          write: balanceUpdate(TableName, {
+            merchantId: first.payout.merchant_id,
+            mode: modeOf(first.payout.livemode),
+            currency: first.payout.currency,
+            amountMinor: -total,
+            at: now,
+          }),
+        },
+        ...payouts.flatMap(({ payout, events, ledgerEntryId }) => [
+          payoutEntity.create(TableName, payout),
+          ...movement(TableName, payout, -1, ledgerEntryId, 'payout', now).filter((w) => w.entity !== 'balance'),
+          ...eventEntity.puts(TableName, events),
+        ]),
+        payoutCountersEntity.change(TableName, first.payout, counts, now),
+      );
+      await commitDebit(tx, db, folder, first.payout);
+      return payouts.flatMap((p) => p.events);
     },
 
     async get(payoutId) {
@@ -61,23 +95,45 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
         .commit(db);
     },
 
+    async linkOrder({ provider, orderId, payoutId, now }) {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: providerOrderEntity.item(provider, orderId, payoutId, now),
+            ConditionExpression: 'attribute_not_exists(PK) OR payout_id = :id',
+            ExpressionAttributeValues: { ':id': payoutId },
+          }),
+        );
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) throw new WriteConflict('payout');
+        throw e;
+      }
+    },
+
+    async payoutOfOrder(provider, orderId) {
+      const Key = providerOrderEntity.key(provider, orderId);
+      const r = await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
+      return typeof r.Item?.payout_id === 'string' ? r.Item.payout_id : null;
+    },
+
     async list(merchantId, md, q) {
       const pk = indexKeys.listing(merchantId, md, 'PAYOUT').GSI1PK;
       const range = q.from || q.to;
       const key = range ? 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to' : 'GSI1PK = :pk';
       const values: Record<string, unknown> = { ':pk': pk, ...(range ? { ':from': q.from ?? '0000', ':to': `${q.to ?? '9999'}#~` } : {}) };
-      const filter = q.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {};
-      if (q.status) values[':status'] = q.status;
+      // The listing index holds keys only: a status filter applies to the payouts read from the table.
       const base = {
         TableName: tableName(),
         IndexName: INDEX.listing,
         KeyConditionExpression: key,
         ExpressionAttributeValues: values,
         ScanIndexForward: false,
-        ...filter,
       };
+      const ofStatus = (items: Record<string, unknown>[]) => (q.status ? items.filter((i) => i.status === q.status) : items);
 
-      // Total: the counters item when no date range applies; a COUNT query over the key range otherwise.
+      // Total: the counters item when no date range applies; over the key range otherwise, a COUNT query, or
+      // with a status filter, the range's statuses read from the table.
       let total: number;
       if (!range) {
         const shards = await queryAll(db, {
@@ -90,14 +146,17 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
         total = 0;
         let start: Record<string, unknown> | undefined;
         do {
-          const r = await db.send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: start }));
-          total += r.Count ?? 0;
+          const r = await db.send(new QueryCommand({ ...base, ...(q.status ? {} : { Select: 'COUNT' }), ExclusiveStartKey: start }));
+          total += q.status
+            ? ofStatus(await fetchItems(db, tableName(), r.Items ?? [], { projection: ['status'] })).length
+            : (r.Count ?? 0);
           start = r.LastEvaluatedKey;
         } while (start);
       }
 
       // Page: skip `offset` matching items, or start right after the `startingAfter` payout's key; then read
-      // limit + 1 items (the extra one, not returned, tells whether older items remain).
+      // limit + 1 items (the extra one, not returned, tells whether older items remain). Without a status
+      // filter, skipped entries are only counted, never read from the table.
       const want = q.limit + 1;
       const items: Payout[] = [];
       let skipped = 0;
@@ -119,7 +178,13 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
             Limit: skipping ? Math.min(1000, q.offset - skipped + want) : want - items.length,
           }),
         );
-        for (const item of r.Items ?? []) {
+        let entries = r.Items ?? [];
+        if (!q.status) {
+          const skip = Math.min(entries.length, q.offset - skipped);
+          skipped += skip;
+          entries = entries.slice(skip, skip + want - items.length);
+        }
+        for (const item of ofStatus(await fetchItems(db, tableName(), entries))) {
           if (skipped < q.offset) skipped++;
           else if (items.length < want) items.push(stripKeys<Payout>(item));
         }

@@ -1,6 +1,6 @@
 /** Refunds with their payment reservation, balance movement and events: every change one conditional transaction. */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { RefundStore } from '../../application/refund-ports';
+import type { RefundStore } from '../../application/ports';
 import type { Refund } from '../../domain/refunds/refund';
 import { objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
@@ -8,6 +8,7 @@ import { paymentEntity } from './entities/payment.entity';
 import { refundEntity } from './entities/refund.entity';
 import { sessionEntity } from './entities/session.entity';
 import { INDEX, stripKeys } from './keys';
+import { fetchItems } from './listing';
 import { queryAll } from './query-all';
 import { commitDebit, ledgerFolder } from './ledger-fold';
 import { transaction } from './transact';
@@ -26,13 +27,13 @@ export function refundRepository(db: DynamoDBDocumentClient, tableName: () => st
     },
 
     async listByPayment(paymentId) {
-      const items = await queryAll(db, {
+      const entries = await queryAll(db, {
         TableName: tableName(),
         IndexName: INDEX.listing,
         KeyConditionExpression: 'GSI1PK = :pk',
         ExpressionAttributeValues: { ':pk': refundEntity.ofPayment(paymentId).GSI1PK },
       });
-      return items.map((item) => stripKeys<Refund>(item));
+      return (await fetchItems(db, tableName(), entries)).map((item) => stripKeys<Refund>(item));
     },
 
     async create({ refund, payment, events, ledgerEntryId, now }) {

@@ -3,7 +3,7 @@
  * time; and completed live payouts whose return check is due (their own partitions of the same index).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SettlementBacklog } from '../../application/settlements';
+import type { SettlementBacklog } from '../../application/payouts';
 import { indexKeys } from './keys';
 import { dueInWorkIndex, oldestInWorkIndex } from './work-index';
 

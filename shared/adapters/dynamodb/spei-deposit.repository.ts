@@ -1,7 +1,7 @@
 /** Pay-in CLABE claims and incoming deposit records: each one conditional put, read back consistently. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DepositRecord, SpeiDepositStore } from '../../application/spei-deposits';
+import type { SpeiDepositStore, DepositRecord } from '../../application/ports';
 import { envelope, stripKeys } from './keys';
 import { clabeClaimEntity, speiDepositEntity } from './entities/spei-deposit.entity';
 

@@ -76,10 +76,53 @@ export const stpConfigSchema = z.strictObject({
 export const STP_RETURN_WATCH_SECONDS = 259_200;
 export type StpConfig = z.infer<typeof stpConfigSchema>;
 
+/**
+ * dLocal (Peru, Colombia, Chile, Argentina, Ecuador): pay-ins signed with x_login, x_trans_key and secret_key
+ * (V2-HMAC-SHA256); payouts v3 with an OAuth2 client (client_id, client_secret), at base_url unless
+ * payouts.base_url says otherwise.
+ */
+export const dlocalConfigSchema = z.strictObject({
+  base_url: httpsUrl,
+  x_login: text(256),
+  x_trans_key: text(256),
+  secret_key: text(1024),
+  payouts: z.optional(z.strictObject({ base_url: z.optional(httpsUrl), client_id: text(256), client_secret: text(1024) })),
+  /** When present, the only certificate authority trusted for dLocal's server certificate (the fake dLocal locally). */
+  ca_pem: z.optional(pem('CERTIFICATE')),
+  timeouts,
+});
+export type DlocalConfig = z.infer<typeof dlocalConfigSchema>;
+
+/**
+ * Efí (PIX payouts and MED, DESIGN.md section 8): OAuth2 client credentials over mutual TLS, like API Pix.
+ * `base_url` is the API's root (https://pix.api.efipay.com.br, homologation https://pix-h.api.efipay.com.br:
+ * paths such as /v3/gn/pix/{idEnvio} are appended); `token_url` its /oauth/token; `pix_key` the account's key
+ * the sends are paid from (its registered webhook is where Efí tells the outcome of each send).
+ */
+export const efiConfigSchema = z.strictObject({
+  base_url: httpsUrl,
+  token_url: httpsUrl,
+  client_id: text(256),
+  client_secret: text(1024),
+  certificate_pem: pem('CERTIFICATE'),
+  private_key_pem: pem('PRIVATE KEY'),
+  ca_pem: z.optional(pem('CERTIFICATE')),
+  pix_key: text(77),
+  webhook_token: webhookToken,
+  /** Seconds a completed PIX payout is still read back for a return (devolução) by the beneficiary's bank; 0 turns it off. */
+  return_watch_seconds: z.optional(z.number().check(z.int(), z.gte(0), z.lte(7_776_000))),
+  timeouts,
+});
+/** How long a completed PIX payout is watched for a return when the configuration does not say: 3 days. */
+export const EFI_RETURN_WATCH_SECONDS = 259_200;
+export type EfiConfig = z.infer<typeof efiConfigSchema>;
+
 export const providersConfigSchema = z.strictObject({
   api_pix: z.optional(apiPixConfigSchema),
   adyen: z.optional(adyenConfigSchema),
   stp: z.optional(stpConfigSchema),
+  dlocal: z.optional(dlocalConfigSchema),
+  efi: z.optional(efiConfigSchema),
 });
 export type ProvidersConfig = z.infer<typeof providersConfigSchema>;
 

@@ -1,6 +1,6 @@
 /** The webhooks queue and its dead-letter queue, through SQS. */
 import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DeliveryQueue } from '../../application/webhook-ports';
+import type { DeliveryQueue } from '../../application/webhooks';
 
 export function deliveryQueue(sqs: SQSClient, queueUrl: () => string, deadLetterUrl: () => string): DeliveryQueue {
   return {

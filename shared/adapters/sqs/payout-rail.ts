@@ -1,7 +1,6 @@
 /** The sandbox rails: each payout step and each refund settlement is a delayed message on the settlement (payouts) queue. */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { PayoutRail, PayoutRails, SettlementMessage } from '../../application/payout-ports';
-import type { RefundRail, RefundRails } from '../../application/refund-ports';
+import type { PayoutRail, PayoutRails, SettlementMessage, RefundRail, RefundRails } from '../../application/ports';
 
 const send = (sqs: SQSClient, queueUrl: string, message: SettlementMessage, delaySeconds: number) =>
   sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds }));

@@ -3,7 +3,7 @@
  * as fresh, manual deliveries (ops: `npm run cli -- webhooks redrive`).
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DeliveryMessage } from '../../application/webhook-ports';
+import type { DeliveryMessage } from '../../application/webhooks';
 
 export async function redriveDeadLetters(
   sqs: SQSClient,

@@ -33,6 +33,16 @@ export const createPayoutBody = z.object({
 });
 export type CreatePayoutInput = z.infer<typeof createPayoutBody>;
 
+/**
+ * POST /api/v1/payouts/batch: 1 to 100 payout requests. Each is checked on its own against createPayoutBody by
+ * the use case (a bad one is answered in its own result, never a 400 for the batch); only the envelope is here.
+ */
+export const MAX_BATCH_PAYOUTS = 100;
+export const createPayoutBatchBody = z.object({
+  payouts: z.array(z.unknown()).check(z.minLength(1), z.maxLength(MAX_BATCH_PAYOUTS)),
+});
+export type CreatePayoutBatchInput = z.infer<typeof createPayoutBatchBody>;
+
 export const payoutPath = z.object({
   payout_id: z.string().check(z.regex(/^po_[A-Za-z0-9_-]{22,64}$/, 'must be a payout id (po_...)')),
 });

@@ -1,6 +1,6 @@
 /** Authentication by API key for routes whose manifest entry says auth: api_key. */
 import type middy from '@middy/core';
-import { extractApiKey } from '../../application/authenticate';
+import { extractApiKey } from '../../application/access';
 import { logger } from '../../observability';
 import { authenticator } from '../../wiring';
 import type { HttpEvent, HttpResult, PipelineContext } from '../types';

@@ -1,5 +1,5 @@
 /** How ledger entries look as balance transactions (GET /api/v1/balance/transactions). */
-import type { BalanceTransaction } from '../../application/balance-transactions';
+import type { BalanceTransaction } from '../../application/balance';
 import type { CurrencyCode } from '../../domain/geo';
 import { ledgerDescription } from '../../domain/ledger';
 import { fromMinor } from '../../domain/money';

@@ -2,7 +2,7 @@
  * What the hosted checkout page and its status endpoint show: the session's state for a shopper, the
  * methods it offers, and its latest payment (so a reload mid-payment shows that payment, never a new form).
  */
-import type { CheckoutView } from '../../application/checkout-page';
+import type { CheckoutView } from '../../application/checkout';
 import type { CountryCode, CurrencyCode } from '../../domain/geo';
 import { installmentPlan } from '../../domain/payments/installments';
 import { availableMethods, type AvailableMethod } from '../../domain/payments/methods';

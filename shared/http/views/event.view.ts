@@ -1,5 +1,5 @@
 /** How events look in the events API (GET /api/v1/events, /{id}, POST /{id}/resend). */
-import type { EventPage, StoredEvent } from '../../application/webhook-ports';
+import type { EventPage, StoredEvent } from '../../application/webhooks';
 
 export function eventSummary(e: StoredEvent, withPayload: boolean) {
   return {

@@ -1,6 +1,5 @@
 /** How payments look on the wire (SPEC.md 2.4, 4.1 response shapes): the use cases return Payment, these shape it. */
-import type { PaymentDeps } from '../../application/payment-deps';
-import type { QrCodes } from '../../application/payment-ports';
+import type { PaymentDeps, QrCodes } from '../../application/ports';
 import { ERRORS, type ErrorCode } from '../../domain/errors';
 import { fromMinor } from '../../domain/money';
 import type { Payment } from '../../domain/payments/payment';

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { LEDGER_TYPES } from '../../domain/ledger';
 import { PAYOUT_STATUSES } from '../../domain/payouts/payout';
 import { PAYOUT_COUNTRIES, PAYOUT_CURRENCIES } from '../../domain/payouts/payout.schemas';
-import { amount, currency, livemode, metadata, payoutId, timestamp } from './wire.schemas';
+import { amount, currency, fieldErrors, livemode, metadata, payoutId, timestamp } from './wire.schemas';
 
 const masked = z.string().nullable();
 
@@ -49,6 +49,28 @@ export const createdPayout = z.object({
   status: payoutStatus,
   created_at: timestamp,
   message: z.string(),
+});
+
+/** POST /api/v1/payouts/batch, 200: one result per request, in request order. */
+export const payoutBatch = z.object({
+  success: z.literal(true),
+  batch_id: z.string().meta({ example: 'pb_x7Jm1wqT3S8c2Q0aPz9d4w' }),
+  accepted: z.number().meta({ description: 'Payouts made (each then its own object, webhooks and settlement).', example: 99 }),
+  rejected: z.number().meta({ description: 'Requests that made no payout, or whose payout the provider refused.', example: 1 }),
+  results: z.array(
+    z.object({
+      index: z.number().meta({ description: 'The request’s place in `payouts`.', example: 0 }),
+      success: z.boolean(),
+      payout_id: payoutId.optional(),
+      status: payoutStatus.optional(),
+      created_at: timestamp.optional(),
+      message: z.string().optional(),
+      error: z
+        .object({ code: z.string().meta({ example: 'INVALID_BENEFICIARY' }), message: z.string(), details: fieldErrors.optional() })
+        .optional()
+        .meta({ description: 'Why this request made no payout (or, with a payout_id, what its provider answered).' }),
+    }),
+  ),
 });
 
 /** POST /api/v1/payout/{payout_id}/cancel, 200. */

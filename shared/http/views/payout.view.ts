@@ -1,6 +1,6 @@
 /** How payouts and balances look on the wire (SPEC.md 2.6, 4.4). */
-import type { BalanceView } from '../../application/payout-ports';
-import type { BeneficiaryCheck } from '../../application/payouts';
+import type { BalanceView } from '../../application/ports';
+import type { BatchResult, BeneficiaryCheck } from '../../application/payouts';
 import type { CurrencyCode } from '../../domain/geo';
 import { fromMinor } from '../../domain/money';
 import type { Payout, PayoutStatus } from '../../domain/payouts/payout';
@@ -41,6 +41,23 @@ export const createdPayoutView = (p: Payout) => ({
   created_at: p.created_at,
   message: MESSAGES[p.status],
 });
+
+/** POST /api/v1/payouts/batch: each request's answer at its index; a payout with its provider's error still names it. */
+export function payoutBatchView(r: BatchResult) {
+  const results = r.results.map(({ index, payout, error }) => {
+    const made = payout
+      ? { payout_id: payout.payout_id, status: payout.status, created_at: payout.created_at, message: MESSAGES[payout.status] }
+      : {};
+    // A provider that did not answer leaves a made payout processing: a success whose outcome follows by webhook.
+    const ok = payout !== undefined && (!error || error.code === 'PROVIDER_UNAVAILABLE');
+    const err = error
+      ? { error: { code: error.code, message: error.message, ...(error.details?.length ? { details: error.details } : {}) } }
+      : {};
+    return { index, success: ok, ...made, ...err };
+  });
+  const accepted = results.filter((x) => x.success).length;
+  return { success: true, batch_id: r.batchId, accepted, rejected: results.length - accepted, results };
+}
 
 /** POST /api/v1/payout/{id}/cancel. */
 export const cancelledPayoutView = (p: Payout) => ({

@@ -1,5 +1,5 @@
 /** How checkout sessions look on the wire (SPEC.md 2.1-2.3). */
-import { checkoutUrl } from '../../application/checkout';
+import { checkoutUrl } from '../../application/payments';
 import type { Merchant } from '../../domain/merchant';
 import type { Payment } from '../../domain/payments/payment';
 import { fromMinor } from '../../domain/money';

@@ -143,7 +143,7 @@ export class StpState {
           cuentaOrdenante: r.cuentaOrdenante,
           empresa: r.empresa,
           estado: o.estado,
-          folioOrigen: r.claveRastreo,
+          folioOrigen: r.folioOrigen ?? '',
           idEF: o.id,
           institucionContraparte: Number(r.institucionContraparte),
           institucionOperante: 90646,
@@ -224,7 +224,8 @@ export class StpState {
     return {
       id: o.id,
       empresa: this.empresa,
-      folioOrigen: claveRastreo,
+      // The order's own folioOrigen, as STP sends it: empty when the order was registered without one.
+      folioOrigen: o.request.folioOrigen ?? '',
       estado: estado === 'LQ' ? 'LIQUIDACION' : estado === 'CN' ? 'CANCELACION' : 'DEVOLUCION',
       causaDevolucion: estado === 'D' ? 1 : null,
       tsLiquidacion: o.tsLiquidacion,

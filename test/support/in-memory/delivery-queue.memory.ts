@@ -1,5 +1,5 @@
 /** The webhooks queue and its dead-letter queue in memory; `failSends` stands for an unreachable SQS. */
-import type { DeliveryMessage, DeliveryQueue } from '../../../shared/application/webhook-ports';
+import type { DeliveryMessage, DeliveryQueue } from '../../../shared/application/webhooks';
 
 export interface QueuedMessage {
   readonly message: DeliveryMessage;

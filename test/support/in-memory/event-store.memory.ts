@@ -3,7 +3,7 @@
  * merchant's listing newest first, read in Limit-sized
  * pages whose filters apply after the limit (so a page may come back short with a cursor), as a Query does.
  */
-import type { EventStore, StoredEvent } from '../../../shared/application/webhook-ports';
+import type { EventStore, StoredEvent } from '../../../shared/application/webhooks';
 import { modeOf } from '../../../shared/domain/access';
 import { ConditionalCheckFailed, MemoryTable, strip, type StoredEventItem } from './memory-table';
 

@@ -7,7 +7,7 @@
  * (DynamoDB rejects two operations on one item) and stored values are deep copies, read back as deep copies.
  */
 import { WriteConflict, type EntityTag, type WebhookSecrets } from '../../../shared/application/ports';
-import type { StoredEvent } from '../../../shared/application/webhook-ports';
+import type { StoredEvent } from '../../../shared/application/webhooks';
 import type { ApiKey, Merchant } from '../../../shared/domain/merchant';
 import type { Payment } from '../../../shared/domain/payments/payment';
 import type { CheckoutSession } from '../../../shared/domain/payments/session';

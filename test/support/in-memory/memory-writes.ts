@@ -10,7 +10,7 @@
  *   payment.close   payment in a status the transition table lets reach the target
  * String comparisons of ISO timestamps, as DynamoDB compares S attributes.
  */
-import type { SessionLink } from '../../../shared/application/payment-ports';
+import type { SessionLink } from '../../../shared/application/ports';
 import { shardOf } from '../../../shared/adapters/dynamodb/keys';
 import { modeOf } from '../../../shared/domain/access';
 import type { DomainEvent } from '../../../shared/domain/events';

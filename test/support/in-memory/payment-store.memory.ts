@@ -2,13 +2,12 @@
  * PaymentStore in memory, write for write the transactions of shared/adapters/dynamodb/payment.repository.ts:
  * the same items in the same order, the same conditions, the same WriteConflict entity, the same events returned.
  */
-import type { Credit, PaymentStore } from '../../../shared/application/payment-ports';
+import { type Credit, type PaymentStore, WriteConflict } from '../../../shared/application/ports';
 import type { Payment } from '../../../shared/domain/payments/payment';
 import type { CheckoutSession } from '../../../shared/domain/payments/session';
 import { MemoryTable, strip, type WorkIndexEntry } from './memory-table';
 import { balanceMovement, eventPuts, paymentWrites, sessionItem, sessionWrites } from './memory-writes';
 import { WORK_SHARDS } from '../../../shared/adapters/dynamodb/keys';
-import { WriteConflict } from '../../../shared/application/ports';
 
 export interface MemoryPaymentStore extends PaymentStore {
   readonly table: MemoryTable;

@@ -1,5 +1,5 @@
 /** The sandbox payout rails in memory: scheduled settlement steps are recorded; live mode has no rail (as wired). */
-import type { PayoutRail, PayoutRails, SettlementStep } from '../../../shared/application/payout-ports';
+import type { PayoutRail, PayoutRails, SettlementStep } from '../../../shared/application/ports';
 
 export class MemoryPayoutRails implements PayoutRails {
   readonly scheduled: Array<{ payoutId: string; step: SettlementStep }> = [];

@@ -3,7 +3,7 @@
  * debit (covered) + ledger entry + events + counters; transition = status move from the status read + events +
  * counters + a credit-back when the new status returns the funds; list totals from the counters item.
  */
-import type { BalanceView, PayoutStore } from '../../../shared/application/payout-ports';
+import { WriteConflict, type BalanceView, type PayoutStore } from '../../../shared/application/ports';
 import { modeOf } from '../../../shared/domain/access';
 import { RETURNS_FUNDS, type Payout } from '../../../shared/domain/payouts/payout';
 import { MemoryTable, strip } from './memory-table';
@@ -26,8 +26,22 @@ export function memoryPayoutStore(table: MemoryTable = new MemoryTable()): Memor
       at,
     });
 
+  /** Provider order id -> payout id, as the provider_order items (written once, never to another payout). */
+  const orders = new Map<string, string>();
+
   return {
     table,
+
+    async linkOrder({ provider, orderId, payoutId }) {
+      const key = `${provider}#${orderId}`;
+      const held = orders.get(key);
+      if (held !== undefined && held !== payoutId) throw new WriteConflict('payout');
+      orders.set(key, payoutId);
+    },
+
+    async payoutOfOrder(provider, orderId) {
+      return orders.get(`${provider}#${orderId}`) ?? null;
+    },
 
     async create({ payout, events, ledgerEntryId, now }) {
       await table.transact([
@@ -37,6 +51,35 @@ export function memoryPayoutStore(table: MemoryTable = new MemoryTable()): Memor
         payoutWrites.counters(payout, { total: 1, [payout.status]: 1 }),
       ]);
       return events;
+    },
+
+    async createMany({ payouts, now }) {
+      const [first] = payouts;
+      if (!first) return [];
+      const total = payouts.reduce((sum, { payout }) => sum + payout.amount_minor, 0);
+      const counts: Record<string, number> = { total: payouts.length };
+      for (const { payout } of payouts) counts[payout.status] = (counts[payout.status] ?? 0) + 1;
+      // One balance debit for the sum (its ledger entries are the payouts' own, below).
+      const [balance] = balanceMovement({
+        merchantId: first.payout.merchant_id,
+        livemode: first.payout.livemode,
+        currency: first.payout.currency,
+        amountMinor: -total,
+        entryId: 'unused',
+        reason: 'payout',
+        objectId: first.payout.payout_id,
+        at: now,
+      });
+      await table.transact([
+        balance!,
+        ...payouts.flatMap(({ payout, events, ledgerEntryId }) => [
+          payoutWrites.create(payout),
+          ...movement(payout, -1, ledgerEntryId, 'payout', now).filter((w) => w.entity !== 'balance'),
+          ...eventPuts(events),
+        ]),
+        payoutWrites.counters(first.payout, counts),
+      ]);
+      return payouts.flatMap((p) => p.events);
     },
 
     async get(payoutId) {

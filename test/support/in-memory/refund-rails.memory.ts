@@ -1,5 +1,5 @@
 /** The sandbox refund rails in memory: scheduled refund settlements are recorded; live mode has no rail (as wired). */
-import type { RefundRail, RefundRails } from '../../../shared/application/refund-ports';
+import type { RefundRail, RefundRails } from '../../../shared/application/ports';
 
 export class MemoryRefundRails implements RefundRails {
   readonly scheduled: string[] = [];

@@ -7,7 +7,7 @@
  *           amount also moves it to refunded, conditional on the settled total read) or reservation released
  *           (refunded_minor >= amount) + credit-back on failure + events
  */
-import type { RefundStore } from '../../../shared/application/refund-ports';
+import type { RefundStore } from '../../../shared/application/ports';
 import type { Payment } from '../../../shared/domain/payments/payment';
 import type { Refund, RefundStatus } from '../../../shared/domain/refunds/refund';
 import { dynamoCopy, MemoryTable, setValues, strip, type MemoryWrite, type StoredPayment } from './memory-table';

@@ -8,11 +8,10 @@ import {
   createCheckoutSession,
   getCheckoutSession,
   processCheckoutPayment,
-  settleExpiry,
 } from '../../../shared/application/checkout';
-import type { Principal } from '../../../shared/application/authenticate';
-import type { PaymentDeps } from '../../../shared/application/payment-deps';
-import { completePayment, expireDue } from '../../../shared/application/payments';
+import { settleExpiry, completePayment, expireDue } from '../../../shared/application/payments';
+import type { Principal } from '../../../shared/application/access';
+import type { PaymentDeps } from '../../../shared/application/ports';
 import { canTransition } from '../../../shared/domain/payments/payment';
 import {
   balanceOf,

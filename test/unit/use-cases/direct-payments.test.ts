@@ -3,9 +3,10 @@
  * the in-memory ports: what the merchant observes is the stored payment, its events (published once, in
  * order, dispatched to the delivery queue) and its balance with the ledger entry that explains it.
  */
-import { completePayment, createDirectPayment, expireDue, getPaymentStatus } from '../../../shared/application/payments';
-import type { Principal } from '../../../shared/application/authenticate';
-import type { PaymentDeps } from '../../../shared/application/payment-deps';
+import { completePayment, expireDue, getPaymentStatus } from '../../../shared/application/payments';
+import { createDirectPayment } from '../../../shared/application/payins';
+import type { Principal } from '../../../shared/application/access';
+import type { PaymentDeps } from '../../../shared/application/ports';
 import {
   balanceOf,
   CARDS,

@@ -3,9 +3,10 @@
  * before the provider is called; no answer leaves it processing (502 naming it); a refusal fails it; what the
  * provider holds, read back, decides every later move, and only once.
  */
-import { createDirectPayment, getPaymentStatus } from '../../../shared/application/payments';
-import type { Principal } from '../../../shared/application/authenticate';
-import type { PaymentDeps } from '../../../shared/application/payment-deps';
+import { getPaymentStatus } from '../../../shared/application/payments';
+import { createDirectPayment } from '../../../shared/application/payins';
+import type { Principal } from '../../../shared/application/access';
+import type { PaymentDeps } from '../../../shared/application/ports';
 import {
   ProviderRejected,
   ProviderUnavailable,
@@ -13,8 +14,8 @@ import {
   type PixChargeRequest,
   type PixChargeState,
   type PixConnector,
-} from '../../../shared/application/connectors';
-import { applyChargeState } from '../../../shared/application/reconcile-held';
+} from '../../../shared/application/providers';
+import { applyChargeState } from '../../../shared/application/rails';
 import {
   balanceOf,
   directInput,

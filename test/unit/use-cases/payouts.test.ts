@@ -3,7 +3,7 @@
  * zero, never twice for one id), cancel and failed/refunded settlements credit it back once, and every move
  * is one conditional transition with its event. The merchant observes balances, ledger, payouts and events.
  */
-import type { Principal } from '../../../shared/application/authenticate';
+import type { Principal } from '../../../shared/application/access';
 import {
   balances,
   cancelPayout,

@@ -3,8 +3,8 @@
  * table's stream does it; the recording publisher stands in for it here), each attempt is signed, recorded
  * and retried on the schedule until delivered, gone or dead-lettered.
  */
-import type { Principal } from '../../../shared/application/authenticate';
-import { createDirectPayment } from '../../../shared/application/payments';
+import type { Principal } from '../../../shared/application/access';
+import { createDirectPayment } from '../../../shared/application/payins';
 import { deliverMessage, deliveryCounts, getEvent, listEvents, resendEvent, type WebhookDeps } from '../../../shared/application/webhooks';
 import { createPayout, topUpTestBalance } from '../../../shared/application/payouts';
 import { verifyPayloadSignature, verifyStandardSignature } from '../../../shared/domain/webhooks/signature';

@@ -1,5 +1,5 @@
 /** Checkout session: on the work index while it can expire. */
-import type { SessionLink } from '../../../application/payment-ports';
+import type { SessionLink } from '../../../application/ports';
 import type { PaymentStatus } from '../../../domain/payments/payment';
 import { OPEN_SESSION_STATUSES, type CheckoutSession, type SessionStatus } from '../../../domain/payments/session';
 import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';

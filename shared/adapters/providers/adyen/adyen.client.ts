@@ -6,7 +6,7 @@
  * request body (card data) or a response body is logged.
  */
 import * as z from '../../../domain/zod';
-import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
+import { ProviderRejected, ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { AdyenConfig } from '../providers.config';

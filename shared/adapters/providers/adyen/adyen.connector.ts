@@ -3,14 +3,19 @@
  * and its details call, technical cancel by our reference).
  */
 import { isValidTypeableLine, typeableLineToBarcode } from '../../../domain/payments/boleto';
-import type { CardNotifications, CardRefundConnector, HeldCardConnector, HeldVoucherConnector } from '../../../application/connectors';
-import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
+import {
+  type CardNotifications,
+  type CardRefundConnector,
+  type HeldCardConnector,
+  type HeldVoucherConnector,
+  ProviderRejected,
+  ProviderUnavailable,
+} from '../../../application/providers';
 import * as z from '../../../domain/zod';
 import type { AdyenConfig } from '../providers.config';
-import { adyenClient, type AdyenClient } from './adyen.client';
+import { adyenClient, type AdyenClient, ADYEN } from './adyen.client';
 import { adyenNotifications } from './adyen.notifications';
 import { cancelResponseSchema, paymentResponseSchema, refundResponseSchema, voucherActionSchema } from './adyen.schemas';
-import { ADYEN } from './adyen.client';
 import {
   cardPaymentRequest,
   idempotencyKeyOf,

@@ -2,7 +2,7 @@
  * Adyen's standard notifications (the callback parser): each item's HMAC verified before any field is read, then
  * mapped into our words (CardNotification), with what the notification log keeps of it.
  */
-import type { CardNotification, CardNotifications } from '../../../application/connectors';
+import type { CardNotification, CardNotifications } from '../../../application/providers';
 import { CURRENCY_CODES, type CurrencyCode } from '../../../domain/geo';
 import type { DisputeSignal } from '../../../domain/payments/dispute';
 import * as z from '../../../domain/zod';

@@ -3,7 +3,7 @@
  * derived from them, amounts in Adyen's minor units, the card payment we request, and what a resultCode and a
  * refusalReasonCode mean to us.
  */
-import type { DeclineCode, HeldCardOutcome, HeldCardRequest, ShopperRedirect } from '../../../application/connectors';
+import type { DeclineCode, HeldCardOutcome, HeldCardRequest, ShopperRedirect } from '../../../application/providers';
 import { CURRENCY_DECIMALS, type CountryCode, type CurrencyCode } from '../../../domain/geo';
 import type { AdyenAmount, PaymentRequest, PaymentResponse } from './adyen.schemas';
 import { fromReference, toReference } from '../references';

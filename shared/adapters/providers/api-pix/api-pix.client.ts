@@ -6,7 +6,7 @@
  * reduced to a code of ours: its problem text never travels further).
  */
 import * as z from '../../../domain/zod';
-import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
+import { ProviderRejected, ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { ApiPixConfig } from '../providers.config';

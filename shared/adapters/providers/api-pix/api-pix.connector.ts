@@ -4,8 +4,13 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import * as z from '../../../domain/zod';
-import type { Connectors, PixCallbacks, PixConnector, PixRefundConnector } from '../../../application/connectors';
-import { ProviderUnavailable } from '../../../application/connectors';
+import {
+  type Connectors,
+  type PixCallbacks,
+  type PixConnector,
+  type PixRefundConnector,
+  ProviderUnavailable,
+} from '../../../application/providers';
 import type { ApiPixConfig } from '../providers.config';
 import { API_PIX, apiPixClient, type ApiPixClient } from './api-pix.client';
 import { cobSchema, devolucaoSchema, pixCallbackSchema, webhookSchema } from './api-pix.schemas';

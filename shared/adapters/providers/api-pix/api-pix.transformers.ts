@@ -2,7 +2,7 @@
  * Between our domain and API Pix's wire: references derived from our ids (txid from a payment id, devolução id
  * from a refund id, both reversible), the cob we ask for, and what a cob or a devolução read back means to us.
  */
-import type { PixCharge, PixChargeRequest, PixChargeState, ProviderRefundState, ReceivedPix } from '../../../application/connectors';
+import type { PixCharge, PixChargeRequest, PixChargeState, ProviderRefundState, ReceivedPix } from '../../../application/providers';
 import { formatMinor } from '../../../domain/money';
 import type { Cob, CobPutRequest, Devolucao, Pix } from './api-pix.schemas';
 import { fromReference, toReference } from '../references';

@@ -6,7 +6,7 @@
  * Neither a body nor the key ever reaches a log line.
  */
 import * as z from '../../../domain/zod';
-import { ProviderUnavailable } from '../../../application/connectors';
+import { ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { StpConfig } from '../providers.config';

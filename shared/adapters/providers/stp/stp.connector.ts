@@ -5,14 +5,15 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as z from '../../../domain/zod';
-import type {
-  PayoutCallbacks,
-  PayoutConnector,
-  ProviderOrder,
-  ProviderOrderState,
-  SpeiDepositConnector,
-} from '../../../application/connectors';
-import { ProviderRejected, ProviderUnavailable } from '../../../application/connectors';
+import {
+  type PayoutCallbacks,
+  type PayoutConnector,
+  type ProviderOrder,
+  type ProviderOrderState,
+  type SpeiDepositConnector,
+  ProviderRejected,
+  ProviderUnavailable,
+} from '../../../application/providers';
 import { logger } from '../../../observability';
 import { STP_RETURN_WATCH_SECONDS, type StpConfig } from '../providers.config';
 import { consultaCadena, montoOf, ordenCadena, type OrdenFields } from './stp.cadena';
@@ -78,7 +79,10 @@ export function stpCallbacks(cfg: Pick<StpConfig, 'webhook_token' | 'empresa'>):
     parseState(body) {
       const r = z.safeParse(estadoCallbackSchema, body);
       if (!r.success || r.data.empresa !== cfg.empresa) return null;
-      return { reference: r.data.folioOrigen, orderId: String(r.data.id), claimed: claimedKind(r.data.estado) };
+      // The order by STP's own id first (the use case looks it up); our folioOrigen, or the claveRastreo when STP
+      // sends it, as the fallback for an order whose id we never kept.
+      const reference = r.data.folioOrigen?.trim() || r.data.claveRastreo?.trim() || undefined;
+      return { reference, orderId: String(r.data.id), claimed: claimedKind(r.data.estado) };
     },
     payoutIdOf: payoutIdOfClaveRastreo,
   };

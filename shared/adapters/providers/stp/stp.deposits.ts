@@ -12,7 +12,7 @@ import {
   type DepositConfirmation,
   type IncomingDeposit,
   type SpeiDepositConnector,
-} from '../../../application/connectors';
+} from '../../../application/providers';
 import type { StpConfig } from '../providers.config';
 import { consultaOrdenCadena } from './stp.cadena';
 import { STP, type StpClient } from './stp.client';

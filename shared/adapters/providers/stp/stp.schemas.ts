@@ -19,6 +19,8 @@ export const firmaSchema = z.string().check(z.regex(/^[A-Za-z0-9+/]{40,2000}={0,
 /** PUT /ordenPago/registra: the order with its firma (amounts a JSON number; the cadena writes it with two decimals). */
 export const ordenRequestSchema = z.strictObject({
   claveRastreo: claveRastreoSchema,
+  /** Ours, sent so STP's state change names the order by it too (absent in orders registered before we sent it). */
+  folioOrigen: z.optional(z.string().check(z.regex(/^[A-Za-z0-9]{1,50}$/))),
   empresa: stpText(15),
   institucionOperante: institucionSchema,
   cuentaOrdenante: clabeSchema,
@@ -75,11 +77,16 @@ export const consultaAnswerSchema = z.object({
   }),
 });
 
-/** STP's order-state change (POST <our url>/estado). */
+/**
+ * STP's order-state change (POST <our url>/estado). `id` is STP's id of the order (answered at registration);
+ * `folioOrigen` is the order's own field, so it is empty (or absent) for an order registered without one;
+ * `claveRastreo` is read when STP includes it.
+ */
 export const estadoCallbackSchema = z.object({
-  id: z.union([z.number().check(z.int()), digits(1, 20)]),
+  id: z.union([z.number().check(z.int(), z.gte(1)), z.string().check(z.regex(/^[1-9]\d{0,19}$/))]),
   empresa: z.string().check(z.minLength(1), z.maxLength(64)),
-  folioOrigen: z.string().check(z.minLength(1), z.maxLength(64)),
+  folioOrigen: z.optional(z.nullable(z.string().check(z.maxLength(64)))),
+  claveRastreo: z.optional(z.nullable(z.string().check(z.maxLength(30)))),
   estado: z.enum(['LIQUIDACION', 'CANCELACION', 'DEVOLUCION']),
   causaDevolucion: z.optional(z.nullable(z.union([z.number(), z.string().check(z.maxLength(200))]))),
   tsLiquidacion: z.optional(z.nullable(z.union([z.number(), z.string().check(z.maxLength(40))]))),

@@ -4,7 +4,7 @@
  * and the CLABE a live SPEI payment is paid to.
  */
 import { createHash } from 'node:crypto';
-import type { IncomingDeposit, PayoutOrderRequest, ProviderOrderState } from '../../../application/connectors';
+import type { IncomingDeposit, PayoutOrderRequest, ProviderOrderState } from '../../../application/providers';
 import { buildClabe } from '../../../domain/payments/clabe';
 import { institutionOfClabe, STP_INSTITUTION } from './stp.institutions';
 import type { AbonoCallback, OrdenPago, OrdenUnsigned } from './stp.schemas';
@@ -101,6 +101,8 @@ export function ordenOf(req: PayoutOrderRequest, cfg: { empresa: string; cuenta_
   return {
     order: {
       claveRastreo: claveRastreoOf(req.payoutId),
+      // Ours too (the same derived key): STP's state change carries it back, beside its own order id.
+      folioOrigen: claveRastreoOf(req.payoutId),
       empresa: cfg.empresa,
       institucionOperante: STP_INSTITUTION,
       cuentaOrdenante: cfg.cuenta_ordenante,

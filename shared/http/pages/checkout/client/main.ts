@@ -13,6 +13,7 @@ import { formatCountdown, formatMoney } from '../format';
 import { announce, byId, h } from './dom';
 import { cvvLength, formatCardNumber, formatDocument, formatExpiry, parseExpiry } from './masks';
 import type { PageModel, PagePayment } from './model';
+import { nextPollDelay } from './poll-schedule';
 import { checkAddressField, checkCard, checkCustomerField, type CardFields, type FieldProblem } from './validate';
 import { declineKey, expiredView, paidView, paymentView, type ViewContext } from './views';
 
@@ -33,6 +34,8 @@ const input = (name: string) => byId<HTMLInputElement>(`f-${name}`);
 
 let busy = false;
 let pollTimer = 0;
+/** When the shopper last acted (paid, retried, came back to the tab): the polling backs off from there. */
+let actedAt = Date.now();
 let tick = 0;
 
 const method = () =>
@@ -171,7 +174,10 @@ function showPayment(p: PagePayment) {
     update();
     tick = window.setInterval(update, 1000);
   }
-  if (p.payment_method !== 'card' && p.payment_method !== 'wallet') poll(3000);
+  if (p.payment_method !== 'card' && p.payment_method !== 'wallet') {
+    actedAt = Date.now();
+    poll(nextPollDelay(0));
+  }
 }
 
 async function pollOnce() {
@@ -181,7 +187,7 @@ async function pollOnce() {
   if (s.state === 'completed' || s.payment?.status === 'success') return paid(s.next_url ?? model.successUrl);
   if (s.state !== 'open') return window.location.reload();
   const p = s.payment;
-  if (!p || isOpenPaymentStatus(p.status as PaymentStatus)) return poll(document.hidden ? 10_000 : 3000);
+  if (!p || isOpenPaymentStatus(p.status as PaymentStatus)) return poll(nextPollDelay(Date.now() - actedAt, document.hidden));
   window.clearInterval(tick);
   if (p.status === 'failed') return backToForm(t(declineKey(p.failure_code)));
   render(expiredView(ctx, p));
@@ -189,7 +195,7 @@ async function pollOnce() {
 
 function poll(delay: number) {
   window.clearTimeout(pollTimer);
-  pollTimer = window.setTimeout(() => void pollOnce().catch(() => poll(5000)), delay);
+  pollTimer = window.setTimeout(() => void pollOnce().catch(() => poll(Math.max(5000, nextPollDelay(Date.now() - actedAt)))), delay);
 }
 
 function validateAll(kind: string): string | null {
@@ -358,7 +364,11 @@ function boot() {
       void pay(method());
     }
   });
-  document.addEventListener('visibilitychange', () => !document.hidden && pollTimer && poll(0));
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden || !pollTimer) return;
+    actedAt = Date.now(); // back from the bank's app: the answer may be there now
+    poll(0);
+  });
   syncMethod();
   const p = model.payment;
   if (p && isOpenPaymentStatus(p.status as PaymentStatus)) {

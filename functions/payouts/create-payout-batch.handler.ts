@@ -1,0 +1,16 @@
+/** POST /api/v1/payouts/batch: up to 100 payouts, each checked and answered on its own. */
+import { createPayoutBatch } from '../../shared/application/payouts';
+import { createPayoutBatchBody } from '../../shared/domain/payouts/payout.schemas';
+import { httpHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotent';
+import { payoutBatchView } from '../../shared/http/views/payout.view';
+import { payoutDeps } from '../../shared/wiring';
+
+export const handler = httpHandler({
+  route: 'createPayoutBatch',
+  idempotency: idempotent,
+  body: createPayoutBatchBody,
+  handler: async ({ body, principal, newId }) => ({
+    body: payoutBatchView(await createPayoutBatch(payoutDeps(), principal, body.payouts, newId('pb_'))),
+  }),
+});

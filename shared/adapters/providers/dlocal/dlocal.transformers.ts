@@ -1,0 +1,221 @@
+/**
+ * Between our domain and dLocal's wire: order_id / external_id derived from our ids (reversible), amounts in
+ * dLocal's major units, the live method table (our method code + country -> dLocal payment_method_id and flow),
+ * and what a status and a rejection code mean to us. dLocal's texts (status_detail, message) never leave here.
+ */
+import { CURRENCY_DECIMALS, type CountryCode, type CurrencyCode } from '../../../domain/geo';
+import { fromReference, toReference } from '../references';
+import type { DlocalPayment, DlocalPayout, PaymentStatus } from './dlocal.schemas';
+
+/** order_id of a payment: `dp` + 32 hex (34 characters: within dLocal's order_id, letters and digits only). */
+export const orderIdOf = (paymentId: string) => toReference(paymentId, 'pi_', 'dp');
+export const paymentIdOfOrderId = (orderId: string) => fromReference(orderId, 'pi_', 'dp');
+/** Our reference of a refund, sent as dLocal's order_refund_id. */
+export const refundReferenceOf = (refundId: string) => toReference(refundId, 're_', 'dr');
+export const refundIdOfReference = (ref: string) => fromReference(ref, 're_', 'dr');
+/** external_id of a payout: `do` + 32 hex (dLocal allows up to 100 characters). */
+export const externalIdOf = (payoutId: string) => toReference(payoutId, 'po_', 'do');
+export const payoutIdOfExternalId = (externalId: string) => fromReference(externalId, 'po_', 'do');
+
+/** Our minor units as dLocal's amount (major units, at most 2 decimals). */
+export function dlocalAmount(amountMinor: number, currency: CurrencyCode): number {
+  const d = CURRENCY_DECIMALS[currency];
+  return Number((amountMinor / 10 ** d).toFixed(d));
+}
+
+export function minorOf(amount: number, currency: CurrencyCode): number {
+  return Math.round(amount * 10 ** CURRENCY_DECIMALS[currency]);
+}
+
+export const ALPHA2: Readonly<Record<CountryCode, string>> = {
+  BRA: 'BR',
+  PER: 'PE',
+  COL: 'CO',
+  CHL: 'CL',
+  MEX: 'MX',
+  ECU: 'EC',
+  ARG: 'AR',
+};
+
+/** What the shopper is given: a page of dLocal's (or the bank's) to go to, or a ticket to pay elsewhere. */
+export type DlocalArtefactKind = 'redirect' | 'ticket';
+
+export interface LiveMethod {
+  readonly country: CountryCode;
+  readonly currency: CurrencyCode;
+  readonly paymentMethodId: 'EF' | 'IO' | 'YP' | 'PC' | 'QP' | 'EY' | 'WP' | 'SP';
+  readonly flow: 'DIRECT' | 'REDIRECT';
+  readonly artefact: DlocalArtefactKind;
+}
+
+/**
+ * The live pay-in methods through dLocal, each row checked against dLocal's country page (payment_method_id,
+ * payment_method_type, allowed flows):
+ *   Peru (docs/peru): EF Pago Efectivo TICKET DIRECT|REDIRECT; IO bank transfer (Payvalida) BANK_TRANSFER REDIRECT;
+ *     YP Yape WALLET REDIRECT.
+ *   Colombia (docs/colombia): PC PSE BANK_TRANSFER REDIRECT; QP Nequi WALLET REDIRECT; EY Efecty TICKET DIRECT|REDIRECT.
+ *   Chile (docs/chile): WP Webpay BANK_TRANSFER REDIRECT (IO Khipu is the other); SP Servipag TICKET DIRECT|REDIRECT.
+ *   Argentina (docs/argentina): IO Bank Transfer BANK_TRANSFER DIRECT|REDIRECT (REDIRECT used: dLocal's page shows
+ *     the transfer details). Cash there is RP Rapipago, but SPEC.md names no Argentine cash code.
+ * Left out: svc-mt-26 (Ecuador bank transfer): dLocal's Ecuador page lists no bank transfer (only EF Pago Efectivo,
+ * a cash ticket, and SPEC.md names no Ecuadorian cash code), so Ecuador pay-ins stay unavailable in live.
+ */
+export const LIVE_METHODS: Readonly<Record<string, LiveMethod>> = {
+  'svc-mt-11': { country: 'PER', currency: 'PEN', paymentMethodId: 'IO', flow: 'REDIRECT', artefact: 'redirect' },
+  'svc-mt-12': { country: 'PER', currency: 'PEN', paymentMethodId: 'EF', flow: 'DIRECT', artefact: 'ticket' },
+  'svc-mt-13': { country: 'PER', currency: 'PEN', paymentMethodId: 'YP', flow: 'REDIRECT', artefact: 'redirect' },
+  'svc-mt-14': { country: 'COL', currency: 'COP', paymentMethodId: 'PC', flow: 'REDIRECT', artefact: 'redirect' },
+  'svc-mt-15': { country: 'COL', currency: 'COP', paymentMethodId: 'QP', flow: 'REDIRECT', artefact: 'redirect' },
+  'svc-mt-16': { country: 'COL', currency: 'COP', paymentMethodId: 'EY', flow: 'DIRECT', artefact: 'ticket' },
+  'svc-mt-17': { country: 'COL', currency: 'COP', paymentMethodId: 'PC', flow: 'REDIRECT', artefact: 'redirect' },
+  'svc-mt-18': { country: 'CHL', currency: 'CLP', paymentMethodId: 'WP', flow: 'REDIRECT', artefact: 'redirect' },
+  'svc-mt-19': { country: 'CHL', currency: 'CLP', paymentMethodId: 'SP', flow: 'DIRECT', artefact: 'ticket' },
+  'svc-mt-25': { country: 'ARG', currency: 'ARS', paymentMethodId: 'IO', flow: 'REDIRECT', artefact: 'redirect' },
+};
+
+export const liveMethodOf = (methodCode: string, country: CountryCode): LiveMethod | null => {
+  const m = LIVE_METHODS[methodCode];
+  return m && m.country === country ? m : null;
+};
+
+/**
+ * Live payout methods: dLocal payouts v3 BANK_TRANSFER in the country's currency (docs/peru-payouts-v3,
+ * docs/colombia-payouts-v3, docs/argentina-payouts-v3: bank transfers to a CCI, an account, a CBU/CVU).
+ */
+export const LIVE_PAYOUT_METHODS: Readonly<Record<string, { country: 'PER' | 'COL' | 'ARG'; currency: CurrencyCode }>> = {
+  'svc-mt-6': { country: 'PER', currency: 'PEN' },
+  'svc-mt-31': { country: 'ARG', currency: 'ARS' },
+  'svc-mt-32': { country: 'COL', currency: 'COP' },
+};
+
+/**
+ * A REJECTED payment's status_code (dLocal's "Rejection status" table, 300-3xx) as our failure code. The APM
+ * rejections we can meet are the bank's, limits, risk and the payer's account; the card-only ones fall to the
+ * generic code.
+ */
+export function failureCodeOf(statusCode: string | undefined): string {
+  switch (statusCode) {
+    case '302': // insufficient amount
+      return 'insufficient_funds';
+    case '304': // score validation
+    case '317': // high risk
+    case '303': // blacklisted
+      return 'rejected_by_risk';
+    case '305': // max attempts
+    case '325': // frequency limit
+    case '319': // amount exceeded
+      return 'limit_exceeded';
+    case '307': // duplicated payment
+      return 'duplicate_payment';
+    case '322': // wallet disabled
+    case '323': // invalid user account
+    case '324': // invalid PIN
+    case '326': // user account disabled or blocked
+      return 'payer_account_invalid';
+    case '301': // rejected by bank
+    case '321': // error in acquirer
+      return 'rejected_by_bank';
+    default:
+      return 'rejected_by_provider';
+  }
+}
+
+/** A pay-in as we read it back: what our payment should become. */
+export type DlocalPaymentOutcome =
+  | { readonly kind: 'pending' }
+  | { readonly kind: 'paid'; readonly at: string | null; readonly amountMinor: number }
+  | { readonly kind: 'failed'; readonly code: string }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'expired' };
+
+export function outcomeOfStatus(
+  status: PaymentStatus,
+  statusCode: string | undefined,
+  p: Pick<DlocalPayment, 'amount' | 'currency' | 'approved_date'>,
+): DlocalPaymentOutcome {
+  switch (status) {
+    case 'PAID':
+      return { kind: 'paid', at: p.approved_date ?? null, amountMinor: minorOf(p.amount, p.currency as CurrencyCode) };
+    case 'REJECTED':
+      return { kind: 'failed', code: failureCodeOf(statusCode) };
+    case 'CANCELLED':
+      return { kind: 'cancelled' };
+    case 'EXPIRED':
+      return { kind: 'expired' };
+    // AUTHORIZED (a card held for capture) and VERIFIED (a card verified for zero) are card states we never ask
+    // for: the payment is still open, as PENDING.
+    default:
+      return { kind: 'pending' };
+  }
+}
+
+/** A payout as we read it back. */
+export type DlocalPayoutState =
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'pending'; readonly orderId: string; readonly held: boolean }
+  | { readonly kind: 'settled'; readonly orderId: string; readonly at?: string }
+  | { readonly kind: 'rejected'; readonly orderId: string; readonly reason: string }
+  | { readonly kind: 'cancelled'; readonly orderId: string; readonly reason: string };
+
+/** A rejected payout's reason (dLocal's v2 rejection names, where it gives one) as our failure reason. */
+export function payoutFailureOf(reason: string | undefined): string {
+  switch (reason) {
+    case 'ERROR_ACCOUNT_INCORRECT':
+    case 'ERROR_ACCOUNT_CLOSED':
+    case 'ERROR_BANK_INVALID':
+    case 'ERROR_BANK_BRANCH_INCORRECT':
+      return 'invalid_account';
+    case 'ERROR_BENEFICIARY_DOCUMENT_ID_INVALID':
+    case 'ERROR_BENEFICIARY_NAME_INCORRECT':
+      return 'invalid_beneficiary';
+    case 'ERROR_AMOUNT_INCORRECT':
+      return 'amount_not_allowed';
+    default:
+      return 'rejected_by_provider';
+  }
+}
+
+export function payoutStateOf(p: DlocalPayout): DlocalPayoutState {
+  switch (p.status) {
+    case 'PAID':
+      return { kind: 'settled', orderId: p.id, ...(p.last_updated ? { at: p.last_updated } : {}) };
+    case 'REJECTED':
+      return { kind: 'rejected', orderId: p.id, reason: payoutFailureOf(p.status_reason) };
+    case 'CANCELLED':
+      return { kind: 'cancelled', orderId: p.id, reason: 'cancelled_by_provider' };
+    case 'ON_HOLD':
+    case 'ON_HOLD_BY_COMPLIANCE':
+      return { kind: 'pending', orderId: p.id, held: true };
+    default: // PENDING, DELIVERED (sent to the bank, being processed)
+      return { kind: 'pending', orderId: p.id, held: false };
+  }
+}
+
+/** A business refusal of a call (HTTP 4xx `code`, reference/http-errors-payments and reference/error-codes) as our code. */
+export function refusalCodeOf(code: number | null): string {
+  // 5001 missing parameter, 5000 invalid request and the like are our bug, not the payer's: generic code.
+  switch (code) {
+    case 5003: // country not supported
+    case 5004: // currency not allowed for the country
+    case 5010: // method not available
+    case 5013: // unsupported operation
+      return 'method_not_available';
+    case 5005: // user unauthorized (cadastral situation)
+      return 'payer_not_allowed';
+    case 5006: // user limit exceeded
+    case 5007: // amount exceeded
+    case 508: // payouts: limit exceeded
+      return 'limit_exceeded';
+    case 512: // payouts: compliance limits
+    case 513: // payouts: beneficiary blacklisted
+    case 515: // payouts: rejected due to compliance
+      return 'rejected_by_compliance';
+    case 514: // payouts: insufficient funds (our balance at dLocal)
+    case 5012:
+      return 'provider_insufficient_funds';
+    case 303: // payouts: invalid bank code
+      return 'invalid_account';
+    default:
+      return 'rejected_by_provider';
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The live connectors of this stage, built from its providers configuration (DESIGN.md section 8): each
+ * provider's connector fills the method kinds it serves; a kind no configured provider serves stays absent
+ * (METHOD_NOT_AVAILABLE). Rebuilt only when the document changes (a rotation), so OAuth tokens and TLS
+ * connections are kept across invocations.
+ *
+ * A function loads a provider's connector only when the document configures it (issue 31): each configured
+ * provider's module is imported with `await import()`, which the deployed bundle keeps in a chunk of its own
+ * (lib/bundling.ts splits), so no function carries a provider at its import and a rail a stage does not
+ * configure is never loaded. This module must import no connector statically (only their types): esbuild
+ * keeps a module in the entry's chunks when any static import reaches it, used or not. The ops CLI and tests
+ * build every configured provider at once with buildLiveProviders (live-connectors.ts).
+ */
+import type { Connectors } from '../../application/providers';
+import type { AdyenConnectors } from './adyen/adyen.connector';
+import type { ApiPixConnectors } from './api-pix/api-pix.connector';
+import type { StpConnectors } from './stp/stp.connector';
+import type { ProvidersConfig } from './providers.config';
+
+export interface LiveProviders {
+  readonly connectors: Connectors | null;
+  readonly apiPix: ApiPixConnectors | null;
+  readonly stp: StpConnectors | null;
+  readonly adyen: AdyenConnectors | null;
+}
+
+/** Each configured provider's connectors, in one object of the method kinds they serve. */
+export function assembleLiveProviders(
+  apiPix: ApiPixConnectors | null,
+  stp: StpConnectors | null,
+  adyen: AdyenConnectors | null,
+): LiveProviders {
+  const connectors: Connectors = {
+    ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
+    ...(stp ? { speiPayouts: stp.speiPayouts, speiPayoutCallbacks: stp.speiPayoutCallbacks, speiDeposits: stp.speiDeposits } : {}),
+    ...(adyen
+      ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds, heldVoucher: adyen.voucher }
+      : {}),
+  };
+  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen };
+}
+
+/** Every configured provider's connectors, each provider's module imported when the document names it. */
+export async function loadLiveProviders(cfg: ProvidersConfig): Promise<LiveProviders> {
+  const [apiPix, stp, adyen] = await Promise.all([
+    cfg.api_pix ? import('./api-pix/api-pix.connector').then((m) => m.apiPixConnectors(cfg.api_pix!)) : null,
+    cfg.stp ? import('./stp/stp.connector').then((m) => m.stpConnectors(cfg.stp!)) : null,
+    cfg.adyen ? import('./adyen/adyen.connector').then((m) => m.adyenConnectors(cfg.adyen!)) : null,
+  ]);
+  return assembleLiveProviders(apiPix, stp, adyen);
+}
+
+const closeAll = (p: LiveProviders) => {
+  p.apiPix?.client.close();
+  p.stp?.client.close();
+  p.adyen?.client.close();
+};
+
+let cache: { key: string; providers: Promise<LiveProviders> } | null = null;
+
+/** The stage's live providers, from the configuration as it is now (cached by Powertools on AWS, read from the file locally). */
+export async function liveProviders(): Promise<LiveProviders> {
+  // The document's schemas load with it: a function that never goes live does not carry them at its import.
+  const cfg = await (await import('./providers.config')).loadProvidersConfig();
+  const key = JSON.stringify(cfg);
+  if (cache?.key !== key) {
+    // The previous document's clients are closed once built (a rotation); a load that failed is not kept.
+    void cache?.providers.then(closeAll, () => {});
+    const providers = loadLiveProviders(cfg);
+    cache = { key, providers };
+    providers.catch(() => {
+      if (cache?.providers === providers) cache = null;
+    });
+  }
+  return cache.providers;
+}
+
+export const liveConnectors = async () => (await liveProviders()).connectors;

@@ -1,0 +1,2 @@
+/** The health report. */
+export * from './health';

@@ -1,0 +1,34 @@
+/**
+ * What a merchant can really be paid with in a mode: in live mode only the method kinds a configured provider
+ * serves (discovery, the session's available_methods and the hosted page never offer a method that would
+ * answer METHOD_NOT_AVAILABLE); test mode has the simulator for every kind.
+ */
+import type { Merchant } from '../../domain/merchant';
+import type { CountryCode } from '../../domain/geo';
+import { placesOfCode } from '../../domain/payments/methods';
+import type { PaymentMethod } from '../../domain/payments/payment';
+import type { Connectors } from '../providers';
+import { heldServes } from '../rails';
+import type { PaymentDeps } from '../ports';
+
+/** Whether a connector collects this kind in this country: one a provider holds (the held-strategy table), or a direct one. */
+function serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boolean {
+  if (heldServes(c, kind, country)) return true;
+  switch (kind) {
+    case 'pix':
+      return Boolean(c.pix);
+    case 'card':
+      return Boolean(c.card);
+    case 'wallet':
+      return Boolean(c.wallet);
+    default:
+      return Boolean(c.voucher);
+  }
+}
+
+export async function servedMerchant(deps: Pick<PaymentDeps, 'connectors'>, merchant: Merchant, livemode: boolean): Promise<Merchant> {
+  if (!livemode) return merchant;
+  const c = await deps.connectors.forMode(true);
+  const served = (code: string) => Boolean(c) && placesOfCode(code).some((p) => serves(c!, p.kind, p.country));
+  return { ...merchant, methods: merchant.methods.filter(served) };
+}

@@ -1,0 +1,85 @@
+/** What the pay-in use cases need from storage; DynamoDB implements it with transactions. */
+import type { DomainEvent } from '../../domain/events';
+import type { Dispute } from '../../domain/payments/dispute';
+import type { Payment, PaymentStatus } from '../../domain/payments/payment';
+import type { CheckoutSession, SessionStatus } from '../../domain/payments/session';
+
+export interface Credit {
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly entryId: string;
+}
+
+export interface SessionLink {
+  readonly sessionId: string;
+  /** The payment succeeded: the session completes (only from pending, before its expiry). */
+  readonly complete: boolean;
+  /** Update the session's payment_status only while this payment is its latest attempt. */
+  readonly latestOnly: boolean;
+}
+
+/** The events a write committed (the outbox items of its transaction), for the publisher. */
+export type Committed = readonly DomainEvent[];
+
+/** Methods that commit events return them: the use case publishes exactly those (commitAndPublish). */
+export interface PaymentStore {
+  /** 'exists' when the id is taken (a keyed retry after a crash). */
+  createSession(session: CheckoutSession): Promise<'created' | 'exists'>;
+  getSession(sessionId: string): Promise<CheckoutSession | null>;
+  getPayment(paymentId: string): Promise<Payment | null>;
+  /** A new payment in its initial status, its events, the session link and a credit, atomically. */
+  recordNewPayment(op: {
+    payment: Payment;
+    session?: SessionLink;
+    events: DomainEvent[];
+    credit?: Credit;
+    now: string;
+  }): Promise<Committed>;
+  /** payment.status -> to, conditional on the status read; session, events and credit in the same transaction. */
+  transitionPayment(op: {
+    payment: Payment;
+    to: PaymentStatus;
+    patch: Partial<Payment>;
+    session?: SessionLink;
+    events: DomainEvent[];
+    credit?: Credit;
+    now: string;
+  }): Promise<Committed>;
+  /**
+   * The payment's dispute to its next stage (conditional on the stage read; WriteConflict when it moved), with
+   * its balance movements (a chargeback debit may take the balance below zero) and events, atomically.
+   */
+  disputePayment(op: {
+    payment: Payment;
+    dispute: Dispute;
+    movements: ReadonlyArray<{ amountMinor: number; reason: string; entryId: string }>;
+    events: DomainEvent[];
+    now: string;
+  }): Promise<Committed>;
+  /**
+   * A patch that keeps the payment's status (conditional on it), and when a provider-held payment is read back
+   * next (null: leave it). WriteConflict when the status changed meanwhile.
+   */
+  touchPayment(op: { payment: Payment; patch: Partial<Payment>; nextCheckAt: string | null; now: string }): Promise<void>;
+  /** Live payments a provider holds whose next read-back is due, from the work index (no Scan). */
+  dueForProviderCheck(now: string, limit: number): Promise<string[]>;
+  /** Since when (ISO) the oldest provider-held payment has waited for its read-back; null when none waits. */
+  oldestProviderCheck(): Promise<string | null>;
+  /** session.status -> to (cancelled/expired), with its still-open latest payment moved to `paymentTo`. */
+  transitionSession(op: {
+    session: CheckoutSession;
+    to: Extract<SessionStatus, 'cancelled' | 'expired'>;
+    payment?: { payment: Payment; to: Extract<PaymentStatus, 'cancelled' | 'expired'> };
+    events: DomainEvent[];
+    now: string;
+  }): Promise<Committed>;
+  /** Sessions and payments whose expiry is due, from the work index (no Scan). */
+  dueForExpiry(now: string, limit: number): Promise<Array<{ kind: 'session' | 'payment'; id: string }>>;
+}
+
+/** QR images of payment codes (the PIX BR Code): inline in the direct API, as an image for the hosted page. */
+export interface QrCodes {
+  /** 'data:image/png;base64,...' */
+  pngDataUri(text: string): Promise<string>;
+  png(text: string): Promise<Buffer>;
+}

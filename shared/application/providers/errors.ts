@@ -1,0 +1,30 @@
+/** What a connector throws: no answer (outcome unknown) or a definite no. */
+
+/**
+ * The provider could not give an answer: timeout, connection refused, TLS failure, 5xx, or auth that did
+ * not recover. The outcome of the call is unknown; the object stays open with its reference and the
+ * reconciliation job resolves it.
+ */
+export class ProviderUnavailable extends Error {
+  constructor(
+    readonly provider: string,
+    readonly operation: string,
+    readonly reason: string,
+  ) {
+    super(`${provider} ${operation}: ${reason}`);
+    this.name = 'ProviderUnavailable';
+  }
+}
+
+/** The provider answered a definite no (its 4xx): nothing was created there. `code` is ours, never its text. */
+export class ProviderRejected extends Error {
+  constructor(
+    readonly provider: string,
+    readonly operation: string,
+    readonly code: string,
+    readonly status: number,
+  ) {
+    super(`${provider} ${operation} refused (${status}): ${code}`);
+    this.name = 'ProviderRejected';
+  }
+}

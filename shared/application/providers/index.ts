@@ -1,0 +1,10 @@
+/** The connector ports (DESIGN.md section 8), by kind: what the application asks of a provider. */
+export * from './card';
+export * from './deposits';
+export * from './errors';
+export * from './notification-log';
+export * from './payouts';
+export * from './pix';
+export * from './refunds';
+export * from './registry';
+export * from './voucher';

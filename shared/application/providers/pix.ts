@@ -1,0 +1,66 @@
+/** PIX connectors: charges (sandbox or held by a provider) and the provider's pay-in callbacks. */
+import type { ProviderRefundState } from './refunds';
+
+export interface PixChargeRequest {
+  readonly paymentId: string;
+  readonly amountMinor: number;
+  readonly merchantName: string;
+  /** When the charge was created (the intent's time) and when it stops accepting payment. */
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  /** The payer, when the customer's document is known (a live charge then names its debtor). */
+  readonly debtor?: { readonly document: string; readonly name: string };
+  readonly description?: string | null;
+}
+
+export interface PixCharge {
+  readonly pixCode: string;
+  readonly txid: string;
+  /** What the provider answered that is worth keeping (location, revision, ...). */
+  readonly details?: Readonly<Record<string, string>>;
+}
+
+/** A Pix received against a charge, as the provider reports it. */
+export interface ReceivedPix {
+  readonly endToEndId: string;
+  readonly amountMinor: number;
+  readonly paidAt: string;
+  /** Refunds (devoluções) of this Pix the provider reports, by our refund id. */
+  readonly refunds: readonly ProviderRefundState[];
+}
+
+/** A charge as the provider holds it now (read back: never taken from a callback body). */
+export type PixChargeState =
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'open'; readonly charge: PixCharge; readonly expiresAt: string }
+  | { readonly kind: 'paid'; readonly charge: PixCharge; readonly received: readonly ReceivedPix[] }
+  | { readonly kind: 'removed'; readonly received: readonly ReceivedPix[] };
+
+export interface PixConnector {
+  /**
+   * Live providers: the connector's name and our reference for the charge, derived from the payment id
+   * (known before the call, so the intent is committed with it). The sandbox has none.
+   */
+  readonly provider?: { readonly name: string; reference(paymentId: string): string };
+  createCharge(req: PixChargeRequest): Promise<PixCharge>;
+  /** Live providers: reads the charge back. */
+  getCharge?(reference: string): Promise<PixChargeState>;
+  /** Live providers: stops the charge from accepting payment; answers the state after (a paid charge stays paid). */
+  removeCharge?(reference: string): Promise<PixChargeState>;
+}
+
+/** A pay-in callback item, parsed and verified by the provider's connector: only what to read back. */
+export interface PixCallbackItem {
+  readonly reference: string;
+  readonly endToEndId: string;
+}
+
+/** The provider's pay-in callbacks: its token check and its body parser (the use case reads each item back). */
+export interface PixCallbacks {
+  /** Constant-time check of the unguessable token in the callback URL. */
+  tokenMatches(token: string): boolean;
+  /** The items of a callback body, or null when the body is not the provider's shape. */
+  parse(body: unknown): { readonly items: readonly PixCallbackItem[]; readonly ignored: number } | null;
+  /** Our payment id for a reference of ours, or null when the reference is not one we derive. */
+  paymentIdOf(reference: string): string | null;
+}

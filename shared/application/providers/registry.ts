@@ -1,0 +1,35 @@
+/**
+ * The provider side of pay-ins: one interface per method kind, as a payment
+ * switch's connectors. The sandbox simulator implements them; a live provider
+ * plugs in behind the same interfaces. No connector means METHOD_NOT_AVAILABLE.
+ */
+import type { CardConnector, CardNotifications, HeldCardConnector } from './card';
+import type { SpeiDepositConnector } from './deposits';
+import type { PayoutCallbacks, PayoutConnector } from './payouts';
+import type { PixCallbacks, PixConnector } from './pix';
+import type { CardRefundConnector, PixRefundConnector } from './refunds';
+import type { HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
+
+/** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */
+export interface Connectors {
+  readonly card?: CardConnector;
+  /** Live cards held by a provider (replaces `card` in live mode when configured). */
+  readonly heldCard?: HeldCardConnector;
+  readonly cardNotifications?: CardNotifications;
+  readonly cardRefunds?: CardRefundConnector;
+  readonly heldVoucher?: HeldVoucherConnector;
+  readonly pix?: PixConnector;
+  readonly voucher?: VoucherConnector;
+  readonly wallet?: WalletConnector;
+  readonly pixRefunds?: PixRefundConnector;
+  readonly pixCallbacks?: PixCallbacks;
+  /** Live payouts to a CLABE (SPEI) and their state callbacks. */
+  readonly speiPayouts?: PayoutConnector;
+  readonly speiPayoutCallbacks?: PayoutCallbacks;
+  readonly speiDeposits?: SpeiDepositConnector;
+}
+
+export interface ConnectorRegistry {
+  /** The connectors of a mode, or null when none is configured. Live connectors may load their configuration. */
+  forMode(livemode: boolean): Promise<Connectors | null>;
+}

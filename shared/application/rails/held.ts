@@ -1,0 +1,100 @@
+/**
+ * How a live method is held, chosen from a table keyed by kind (DESIGN.md section 8): starting a payment a
+ * provider holds, what a live merchant is offered, and the reconciliation job all read these rows, first
+ * match wins. A new kind (a redirect, a ticket) is a new row here with its strategy file beside it, not a
+ * branch in the payment use cases. The order matters: a deposit to the payment's CLABE is asked before a
+ * held voucher (both may take SPEI), and PIX reads back whatever no other row holds.
+ */
+import type { PaymentMethod } from '../../domain/payments/payment';
+import { recordStarted } from '../payments';
+import type { Connectors } from '../providers';
+import { initiateHeldCard, reconcileHeldCard } from './held-card';
+import { initiateHeldPix } from './held-pix';
+import type { HeldCheck, HeldKind, HeldStart, HeldStrategy } from './held-types';
+import { initiateHeldVoucher, reconcileHeldVoucher } from './held-voucher';
+import { reconcileOne } from './pix-reconcile';
+import { liveSpeiArtefact } from './spei-deposits';
+
+/** Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds). */
+const isVoucherKind = (kind: PaymentMethod) => kind !== 'card' && kind !== 'pix' && kind !== 'wallet';
+
+export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
+  // Unanswered (processing) or awaiting 3-D Secure: cancelled by reference past the provider's window.
+  card: {
+    serves: (c, kind) => kind === 'card' && Boolean(c.heldCard),
+    start: (c, req) => {
+      const card = c.heldCard;
+      return req.kind === 'card' && card ? (deps, r, base) => initiateHeldCard(deps, r, base, card) : null;
+    },
+    check: (c, _id, p) => {
+      const card = c.heldCard;
+      if (!card || !p || p.payment_method === 'pix' || p.provider?.name !== card.provider.name || p.status === 'pending') return null;
+      return (deps, now) => reconcileHeldCard(deps, card, p, now);
+    },
+  },
+  // Live SPEI: the payment's own CLABE under the platform's account, claimed for it; its deposit callback settles it.
+  deposit: {
+    serves: (c, kind) => kind === 'spei' && Boolean(c.speiDeposits),
+    start: (c, req) => {
+      const deposits = c.speiDeposits;
+      if (!req.livemode || req.kind !== 'spei' || !deposits) return null;
+      return async (deps, r, base) =>
+        recordStarted(deps, r, { ...base, artefact: await liveSpeiArtefact(deps, deposits, r.paymentId, base.created_at) });
+    },
+    check: () => null,
+  },
+  // An issued voucher waits for the provider's notification; past its expiry and a grace it expires.
+  voucher: {
+    serves: (c, kind, country) => isVoucherKind(kind) && Boolean(c.heldVoucher?.serves(kind, country)),
+    start: (c, req) => {
+      const voucher = c.heldVoucher;
+      if (!isVoucherKind(req.kind) || !voucher?.serves(req.kind, req.country)) return null;
+      return (deps, r, base) => initiateHeldVoucher(deps, r, base, voucher);
+    },
+    check: (c, _id, p) => {
+      const voucher = c.heldVoucher;
+      if (!voucher || !p || p.payment_method === 'pix' || p.provider?.name !== voucher.provider.name || p.status !== 'pending') return null;
+      return (deps, now) => reconcileHeldVoucher(deps, p, now);
+    },
+  },
+  // A charge read back from the provider (missed callbacks, timeouts, expiry): the job's default.
+  pix: {
+    serves: (c, kind) => kind === 'pix' && Boolean(c.pix?.provider),
+    start: (c, req) => {
+      const pix = c.pix;
+      return req.kind === 'pix' && pix?.provider ? (deps, r, base) => initiateHeldPix(deps, r, base, pix) : null;
+    },
+    check: (c, id) => {
+      const pix = c.pix;
+      if (!pix) return null;
+      return (deps, now, opts) =>
+        reconcileOne(deps, pix, id, now, { lostIntentSeconds: opts.lostIntentSeconds, checkIntervalSeconds: opts.checkIntervalSeconds });
+    },
+  },
+};
+
+const rows = Object.values(holders);
+
+/** The start of a payment a configured provider holds, or null: the sandbox (or non-held) connector takes it. */
+export function heldStart(c: Connectors | null, req: Parameters<HeldStrategy['start']>[1]): HeldStart | null {
+  if (!c) return null;
+  for (const row of rows) {
+    const start = row.start(c, req);
+    if (start) return start;
+  }
+  return null;
+}
+
+/** The reconciliation step of a stored payment, or null when no configured provider holds it. */
+export function heldCheck(c: Connectors | null, paymentId: string, payment: Parameters<HeldStrategy['check']>[2]): HeldCheck | null {
+  if (!c) return null;
+  for (const row of rows) {
+    const check = row.check(c, paymentId, payment);
+    if (check) return check;
+  }
+  return null;
+}
+
+/** Whether a configured live provider holds this kind in this country. */
+export const heldServes = (c: Connectors, kind: PaymentMethod, country: Parameters<HeldStrategy['serves']>[2]) =>
+  rows.some((row) => row.serves(c, kind, country));

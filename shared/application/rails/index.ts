@@ -1,0 +1,14 @@
+/**
+ * Live rails behind the connector ports: the held-strategy table (held.ts) and its strategies, reconciliation,
+ * provider callbacks and notifications, disputes, deposits.
+ */
+export * from './held';
+export * from './held-types';
+export * from './held-card';
+export * from './held-pix';
+export * from './held-voucher';
+export * from './reconcile-held';
+export * from './pix-reconcile';
+export * from './card-notifications';
+export * from './card-disputes';
+export * from './spei-deposits';

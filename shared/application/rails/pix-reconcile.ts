@@ -1,0 +1,170 @@
+/**
+ * Resolving live payments a provider holds, from the provider's own answer: the callback intake (each item
+ * read back before it counts) and the scheduled reconciliation (missed callbacks, timeouts, expiry). Both
+ * end in applyChargeState, so a Pix settles the same way whichever path sees it first, and only once.
+ */
+import { ageSeconds } from '../../domain/age';
+import { AppError } from '../../domain/errors';
+import { awaitsProvider, type Payment } from '../../domain/payments/payment';
+import { type PixChargeState, type PixConnector, ProviderUnavailable } from '../providers';
+import { matchReceived, openHeldCharge, recordMismatch } from './held-pix';
+import type { PaymentDeps } from '../ports';
+import { transition } from '../payments';
+import { settleRefundsReported } from '../refunds';
+import type { HeldOutcome } from './held-types';
+
+const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
+
+/** Read again and retried once when the payment moved between the read and the write (a racing callback or request). */
+async function fresh(deps: PaymentDeps, p: Payment) {
+  return (await deps.store.getPayment(p.payment_id)) ?? p;
+}
+
+/**
+ * Moves an open payment to what the provider holds: paid with the exact amount -> success (idempotent by the
+ * end-to-end id: a settled payment is left alone); a different amount -> recorded and alarmed, not settled;
+ * open -> the PIX code (a charge whose creation answer was lost), or removed at the provider once its expiry
+ * passed, then expired; removed -> expired; never reached the provider -> failed after a grace period.
+ */
+export async function applyChargeState(
+  deps: PaymentDeps,
+  pix: PixConnector,
+  payment: Payment,
+  state: PixChargeState,
+  now: Date,
+  opts: { endToEndId?: string; sessionClosed?: boolean; lostIntentSeconds?: number; checkIntervalSeconds?: number } = {},
+): Promise<HeldOutcome> {
+  const { endToEndId, sessionClosed = false, lostIntentSeconds = 120, checkIntervalSeconds = 120 } = opts;
+  if (!awaitsProvider(payment)) return 'closed';
+  const at = now.toISOString();
+  switch (state.kind) {
+    case 'paid':
+    case 'removed': {
+      const m = matchReceived(payment, state.received, endToEndId);
+      if (m.kind === 'match') {
+        await transition(deps, payment, 'success', {
+          paid_at: m.pix.paidAt,
+          expires_at: null,
+          ...(state.kind === 'paid' && !payment.artefact ? { artefact: { pix_code: state.charge.pixCode, txid: state.charge.txid } } : {}),
+          provider: { ...payment.provider!, details: { ...payment.provider!.details, end_to_end_id: m.pix.endToEndId } },
+        });
+        return 'settled';
+      }
+      if (m.kind === 'mismatch') {
+        // Recorded and alarmed, never settled; past its expiry the payment closes (the money stays at the provider
+        // for an operator to return), so the alarm clears instead of paging forever.
+        await recordMismatch(deps, payment, m.pix.amountMinor, m.pix.endToEndId);
+        const current = await fresh(deps, payment);
+        if (current.expires_at && Date.parse(current.expires_at) <= now.getTime()) {
+          await transition(deps, current, 'expired', { expires_at: null });
+        } else {
+          await deps.store.touchPayment({ payment: current, patch: {}, nextCheckAt: later(now, checkIntervalSeconds), now: at });
+        }
+        return 'mismatch';
+      }
+      if (state.kind === 'paid') return 'waiting';
+      await transition(deps, payment, 'expired', { expires_at: null });
+      return 'expired';
+    }
+    case 'open': {
+      if (Date.parse(state.expiresAt) <= now.getTime() || sessionClosed) {
+        if (!pix.removeCharge) return 'waiting';
+        const after = await pix.removeCharge(payment.provider!.reference);
+        return after.kind === 'open' ? 'waiting' : applyChargeState(deps, pix, payment, after, now, opts);
+      }
+      const current = payment.status === 'processing' ? await openHeldCharge(deps, payment, state.charge) : payment;
+      if (awaitsProvider(current)) {
+        const next = Math.min(Date.parse(state.expiresAt) + 5_000, now.getTime() + checkIntervalSeconds * 1000);
+        await deps.store.touchPayment({ payment: current, patch: {}, nextCheckAt: new Date(next).toISOString(), now: at });
+      }
+      return payment.status === 'processing' ? 'opened' : 'waiting';
+    }
+    case 'not_found': {
+      if (payment.status === 'processing' && ageSeconds(payment.created_at, now) >= lostIntentSeconds) {
+        await transition(deps, payment, 'failed', {
+          failure_code: 'PROVIDER_UNAVAILABLE',
+          failure_message: 'The PIX provider never created the charge; nothing was collected.',
+          expires_at: null,
+        });
+        return 'failed';
+      }
+      await deps.store.touchPayment({ payment, patch: {}, nextCheckAt: later(now, checkIntervalSeconds), now: at });
+      return 'waiting';
+    }
+  }
+}
+
+/** A session closed (cancelled, expired, completed by another payment) leaves its still-open charge to be removed. */
+async function sessionClosed(deps: PaymentDeps, p: Payment): Promise<boolean> {
+  if (!p.checkout_session_id) return false;
+  const s = await deps.store.getSession(p.checkout_session_id);
+  return Boolean(s && s.status !== 'pending' && s.status !== 'processing');
+}
+
+/** One payment read back and applied; a racing writer makes it read again once. */
+export async function reconcileOne(
+  deps: PaymentDeps,
+  pix: PixConnector,
+  paymentId: string,
+  now: Date,
+  opts: { endToEndId?: string; lostIntentSeconds?: number; checkIntervalSeconds?: number } = {},
+): Promise<HeldOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    const payment = await deps.store.getPayment(paymentId);
+    if (!payment || !payment.provider || !pix.getCharge) return 'closed';
+    if (!awaitsProvider(payment)) return 'closed';
+    const state = await pix.getCharge(payment.provider.reference);
+    try {
+      return await applyChargeState(deps, pix, payment, state, now, { ...opts, sessionClosed: await sessionClosed(deps, payment) });
+    } catch (e) {
+      const raced = e instanceof AppError && e.code === 'PAYMENT_STATE_CONFLICT';
+      if (!raced || attempt >= 1) throw e;
+    }
+  }
+}
+
+export interface CallbackResult extends Record<string, number> {
+  accepted: number;
+  mismatched: number;
+  rejected: number;
+  unknown: number;
+  unavailable: number;
+}
+
+/**
+ * The PSP's callback: 404 for a wrong token (nothing read), 400 for a body that is not the provider's shape;
+ * then each item is read back from the provider and counts only when the provider confirms it. Unknown
+ * references are answered 200 and counted (a PSP retrying forever helps nobody).
+ */
+export async function receivePixCallback(deps: PaymentDeps, token: string, readBody: () => unknown, now: Date): Promise<CallbackResult> {
+  const connectors = await deps.connectors.forMode(true);
+  const callbacks = connectors?.pixCallbacks;
+  const pix = connectors?.pix;
+  if (!callbacks || !pix || !callbacks.tokenMatches(token)) throw new AppError('NOT_FOUND');
+  const parsed = callbacks.parse(readBody());
+  if (!parsed) throw new AppError('VALIDATION_ERROR', "The callback body is not the provider's callback shape.");
+  const result: CallbackResult = { accepted: 0, mismatched: 0, rejected: 0, unknown: 0, unavailable: 0 };
+  for (const item of parsed.items) {
+    const paymentId = callbacks.paymentIdOf(item.reference);
+    const payment = paymentId ? await deps.store.getPayment(paymentId) : null;
+    if (!payment || !payment.livemode || payment.provider?.reference !== item.reference) {
+      result.unknown++;
+      continue;
+    }
+    try {
+      const outcome = awaitsProvider(payment)
+        ? await reconcileOne(deps, pix, payment.payment_id, now, { endToEndId: item.endToEndId })
+        : 'closed';
+      // A callback also fires when a refund (devolução) of the Pix reaches a final state.
+      if (outcome === 'mismatch') result.mismatched++;
+      const refunds = await settleRefundsReported(deps, payment, item.endToEndId);
+      if (outcome === 'settled' || refunds > 0 || (outcome === 'closed' && payment.provider?.details.end_to_end_id === item.endToEndId))
+        result.accepted++;
+      else result.rejected++;
+    } catch (e) {
+      if (!(e instanceof ProviderUnavailable)) throw e;
+      result.unavailable++; // the reconciliation job reads it back when the provider answers again
+    }
+  }
+  return result;
+}

@@ -1,0 +1,105 @@
+/**
+ * Live refunds of payments a provider holds (a received Pix goes back as a devolução): the refund is
+ * committed pending with its provider id first (createRefund), then the settlement worker sends it, or reads
+ * it back when it was sent already; pending stays pending (the settlement resume job asks again), a final
+ * answer settles it. Callbacks that report a refund's final state settle it the same way, read back first.
+ */
+import { AppError } from '../../domain/errors';
+import type { Payment } from '../../domain/payments/payment';
+import type { Refund } from '../../domain/refunds/refund';
+import { type ProviderRefundState, ProviderRejected, ProviderUnavailable } from '../providers';
+import type { PaymentDeps } from '../ports';
+import { applyRefundDecision, type RefundDecision } from './refund-decision';
+
+/** How a live payment's money goes back: the provider and our refund's reference there, and the provider's state of a refund. */
+export interface LiveRefundRoute {
+  readonly provider: { readonly name: string; reference(refundId: string): string };
+  /** Read back (when the provider can) or sent; the provider's state of this refund. */
+  state(refund: Refund): Promise<ProviderRefundState>;
+}
+
+/** The provider that returns a live payment's money, or METHOD_NOT_AVAILABLE (what createRefund checks before committing). */
+export async function liveRefundConnector(deps: PaymentDeps, payment: Payment): Promise<LiveRefundRoute> {
+  const connectors = await deps.connectors.forMode(true);
+  const refunds = connectors?.pixRefunds;
+  const card = connectors?.cardRefunds;
+  const pspReference = payment.provider?.details.psp_reference;
+  if (payment.payment_method === 'card' && card && payment.provider?.name === card.provider.name && pspReference) {
+    return {
+      provider: card.provider,
+      async state(refund) {
+        try {
+          return await card.send({ pspReference, refundId: refund.refund_id, amountMinor: refund.amount_minor, currency: refund.currency });
+        } catch (e) {
+          // The provider's definite no (e.g. more than is left to refund): the refund fails, nothing moved.
+          if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
+          throw e;
+        }
+      },
+    };
+  }
+  if (
+    payment.payment_method !== 'pix' ||
+    !refunds ||
+    payment.provider?.name !== refunds.provider.name ||
+    !payment.provider.details.end_to_end_id
+  ) {
+    throw new AppError(
+      'METHOD_NOT_AVAILABLE',
+      `Live refunds of ${payment.payment_method} payments are not available with the configured providers.`,
+    );
+  }
+  const endToEndId = payment.provider.details.end_to_end_id;
+  return {
+    provider: refunds.provider,
+    async state(refund) {
+      const known = await refunds.get({ endToEndId, refundId: refund.refund_id });
+      return (
+        known ??
+        (await refunds.send({
+          endToEndId,
+          refundId: refund.refund_id,
+          amountMinor: refund.amount_minor,
+          description: `Refund ${refund.refund_id}`,
+        }))
+      );
+    },
+  };
+}
+
+const decisionOf = (state: ProviderRefundState): RefundDecision =>
+  state.kind === 'pending' ? { to: 'pending' } : state.kind === 'succeeded' ? { to: 'succeeded' } : { to: 'failed', reason: state.reason };
+
+/**
+ * The provider's answer for a pending live refund: read back (it may have been sent before a crash), sent when
+ * the provider has never seen it (a provider without read-back is sent again: idempotent by our refund id).
+ * An unreachable provider leaves it pending for the next attempt.
+ */
+export async function liveRefundDecision(deps: PaymentDeps, refund: Refund): Promise<RefundDecision> {
+  const payment = await deps.store.getPayment(refund.payment_id);
+  if (!payment) throw new Error(`refund ${refund.refund_id} has no payment ${refund.payment_id}`);
+  try {
+    const route = await liveRefundConnector(deps, payment);
+    return decisionOf(await route.state(refund));
+  } catch (e) {
+    if (e instanceof ProviderUnavailable) return { to: 'pending' };
+    throw e;
+  }
+}
+
+/**
+ * A callback named this Pix: any of the payment's pending refunds the provider reports final (read back from
+ * the provider, never from the callback body) is settled. Answers how many were.
+ */
+export async function settleRefundsReported(deps: PaymentDeps, payment: Payment, endToEndId: string): Promise<number> {
+  if (payment.provider?.details.end_to_end_id !== endToEndId) return 0;
+  const pending = (await deps.refunds.listByPayment(payment.payment_id)).filter((r) => r.status === 'pending' && r.livemode);
+  let settled = 0;
+  for (const refund of pending) {
+    const decision = await liveRefundDecision(deps, refund);
+    if (decision.to === 'pending') continue;
+    await applyRefundDecision(deps, refund.refund_id, decision);
+    settled++;
+  }
+  return settled;
+}

@@ -1,0 +1,3 @@
+/** Webhook delivery to merchants, and its ports. */
+export * from './webhooks';
+export * from './webhook-ports';

@@ -1,0 +1,427 @@
+/**
+ * The dLocal connector against the fake dLocal, over real HTTPS: every pay-ins call is signed as dLocal checks it
+ * (a wrong secret is refused), payments come back as a ticket or a redirect, a second create of one order is
+ * answered by reading the payment back, refunds, notifications verified before anything is read (forged ones
+ * counted), payouts v3 behind a cached and refreshed OAuth token and never made twice for one payout, statuses in
+ * our words, and a 5xx or a hang is ProviderUnavailable within the configured time.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { ProviderRejected, ProviderUnavailable } from '../../shared/application/providers';
+import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
+import {
+  dlocalConnectors,
+  type DlocalConnectors,
+  type LocalPaymentRequest,
+  type BankPayoutRequest,
+} from '../../shared/adapters/providers/dlocal/dlocal.connector';
+import { externalIdOf, orderIdOf, refundReferenceOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
+import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
+
+const TOTAL_MS = 1000;
+let fake: FakeDlocal;
+let live: DlocalConnectors;
+let receiver: Server;
+let receiverUrl: string;
+/** What our notification route received last: headers and the raw body, verified and parsed by the connector. */
+const received: Array<{ path: string; headers: IncomingHttpHeaders; raw: string }> = [];
+
+const connect = (over: Record<string, unknown> = {}) =>
+  dlocalConnectors(
+    parseProvidersConfig({ dlocal: { ...fake.dlocalConfig(), timeouts: { connect_ms: 1000, total_ms: TOTAL_MS }, ...over } }, 'test')
+      .dlocal!,
+  );
+
+beforeAll(async () => {
+  fake = await startFakeDlocal({ hangMs: 5_000 });
+  live = connect();
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      received.push({ path: req.url ?? '', headers: req.headers, raw });
+      const parsed = req.url?.endsWith('/payouts')
+        ? live.notifications.parsePayout(req.headers, raw)
+        : live.notifications.parse(req.headers, raw);
+      res.writeHead(parsed && 'forged' in parsed ? 401 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(parsed));
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const addr = receiver.address();
+  receiverUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/providers/dlocal/notifications`;
+});
+afterAll(async () => {
+  live?.client.close();
+  await fake?.close();
+  await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
+});
+afterEach(() => {
+  expect(fake.violations).toEqual([]);
+});
+
+const paymentId = () => `pi_${randomBytes(16).toString('base64url')}`;
+const payoutId = () => `po_${randomBytes(16).toString('base64url')}`;
+const refundId = () => `re_${randomBytes(16).toString('base64url')}`;
+const payment = (over: Partial<LocalPaymentRequest> = {}): LocalPaymentRequest => ({
+  paymentId: paymentId(),
+  methodCode: 'svc-mt-12',
+  amountMinor: 12_345,
+  currency: 'PEN',
+  country: 'PER',
+  payer: { name: 'Rosa Quispe', email: 'rosa@example.pe', document: '45678912' },
+  notificationUrl: receiverUrl,
+  returnUrl: 'https://merchant.example/return',
+  ...over,
+});
+const payout = (over: Partial<BankPayoutRequest> = {}): BankPayoutRequest => ({
+  payoutId: payoutId(),
+  methodCode: 'svc-mt-6',
+  amountMinor: 50_000,
+  currency: 'PEN',
+  beneficiary: {
+    name: 'Luis Alberto Huamán',
+    document: '41234567',
+    documentType: 'DNI',
+    bankCode: '002',
+    accountNumber: '19312345678012',
+    accountType: 'savings',
+  },
+  notificationUrl: `${receiverUrl}/payouts`,
+  ...over,
+});
+
+describe('dLocal pay-ins through the connector', () => {
+  it('a PagoEfectivo CIP is a signed DIRECT ticket payment the fake accepts; it is read back by our order_id', async () => {
+    const req = payment();
+    const created = await live.payments.create(req);
+    expect(created).toMatchObject({
+      outcome: { kind: 'pending' },
+      artefact: { kind: 'ticket', ticket: { number: expect.stringMatching(/^\d{8}$/) } },
+    });
+    const orderId = orderIdOf(req.paymentId);
+    expect(fake.payment(orderId)?.request).toEqual({
+      amount: 123.45,
+      currency: 'PEN',
+      country: 'PE',
+      payment_method_id: 'EF',
+      payment_method_flow: 'DIRECT',
+      payer: { name: 'Rosa Quispe', email: 'rosa@example.pe', document: '45678912' },
+      order_id: orderId,
+      notification_url: receiverUrl,
+    });
+    const signed = fake.requests.find(
+      (r) => r.method === 'POST' && r.path === '/payments' && (r.body as { order_id: string }).order_id === orderId,
+    );
+    expect(signed?.headers).toMatchObject({
+      'x-version': '2.1',
+      authorization: expect.stringMatching(/^V2-HMAC-SHA256, Signature: [0-9a-f]{64}$/),
+    });
+    expect(await live.payments.get(req.paymentId)).toEqual(created);
+    expect(await live.payments.get(paymentId())).toEqual({ kind: 'not_found' });
+  });
+
+  it('PSE, Webpay and Yape are REDIRECT payments with our return URL; Servipag in whole pesos (CLP has no cents)', async () => {
+    for (const [methodCode, country, currency] of [
+      ['svc-mt-14', 'COL', 'COP'],
+      ['svc-mt-18', 'CHL', 'CLP'],
+      ['svc-mt-13', 'PER', 'PEN'],
+    ] as const) {
+      const req = payment({ methodCode, country, currency, amountMinor: 15_000 });
+      const r = await live.payments.create(req);
+      expect(r).toMatchObject({ artefact: { kind: 'redirect', redirectUrl: expect.stringContaining(fake.baseUrl) } });
+      expect(fake.payment(orderIdOf(req.paymentId))?.request).toMatchObject({
+        payment_method_flow: 'REDIRECT',
+        callback_url: req.returnUrl,
+      });
+    }
+    const servipag = payment({ methodCode: 'svc-mt-19', country: 'CHL', currency: 'CLP', amountMinor: 15_000 });
+    expect(await live.payments.create(servipag)).toMatchObject({ artefact: { kind: 'ticket' } });
+    expect(fake.payment(orderIdOf(servipag.paymentId))?.request).toMatchObject({
+      payment_method_id: 'SP',
+      amount: 15_000,
+      currency: 'CLP',
+    });
+    // Ecuador's bank transfer (svc-mt-26) is not a method dLocal documents: refused before any call.
+    const before = fake.requests.length;
+    const e = await live.payments.create(payment({ methodCode: 'svc-mt-26', country: 'ECU', currency: 'USD' })).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProviderRejected);
+    expect((e as ProviderRejected).code).toBe('method_not_available');
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('a request signed with another secret is refused by the fake: unavailable (our configuration), nothing created', async () => {
+    const rogue = connect({ secret_key: 'not-the-secret-dlocal-gave-us' });
+    try {
+      const req = payment();
+      await expect(rogue.payments.create(req)).rejects.toBeInstanceOf(ProviderUnavailable);
+      expect(fake.payment(orderIdOf(req.paymentId))).toBeUndefined();
+      expect(fake.violations.splice(0)).toEqual([expect.stringContaining('the V2-HMAC-SHA256 signature does not match')]);
+    } finally {
+      rogue.client.close();
+    }
+  });
+
+  it('a second create of one payment is dLocal’s duplicated order, answered by reading the payment back', async () => {
+    const req = payment({ methodCode: 'svc-mt-16', country: 'COL', currency: 'COP', amountMinor: 2_000_000 });
+    const first = await live.payments.create(req);
+    const again = await live.payments.create(req);
+    expect(again).toEqual(first);
+    expect(fake.creates(orderIdOf(req.paymentId))).toBe(2);
+  });
+
+  it('a lost answer is ProviderUnavailable; the retry is the duplicate and reads the one payment back', async () => {
+    const req = payment();
+    fake.failNext('payments', { hangAfter: true });
+    const started = performance.now();
+    await expect(live.payments.create(req)).rejects.toBeInstanceOf(ProviderUnavailable);
+    expect(performance.now() - started).toBeLessThan(TOTAL_MS + 500);
+    const held = fake.payment(orderIdOf(req.paymentId));
+    expect(await live.payments.create(req)).toMatchObject({ providerPaymentId: held?.id, outcome: { kind: 'pending' } });
+  });
+
+  it('statuses in our words: paid with its amount, rejections as our codes, cancelled, expired; a refusal rejects', async () => {
+    const req = payment();
+    const { providerPaymentId } = await live.payments.create(req);
+    fake.setStatus(orderIdOf(req.paymentId), 'PAID');
+    expect(await live.payments.getByProviderId(providerPaymentId)).toMatchObject({ outcome: { kind: 'paid', amountMinor: 12_345 } });
+
+    fake.nextPayment({ status: 'REJECTED', statusCode: '302' });
+    expect(await live.payments.create(payment())).toMatchObject({ outcome: { kind: 'failed', code: 'insufficient_funds' } });
+    const other = payment();
+    await live.payments.create(other);
+    fake.setStatus(orderIdOf(other.paymentId), 'REJECTED', '317');
+    expect(await live.payments.get(other.paymentId)).toMatchObject({ outcome: { kind: 'failed', code: 'rejected_by_risk' } });
+    fake.setStatus(orderIdOf(other.paymentId), 'CANCELLED');
+    expect(await live.payments.get(other.paymentId)).toMatchObject({ outcome: { kind: 'cancelled' } });
+    fake.setStatus(orderIdOf(other.paymentId), 'EXPIRED');
+    expect(await live.payments.get(other.paymentId)).toMatchObject({ outcome: { kind: 'expired' } });
+
+    fake.nextPayment({ refuse: 5007 });
+    const e = await live.payments.create(payment()).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProviderRejected);
+    expect((e as ProviderRejected).code).toBe('limit_exceeded');
+    expect((e as Error).message).not.toContain('Scripted');
+  });
+
+  it('a refund of a paid payment carries our order_refund_id; its notification names dLocal’s refund; unpaid: refused', async () => {
+    const req = payment();
+    const { providerPaymentId } = await live.payments.create(req);
+    const rid = refundId();
+    const early = await live.payments
+      .refund({ refundId: rid, providerPaymentId, amountMinor: 5_000, currency: 'PEN', notificationUrl: receiverUrl })
+      .catch((x: unknown) => x);
+    expect(early).toBeInstanceOf(ProviderRejected);
+    fake.setStatus(orderIdOf(req.paymentId), 'PAID');
+    const r = await live.payments.refund({
+      refundId: rid,
+      providerPaymentId,
+      amountMinor: 5_000,
+      currency: 'PEN',
+      notificationUrl: receiverUrl,
+    });
+    expect(r).toEqual({ providerRefundId: expect.stringMatching(/^REF-/), kind: 'pending' });
+    expect(fake.refund(r.providerRefundId)).toMatchObject({
+      amount: 50,
+      paymentId: providerPaymentId,
+      orderRefundId: refundReferenceOf(rid),
+    });
+    fake.setRefundStatus(r.providerRefundId, 'SUCCESS');
+    const n = await fake.notifyRefund(r.providerRefundId);
+    expect(n.status).toBe(200);
+    expect(JSON.parse(n.body)).toEqual({
+      // The refund object dLocal documents has no order_refund_id: the refund is found by dLocal's id (kept when sent).
+      item: { kind: 'refund', refundId: null, providerRefundId: r.providerRefundId, providerPaymentId, claimed: 'SUCCESS' },
+    });
+  });
+
+  it('notifications: signed raw body checked; forged or unsigned never read; repeats and stale ones name the read-back', async () => {
+    const req = payment();
+    const { providerPaymentId } = await live.payments.create(req);
+    const orderId = orderIdOf(req.paymentId);
+    fake.setStatus(orderId, 'PAID');
+    const good = await fake.notify(orderId);
+    expect(good.status).toBe(200);
+    expect(JSON.parse(good.body)).toEqual({ item: { kind: 'payment', paymentId: req.paymentId, providerPaymentId, claimed: 'PAID' } });
+    expect(JSON.parse((await fake.notify(orderId)).body)).toEqual(JSON.parse(good.body));
+    expect(JSON.parse((await fake.notify(orderId, { sign: 'forged' })).body)).toEqual({ forged: true });
+    expect(JSON.parse((await fake.notify(orderId, { sign: 'none' })).body)).toEqual({ forged: true });
+    // A stale PENDING after PAID (out of order): the item claims PENDING; the read-back says paid.
+    expect(JSON.parse((await fake.notify(orderId, { status: 'PENDING' })).body)).toMatchObject({ item: { claimed: 'PENDING' } });
+    expect(await live.payments.getByProviderId(providerPaymentId)).toMatchObject({ outcome: { kind: 'paid' } });
+    // The body altered after signing (one more space) fails the check.
+    const raw = received[received.length - 1]!;
+    expect(live.notifications.parse(raw.headers, `${raw.raw} `)).toEqual({ forged: true });
+    expect(live.notifications.parse(fake.signedNotificationHeaders('{"hello":1}'), '{"hello":1}')).toBeNull();
+  });
+
+  it('5xx and a hang are ProviderUnavailable within the time limit; a read is retried once, a create never', async () => {
+    fake.failNext('payments', { status: 503 });
+    const req = payment();
+    await expect(live.payments.create(req)).rejects.toBeInstanceOf(ProviderUnavailable);
+    expect(fake.creates(orderIdOf(req.paymentId))).toBe(0);
+    fake.failNext('payments', { hang: true });
+    const started = performance.now();
+    await expect(live.payments.create(payment())).rejects.toBeInstanceOf(ProviderUnavailable);
+    expect(performance.now() - started).toBeLessThan(TOTAL_MS + 500);
+    await live.payments.create(req);
+    fake.failNext('order', { status: 500 });
+    expect(await live.payments.get(req.paymentId)).toMatchObject({ outcome: { kind: 'pending' } });
+    fake.failNext('order', { status: 500 }, 2);
+    await expect(live.payments.get(req.paymentId)).rejects.toBeInstanceOf(ProviderUnavailable);
+  });
+});
+
+describe('dLocal payouts v3 through the connector', () => {
+  it('a Peruvian bank payout goes with a bearer token that is cached, and is read back by our external_id', async () => {
+    const fresh = connect();
+    try {
+      const before = fake.tokensIssued();
+      const req = payout();
+      const [created, none] = await Promise.all([fresh.payouts!.create(req), fresh.payouts!.get(payoutId())]);
+      expect(created).toEqual({ kind: 'pending', orderId: expect.stringMatching(/^PO-/), held: false });
+      expect(none).toEqual({ kind: 'not_found' });
+      expect(await fresh.payouts!.get(req.payoutId)).toEqual(created);
+      expect(fake.tokensIssued() - before).toBe(1);
+      expect(fresh.client.tokenRequests()).toBe(1);
+      expect(fake.payout(externalIdOf(req.payoutId))?.request).toEqual({
+        external_id: externalIdOf(req.payoutId),
+        country: 'PE',
+        payment_method_id: 'BANK_TRANSFER',
+        amount: 500,
+        currency: 'PEN',
+        purpose: 'OTHER',
+        flow_type: 'B2C',
+        notification_url: req.notificationUrl,
+        beneficiary: {
+          first_name: 'Luis',
+          last_name: 'Alberto Huamán',
+          document: { type: 'DNI', id: '41234567' },
+          bank_account: { account: '19312345678012', type: 'SAVINGS', code: '002' },
+        },
+      });
+    } finally {
+      fresh.client.close();
+    }
+  });
+
+  it('the token is refreshed before it expires (the fake counts a call with an expired token as a violation)', async () => {
+    fake.setTokenLifetime(3);
+    const fresh = connect();
+    try {
+      const req = payout();
+      await fresh.payouts!.create(req);
+      await new Promise((r) => setTimeout(r, 2_100));
+      expect(await fresh.payouts!.get(req.payoutId)).toMatchObject({ kind: 'pending' });
+      expect(fresh.client.tokenRequests()).toBe(2);
+    } finally {
+      fake.setTokenLifetime(180);
+      fresh.client.close();
+    }
+  });
+
+  it('a token dLocal no longer honours (401) is dropped and the call made once more with a new one', async () => {
+    const req = payout();
+    await live.payouts!.create(req);
+    const before = live.client.tokenRequests();
+    fake.revokeTokens();
+    expect(await live.payouts!.get(req.payoutId)).toMatchObject({ kind: 'pending' });
+    expect(live.client.tokenRequests()).toBe(before + 1);
+    expect(fake.payoutCreates(externalIdOf(req.payoutId))).toBe(1);
+  });
+
+  it('a payout whose answer was lost is found by external_id on the retry: never a second payout', async () => {
+    const req = payout({
+      methodCode: 'svc-mt-31',
+      currency: 'ARS',
+      beneficiary: {
+        name: 'Ana Gómez',
+        document: '20123456789',
+        documentType: 'CUIT',
+        instantTransferKey: '0000003100010000000001',
+        instantTransferType: 'cvu',
+      },
+    });
+    fake.failNext('payouts', { hangAfter: true });
+    await expect(live.payouts!.create(req)).rejects.toBeInstanceOf(ProviderUnavailable);
+    const externalId = externalIdOf(req.payoutId);
+    expect(await live.payouts!.create(req, { retry: true })).toMatchObject({ kind: 'pending', orderId: fake.payout(externalId)?.id });
+    expect(fake.payoutCreates(externalId)).toBe(1);
+    // Without the lookup, dLocal's "External ID already used" is read back the same way.
+    expect(await live.payouts!.create(req)).toMatchObject({ orderId: fake.payout(externalId)?.id });
+    expect(fake.payoutCreates(externalId)).toBe(2);
+    expect(fake.payout(externalId)?.request.beneficiary.bank_account).toEqual({ account: '0000003100010000000001', type: 'CHECKING' });
+  });
+
+  it('payout statuses in our words, and its notifications verified before the read-back', async () => {
+    const req = payout({
+      methodCode: 'svc-mt-32',
+      currency: 'COP',
+      amountMinor: 10_000_000,
+      beneficiary: {
+        name: 'Camila Rojas',
+        document: '1.020.304.050',
+        documentType: 'CC',
+        bankCode: '007',
+        accountNumber: '123456789',
+        accountType: 'checking',
+      },
+    });
+    await live.payouts!.create(req);
+    const externalId = externalIdOf(req.payoutId);
+    fake.setPayoutStatus(externalId, 'ON_HOLD_BY_COMPLIANCE');
+    expect(await live.payouts!.get(req.payoutId)).toMatchObject({ kind: 'pending', held: true });
+    fake.setPayoutStatus(externalId, 'DELIVERED');
+    expect(await live.payouts!.get(req.payoutId)).toMatchObject({ kind: 'pending', held: false });
+    fake.setPayoutStatus(externalId, 'REJECTED', 'ERROR_ACCOUNT_INCORRECT');
+    expect(await live.payouts!.get(req.payoutId)).toMatchObject({ kind: 'rejected', reason: 'invalid_account' });
+    const n = await fake.notifyPayout(externalId);
+    const item = { payoutId: req.payoutId, providerPayoutId: fake.payout(externalId)?.id, claimed: 'REJECTED' };
+    expect(JSON.parse(n.body)).toEqual({ item: { ...item, verified: true } });
+    expect(JSON.parse((await fake.notifyPayout(externalId, { sign: 'forged' })).body)).toEqual({ forged: true });
+    // dLocal documents no signature on payout notifications: an unsigned one only prompts the read-back.
+    expect(JSON.parse((await fake.notifyPayout(externalId, { sign: 'none' })).body)).toEqual({ item: { ...item, verified: false } });
+
+    const paid = payout();
+    await live.payouts!.create(paid);
+    fake.setPayoutStatus(externalIdOf(paid.payoutId), 'PAID');
+    expect(await live.payouts!.get(paid.payoutId)).toMatchObject({ kind: 'settled' });
+  });
+
+  it('a beneficiary that cannot be paid is refused before any call; wrong client credentials or a 5xx are unavailable', async () => {
+    const before = fake.requests.length;
+    const bad = await live
+      .payouts!.create(payout({ beneficiary: { name: 'X', document: '41234567', documentType: 'DNI' } }))
+      .catch((x: unknown) => x);
+    expect((bad as ProviderRejected).code).toBe('invalid_account');
+    const cvu = await live
+      .payouts!.create(
+        payout({
+          methodCode: 'svc-mt-31',
+          currency: 'ARS',
+          beneficiary: { name: 'Ana', document: '20123456789', documentType: 'CUIT', instantTransferKey: '123' },
+        }),
+      )
+      .catch((x: unknown) => x);
+    expect((cvu as ProviderRejected).code).toBe('invalid_account');
+    const cents = await live
+      .payouts!.create(payout({ methodCode: 'svc-mt-32', currency: 'COP', amountMinor: 10_050 }))
+      .catch((x: unknown) => x);
+    expect((cents as ProviderRejected).code).toBe('amount_not_allowed');
+    const dni = await live.payouts!.create(payout({ methodCode: 'svc-mt-32', currency: 'COP' })).catch((x: unknown) => x);
+    expect((dni as ProviderRejected).code).toBe('invalid_beneficiary');
+    expect(fake.requests.length).toBe(before);
+
+    const rogue = connect({ payouts: { client_id: 'someone-else', client_secret: 'not-ours-at-all' } });
+    try {
+      await expect(rogue.payouts!.get(payoutId())).rejects.toBeInstanceOf(ProviderUnavailable);
+    } finally {
+      rogue.client.close();
+    }
+    fake.failNext('payouts', { status: 502 });
+    const req = payout();
+    await expect(live.payouts!.create(req)).rejects.toBeInstanceOf(ProviderUnavailable);
+    expect(fake.payoutCreates(externalIdOf(req.payoutId))).toBe(0);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * The fake dLocal on its own, for the local live stage:
+ *   npx tsx test/support/fake-dlocal/cli.ts --providers-out .local/providers.json [--control-port 4400] [--port N]
+ * adds a `dlocal` block pointing at it to the providers document (keeping the others there; mode 0600).
+ * Notifications go where each payment, refund or payout asked (its notification_url), signed as dLocal signs them.
+ * A plain-HTTP control API on 127.0.0.1:
+ *   GET  /payments | /payouts      every payment (order_id, id, status, method, amount) / payout (external_id, ...)
+ *   POST /status                   {"order_id": "dp...", "status": "PAID" | "REJECTED" | "CANCELLED" | "EXPIRED",
+ *                                   "status_code": "302", "notify": true, "sign": "forged"}
+ *   POST /notify                   {"order_id": "dp...", "status": "PENDING" (a stale copy), "sign": "good|forged|none"}
+ *                                  (send it twice for a duplicate; never for a skipped notification)
+ *   POST /payout-status            {"external_id": "do...", "status": "PAID" | "REJECTED" | "ON_HOLD" | ..., "reason":
+ *                                   "ERROR_ACCOUNT_INCORRECT", "notify": true, "sign": "good"}
+ *   POST /refund-status            {"id": "REF-...", "status": "SUCCESS", "notify": true}
+ *   POST /next-payment             {"status": "REJECTED", "statusCode": "301"} or {"refuse": 5007}
+ *   POST /fail/{payments|payment|order|refunds|token|payouts|payout}  {"status": 500} | {"hang": true} |
+ *                                  {"hangAfter": true} (done, answer lost), {"times": 2}
+ *   POST /token-lifetime           {"seconds": 30}
+ *   GET  /violations               requests off our schemas or unsigned
+ * until SIGINT or SIGTERM.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { PaymentStatus, PayoutStatus } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
+import { controlServer } from '../control-server';
+import { startFakeDlocal, type FakeDlocalOp, type PaymentScript, type Signing } from './index';
+
+const { values } = parseArgs({
+  options: {
+    'providers-out': { type: 'string' },
+    'control-port': { type: 'string', default: '4400' },
+    port: { type: 'string' },
+  },
+});
+if (!values['providers-out']) {
+  console.error('Usage: tsx test/support/fake-dlocal/cli.ts --providers-out FILE [--control-port N] [--port N]');
+  process.exit(2);
+}
+
+const dlocal = await startFakeDlocal(values.port ? { port: Number(values.port) } : {});
+const out = values['providers-out'];
+mkdirSync(dirname(out), { recursive: true });
+const existing = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
+writeFileSync(out, `${JSON.stringify({ ...existing, dlocal: dlocal.dlocalConfig() }, null, 2)}\n`, { mode: 0o600 });
+
+const OPS: readonly FakeDlocalOp[] = ['payments', 'payment', 'order', 'refunds', 'token', 'payouts', 'payout'];
+const signing = (v: unknown): Signing => (v === 'forged' || v === 'none' ? v : 'good');
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+const control = controlServer(async ({ method, path, body }, reply) => {
+  let m: RegExpExecArray | null;
+  if (method === 'GET' && path === '/violations') return reply(200, dlocal.violations);
+  if (method === 'GET' && path === '/payments') {
+    const ids = new Set(dlocal.requests.filter((r) => r.path === '/payments').map((r) => str((r.body as { order_id?: unknown }).order_id)));
+    return reply(
+      200,
+      [...ids].flatMap((orderId) => {
+        const p = dlocal.payment(orderId);
+        return p ? [{ order_id: orderId, id: p.id, status: p.status, method: p.request.payment_method_id, amount: p.request.amount }] : [];
+      }),
+    );
+  }
+  if (method === 'GET' && path === '/payouts') {
+    const ids = new Set(
+      dlocal.requests.filter((r) => r.path === '/payouts/v3').map((r) => str((r.body as { external_id?: unknown }).external_id)),
+    );
+    return reply(
+      200,
+      [...ids].flatMap((externalId) => {
+        const p = dlocal.payout(externalId);
+        return p ? [{ external_id: externalId, id: p.id, status: p.status, amount: p.request.amount, currency: p.request.currency }] : [];
+      }),
+    );
+  }
+  if (method === 'POST' && path === '/status') {
+    const orderId = str(body.order_id);
+    if (!dlocal.payment(orderId)) return reply(404, { error: `no payment ${orderId}` });
+    dlocal.setStatus(orderId, str(body.status) as PaymentStatus, typeof body.status_code === 'string' ? body.status_code : undefined);
+    return reply(200, body.notify ? await dlocal.notify(orderId, { sign: signing(body.sign) }) : { status: body.status });
+  }
+  if (method === 'POST' && path === '/notify') {
+    const orderId = str(body.order_id);
+    if (!dlocal.payment(orderId)) return reply(404, { error: `no payment ${orderId}` });
+    const status = typeof body.status === 'string' ? (body.status as PaymentStatus) : undefined;
+    return reply(200, await dlocal.notify(orderId, { sign: signing(body.sign), ...(status ? { status } : {}) }));
+  }
+  if (method === 'POST' && path === '/payout-status') {
+    const externalId = str(body.external_id);
+    if (!dlocal.payout(externalId)) return reply(404, { error: `no payout ${externalId}` });
+    dlocal.setPayoutStatus(externalId, str(body.status) as PayoutStatus, typeof body.reason === 'string' ? body.reason : undefined);
+    return reply(200, body.notify ? await dlocal.notifyPayout(externalId, { sign: signing(body.sign) }) : { status: body.status });
+  }
+  if (method === 'POST' && path === '/refund-status') {
+    const id = str(body.id);
+    if (!dlocal.refund(id)) return reply(404, { error: `no refund ${id}` });
+    dlocal.setRefundStatus(id, str(body.status) as 'SUCCESS');
+    return reply(200, body.notify ? await dlocal.notifyRefund(id, { sign: signing(body.sign) }) : { status: body.status });
+  }
+  if (method === 'POST' && path === '/next-payment') {
+    dlocal.nextPayment(body as unknown as PaymentScript);
+    return reply(200, { next: body });
+  }
+  if (method === 'POST' && path === '/token-lifetime') {
+    dlocal.setTokenLifetime(Number(body.seconds ?? 180));
+    return reply(200, { seconds: Number(body.seconds ?? 180) });
+  }
+  if (method === 'POST' && (m = /^\/fail\/([A-Za-z]+)$/.exec(path)) && OPS.includes(m[1] as FakeDlocalOp)) {
+    const how =
+      body.hang === true
+        ? { hang: true as const }
+        : body.hangAfter === true
+          ? { hangAfter: true as const }
+          : { status: Number(body.status ?? 500) };
+    dlocal.failNext(m[1] as FakeDlocalOp, how, Number(body.times ?? 1));
+    return reply(200, { failing: m[1], how });
+  }
+  reply(404, { error: 'unknown control route' });
+});
+await new Promise<void>((resolve) => control.listen(Number(values['control-port']), '127.0.0.1', resolve));
+console.log(`fake dLocal at ${dlocal.baseUrl}; providers written to ${out}; control on http://127.0.0.1:${values['control-port']}`);
+
+const stop = async () => {
+  control.close();
+  await dlocal.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

@@ -1,0 +1,292 @@
+/**
+ * A fake dLocal for the tests and the local live stage: HTTPS with its own CA (given to our client as ca_pem); the
+ * pay-ins API (POST /payments, GET /payments/{id}, GET /orders/{order_id}, POST /refunds, GET /refunds/{id}) where
+ * every request must carry X-Login, X-Trans-Key, X-Version 2.1 and a V2-HMAC-SHA256 signature over
+ * X-Login + X-Date + body, and payouts v3 (POST /oauth/token, POST /payouts/v3, GET /payouts/v3?external_id=) behind
+ * bearer tokens that expire. Bodies are checked against our schemas (state.ts); a second create with one order_id is
+ * dLocal's 5009 "duplicated", one external_id its 511. It signs notifications as dLocal signs them (or forges
+ * them), sends them twice, out of order or not at all, and fails on demand (a status, a hang, a lost answer).
+ */
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { authorizationOf, signatureOf, signatureValid } from '../../../shared/adapters/providers/dlocal/dlocal.signature';
+import type { PaymentStatus, PayoutStatus } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
+import { makeCertificates } from '../fake-psp/certificates';
+import {
+  DlocalError,
+  DlocalState,
+  type FakeDlocalOp,
+  type FakePayment,
+  type FakePayout,
+  type FakeRefund,
+  type Fault,
+  type PaymentScript,
+} from './state';
+
+export type { FakeDlocalOp, Fault, PaymentScript } from './state';
+
+export interface NotificationAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** How a notification is signed: as dLocal signs it, with another secret, or not at all. */
+export type Signing = 'good' | 'forged' | 'none';
+
+export interface FakeDlocal {
+  readonly baseUrl: string;
+  readonly caPem: string;
+  readonly xLogin: string;
+  readonly secretKey: string;
+  dlocalConfig(over?: Record<string, unknown>): Record<string, unknown>;
+  readonly requests: ReadonlyArray<{ method: string; path: string; body: unknown; headers: IncomingMessage['headers']; at: number }>;
+  readonly violations: string[];
+  payment(orderId: string): FakePayment | undefined;
+  payout(externalId: string): FakePayout | undefined;
+  refund(id: string): FakeRefund | undefined;
+  /** Creates received for one order_id / external_id (a duplicate counts too). */
+  creates(orderId: string): number;
+  payoutCreates(externalId: string): number;
+  readonly tokensIssued: () => number;
+  setTokenLifetime(seconds: number): void;
+  /** dLocal forgets every token it issued (a revocation): the next call with one is a 401. */
+  revokeTokens(): void;
+  nextPayment(script: PaymentScript): void;
+  failNext(op: FakeDlocalOp, how: Fault, times?: number): void;
+  /** The payer pays, or dLocal rejects, cancels, expires (no notification: call notify). */
+  setStatus(orderId: string, status: PaymentStatus, statusCode?: string): void;
+  setPayoutStatus(externalId: string, status: PayoutStatus, reason?: string): void;
+  setRefundStatus(id: string, status: FakeRefund['status']): void;
+  /**
+   * Posts the payment object (as it is now, or with `status` for a stale, out-of-order copy) to its notification_url,
+   * signed per `sign`. Calling it twice is a duplicate; not calling it is a skipped notification.
+   */
+  notify(orderId: string, o?: { sign?: Signing; status?: PaymentStatus }): Promise<NotificationAnswer>;
+  notifyRefund(id: string, o?: { sign?: Signing }): Promise<NotificationAnswer>;
+  notifyPayout(externalId: string, o?: { sign?: Signing; status?: PayoutStatus }): Promise<NotificationAnswer>;
+  /** The headers dLocal would sign a body with (for tests that post it themselves). */
+  signedNotificationHeaders(body: string, sign?: Signing): Record<string, string>;
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function opOf(method: string, path: string): FakeDlocalOp | null {
+  if (method === 'POST' && path === '/payments') return 'payments';
+  if (method === 'GET' && /^\/payments\/[^/]+$/.test(path)) return 'payment';
+  if (method === 'GET' && /^\/orders\/[^/]+$/.test(path)) return 'order';
+  if ((method === 'POST' && path === '/refunds') || (method === 'GET' && /^\/refunds\/[^/]+$/.test(path))) return 'refunds';
+  if (method === 'POST' && path === '/oauth/token') return 'token';
+  if (method === 'POST' && path === '/payouts/v3') return 'payouts';
+  if (method === 'GET' && path === '/payouts/v3') return 'payout';
+  return null;
+}
+
+export async function startFakeDlocal(opts: { hangMs?: number; port?: number } = {}): Promise<FakeDlocal> {
+  const certs = makeCertificates();
+  const xLogin = `login-${randomBytes(6).toString('hex')}`;
+  const xTransKey = `trans-${randomBytes(6).toString('hex')}`;
+  const secretKey = randomBytes(24).toString('base64url');
+  const clientId = `client-${randomBytes(6).toString('hex')}`;
+  const clientSecret = randomBytes(24).toString('base64url');
+  let origin = '';
+  const state = new DlocalState(() => origin, clientId, clientSecret);
+  const requests: Array<{ method: string; path: string; body: unknown; headers: IncomingMessage['headers']; at: number }> = [];
+  const sockets = new Set<Socket>();
+  const hung = new Set<ServerResponse>();
+  const hang = (res: ServerResponse) => {
+    hung.add(res);
+    setTimeout(() => res.destroy(), opts.hangMs ?? 60_000).unref();
+  };
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    if (res.destroyed) return;
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
+  /** A pay-ins call signed as dLocal requires; what is wrong is a violation, answered 403 3001 as dLocal does. */
+  function checkSigned(op: FakeDlocalOp, req: IncomingMessage, text: string) {
+    const h = req.headers;
+    const problems: string[] = [];
+    if (h['x-login'] !== xLogin) problems.push('X-Login is not ours');
+    if (h['x-trans-key'] !== xTransKey) problems.push('X-Trans-Key is not ours');
+    if (h['x-version'] !== '2.1') problems.push('X-Version is not 2.1');
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(String(h['x-date'] ?? ''))) problems.push('X-Date is not ISO 8601 UTC');
+    if (req.method === 'POST' && h['content-type']?.split(';')[0] !== 'application/json') problems.push('content-type is not JSON');
+    if (!signatureValid(h, text, { xLogin, secretKey })) problems.push('the V2-HMAC-SHA256 signature does not match');
+    if (problems.length) {
+      state.violations.push(`${op}: ${problems.join('; ')}`);
+      throw new DlocalError(403, 3001, 'Invalid Credentials.');
+    }
+  }
+
+  function route(
+    op: FakeDlocalOp,
+    req: IncomingMessage,
+    path: string,
+    query: URLSearchParams,
+    text: string,
+    body: unknown,
+  ): [number, unknown] {
+    if (op === 'token') return [200, state.issueToken(body)];
+    if (op === 'payouts' || op === 'payout') {
+      if (!state.bearerValid(req.headers.authorization)) throw new DlocalError(401, 401, 'Unauthorized');
+      if (op === 'payouts') return [200, state.createPayout(body)];
+      const externalId = query.get('external_id');
+      const p = externalId ? state.byExternalId.get(externalId) : state.payouts.get(query.get('payout_id') ?? '');
+      if (!externalId && !query.get('payout_id')) state.violations.push('GET /payouts/v3: neither external_id nor payout_id');
+      if (!p) throw new DlocalError(404, 509, 'Payout not found with this ID.');
+      return [200, state.payoutObject(p)];
+    }
+    checkSigned(op, req, text);
+    const last = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+    switch (op) {
+      case 'payments':
+        return [200, state.createPayment(body)];
+      case 'payment': {
+        const p = state.payments.get(last);
+        if (!p) throw new DlocalError(404, 4000, 'Payment not found.');
+        return [200, state.paymentObject(p)];
+      }
+      case 'order':
+        return [200, state.order(last)];
+      default: {
+        if (req.method === 'POST') return [200, state.createRefund(body)];
+        const r = state.refunds.get(last);
+        if (!r) throw new DlocalError(404, 4000, 'Refund not found.');
+        return [200, state.refundObject(r)];
+      }
+    }
+  }
+
+  const server: Server = createServer({ key: certs.server.keyPem, cert: certs.server.certPem }, (req, res) => {
+    void (async () => {
+      const text = await readBody(req);
+      const url = new URL(req.url ?? '/', 'https://fake-dlocal');
+      const method = req.method ?? 'GET';
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        state.violations.push(`${method} ${url.pathname}: a body that is not JSON`);
+        return send(res, 400, { code: 5000, message: 'Invalid request.' });
+      }
+      requests.push({ method, path: url.pathname + url.search, body, headers: req.headers, at: Date.now() });
+      const op = opOf(method, url.pathname);
+      if (!op) {
+        state.violations.push(`no ${method} ${url.pathname}`);
+        return send(res, 404, { code: 5000, message: 'Not found.' });
+      }
+      const fault = state.nextFault(op);
+      if (fault && 'hang' in fault) return hang(res);
+      if (fault && 'status' in fault) return send(res, fault.status, { code: 0, message: 'scripted failure' });
+      try {
+        const [status, answer] = route(op, req, url.pathname, url.searchParams, text, body);
+        if (fault && 'hangAfter' in fault) return hang(res);
+        send(res, status, answer);
+      } catch (e) {
+        if (e instanceof DlocalError) return send(res, e.status, e.body());
+        send(res, 500, { code: 0, message: String(e) });
+      }
+    })();
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
+  const addr = server.address();
+  origin = `https://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+
+  const signedNotificationHeaders = (text: string, sign: Signing = 'good'): Record<string, string> => {
+    const xDate = new Date().toISOString();
+    const secret = sign === 'good' ? secretKey : randomBytes(24).toString('base64url');
+    return {
+      'content-type': 'application/json',
+      'x-date': xDate,
+      'x-login': xLogin,
+      ...(sign === 'none' ? {} : { authorization: authorizationOf(signatureOf(secret, xLogin, xDate, text)) }),
+    };
+  };
+  async function post(url: string, object: unknown, sign: Signing = 'good'): Promise<NotificationAnswer> {
+    const text = JSON.stringify(object);
+    const r = await fetch(url, { method: 'POST', headers: signedNotificationHeaders(text, sign), body: text });
+    return { status: r.status, body: await r.text() };
+  }
+
+  return {
+    baseUrl: origin,
+    caPem: certs.ca.certPem,
+    xLogin,
+    secretKey,
+    dlocalConfig: (over = {}) => ({
+      base_url: origin,
+      x_login: xLogin,
+      x_trans_key: xTransKey,
+      secret_key: secretKey,
+      payouts: { client_id: clientId, client_secret: clientSecret },
+      ca_pem: certs.ca.certPem,
+      ...over,
+    }),
+    requests,
+    violations: state.violations,
+    payment: (orderId) => state.byOrderId.get(orderId),
+    payout: (externalId) => state.byExternalId.get(externalId),
+    refund: (id) => state.refunds.get(id),
+    creates: (orderId) => state.creates.get(orderId) ?? 0,
+    payoutCreates: (externalId) => state.payoutCreates.get(externalId) ?? 0,
+    tokensIssued: () => state.tokensIssued,
+    setTokenLifetime(seconds) {
+      state.tokenLifetimeSeconds = seconds;
+    },
+    revokeTokens: () => state.tokens.clear(),
+    nextPayment: (script) => void state.scripts.push(script),
+    failNext(op, how, times = 1) {
+      state.faults.set(op, [...(state.faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
+    },
+    setStatus: (orderId, status, statusCode) => void state.setStatus(orderId, status, statusCode),
+    setPayoutStatus: (externalId, status, reason) => void state.setPayoutStatus(externalId, status, reason),
+    setRefundStatus(id, status) {
+      const r = state.refunds.get(id);
+      if (!r) throw new Error(`fake dLocal: no refund ${id}`);
+      r.status = status;
+    },
+    async notify(orderId, o = {}) {
+      const p = state.byOrderId.get(orderId);
+      if (!p) throw new Error(`fake dLocal: no payment for ${orderId}`);
+      const object = state.paymentObject(p);
+      return post(
+        p.request.notification_url,
+        o.status ? { ...object, status: o.status, status_code: o.status === 'PENDING' ? '100' : object.status_code } : object,
+        o.sign,
+      );
+    },
+    async notifyRefund(id, o = {}) {
+      const r = state.refunds.get(id);
+      if (!r) throw new Error(`fake dLocal: no refund ${id}`);
+      return post(r.notificationUrl, state.refundObject(r), o.sign);
+    },
+    async notifyPayout(externalId, o = {}) {
+      const p = state.byExternalId.get(externalId);
+      if (!p) throw new Error(`fake dLocal: no payout ${externalId}`);
+      const object = state.payoutObject(p);
+      return post(p.request.notification_url, o.status ? { ...object, status: o.status } : object, o.sign);
+    },
+    signedNotificationHeaders,
+    async close() {
+      for (const res of hung) res.destroy();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

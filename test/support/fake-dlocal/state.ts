@@ -1,0 +1,314 @@
+/**
+ * What the fake dLocal holds and how it answers, apart from HTTP: payments by id and by order_id, refunds,
+ * payouts by id and by external_id, OAuth tokens with their expiry, scripted answers and faults. Every request
+ * body is checked against OUR schemas of dLocal's API; a mismatch is answered as dLocal answers (400 with a code)
+ * and recorded in `violations`, which the tests assert empty.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import * as z from '../../../shared/domain/zod';
+import {
+  createPaymentRequestSchema,
+  createPayoutRequestSchema,
+  createRefundRequestSchema,
+  tokenRequestSchema,
+  type CreatePaymentRequest,
+  type CreatePayoutRequest,
+  type PaymentStatus,
+  type PayoutStatus,
+} from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
+
+export type FakeDlocalOp = 'payments' | 'payment' | 'order' | 'refunds' | 'token' | 'payouts' | 'payout';
+/** A status answered instead; no answer at all; or the request done and its answer lost. */
+export type Fault = { status: number } | { hang: true } | { hangAfter: true };
+
+/** How the next payment create answers (default: PENDING with its ticket or redirect). */
+export type PaymentScript = { status: 'REJECTED'; statusCode: string } | { refuse: number; httpStatus?: number };
+
+export interface FakePayment {
+  readonly id: string;
+  readonly request: CreatePaymentRequest;
+  status: PaymentStatus;
+  statusCode: string;
+  readonly createdDate: string;
+  /** A ticket's due date, fixed when the ticket is issued. */
+  readonly expirationDate: string;
+  approvedDate?: string;
+}
+
+export interface FakePayout {
+  readonly id: string;
+  readonly request: CreatePayoutRequest;
+  status: PayoutStatus;
+  statusCode: string;
+  reason?: string;
+  readonly createdDate: string;
+  lastUpdated: string;
+}
+
+export interface FakeRefund {
+  readonly id: string;
+  readonly paymentId: string;
+  readonly amount: number;
+  readonly currency: string;
+  /** Our order_refund_id: kept, but not in the refund object dLocal documents (reference/the-refund-object). */
+  readonly orderRefundId: string;
+  readonly notificationUrl: string;
+  status: 'PENDING' | 'SUCCESS' | 'REJECTED' | 'CANCELLED';
+}
+
+export class DlocalError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+  }
+  body() {
+    return { code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}) };
+  }
+}
+
+export const PAYMENT_CODES: Readonly<Record<PaymentStatus, string>> = {
+  PENDING: '100',
+  PAID: '200',
+  REJECTED: '300',
+  CANCELLED: '400',
+  EXPIRED: '500',
+  AUTHORIZED: '600',
+  VERIFIED: '700',
+};
+export const PAYOUT_CODES: Readonly<Record<PayoutStatus, string>> = {
+  PENDING: '100',
+  PAID: '200',
+  REJECTED: '300',
+  CANCELLED: '400',
+  DELIVERED: '500',
+  ON_HOLD: '600',
+  ON_HOLD_BY_COMPLIANCE: '700',
+};
+const REFUND_CODES = { PENDING: '100', SUCCESS: '200', REJECTED: '300', CANCELLED: '400' } as const;
+const TICKETS = new Set(['EF', 'EY', 'SP']);
+
+export class DlocalState {
+  readonly violations: string[] = [];
+  readonly payments = new Map<string, FakePayment>();
+  readonly byOrderId = new Map<string, FakePayment>();
+  readonly refunds = new Map<string, FakeRefund>();
+  readonly payouts = new Map<string, FakePayout>();
+  readonly byExternalId = new Map<string, FakePayout>();
+  readonly creates = new Map<string, number>();
+  readonly payoutCreates = new Map<string, number>();
+  readonly faults = new Map<FakeDlocalOp, Fault[]>();
+  readonly scripts: PaymentScript[] = [];
+  readonly tokens = new Map<string, number>();
+  tokensIssued = 0;
+  tokenLifetimeSeconds = 180;
+
+  constructor(
+    readonly origin: () => string,
+    readonly clientId: string,
+    readonly clientSecret: string,
+  ) {}
+
+  nextFault(op: FakeDlocalOp): Fault | undefined {
+    return this.faults.get(op)?.shift();
+  }
+
+  check<S extends z.ZodMiniType>(what: string, schema: S, value: unknown): z.infer<S> {
+    const r = z.safeParse(schema, value);
+    if (r.success) return r.data;
+    const detail = r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+    this.violations.push(`${what}: ${detail}`);
+    throw new DlocalError(400, 5001, 'Invalid parameter', r.error.issues[0]?.path.join('.'));
+  }
+
+  paymentObject(p: FakePayment): Record<string, unknown> {
+    const r = p.request;
+    const ticket = TICKETS.has(r.payment_method_id) && r.payment_method_flow === 'DIRECT';
+    return {
+      id: p.id,
+      amount: r.amount,
+      currency: r.currency,
+      country: r.country,
+      payment_method_id: r.payment_method_id,
+      payment_method_type: ticket ? 'TICKET' : r.payment_method_id === 'YP' || r.payment_method_id === 'QP' ? 'WALLET' : 'BANK_TRANSFER',
+      payment_method_flow: r.payment_method_flow,
+      payer: { name: r.payer.name, email: r.payer.email },
+      order_id: r.order_id,
+      notification_url: r.notification_url,
+      created_date: p.createdDate,
+      ...(p.approvedDate ? { approved_date: p.approvedDate } : {}),
+      status: p.status,
+      status_code: p.statusCode,
+      status_detail: `The payment is ${p.status.toLowerCase()}.`,
+      ...(p.status === 'PENDING' && !ticket ? { redirect_url: `${this.origin()}/checkout/${p.id}` } : {}),
+      ...(p.status === 'PENDING' && ticket
+        ? {
+            ticket: {
+              type: 'CUSTOM',
+              number: p.id.replace(/\D/g, '').slice(0, 8).padEnd(8, '7'),
+              expiration_date: p.expirationDate,
+              id: `${r.payment_method_id}-${p.id.slice(-8)}`,
+              provider_name: r.payment_method_id,
+              image_url: `${this.origin()}/tickets/${p.id}`,
+              amount: r.amount,
+              currency: r.currency,
+            },
+          }
+        : {}),
+    };
+  }
+
+  createPayment(body: unknown): Record<string, unknown> {
+    const r = this.check('POST /payments', createPaymentRequestSchema, body);
+    this.creates.set(r.order_id, (this.creates.get(r.order_id) ?? 0) + 1);
+    if (this.byOrderId.has(r.order_id)) throw new DlocalError(400, 5009, 'Order ID is duplicated.');
+    const script = this.scripts.shift();
+    if (script && 'refuse' in script) throw new DlocalError(script.httpStatus ?? 400, script.refuse, 'Scripted refusal');
+    const p: FakePayment = {
+      id: `D-4-${randomUUID()}`,
+      request: r,
+      status: script ? script.status : 'PENDING',
+      statusCode: script ? script.statusCode : '100',
+      createdDate: new Date().toISOString(),
+      expirationDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+    };
+    this.payments.set(p.id, p);
+    this.byOrderId.set(r.order_id, p);
+    return this.paymentObject(p);
+  }
+
+  order(orderId: string): Record<string, unknown> {
+    const p = this.byOrderId.get(orderId);
+    if (!p) throw new DlocalError(404, 4000, 'Payment not found.');
+    return {
+      order_id: orderId,
+      payment_id: p.id,
+      currency: p.request.currency,
+      amount: p.request.amount,
+      created_date: p.createdDate,
+      ...(p.approvedDate ? { approved_date: p.approvedDate } : {}),
+      status: p.status,
+      status_code: p.statusCode,
+      status_detail: 'detail',
+    };
+  }
+
+  setStatus(orderId: string, status: PaymentStatus, statusCode = PAYMENT_CODES[status]): FakePayment {
+    const p = this.byOrderId.get(orderId);
+    if (!p) throw new Error(`fake dLocal: no payment for ${orderId}`);
+    p.status = status;
+    p.statusCode = statusCode;
+    if (status === 'PAID') p.approvedDate = new Date().toISOString();
+    return p;
+  }
+
+  refundObject(r: FakeRefund): Record<string, unknown> {
+    return {
+      id: r.id,
+      payment_id: r.paymentId,
+      amount: r.amount,
+      currency: r.currency,
+      status: r.status,
+      status_code: REFUND_CODES[r.status],
+      status_detail: `The refund is ${r.status.toLowerCase()}.`,
+      created_date: new Date().toISOString(),
+      notification_url: r.notificationUrl,
+    };
+  }
+
+  createRefund(body: unknown): Record<string, unknown> {
+    const r = this.check('POST /refunds', createRefundRequestSchema, body);
+    const p = this.payments.get(r.payment_id);
+    if (!p) throw new DlocalError(404, 4000, 'Payment not found.');
+    if (p.status !== 'PAID') throw new DlocalError(400, 5002, 'Invalid transaction status.');
+    if (r.currency !== p.request.currency) this.violations.push('POST /refunds: currency differs from the payment');
+    const refunded = [...this.refunds.values()].filter((x) => x.paymentId === p.id).reduce((s, x) => s + x.amount, 0);
+    if (refunded + r.amount > p.request.amount + 1e-9) throw new DlocalError(400, 5007, 'Amount exceeded.');
+    const refund: FakeRefund = {
+      id: `REF-${randomBytes(6).toString('hex')}`,
+      paymentId: p.id,
+      amount: r.amount,
+      currency: r.currency,
+      orderRefundId: r.order_refund_id,
+      notificationUrl: r.notification_url,
+      status: 'PENDING',
+    };
+    this.refunds.set(refund.id, refund);
+    return this.refundObject(refund);
+  }
+
+  issueToken(body: unknown): Record<string, unknown> {
+    const t = this.check('POST /oauth/token', tokenRequestSchema, body);
+    if (t.client_id !== this.clientId || t.client_secret !== this.clientSecret) throw new DlocalError(401, 3001, 'Invalid Credentials.');
+    const token = randomBytes(24).toString('base64url');
+    this.tokens.set(token, Date.now() + this.tokenLifetimeSeconds * 1000);
+    this.tokensIssued += 1;
+    return { access_token: token, scope: 'payouts', expires_in: this.tokenLifetimeSeconds, token_type: 'Bearer' };
+  }
+
+  /** A bearer token it issued and that has not expired; an expired one used by us is a violation (refresh first). */
+  bearerValid(header: string | undefined): boolean {
+    const m = /^Bearer (\S+)$/.exec(header ?? '');
+    const expiry = m ? this.tokens.get(m[1] as string) : undefined;
+    if (expiry === undefined) return false;
+    if (Date.now() >= expiry) {
+      this.violations.push('payouts: a call with an expired token (it should have been refreshed)');
+      return false;
+    }
+    return true;
+  }
+
+  payoutObject(p: FakePayout): Record<string, unknown> {
+    const r = p.request;
+    return {
+      id: p.id,
+      external_id: r.external_id,
+      status: p.status,
+      status_code: p.statusCode,
+      status_detail: `The payout is ${p.status.toLowerCase()}`,
+      ...(p.reason ? { status_reason: p.reason } : {}),
+      created_date: p.createdDate,
+      last_updated: p.lastUpdated,
+      payment_method_id: r.payment_method_id,
+      flow_type: r.flow_type,
+      country: r.country,
+      currency: r.currency,
+      currency_to_pay: r.currency,
+      amount: r.amount,
+      purpose: r.purpose,
+      on_hold: p.status === 'ON_HOLD',
+      notification_url: r.notification_url,
+    };
+  }
+
+  createPayout(body: unknown): Record<string, unknown> {
+    const r = this.check('POST /payouts/v3', createPayoutRequestSchema, body);
+    this.payoutCreates.set(r.external_id, (this.payoutCreates.get(r.external_id) ?? 0) + 1);
+    if (this.byExternalId.has(r.external_id)) throw new DlocalError(400, 511, 'External ID already used.');
+    const now = new Date().toISOString();
+    const p: FakePayout = {
+      id: `PO-4-${randomUUID()}`,
+      request: r,
+      status: 'PENDING',
+      statusCode: '100',
+      createdDate: now,
+      lastUpdated: now,
+    };
+    this.payouts.set(p.id, p);
+    this.byExternalId.set(r.external_id, p);
+    return this.payoutObject(p);
+  }
+
+  setPayoutStatus(externalId: string, status: PayoutStatus, reason?: string): FakePayout {
+    const p = this.byExternalId.get(externalId);
+    if (!p) throw new Error(`fake dLocal: no payout ${externalId}`);
+    p.status = status;
+    p.statusCode = PAYOUT_CODES[status];
+    p.lastUpdated = new Date().toISOString();
+    if (reason) p.reason = reason;
+    return p;
+  }
+}

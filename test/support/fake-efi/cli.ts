@@ -1,0 +1,131 @@
+/**
+ * The fake Efí on its own, for the local live stage:
+ *   npx tsx test/support/fake-efi/cli.ts --providers-out .local/providers.json --callback-base http://127.0.0.1:3000
+ *     [--port N] [--control-port 4400] [--webhook-token T] [--no-mtls]
+ * adds an `efi` block pointing at it to the providers document (keeping the others there; mode 0600). Efí's
+ * callbacks go to <callback-base>/providers/efi/<webhook_token>/pix. A plain-HTTP control API on 127.0.0.1:
+ *   GET  /sends                         every send (idEnvio, status, valor)
+ *   POST /sends/{idEnvio}/complete      REALIZADO ({"callback": false}: only the read-back tells)
+ *   POST /sends/{idEnvio}/fail          NAO_REALIZADO ({"spi": "AC03"}, {"callback": false})
+ *   POST /sends/{idEnvio}/return        the beneficiary's bank sends it back ({"valor": "1.00"} for part of it)
+ *   POST /refuse                        {"beneficiary": "<key or ispb/agencia/conta>", "refusal": "keyNotFound" |
+ *                                       "ownerMismatch" | "denied" | "balance" | "accountInvalid"}
+ *   POST /received                      {"valor": "10.00"}: a Pix received; answers its endToEndId
+ *   POST /infractions                   {"endToEndId": "...", "tipoSituacao": "golpe"}: a MED opened on it
+ *   POST /infractions/{id}/{status}     EM_DEFESA, ACEITA, REJEITADA, CANCELADA_EFI
+ *   POST /med-return                    {"endToEndId": "...", "valor": "10.00"}: a MED_FRAUDE return of it
+ *   POST /fail/{op}                     {"status": 503}, {"hang": true} or {"hangAfter": true}, {"times": 2}
+ *   GET  /violations                    requests off our schemas of Efí's API
+ * until SIGINT or SIGTERM.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { controlServer } from '../control-server';
+import { REFUSALS, startFakeEfi, type EfiFakeOp } from './index';
+
+const { values } = parseArgs({
+  options: {
+    'providers-out': { type: 'string' },
+    'callback-base': { type: 'string' },
+    port: { type: 'string' },
+    'control-port': { type: 'string', default: '4400' },
+    'webhook-token': { type: 'string' },
+    'no-mtls': { type: 'boolean', default: false },
+  },
+});
+if (!values['providers-out'] || !values['callback-base']) {
+  console.error(
+    'Usage: tsx test/support/fake-efi/cli.ts --providers-out FILE --callback-base URL [--port N] [--control-port N] [--no-mtls]',
+  );
+  process.exit(2);
+}
+
+const efi = await startFakeEfi({ port: values.port ? Number(values.port) : undefined, mtls: !values['no-mtls'] });
+const token = values['webhook-token'] ?? randomBytes(24).toString('base64url');
+efi.setWebhookUrl(`${values['callback-base'].replace(/\/$/, '')}/providers/efi/${token}`);
+const out = values['providers-out'];
+mkdirSync(dirname(out), { recursive: true });
+const existing = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
+writeFileSync(out, `${JSON.stringify({ ...existing, efi: efi.efiConfig(token) }, null, 2)}\n`, { mode: 0o600 });
+
+const OPS: readonly EfiFakeOp[] = ['token', 'send', 'getSent', 'listInfractions', 'getPix', 'putWebhook', 'getWebhook'];
+const STATUSES = ['EM_DEFESA', 'ACEITA', 'REJEITADA', 'CANCELADA_EFI'] as const;
+
+const control = controlServer(async ({ method, path, body }, reply) => {
+  let m: RegExpExecArray | null;
+  if (method === 'GET' && path === '/violations') return reply(200, efi.violations);
+  if (method === 'GET' && path === '/sends') {
+    const ids = new Set(
+      efi.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/v3/gn/pix/')).map((r) => r.path.split('/').pop()!),
+    );
+    return reply(
+      200,
+      [...ids].flatMap((id) => {
+        const s = efi.send(id);
+        return s ? [{ idEnvio: id, status: s.status, valor: s.request.valor, attempts: efi.attempts(id) }] : [];
+      }),
+    );
+  }
+  if (method === 'POST' && (m = /^\/sends\/([A-Za-z0-9]+)\/(complete|fail|return)$/.exec(path))) {
+    const id = m[1] as string;
+    const callback = body.callback !== false;
+    if (m[2] === 'return') {
+      efi.returnSend(id, typeof body.valor === 'string' ? body.valor : undefined);
+      return reply(200, { idEnvio: id, returned: true });
+    }
+    const r =
+      m[2] === 'complete'
+        ? await efi.complete(id, { callback })
+        : await efi.fail(id, { callback, spi: typeof body.spi === 'string' ? body.spi : undefined });
+    return reply(200, { idEnvio: id, status: efi.send(id)?.status, callback: r });
+  }
+  if (method === 'POST' && path === '/refuse') {
+    const how = REFUSALS[String(body.refusal) as keyof typeof REFUSALS];
+    if (!how) return reply(400, { error: `refusal is one of ${Object.keys(REFUSALS).join(', ')}` });
+    efi.refuse(String(body.beneficiary), how);
+    return reply(200, { beneficiary: body.beneficiary, how });
+  }
+  if (method === 'POST' && path === '/received') return reply(200, { endToEndId: efi.receive(String(body.valor ?? '10.00')) });
+  if (method === 'POST' && path === '/infractions') {
+    const i = efi.openInfraction(String(body.endToEndId), {
+      tipoSituacao: typeof body.tipoSituacao === 'string' ? body.tipoSituacao : undefined,
+    });
+    return reply(200, i);
+  }
+  if (method === 'POST' && (m = /^\/infractions\/([A-Za-z0-9._:-]+)\/([A-Z_]+)$/.exec(path))) {
+    const status = m[2] as (typeof STATUSES)[number];
+    if (!STATUSES.includes(status)) return reply(400, { error: `status is one of ${STATUSES.join(', ')}` });
+    efi.setInfraction(m[1] as string, status);
+    return reply(200, { idInfracao: m[1], status });
+  }
+  if (method === 'POST' && path === '/med-return') {
+    efi.medReturn(String(body.endToEndId), String(body.valor), body.natureza === 'MED_OPERACIONAL' ? 'MED_OPERACIONAL' : 'MED_FRAUDE');
+    return reply(200, { endToEndId: body.endToEndId, returned: body.valor });
+  }
+  if (method === 'POST' && (m = /^\/fail\/([A-Za-z]+)$/.exec(path)) && OPS.includes(m[1] as EfiFakeOp)) {
+    const how = body.hang
+      ? ({ hang: true } as const)
+      : body.hangAfter
+        ? ({ hangAfter: true } as const)
+        : { status: Number(body.status ?? 503) };
+    efi.failNext(m[1] as EfiFakeOp, how, Number(body.times ?? 1));
+    return reply(200, { op: m[1], how, times: Number(body.times ?? 1) });
+  }
+  reply(404, { error: `no ${method} ${path}` });
+});
+
+control.listen(Number(values['control-port']), '127.0.0.1', () => {
+  console.log(`Fake Efí at ${efi.baseUrl} (${values['no-mtls'] ? 'no client certificate asked' : 'mutual TLS'})
+  Providers document written to ${out} (webhook token ${token.slice(0, 6)}…)
+  Control API: http://127.0.0.1:${values['control-port']}/sends, POST /sends/{idEnvio}/complete|fail|return, POST /infractions, GET /violations
+Ctrl-C stops it.`);
+});
+
+const stop = () => {
+  control.close();
+  void efi.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

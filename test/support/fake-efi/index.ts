@@ -1,0 +1,289 @@
+/**
+ * A fake Efí for the tests and the local live stage: HTTPS (mutual TLS by default, as Efí requires; `mtls: false`
+ * takes any client), OAuth2 client credentials (HTTP Basic, JSON body), and the endpoints we call: the send
+ * (PUT /v3/gn/pix/:idEnvio), its read-back by idEnvio, the infraction list (MED), a received Pix with its
+ * returns (GET /v2/pix/:e2eId) and the payer key's webhook. Every request is checked against OUR schemas of
+ * Efí's rules (efi.schemas.ts): a mismatch is answered 400 `json_invalido` and recorded in `violations`, which
+ * the tests assert empty. Sends are kept by idEnvio; it settles, fails (each documented refusal, or later with
+ * an SPI code), returns, hangs and answers 5xx on demand, opens and closes infractions, and posts callbacks to
+ * `<registered webhook>/pix` as Efí does.
+ */
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import * as z from '../../../shared/domain/zod';
+import {
+  idEnvioSchema,
+  infractionQuerySchema,
+  sendRequestSchema,
+  webhookPutRequestSchema,
+  type Infraction,
+  type InfractionStatus,
+} from '../../../shared/adapters/providers/efi/efi.schemas';
+import { endToEndIdSchema } from '../../../shared/adapters/providers/api-pix/api-pix.schemas';
+import { makeCertificates } from '../fake-psp/certificates';
+import { beneficiaryOf, EfiError, EfiState, type EfiFakeOp, type EfiFault, type FakeSend, type Refusal } from './state';
+
+export { REFUSALS, type EfiFakeOp, type EfiFault, type Refusal } from './state';
+
+export interface FakeEfiOptions {
+  readonly pixKey?: string;
+  readonly mtls?: boolean;
+  readonly tokenTtlSeconds?: number;
+  /** Infractions per page of the list (Efí's default is 100). */
+  readonly pageSize?: number;
+  readonly hangMs?: number;
+  readonly port?: number;
+}
+
+export interface CallbackAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+export interface FakeEfi {
+  readonly baseUrl: string;
+  readonly pixKey: string;
+  /** The providers document's `efi` block for this fake. */
+  efiConfig(webhookToken: string): Record<string, string>;
+  readonly rogueClientCertPem: string;
+  readonly rogueClientKeyPem: string;
+  readonly requests: ReadonlyArray<{ method: string; path: string; body: unknown; at: number }>;
+  readonly violations: string[];
+  send(idEnvio: string): FakeSend | undefined;
+  attempts(idEnvio: string): number;
+  /** Refuse sends to this key (or bank account `ispb/agencia/conta`) as Efí does. */
+  refuse(beneficiary: string, how: Refusal): void;
+  failNext(op: EfiFakeOp, how: EfiFault, times?: number): void;
+  /** Where callbacks go (as if PUT /v2/webhook/:chave had been called), `/pix` appended as Efí does. */
+  setWebhookUrl(url: string): void;
+  webhookUrl(): string | null;
+  complete(idEnvio: string, opts?: { callback?: boolean }): Promise<CallbackAnswer | null>;
+  fail(idEnvio: string, opts?: { spi?: string; callback?: boolean }): Promise<CallbackAnswer | null>;
+  returnSend(idEnvio: string, valor?: string): void;
+  sendCallback(body: unknown, opts?: { url?: string }): Promise<CallbackAnswer>;
+  receive(valor: string): string;
+  openInfraction(e2e: string, opts?: { tipoSituacao?: string; deadlineDays?: number; createdAt?: Date }): Infraction;
+  setInfraction(id: string, status: InfractionStatus): void;
+  medReturn(e2e: string, valor: string, natureza?: 'MED_FRAUDE' | 'MED_OPERACIONAL'): void;
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function reply(res: ServerResponse, status: number, body?: unknown) {
+  if (res.destroyed) return;
+  res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
+  res.end(body === undefined ? undefined : JSON.stringify(body));
+}
+
+const opOf = (method: string, path: string): EfiFakeOp | null => {
+  if (path === '/oauth/token') return 'token';
+  if (method === 'PUT' && /^\/v3\/gn\/pix\/[^/]+$/.test(path)) return 'send';
+  if (path.startsWith('/v2/gn/pix/enviados/id-envio/')) return 'getSent';
+  if (path === '/v2/gn/infracoes') return 'listInfractions';
+  if (/^\/v2\/pix\/[^/]+$/.test(path)) return 'getPix';
+  if (path.startsWith('/v2/webhook/')) return method === 'PUT' ? 'putWebhook' : 'getWebhook';
+  return null;
+};
+
+export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> {
+  const certs = makeCertificates();
+  const clientId = 'latam-payments-efi';
+  const clientSecret = 'fake-efi-client-secret';
+  const state = new EfiState(opts.pixKey ?? 'a1f4102e-a446-4a57-bcce-6fa48899c1d1', opts.tokenTtlSeconds ?? 3600);
+  const requests: Array<{ method: string; path: string; body: unknown; at: number }> = [];
+  const sockets = new Set<Socket>();
+  const hung = new Set<ServerResponse>();
+  const pageSize = opts.pageSize ?? 100;
+
+  const check = <S extends z.ZodMiniType>(what: string, schema: S, value: unknown): z.infer<S> => {
+    const r = z.safeParse(schema, value);
+    if (r.success) return r.data;
+    state.violations.push(`${what}: ${r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
+    throw new EfiError(400, 'json_invalido');
+  };
+  const json = (what: string, text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      state.violations.push(`${what}: a body that is not JSON`);
+      throw new EfiError(400, 'json_invalido');
+    }
+  };
+
+  async function postCallback(body: unknown, url = state.webhookUrl ? `${state.webhookUrl}/pix` : null): Promise<CallbackAnswer | null> {
+    if (!url) return null;
+    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: r.status, body: await r.text() };
+  }
+
+  function route(op: EfiFakeOp, method: string, url: URL, text: string, req: IncomingMessage): [number, unknown] {
+    const path = url.pathname;
+    if (op === 'token') {
+      if (method !== 'POST') throw new EfiError(405, 'metodo_invalido');
+      const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+      if (req.headers.authorization !== expected) return [401, { error: 'invalid_client' }];
+      const body = check('token body', z.strictObject({ grant_type: z.literal('client_credentials') }), json('token body', text));
+      void body;
+      return [200, state.issueToken()];
+    }
+    if (!state.tokenValid((req.headers.authorization ?? '').replace(/^Bearer /, '')))
+      return [401, { nome: 'nao_autorizado', mensagem: 'token' }];
+    const last = decodeURIComponent(path.split('/').pop() ?? '');
+    if (op === 'send') {
+      const idEnvio = check('idEnvio', idEnvioSchema, last);
+      if (req.headers['content-type']?.split(';')[0] !== 'application/json') state.violations.push('send: content-type is not JSON');
+      const s = state.send(idEnvio, check('PUT /v3/gn/pix body', sendRequestSchema, json('send body', text)));
+      const refusal = state.refusals.get(beneficiaryOf(s.request));
+      if (refusal && 'spi' in refusal) setImmediate(() => void fail(idEnvio, { spi: refusal.spi }).catch(() => undefined));
+      return [201, { idEnvio, e2eId: s.endToEndId, valor: s.request.valor, horario: { solicitacao: s.solicitacao }, status: s.status }];
+    }
+    if (op === 'getSent' && method === 'GET') return [200, state.view(state.sent(check('idEnvio', idEnvioSchema, last)))];
+    if (op === 'getPix' && method === 'GET') return [200, state.pix(check('e2eId', endToEndIdSchema, last))];
+    if (op === 'listInfractions' && method === 'GET') {
+      const q = check('GET /v2/gn/infracoes query', infractionQuerySchema, Object.fromEntries(url.searchParams));
+      const [from, to] = [Date.parse(q.inicio), Date.parse(q.fim)];
+      if (to < from) throw new EfiError(400, 'valor_invalido');
+      const all = [...state.infractions.values()].filter((i) => {
+        const t = Date.parse(i.criadoEm ?? '');
+        return t >= from && t <= to;
+      });
+      const page = Number(q['paginacao.paginaAtual'] ?? 0);
+      const pages = Math.max(1, Math.ceil(all.length / pageSize));
+      return [
+        200,
+        {
+          parametros: {
+            inicio: q.inicio,
+            fim: q.fim,
+            paginacao: { paginaAtual: page, itensPorPagina: pageSize, quantidadeDePaginas: pages, quantidadeTotalDeItens: all.length },
+          },
+          infracoes: all.slice(page * pageSize, (page + 1) * pageSize),
+        },
+      ];
+    }
+    if (op === 'putWebhook' || op === 'getWebhook') {
+      if (last !== state.pixKey) throw new EfiError(400, 'chave_invalida');
+      if (method === 'PUT') {
+        state.webhookUrl = check('PUT /v2/webhook body', webhookPutRequestSchema, json('webhook body', text)).webhookUrl;
+        state.webhookSkipMtls = req.headers['x-skip-mtls-checking'] === 'true';
+        return [201, undefined];
+      }
+      if (!state.webhookUrl) throw new EfiError(404, 'webhook_nao_encontrado');
+      return [200, { webhookUrl: state.webhookUrl, chave: state.pixKey, criacao: new Date().toISOString() }];
+    }
+    state.violations.push(`no ${method} ${path}`);
+    throw new EfiError(404, 'nao_encontrado');
+  }
+
+  const hang = (res: ServerResponse) => {
+    hung.add(res);
+    setTimeout(() => res.destroy(), opts.hangMs ?? 60_000).unref();
+  };
+
+  const mtls = opts.mtls ?? true;
+  const server: Server = createServer(
+    { key: certs.server.keyPem, cert: certs.server.certPem, ca: [certs.ca.certPem], requestCert: mtls, rejectUnauthorized: mtls },
+    (req, res) => {
+      void (async () => {
+        const text = await readBody(req);
+        const url = new URL(req.url ?? '/', 'https://fake-efi');
+        const method = req.method ?? 'GET';
+        let body: unknown = text;
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          // kept as text
+        }
+        requests.push({ method, path: url.pathname, body, at: Date.now() });
+        const op = opOf(method, url.pathname);
+        if (!op) {
+          state.violations.push(`no ${method} ${url.pathname}`);
+          return reply(res, 404, new EfiError(404, 'nao_encontrado').body());
+        }
+        const fault = state.nextFault(op);
+        if (fault && 'hang' in fault) return hang(res);
+        if (fault && 'status' in fault) return reply(res, fault.status, { nome: 'erro_aplicacao', mensagem: 'scripted failure' });
+        try {
+          const [status, answer] = route(op, method, url, text, req);
+          if (fault && 'hangAfter' in fault) return hang(res);
+          reply(res, status, answer);
+        } catch (e) {
+          if (e instanceof EfiError) return reply(res, e.status, e.body());
+          reply(res, 500, { nome: 'erro_aplicacao', mensagem: String(e) });
+        }
+      })();
+    },
+  );
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
+  const addr = server.address();
+  const origin = `https://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+
+  async function fail(idEnvio: string, o: { spi?: string; callback?: boolean } = {}) {
+    const body = state.finish(idEnvio, 'NAO_REALIZADO', o.spi);
+    return o.callback === false ? null : postCallback(body);
+  }
+
+  return {
+    baseUrl: origin,
+    pixKey: state.pixKey,
+    efiConfig: (webhookToken) => ({
+      base_url: origin,
+      token_url: `${origin}/oauth/token`,
+      client_id: clientId,
+      client_secret: clientSecret,
+      certificate_pem: certs.client.certPem,
+      private_key_pem: certs.client.keyPem,
+      ca_pem: certs.ca.certPem,
+      pix_key: state.pixKey,
+      webhook_token: webhookToken,
+    }),
+    rogueClientCertPem: certs.rogueClient.certPem,
+    rogueClientKeyPem: certs.rogueClient.keyPem,
+    requests,
+    violations: state.violations,
+    send: (idEnvio) => state.sends.get(idEnvio),
+    attempts: (idEnvio) => state.attempts.get(idEnvio) ?? 0,
+    refuse: (beneficiary, how) => void state.refusals.set(beneficiary, how),
+    failNext(op, how, times = 1) {
+      state.faults.set(op, [...(state.faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
+    },
+    setWebhookUrl(url) {
+      state.webhookUrl = url.replace(/\/$/, '');
+    },
+    webhookUrl: () => state.webhookUrl,
+    async complete(idEnvio, o = {}) {
+      const body = state.finish(idEnvio, 'REALIZADO');
+      return o.callback === false ? null : postCallback(body);
+    },
+    fail,
+    returnSend: (idEnvio, valor) => state.returnSend(idEnvio, valor),
+    async sendCallback(body, o = {}) {
+      const r = await postCallback(body, o.url ?? (state.webhookUrl ? `${state.webhookUrl}/pix` : null));
+      if (!r) throw new Error('fake Efí: no webhook registered');
+      return r;
+    },
+    receive: (valor) => state.receive(valor).endToEndId,
+    openInfraction: (e2e, o) => state.openInfraction(e2e, o),
+    setInfraction: (id, status) => state.setInfraction(id, status),
+    medReturn: (e2e, valor, natureza) => state.medReturn(e2e, valor, natureza),
+    async close() {
+      for (const res of hung) res.destroy();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
