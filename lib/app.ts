@@ -42,8 +42,13 @@ export function publicBaseUrl(value: unknown): string | undefined {
   return url.origin;
 }
 
+export interface BuildOptions {
+  /** The live providers metered (alarms, dashboard); default PROVIDERS. lib/deploy-limits-synth.ts projects more. */
+  readonly providers?: readonly string[];
+}
+
 /** Env-agnostic stacks: no account/region lookups, so synth runs offline. */
-export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MANIFEST): BuiltApp {
+export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MANIFEST, options: BuildOptions = {}): BuiltApp {
   const config = stageConfig(stage);
   const stateful = new StatefulStack(app, stackName(stage, 'Stateful'), {
     config,
@@ -71,6 +76,7 @@ export function buildApp(app: App, stage: Stage, manifest: ServiceManifest = MAN
     table: stateful.table,
     queues: stateful.queues,
     alarmTopic: stateful.alarmTopic,
+    providers: options.providers,
   });
   const edgeConfig = edgeSettings((key) => app.node.tryGetContext(key), stage);
   const edge = edgeConfig

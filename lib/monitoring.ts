@@ -233,7 +233,7 @@ export class Monitoring extends Construct {
       );
     }
 
-    for (const provider of PROVIDERS) {
+    for (const provider of props.providers ?? PROVIDERS) {
       alarm(
         `provider-errors-${provider}`,
         `More than ${t.providerErrorPercent}% of calls to ${provider} got no usable answer (timeout, connection, TLS, 5xx, ` +

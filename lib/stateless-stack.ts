@@ -1,9 +1,11 @@
 /**
  * Everything that can be replaced without losing data: the HTTP API with one
  * Lambda per manifest route (+ the $default fallback), the queue consumers, the
- * scheduled jobs, and their alarms. Built entirely from the manifests.
+ * scheduled jobs, and their alarms. Built entirely from the manifests. The workers
+ * and the provider callbacks' functions sit in two nested stacks (`workers`,
+ * `providerCallbacks`) so the stack stays under CloudFormation's resource limit.
  */
-import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CrossStackReferences, Duration, NestedStack, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -49,6 +51,9 @@ const NO_AUTHORIZER: Record<RouteDefinition['auth'] | 'fallback', string> = {
   fallback: 'The $default route answers 404/405 only; its function has no table or queue access',
 };
 
+/** Routes whose functions live in the ProviderCallbacks nested stack: the providers' callbacks and returns. */
+export const isProviderCallback = (route: RouteDefinition) => route.path.startsWith('/providers/');
+
 /** The Lambda is always given this long beyond its timeout before SQS redelivers. */
 function checkVisibility(queue: QueuePair, timeoutSeconds: number) {
   if (queue.definition.visibilityTimeoutSeconds < timeoutSeconds) {
@@ -63,6 +68,17 @@ export class StatelessStack extends Stack {
   readonly httpApi: apigwv2.HttpApi;
   /** Every function, keyed by route id, fallback id, `<queueId>Consumer` or `<jobId>Job`. */
   readonly functions: ReadonlyMap<string, nodejs.NodejsFunction>;
+  /**
+   * Nested stacks that keep this one well under CloudFormation's 500 resources per stack (issue 34; docs/operations.md
+   * "Stacks and deploy limits"): each holds functions (with their roles, log groups, alarms, event sources and
+   * schedules) whose names CloudFormation generates, so they can move between stacks in one deploy. The API's routes,
+   * integrations and permissions, the named alarms and the dashboard stay here (a route key or an alarm name cannot
+   * be created in one stack before another deletes it), and so do the table-stream consumers (a new mapping would
+   * read the stream again from its trim horizon). This one: the queue consumers and the scheduled jobs.
+   */
+  readonly workers: NestedStack;
+  /** The functions of the provider callback routes (`/providers/...`). */
+  readonly providerCallbacks: NestedStack;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -78,6 +94,12 @@ export class StatelessStack extends Stack {
       logsKey: props.logsKey,
       providersSecret: props.providersSecret,
     };
+    this.workers = new NestedStack(this, 'Workers', {
+      description: `LatamPayments ${config.stage}: queue consumers and scheduled jobs (nested in the stateless stack)`,
+    });
+    this.providerCallbacks = new NestedStack(this, 'ProviderCallbacks', {
+      description: `LatamPayments ${config.stage}: provider callback functions (nested in the stateless stack)`,
+    });
     const add = (key: string, fn: ServiceFunction) => {
       if (functions.has(key)) throw new Error(`Two functions named "${key}" in the manifest`);
       functions.set(key, fn.fn);
@@ -123,7 +145,7 @@ export class StatelessStack extends Stack {
     for (const route of manifest.routes) {
       const fn = add(
         route.id,
-        new ServiceFunction(this, `Route${pascal(route.id)}`, {
+        new ServiceFunction(isProviderCallback(route) ? this.providerCallbacks : this, `Route${pascal(route.id)}`, {
           ...common,
           functionAlarms: false,
           handlerFile: route.handler,
@@ -172,7 +194,7 @@ export class StatelessStack extends Stack {
       const concurrency = config.concurrency.consumers[definition.id];
       const fn = add(
         `${definition.id}Consumer`,
-        new ServiceFunction(this, `Consumer${pascal(definition.id)}`, {
+        new ServiceFunction(this.workers, `Consumer${pascal(definition.id)}`, {
           ...common,
           handlerFile: consumer.handler,
           description: `Consumer of the ${definition.id} queue: ${definition.description}`,
@@ -198,7 +220,7 @@ export class StatelessStack extends Stack {
     for (const job of manifest.jobs) {
       const fn = add(
         `${job.id}Job`,
-        new ServiceFunction(this, `Job${pascal(job.id)}`, {
+        new ServiceFunction(this.workers, `Job${pascal(job.id)}`, {
           ...common,
           handlerFile: job.handler,
           description: `Scheduled every ${job.everyMinutes} min: ${job.description}`,
@@ -209,7 +231,7 @@ export class StatelessStack extends Stack {
           environment,
         }),
       );
-      new events.Rule(this, `Schedule${pascal(job.id)}`, {
+      new events.Rule(this.workers, `Schedule${pascal(job.id)}`, {
         description: `${job.id}: every ${job.everyMinutes} minutes`,
         schedule: events.Schedule.rate(Duration.minutes(job.everyMinutes)),
         targets: [new targets.LambdaFunction(fn, { retryAttempts: 0 })],

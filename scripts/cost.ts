@@ -356,7 +356,9 @@ async function stageResources() {
   const { buildApp } = await import('../lib/app');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const built = buildApp(app, 'live');
-  const resources = [built.stateful, built.stateless, ...(built.edge ? [built.edge] : [])].flatMap(
+  // The stateless stack's nested stacks (workers, provider callbacks) hold alarms too.
+  const { workers, providerCallbacks } = built.stateless;
+  const resources = [built.stateful, built.stateless, workers, providerCallbacks, ...(built.edge ? [built.edge] : [])].flatMap(
     (stack) =>
       Object.values(Template.fromStack(stack).toJSON().Resources ?? {}) as Array<{ Type: string; Properties?: { Metrics?: unknown[] } }>,
   );

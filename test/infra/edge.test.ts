@@ -36,7 +36,8 @@ function build(stage: Stage, context: Record<string, unknown> = {}, nag = false)
   return { ...built, app };
 }
 
-const stacksOf = (app: App) => app.node.findAll().filter((c): c is Stack => Stack.isStack(c));
+/** The app's top-level stacks (a nested stack deploys with its parent). */
+const stacksOf = (app: App) => app.node.findAll().filter((c): c is Stack => Stack.isStack(c) && !c.nested);
 const one = (t: Template, type: string) => {
   const all = Object.values(t.findResources(type)) as Resource[];
   expect(all).toHaveLength(1);

@@ -39,7 +39,10 @@ function buildChecked(stage: Stage): Checked {
   return { ...built, stacks: app.node.findAll().filter((c): c is Stack => Stack.isStack(c)) };
 }
 
-/** `<path>: <rule>[<finding>]`, one line per annotation: what a failing run prints. */
+/**
+ * `<path>: <rule>[<finding>]`, one line per annotation: what a failing run prints. A nested stack's annotations are
+ * its parent's (the cloud assembly has no artifact for it), so top-level stacks only.
+ */
 function findings(stack: Stack, level: 'error' | 'warning'): string[] {
   const annotations = Annotations.fromStack(stack);
   const found = level === 'error' ? annotations.findError('*', NAG_RULE) : annotations.findWarning('*', NAG_RULE);
@@ -70,6 +73,14 @@ const statementsOf = (stack: Stack) =>
     (p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
   );
 const logicalId = (stack: Stack, construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const topLevel = (c: Checked) => c.stacks.filter((s) => !s.nested);
+/** The stateless stack and its nested stacks (the workers, the provider callbacks' functions). */
+const statelessStacks = (c: Checked) => [c.stateless, c.stateless.workers, c.stateless.providerCallbacks];
+/** The resources of the stack (top-level or nested) that holds the construct, and its logical id there. */
+function placed(construct: IConstruct): { resources: Record<string, Resource>; id: string } {
+  const stack = Stack.of(construct);
+  return { resources: Template.fromStack(stack).toJSON().Resources as Record<string, Resource>, id: logicalId(stack, construct) };
+}
 
 describe.each(STAGES)('%s stage', (stage) => {
   const config = stageConfig(stage);
@@ -84,11 +95,11 @@ describe.each(STAGES)('%s stage', (stage) => {
   });
 
   test('AwsSolutions and PCI DSS 3.2.1: no unsuppressed error in any stack', () => {
-    expect(checked.stacks.flatMap((s) => findings(s, 'error'))).toEqual([]);
+    expect(topLevel(checked).flatMap((s) => findings(s, 'error'))).toEqual([]);
   });
 
   test('AwsSolutions and PCI DSS 3.2.1: no unsuppressed warning in any stack', () => {
-    expect(checked.stacks.flatMap((s) => findings(s, 'warning'))).toEqual([]);
+    expect(topLevel(checked).flatMap((s) => findings(s, 'warning'))).toEqual([]);
   });
 
   test(`every suppression names a pack rule and a reason of at least ${MIN_REASON} characters`, () => {
@@ -131,7 +142,6 @@ describe.each(STAGES)('%s stage', (stage) => {
 
   test('only the functions whose manifest entry says providers read the providers secret: that secret, its key via Secrets Manager', () => {
     const { stateless } = checked;
-    const resources = Template.fromStack(stateless).toJSON().Resources as Record<string, Resource>;
     const readers = new Set([
       ...MANIFEST.routes.filter((r) => r.access.providers).map((r) => r.id),
       ...queueDefinitions()
@@ -162,10 +172,12 @@ describe.each(STAGES)('%s stage', (stage) => {
       ]),
     );
     for (const [key, fn] of stateless.functions) {
-      const env = resources[logicalId(stateless, fn)]?.Properties.Environment.Variables as Record<string, unknown>;
+      const { resources, id } = placed(fn);
+      const env = resources[id]?.Properties.Environment.Variables as Record<string, unknown>;
       expect([key, env.PROVIDERS_SECRET_NAME !== undefined]).toEqual([key, readers.has(key)]);
+      const roleId = placed(fn.role!).id;
       const policies = Object.values(resources).filter(
-        (r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(logicalId(stateless, fn.role!)),
+        (r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId),
       );
       const statements = policies.flatMap(
         (p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Condition?: unknown }[],
@@ -189,13 +201,13 @@ describe.each(STAGES)('%s stage', (stage) => {
 
   test('function roles: no AWS managed policy, no Scan, Resource * only for X-Ray and ListStreams (the IAM5 suppression)', () => {
     const { stateless } = checked;
-    const resources = Template.fromStack(stateless).toJSON().Resources as Record<string, Resource>;
     for (const fn of stateless.functions.values()) {
-      const role = resources[logicalId(stateless, fn.role!)];
+      const { resources, id } = placed(fn.role!);
+      const role = resources[id];
       expect(role?.Type).toBe('AWS::IAM::Role');
       expect(role?.Properties.ManagedPolicyArns).toBeUndefined();
     }
-    const statements = statementsOf(stateless);
+    const statements = statelessStacks(checked).flatMap(statementsOf);
     const actions = statements.flatMap((s) => [s.Action].flat());
     expect(actions).not.toContain('dynamodb:Scan');
     expect(actions.filter((a) => a.startsWith('dynamodb:') && a.includes('*'))).toEqual([]);
@@ -210,20 +222,26 @@ describe.each(STAGES)('%s stage', (stage) => {
 
   test('reserved concurrency: each consumer and job from the stage config, queue pollers capped at it, routes none', () => {
     const { stateless } = checked;
-    const t = Template.fromStack(stateless);
+    // Keyed `<stack>/<logical id>`: the consumers and jobs live in the workers' nested stack.
+    const key = (construct: IConstruct) => `${Stack.of(construct).node.path}/${logicalId(Stack.of(construct), construct)}`;
     const expected = new Map<string, number>();
     for (const def of queueDefinitions()) {
       if (!def.consumer) continue;
-      const id = logicalId(stateless, stateless.functions.get(`${def.id}Consumer`)!);
-      expected.set(id, config.concurrency.consumers[def.id]);
-      t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: id },
+      const fn = stateless.functions.get(`${def.id}Consumer`)!;
+      expected.set(key(fn), config.concurrency.consumers[def.id]);
+      Template.fromStack(Stack.of(fn)).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: placed(fn).id },
         ScalingConfig: { MaximumConcurrency: config.concurrency.consumers[def.id] },
       });
     }
-    for (const job of JOBS) expected.set(logicalId(stateless, stateless.functions.get(`${job.id}Job`)!), config.concurrency.jobs);
-    const fns = t.findResources('AWS::Lambda::Function') as Record<string, Resource>;
-    for (const [id, fn] of Object.entries(fns)) expect([id, fn.Properties.ReservedConcurrentExecutions]).toEqual([id, expected.get(id)]);
+    for (const job of JOBS) expected.set(key(stateless.functions.get(`${job.id}Job`)!), config.concurrency.jobs);
+    for (const stack of statelessStacks(checked)) {
+      const fns = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, Resource>;
+      for (const [id, fn] of Object.entries(fns)) {
+        const where = `${stack.node.path}/${id}`;
+        expect([where, fn.Properties.ReservedConcurrentExecutions]).toEqual([where, expected.get(where)]);
+      }
+    }
     // Lambda keeps 100 executions of the account unreserved; both stages together stay far from 1,000 - 100.
     expect([...expected.values()].reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(50);
   });

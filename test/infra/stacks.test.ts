@@ -2,7 +2,7 @@
  * CDK assertions on the synthesized templates, built in-process from the same
  * manifests as bin/app.ts. Bundling is skipped (`aws:cdk:bundling-stacks: []`).
  */
-import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { App, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { buildApp, type BuiltApp } from '../../lib/app';
@@ -19,7 +19,10 @@ type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?
 
 interface Built extends BuiltApp {
   readonly statefulTemplate: Template;
+  /** The stateless stack's own template (the API, the routes' functions, the stream consumers, monitoring). */
   readonly statelessTemplate: Template;
+  /** It and its nested stacks' (the workers, the provider callbacks' functions: lib/stateless-stack.ts). */
+  readonly statelessTemplates: Template[];
 }
 
 function build(stage: Stage, manifest?: ServiceManifest): Built {
@@ -29,6 +32,7 @@ function build(stage: Stage, manifest?: ServiceManifest): Built {
     ...built,
     statefulTemplate: Template.fromStack(built.stateful),
     statelessTemplate: Template.fromStack(built.stateless),
+    statelessTemplates: [built.stateless, built.stateless.workers, built.stateless.providerCallbacks].map((s) => Template.fromStack(s)),
   };
 }
 
@@ -46,11 +50,22 @@ function logicalId(stack: Stack, construct: { node: { defaultChild?: unknown } }
   return stack.getLogicalId(construct.node.defaultChild as CfnElement);
 }
 
+/** The template of the stack (top-level or nested) that holds the construct, and its logical id there. */
+function placed(construct: IFunction | NonNullable<IFunction['role']>): { template: Template; id: string } {
+  const stack = Stack.of(construct);
+  return { template: Template.fromStack(stack), id: logicalId(stack, construct) };
+}
+
+/** Resources of a type across the stateless stack and its nested stacks. */
+function statelessResources(b: Built, type: string, props?: object): Resource[] {
+  return b.statelessTemplates.flatMap((t) => Object.values(t.findResources(type, props)) as Resource[]);
+}
+
 /** Every IAM action in the policies attached to the function's role. */
-function actionsOf(b: Built, fn: IFunction): string[] {
+function actionsOf(_b: Built, fn: IFunction): string[] {
   if (!fn.role) throw new Error('function without a role');
-  const roleId = logicalId(b.stateless, fn.role);
-  const policies = Object.values(b.statelessTemplate.findResources('AWS::IAM::Policy')) as Resource[];
+  const { template, id: roleId } = placed(fn.role);
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
   return policies
     .filter((p) => (p.Properties.Roles as { Ref?: string }[]).some((r) => r.Ref === roleId))
     .flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => [s.Action].flat()));
@@ -79,26 +94,30 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
     const integrations = t.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>;
     const targetFunction = (route: Resource) => {
       const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
-      return integrations[integrationId]?.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+      return integrations[integrationId]?.Properties.IntegrationUri;
     };
+    // The function's ARN as this stack reads it: its own GetAtt, or a nested stack's output for the provider callbacks.
+    const arnOf = (id: string) => b.stateless.resolve(functionOf(b, id).functionArn) as unknown;
     for (const route of routes) {
       const matches = Object.values(all).filter((r) => r.Properties.RouteKey === `${route.method} ${route.path}`);
       expect(matches).toHaveLength(1);
-      expect(targetFunction(matches[0]!)).toBe(logicalId(b.stateless, functionOf(b, route.id)));
+      expect(targetFunction(matches[0]!)).toEqual(arnOf(route.id));
+      const nested = Stack.of(functionOf(b, route.id)) !== b.stateless;
+      expect([route.id, nested]).toEqual([route.id, route.path.startsWith('/providers/')]);
     }
     const fallback = Object.values(all).filter((r) => r.Properties.RouteKey === '$default');
     expect(fallback).toHaveLength(1);
-    expect(targetFunction(fallback[0]!)).toBe(logicalId(b.stateless, functionOf(b, FALLBACK_ROUTE.id)));
+    expect(targetFunction(fallback[0]!)).toEqual(arnOf(FALLBACK_ROUTE.id));
     expect(Object.keys(all)).toHaveLength(routes.length + 1);
   });
 
   test('memory: every function sized by its manifest entry, 256 MB unless the entry names more', () => {
     const b = built(stage);
-    const fns = b.statelessTemplate.findResources('AWS::Lambda::Function') as Record<string, Resource>;
     const entries = functionEntries(MANIFEST);
-    expect(entries).toHaveLength(Object.keys(fns).length);
+    expect(entries).toHaveLength(statelessResources(b, 'AWS::Lambda::Function').length);
     for (const e of entries) {
-      const fn = fns[logicalId(b.stateless, functionOf(b, e.id))]!;
+      const { template, id } = placed(functionOf(b, e.id));
+      const fn = template.toJSON().Resources[id] as Resource;
       expect([e.id, fn.Properties.MemorySize]).toEqual([e.id, e.memoryMb ?? DEFAULT_MEMORY_MB]);
     }
     expect(DEFAULT_MEMORY_MB).toBe(256);
@@ -125,8 +144,8 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
   });
 
   test('functions: one per route + fallback + consumer + job + stream consumer; node 22, arm64, X-Ray, own log group', () => {
-    const t = built(stage).statelessTemplate;
-    const fns = Object.values(t.findResources('AWS::Lambda::Function')) as Resource[];
+    const b = built(stage);
+    const fns = statelessResources(b, 'AWS::Lambda::Function');
     expect(fns).toHaveLength(routes.length + 1 + consumerCount(queueDefinitions()) + JOBS.length + STREAM_CONSUMERS.length);
     for (const fn of fns) {
       expect(fn.Properties).toMatchObject({
@@ -153,13 +172,14 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
     }
     for (const route of routes) {
-      t.hasResourceProperties('AWS::Lambda::Function', {
-        Description: Match.stringLikeRegexp(`^${route.method} ${route.path.replace(/[{}]/g, '.')}:`),
+      const { template, id } = placed(functionOf(b, route.id));
+      expect((template.toJSON().Resources[id] as Resource).Properties).toMatchObject({
+        Description: expect.stringMatching(new RegExp(`^${route.method} ${route.path.replace(/[{}]/g, '.')}:`)),
         MemorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
         Timeout: route.timeoutSeconds ?? 10,
       });
     }
-    t.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: stage === 'live' ? 365 : 30 });
+    for (const t of b.statelessTemplates) t.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: stage === 'live' ? 365 : 30 });
   });
 
   test('the $default stage is throttled and logged', () => {
@@ -233,10 +253,9 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
       AlarmActions: [Match.anyValue()],
     });
     const fnCount = b.stateless.functions.size - routes.length - 1; // the routes and the $default fallback
-    expect(Object.keys(t.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Throttles', Threshold: 0 } }))).toHaveLength(
-      fnCount,
-    );
-    expect(Object.keys(t.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Errors' } }))).toHaveLength(fnCount);
+    const alarms = (props: object) => statelessResources(b, 'AWS::CloudWatch::Alarm', { Properties: props });
+    expect(alarms({ MetricName: 'Throttles', Threshold: 0 })).toHaveLength(fnCount);
+    expect(alarms({ MetricName: 'Errors' })).toHaveLength(fnCount);
     t.hasOutput('ApiUrl', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HttpApi'), 'ApiEndpoint'] } });
   });
 
@@ -353,20 +372,25 @@ describe('manifest with a queue consumer, a job and a sending route', () => {
   test('all are built and wired', () => {
     const t = b.statelessTemplate;
     const consumers = manifest.queues.filter((q) => q.consumer).length;
-    t.resourceCountIs('AWS::Lambda::Function', manifest.routes.length + 1 + consumers + manifest.jobs.length + manifest.streams.length);
+    expect(statelessResources(b, 'AWS::Lambda::Function')).toHaveLength(
+      manifest.routes.length + 1 + consumers + manifest.jobs.length + manifest.streams.length,
+    );
     const queueId = logicalId(b.stateful, b.stateful.queues.get('webhooks')!.queue);
     const consumer = functionOf(b, 'webhooksConsumer');
-    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: logicalId(b.stateless, consumer) },
+    // The workers live in their nested stack (lib/stateless-stack.ts), which imports the queue from the stateful stack.
+    const workers = Template.fromStack(b.stateless.workers);
+    expect(Stack.of(consumer)).toBe(b.stateless.workers);
+    workers.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(b.stateless.workers, consumer) },
       BatchSize: 10,
       MaximumBatchingWindowInSeconds: 2,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp(queueId) },
     });
     expect(actionsOf(b, consumer)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
-    t.hasResourceProperties('AWS::Events::Rule', {
+    workers.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(5 minutes)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(b.stateless, functionOf(b, 'sweeperJob')), 'Arn'] } })],
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(b.stateless.workers, functionOf(b, 'sweeperJob')), 'Arn'] } })],
     });
     t.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^POST /test/send:'),

@@ -362,7 +362,9 @@ describe.each(STAGES)('%s: every custom metric its alarms and dashboard read is 
     const custom = (r: MetricRead) => !r.namespace.startsWith('AWS/');
     alarmReads = [...alarmMetrics(stateless), ...alarmMetrics(stateful)].filter(custom);
     reads = [...alarmReads, ...dashboardMetrics(stateless).filter(custom)];
-    environments = functionEnvironments(stateless);
+    // The workers' and provider callbacks' functions are in the stateless stack's nested stacks.
+    const nested = [built.stateless.workers, built.stateless.providerCallbacks].map((n) => Template.fromStack(n).toJSON() as TemplateJson);
+    environments = [stateless, ...nested].flatMap(functionEnvironments);
   });
 
   it("reads the alarms' metrics, all in the stage's namespace", () => {
