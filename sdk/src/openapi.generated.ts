@@ -9018,6 +9018,43 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getPayout: {

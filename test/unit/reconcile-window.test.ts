@@ -43,10 +43,10 @@ describe('reconcileHeldWindow', () => {
     const store = h.deps.store as unknown as Record<string, (...a: never[]) => Promise<unknown>>;
     const pass = store.dueForProviderCheck!;
     store.oldestProviderCheck = async () => due[0] ?? null;
-    store.dueForProviderCheck = async (now: never) => {
+    store.dueForProviderCheck = (async (now: string) => {
       due = due.filter((t) => t > now);
       return pass();
-    };
+    }) as never;
     await reconcileHeldWindow(h.deps, { windowSeconds: 50, sleep: h.sleep });
     expect(h.sleeps).toEqual([10_000, 20_000]);
     expect(h.passes).toHaveLength(3);
