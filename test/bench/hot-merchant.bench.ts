@@ -66,17 +66,24 @@ async function main() {
 
   const rows: string[] = [];
   const stats = stack.conflictStats;
-  for (const n of BURSTS) {
+  const payoutBody = { method_code: 'svc-mt-5', amount: 1, currency: 'BRL', beneficiary: pixBeneficiary };
+  // Each burst size twice: the payouts one request each, then the same payouts in POST /api/v1/payouts/batch requests.
+  for (const [n, batched] of BURSTS.flatMap((b) => [[b, false] as const, [b, true] as const])) {
     const before = (stats?.transactionConflicts ?? 0) + (stats?.writeConflicts ?? 0);
     const t0 = performance.now();
-    const results = await Promise.all(
-      Array.from({ length: n }, (_, i) => {
+    const payouts = Array.from({ length: n }, (_, i) => i % 20).filter((k) => k >= 3 && k < 6).length;
+    const batches = batched ? Array.from({ length: Math.ceil(payouts / 100) }, (_, b) => Math.min(100, payouts - b * 100)) : [];
+    const results = await Promise.all([
+      ...Array.from({ length: n }, (_, i) => {
         const kind = i % 20;
         if (kind < 3 && paid.length) return post(`/api/v1/payments/${paid.pop()}/refunds`, { amount: 1 });
-        if (kind < 6) return post('/api/v1/payout', { method_code: 'svc-mt-5', amount: 1, currency: 'BRL', beneficiary: pixBeneficiary });
+        if (kind < 6) return batched ? null : post('/api/v1/payout', payoutBody);
         return pay();
-      }),
-    );
+      }).filter((r) => r !== null),
+      ...batches.map((size) => post('/api/v1/payouts/batch', { payouts: Array.from({ length: size }, () => payoutBody) })),
+    ]);
+    const refused = batched ? results.reduce((sum, r) => sum + (Array.isArray(r.body.results) ? Number(r.body.rejected ?? 0) : 0), 0) : 0;
+    if (refused > 0) console.error(`batched burst ${n}: ${refused} payouts refused inside a batch`);
     const seconds = (performance.now() - t0) / 1000;
     const ms = results.map((r) => r.ms).sort((a, b) => a - b);
     const ok = results.filter((r) => r.status >= 200 && r.status < 300).length;
@@ -84,7 +91,8 @@ async function main() {
     const busy = results.reduce((sum, r) => sum + r.busy, 0);
     for (const r of results) if (r.status === 200 && r.body.status === 'success') paid.push(String(r.body.payment_id));
     const conflicts = (stats?.transactionConflicts ?? 0) + (stats?.writeConflicts ?? 0) - before;
-    const cells = [n, results.length, ok, fivexx, busy, conflicts, quantile(ms, 0.5), quantile(ms, 0.99), (n / seconds).toFixed(0)];
+    const label = batched ? `${n} (${payouts} payouts in ${batches.length} batch)` : String(n);
+    const cells = [label, results.length, ok, fivexx, busy, conflicts, quantile(ms, 0.5), quantile(ms, 0.99), (n / seconds).toFixed(0)];
     rows.push(`| ${cells.join(' | ')} |`);
   }
   // Ledger = balance, read directly (a bench may Scan), once the stream fold has left no credit pending.

@@ -11,7 +11,7 @@ import { cli } from '../support/cli';
 import { refunds } from '../support/refunds';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack();
@@ -26,7 +26,8 @@ const indexes = async () =>
   }));
 
 async function untilIndexes(expected: string[]) {
-  const end = Date.now() + 30_000;
+  // DynamoDB Local builds an index in the background: slow on a loaded machine.
+  const end = Date.now() + 90_000;
   for (;;) {
     const now = await indexes();
     if (

@@ -36,7 +36,8 @@ async function payoutItems(m: TestMerchant): Promise<Record<string, unknown>[]> 
         ExclusiveStartKey,
       }),
     );
-    out.push(...(r.Items ?? []));
+    // The listing index keeps keys only (issue 31): each payout is named by its primary key.
+    out.push(...(r.Items ?? []).map((i) => ({ ...i, payout_id: String(i.PK).replace(/^PAYOUT#/, '') })));
     ExclusiveStartKey = r.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return out;
