@@ -68,7 +68,8 @@ describe('the conflict proxy answers as DynamoDB does', () => {
   });
 
   it('a single write to an item of an in-flight transaction fails with TransactionConflictException; writes elsewhere pass', async () => {
-    const proxy = await startConflictProxy({ target: engines().dynamodb, latencyMs: 200 });
+    // The transaction holds its item for this long: the write below only has to reach the proxy within it.
+    const proxy = await startConflictProxy({ target: engines().dynamodb, latencyMs: 2000 });
     try {
       const db = client(proxy.endpoint);
       const tx = db.send(
@@ -76,7 +77,8 @@ describe('the conflict proxy answers as DynamoDB does', () => {
           TransactItems: [{ Update: addToHot() }],
         }),
       );
-      await new Promise((r) => setTimeout(r, 50));
+      // In flight once the proxy has admitted it (not after a guess at how long that takes on a loaded machine).
+      while (proxy.stats.transactions === 0) await new Promise((r) => setTimeout(r, 5));
       const hot = db.send(new UpdateCommand(addToHot()));
       await expect(hot).rejects.toMatchObject({ name: 'TransactionConflictException' });
       await expect(db.send(new PutCommand({ TableName: table, Item: { PK: 'COLD', SK: 'ITEM' } }))).resolves.toBeDefined();
@@ -86,6 +88,19 @@ describe('the conflict proxy answers as DynamoDB does', () => {
     }
   });
 });
+
+/**
+ * The proxy's budget is per wall-clock second: `burst` starts at the top of one, and runs again on fresh items
+ * (its attempt number) when a loaded machine let it run into the next second, which would split its budget.
+ */
+async function inOneSecond<T>(burst: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    const second = Math.floor(Date.now() / 1000);
+    const result = await burst(attempt);
+    if (Math.floor(Date.now() / 1000) === second || attempt === 9) return result;
+  }
+}
 
 describe('the conflict proxy throttles a partition beyond its write limit, as DynamoDB does', () => {
   const table = `throttle-${randomBytes(4).toString('hex')}`;
@@ -105,14 +120,18 @@ describe('the conflict proxy throttles a partition beyond its write limit, as Dy
     try {
       const db = raw(proxy.endpoint);
       const put = (pk: string, i: number) => db.send(new PutCommand({ TableName: table, Item: { PK: pk, SK: `S#${i}` } }));
-      // Start at the top of a second so that the burst falls in one.
-      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-      const hot = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => put('HOTP', i)));
+      const { pk, hot, throttled } = await inOneSecond(async (attempt) => {
+        const [pk, before] = [`HOTP#${attempt}`, proxy.stats.throttled];
+        const hot = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => put(pk, i)));
+        return { pk, hot, throttled: proxy.stats.throttled - before };
+      });
       const refused = hot.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(refused.length).toBe(3);
       for (const r of refused) expect(r.reason).toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+      expect(throttled).toBe(3);
+      const before = proxy.stats.throttled;
       await expect(put('COLDP', 1)).resolves.toBeDefined();
-      expect(proxy.stats.throttled).toBe(3);
+      expect(proxy.stats.throttled).toBe(before);
       // The SDK retries a throttle itself (with its default attempts), so the service's writes pass once the second turns.
       const patient = DynamoDBDocumentClient.from(
         new DynamoDBClient({
@@ -121,7 +140,7 @@ describe('the conflict proxy throttles a partition beyond its write limit, as Dy
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         }),
       );
-      await expect(patient.send(new PutCommand({ TableName: table, Item: { PK: 'HOTP', SK: 'late' } }))).resolves.toBeDefined();
+      await expect(patient.send(new PutCommand({ TableName: table, Item: { PK: pk, SK: 'late' } }))).resolves.toBeDefined();
     } finally {
       await proxy.stop();
     }
@@ -131,26 +150,31 @@ describe('the conflict proxy throttles a partition beyond its write limit, as Dy
     const proxy = await startConflictProxy({ target: engines().dynamodb, partitionWriteUnitsPerSecond: 3 });
     try {
       const db = raw(proxy.endpoint);
-      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-      const tx = () =>
+      const tx = (hot: string) =>
         db.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: table, Item: { PK: 'TXHOT', SK: randomBytes(4).toString('hex') } } },
+              { Put: { TableName: table, Item: { PK: hot, SK: randomBytes(4).toString('hex') } } },
               { Put: { TableName: table, Item: { PK: `OWN#${randomBytes(4).toString('hex')}`, SK: 'I' } } },
             ],
           }),
         );
-      await expect(tx()).resolves.toBeDefined(); // 2 of TXHOT's 3 units this second
-      const second = await tx().then(
-        () => null,
-        (e: unknown) => e,
-      );
+      const [hot, first, second] = await inOneSecond(async (attempt) => {
+        const settle = (p: Promise<unknown>) =>
+          p.then(
+            () => null,
+            (e: unknown) => e,
+          );
+        const hot = `TXHOT#${attempt}`;
+        const first = await settle(tx(hot)); // 2 of the item's 3 units this second
+        return [hot, first, await settle(tx(hot))] as const;
+      });
+      expect(first).toBeNull();
       expect(second).toBeInstanceOf(TransactionCanceledException);
       expect((second as TransactionCanceledException).CancellationReasons?.map((r) => r.Code)).toEqual(['ThrottlingError', 'None']);
       // The service's transactions send a throttled transaction again (transact.ts), so it commits in a later second.
       const committed = transaction()
-        .add({ entity: 'payment', write: { Put: { TableName: table, Item: { PK: 'TXHOT', SK: 'service' } } } })
+        .add({ entity: 'payment', write: { Put: { TableName: table, Item: { PK: hot, SK: 'service' } } } })
         .commit(db);
       await expect(committed).resolves.toBeUndefined();
     } finally {

@@ -23,8 +23,11 @@ import { ledger } from '../support/payments';
 const TOKEN = randomBytes(24).toString('base64url');
 const CLABE = '072691004495711499';
 const CURP = 'GODE561231HDFRRN00';
-/** A short return-watch window, so that its end can be seen in a test (long enough for a loaded machine to settle first). */
-const WATCH_SECONDS = 15;
+/**
+ * A return-watch window shorter than the first back-off step (60 s), so that every check falls on its end, and long
+ * enough for a loaded machine to make the first check inside it; the test moves the clock past its end.
+ */
+const WATCH_SECONDS = 50;
 let stp: FakeStp;
 let stack: TestStack;
 let receiver: Receiver;
@@ -85,7 +88,7 @@ async function ledgerMatches() {
   return entries;
 }
 const hooksFor = (id: string, event: string) => receiver.received.filter((r) => r.body?.payout_id === id && r.body?.event === event);
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await read();
@@ -99,6 +102,23 @@ const resume = (ahead = settlementGraceSeconds() + 5) =>
   resumeSettlements(settlementDeps(), new Date(Date.now() + ahead * 1000), settlementGraceSeconds());
 const queries = (clave: string) =>
   stp.requests.filter((r) => r.path.endsWith('/consOrdEnvRastreo') && (r.body as { claveRastreo?: string }).claveRastreo === clave).length;
+/** Moves the clock the service reads (Date) `ms` ahead until restored; timers keep real time. */
+function clockAhead(ms: number): () => void {
+  const RealDate = globalThis.Date;
+  class Ahead extends RealDate {
+    constructor(...args: unknown[]) {
+      if (args.length === 0) super(RealDate.now() + ms);
+      else super(...(args as [string]));
+    }
+    static override now() {
+      return RealDate.now() + ms;
+    }
+  }
+  globalThis.Date = Ahead as DateConstructor;
+  return () => {
+    globalThis.Date = RealDate;
+  };
+}
 /** Every text of an item, at any depth. */
 const texts = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v as object).flatMap(texts) : [];
@@ -132,7 +152,7 @@ describe('live SPEI payouts after they complete', () => {
       'refunded',
     );
     expect(await get(id)).toMatchObject({ status: 'refunded', failure_reason: 'returned_by_beneficiary_bank' });
-    const [hook] = await receiver.waitFor(1, 15_000, (h) => h.body?.event === 'payout.refunded' && h.body?.payout_id === id);
+    const [hook] = await receiver.waitFor(1, 60_000, (h) => h.body?.event === 'payout.refunded' && h.body?.payout_id === id);
     expect(verifyWebhook(hook!.rawBody, hook!.headers as Record<string, string>, merchant.webhookSecret).ok).toBe(true);
     expect(await balance()).toBe(before);
     // Off the index once refunded; the job again, and STP's late callback: still one credit, one webhook.
@@ -176,24 +196,29 @@ describe('live SPEI payouts after they complete', () => {
     expect(second.return_watch.next_check_at).toBe(second.return_watch.until);
     expect(String(second.GSI2PK)).toMatch(/^RETWATCH#/);
 
-    // Past the window: the next check ends the watch (off the index), and a return after it is not looked for.
-    await new Promise((r) => setTimeout(r, Date.parse(second.return_watch.until) - Date.now() + 200));
-    await resume();
-    const ended = await until(
-      () => rawItem(id),
-      (i) => i.return_watch === null,
-      'the watch ended',
-    );
-    expect(ended.GSI2PK).toBeUndefined();
-    expect(ended.GSI2SK).toBeUndefined();
-    await stp.returnOrder(clave, { callback: false });
-    const after = queries(clave);
-    expect((await resume()).returnChecks).toBe(0);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(queries(clave)).toBe(after);
-    expect((await get(id)).status).toBe('completed');
-    expect(await balance()).toBe(before - 4500);
-    await ledgerMatches();
+    // Past the window (the clock moved past its end, not waited for): the next check ends the watch (off the
+    // index), and a return after it is not looked for.
+    const restore = clockAhead(Date.parse(second.return_watch.until) - Date.now() + 1000);
+    try {
+      await resume();
+      const ended = await until(
+        () => rawItem(id),
+        (i) => i.return_watch === null,
+        'the watch ended',
+      );
+      expect(ended.GSI2PK).toBeUndefined();
+      expect(ended.GSI2SK).toBeUndefined();
+      await stp.returnOrder(clave, { callback: false });
+      const after = queries(clave);
+      expect((await resume()).returnChecks).toBe(0);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(queries(clave)).toBe(after);
+      expect((await get(id)).status).toBe('completed');
+      expect(await balance()).toBe(before - 4500);
+      await ledgerMatches();
+    } finally {
+      restore();
+    }
   });
 
   it('keeps STP’s order id from registration: a state change naming another id moves nothing', async () => {

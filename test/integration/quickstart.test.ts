@@ -8,6 +8,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../bin/local/services';
@@ -80,6 +81,22 @@ async function waitFor(p: Proc, re: RegExp, what: string, timeoutMs = 120_000): 
   }
 }
 
+/** Once something accepts connections on the port (a bare TCP connect: no request for the receiver to log). */
+async function accepting(port: number, p: Proc, what: string, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((r) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), r(true)));
+      socket.once('error', () => r(false));
+    });
+    if (open) return;
+    if (p.child.exitCode !== null) throw new Error(`${what}: exited ${p.child.exitCode}\n${p.output()}`);
+    if (Date.now() > end) throw new Error(`${what}: not listening on ${port}\n${p.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A line with ids, times and ports replaced, to compare the README's sample output with the real one. */
 const shape = (line: string) =>
   line
@@ -137,8 +154,8 @@ it('the README quickstart works as written: the receiver verifies a signed payme
   const receiverCmd = command(/node receiver\.mjs$/);
   expect(receiverCmd).toContain("WEBHOOK_SECRET='whsec_...'");
   const receiver = run(receiverCmd.replace("'whsec_...'", `'${secret}'`), { cwd: appDir, env: { PORT: String(port) } });
-  await new Promise((r) => setTimeout(r, 500));
-  expect(receiver.child.exitCode).toBeNull();
+  // listen forwards once, without retries: the receiver must be listening before anything is triggered.
+  await accepting(port, receiver, 'the receiver');
 
   // 4. trigger.
   const trigger = run(command(/^npm run cli -- trigger payment\.success$/), { env });
@@ -147,8 +164,8 @@ it('the README quickstart works as written: the receiver verifies a signed payme
   expect(eventId).toBeDefined();
 
   // What you see: the receiver verified it, listen printed the delivery with the 200 it got.
-  await waitFor(receiver, new RegExp(`verified payment\\.success ${eventId}`), 'the receiver', 30_000);
-  await waitFor(listen, new RegExp(`  payment\\.success  ${eventId}  \\[200\\] POST http://localhost:${port}/webhooks`), 'listen', 30_000);
+  await waitFor(receiver, new RegExp(`verified payment\\.success ${eventId}`), 'the receiver', 60_000);
+  await waitFor(listen, new RegExp(`  payment\\.success  ${eventId}  \\[200\\] POST http://localhost:${port}/webhooks`), 'listen', 60_000);
   expect(receiver.output()).not.toContain('rejected');
   // And it does check: the same kind of body signed with another secret is refused.
   const forged = await fetch(`http://localhost:${port}/webhooks`, {
@@ -167,7 +184,7 @@ it('the README quickstart works as written: the receiver verifies a signed payme
   const [, paymentId] = /^payment (pi_\S+) success$/m.exec(pay.output()) ?? [];
   const [, paidEventId] = /^event (evt_\S+) payment\.success$/m.exec(pay.output()) ?? [];
   expect({ paymentId, paidEventId }).toEqual({ paymentId: expect.any(String), paidEventId: expect.any(String) });
-  await waitFor(receiver, new RegExp(`verified payment\\.success ${paidEventId}`), 'the receiver verifying the SDK payment', 30_000);
+  await waitFor(receiver, new RegExp(`verified payment\\.success ${paidEventId}`), 'the receiver verifying the SDK payment', 60_000);
 
   // Every line of the README's sample output has the shape of a line the commands printed.
   const sample = blocks.find((b) => b.lang === 'text')!.code.split('\n');
@@ -178,7 +195,16 @@ it('the README quickstart works as written: the receiver verifies a signed payme
 
   // Ctrl-C stops listen: nothing of its process group is left.
   await interrupt(listen);
-  await new Promise((r) => setTimeout(r, 1000));
+  // The shell exits first; its children (npm, tsx, node) follow as they finish: wait for the group, not a guess.
+  const groupGone = () => {
+    try {
+      process.kill(-listen.child.pid!, 0);
+      return false;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  };
+  for (let end = Date.now() + 15_000; !groupGone() && Date.now() < end;) await new Promise((r) => setTimeout(r, 100));
   expect(() => process.kill(-listen.child.pid!, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
   console.log(`README quickstart end to end in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 });

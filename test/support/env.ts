@@ -1,4 +1,4 @@
-/** Per-test-file environment defaults (jest setupFiles): quiet Powertools, no auth cache, sandbox stage. */
+/** Per-test-file environment defaults (jest setupFiles): quiet Powertools, no auth cache, sandbox stage, no CDK validation. */
 Object.assign(process.env, {
   STAGE: 'sandbox',
   AWS_REGION: 'us-east-1',
@@ -10,4 +10,7 @@ Object.assign(process.env, {
   POWERTOOLS_TRACE_ENABLED: 'false',
   AUTH_CACHE_TTL_MS: '0',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  // CDK's built-in CloudFormation validation costs ~8 s of CPU per synthesizing test file (and only warns):
+  // test/infra/cfn-validate.test.ts runs it, on both stages, and fails on any finding.
+  CDK_VALIDATION: 'false',
 });
