@@ -5,17 +5,17 @@
  * ProviderUnavailable (no usable answer: the outcome is unknown) or ProviderRejected (the PSP's definite no,
  * reduced to a code of ours: its problem text never travels further).
  */
+import { clientCredentialsToken } from '../oauth-token';
 import * as z from '../../../domain/zod';
 import { ProviderRejected, ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { ApiPixConfig } from '../providers.config';
-import { problemSchema, tokenResponseSchema } from './api-pix.schemas';
+import { problemSchema } from './api-pix.schemas';
 
 export const API_PIX = 'api_pix';
 
 /** Refresh this long before the token's own expiry. */
-const TOKEN_MARGIN_MS = 60_000;
 
 type Op = 'token' | 'putCob' | 'getCob' | 'patchCob' | 'putDevolucao' | 'getDevolucao' | 'putWebhook' | 'getWebhook';
 
@@ -51,48 +51,20 @@ export function apiPixClient(cfg: ApiPixConfig, http?: ProviderHttp): ApiPixClie
       { connectMs: cfg.timeouts?.connect_ms ?? 3_000, totalMs: cfg.timeouts?.total_ms ?? 10_000 },
     );
   const base = cfg.base_url.replace(/\/$/, '');
-  let cached: { token: string; until: number } | null = null;
-  let inflight: Promise<string> | null = null;
 
   const unavailable = (op: Op, reason: string) => {
     logger.warn('API Pix call got no usable answer', { provider: API_PIX, operation: op, reason });
     return new ProviderUnavailable(API_PIX, op, reason);
   };
 
-  async function fetchToken(): Promise<string> {
-    let a: HttpAnswer;
-    try {
-      a = await transport.send({
-        method: 'POST',
-        url: cfg.token_url,
-        headers: {
-          authorization: `Basic ${Buffer.from(`${cfg.client_id}:${cfg.client_secret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      });
-    } catch (e) {
-      throw unavailable('token', e instanceof NoAnswer ? e.reason : String(e));
-    }
-    if (a.status !== 200 && a.status !== 201) {
-      throw unavailable(
-        'token',
-        a.status === 401 || a.status === 400
-          ? `token refused (${a.status}): check client_id/client_secret`
-          : `token endpoint answered ${a.status}`,
-      );
-    }
-    const parsed = z.safeParse(tokenResponseSchema, safeJson(a.text));
-    if (!parsed.success) throw unavailable('token', 'the token answer is not an OAuth2 token response');
-    cached = { token: parsed.data.access_token, until: Date.now() + parsed.data.expires_in * 1000 - TOKEN_MARGIN_MS };
-    return parsed.data.access_token;
-  }
-
-  async function token(force = false): Promise<string> {
-    if (!force && cached && cached.until > Date.now()) return cached.token;
-    inflight ??= fetchToken().finally(() => (inflight = null));
-    return inflight;
-  }
+  const token = clientCredentialsToken({
+    transport,
+    tokenUrl: cfg.token_url,
+    clientId: cfg.client_id,
+    clientSecret: cfg.client_secret,
+    encoding: 'form',
+    unavailable: (reason) => unavailable('token', reason),
+  });
 
   async function send(op: Op, method: string, path: string, body: unknown, bearer: string): Promise<HttpAnswer> {
     try {

@@ -13,17 +13,16 @@
  * RFC 7807 problems. What goes wrong is ProviderUnavailable (no usable answer) or EfiRefusal (a definite 4xx:
  * its status and Efí's `nome`, a snake_case code; the `mensagem` never leaves this file) for the connector to map.
  */
+import { clientCredentialsToken } from '../oauth-token';
 import * as z from '../../../domain/zod';
 import { ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { NoAnswer, providerHttp, safeJson, type HttpAnswer, type ProviderHttp } from '../http-client';
 import type { EfiConfig } from '../providers.config';
-import { problemSchema, tokenResponseSchema } from '../api-pix/api-pix.schemas';
+import { problemSchema } from '../api-pix/api-pix.schemas';
 import { efiErrorSchema } from './efi.schemas';
 
 export const EFI = 'efi';
-
-const TOKEN_MARGIN_MS = 60_000;
 
 export type EfiOp = 'token' | 'send' | 'getSent' | 'listInfractions' | 'getPix' | 'putWebhook' | 'getWebhook';
 
@@ -80,48 +79,20 @@ export function efiClient(cfg: EfiConfig, http?: ProviderHttp): EfiClient {
       { connectMs: cfg.timeouts?.connect_ms ?? 3_000, totalMs: cfg.timeouts?.total_ms ?? 10_000 },
     );
   const base = cfg.base_url.replace(/\/$/, '');
-  let cached: { token: string; until: number } | null = null;
-  let inflight: Promise<string> | null = null;
 
   const unavailable = (op: EfiOp, reason: string) => {
     logger.warn('Efí call got no usable answer', { provider: EFI, operation: op, reason });
     return new ProviderUnavailable(EFI, op, reason);
   };
 
-  async function fetchToken(): Promise<string> {
-    let a: HttpAnswer;
-    try {
-      a = await transport.send({
-        method: 'POST',
-        url: cfg.token_url,
-        headers: {
-          authorization: `Basic ${Buffer.from(`${cfg.client_id}:${cfg.client_secret}`).toString('base64')}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ grant_type: 'client_credentials' }),
-      });
-    } catch (e) {
-      throw unavailable('token', e instanceof NoAnswer ? e.reason : String(e));
-    }
-    if (a.status !== 200 && a.status !== 201) {
-      throw unavailable(
-        'token',
-        a.status === 401 || a.status === 400
-          ? `token refused (${a.status}): check client_id/client_secret`
-          : `token endpoint answered ${a.status}`,
-      );
-    }
-    const parsed = z.safeParse(tokenResponseSchema, safeJson(a.text));
-    if (!parsed.success) throw unavailable('token', 'the token answer is not an OAuth2 token response');
-    cached = { token: parsed.data.access_token, until: Date.now() + parsed.data.expires_in * 1000 - TOKEN_MARGIN_MS };
-    return parsed.data.access_token;
-  }
-
-  async function token(force = false): Promise<string> {
-    if (!force && cached && cached.until > Date.now()) return cached.token;
-    inflight ??= fetchToken().finally(() => (inflight = null));
-    return inflight;
-  }
+  const token = clientCredentialsToken({
+    transport,
+    tokenUrl: cfg.token_url,
+    clientId: cfg.client_id,
+    clientSecret: cfg.client_secret,
+    encoding: 'json',
+    unavailable: (reason) => unavailable('token', reason),
+  });
 
   async function send(op: EfiOp, method: string, path: string, body: unknown, bearer: string, headers: Record<string, string>) {
     return transport.send({
