@@ -1,7 +1,7 @@
 /**
  * The fake Efí on its own, for the local live stage:
  *   npx tsx test/support/fake-efi/cli.ts --providers-out .local/providers.json --callback-base http://127.0.0.1:3000
- *     [--port N] [--control-port 4400] [--webhook-token T] [--no-mtls]
+ *     [--port N] [--control-port 4500] [--webhook-token T] [--no-mtls]
  * adds an `efi` block pointing at it to the providers document (keeping the others there; mode 0600). Efí's
  * callbacks go to <callback-base>/providers/efi/<webhook_token>/pix. A plain-HTTP control API on 127.0.0.1:
  *   GET  /sends                         every send (idEnvio, status, valor)
@@ -30,7 +30,7 @@ const { values } = parseArgs({
     'providers-out': { type: 'string' },
     'callback-base': { type: 'string' },
     port: { type: 'string' },
-    'control-port': { type: 'string', default: '4400' },
+    'control-port': { type: 'string', default: '4500' },
     'webhook-token': { type: 'string' },
     'no-mtls': { type: 'boolean', default: false },
   },
