@@ -6,6 +6,7 @@
  * recorded in `violations`, which the tests assert empty. It sends standard notifications signed with Adyen's
  * HMAC algorithm (or forged, replayed, out of order, duplicated on demand), and fails on demand (a status, a hang).
  */
+import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -71,15 +72,6 @@ export interface FakeAdyen {
   /** Posts items as one standard notification; answers our status and body. */
   notify(items: readonly NotificationItem[]): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 class AdyenError extends Error {

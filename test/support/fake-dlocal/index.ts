@@ -7,6 +7,7 @@
  * dLocal's 5009 "duplicated", one external_id its 511. It signs notifications as dLocal signs them (or forges
  * them), sends them twice, out of order or not at all, and fails on demand (a status, a hang, a lost answer).
  */
+import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -69,15 +70,6 @@ export interface FakeDlocal {
   /** The headers dLocal would sign a body with (for tests that post it themselves). */
   signedNotificationHeaders(body: string, sign?: Signing): Record<string, string>;
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function opOf(method: string, path: string): FakeDlocalOp | null {

@@ -8,6 +8,7 @@
  * an SPI code), returns, hangs and answers 5xx on demand, opens and closes infractions, and posts callbacks to
  * `<registered webhook>/pix` as Efí does.
  */
+import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -67,15 +68,6 @@ export interface FakeEfi {
   setInfraction(id: string, status: InfractionStatus): void;
   medReturn(e2e: string, valor: string, natureza?: 'MED_FRAUDE' | 'MED_OPERACIONAL'): void;
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function reply(res: ServerResponse, status: number, body?: unknown) {

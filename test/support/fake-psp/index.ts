@@ -6,6 +6,7 @@
  * recorded in `violations`, which the tests assert empty. It calls the registered webhook as a PSP does, and
  * fails in every way one can (a status, a hang, a revoked token), on demand.
  */
+import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -65,15 +66,6 @@ export interface FakePsp {
 }
 
 const API = '/api/v2';
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function send(res: ServerResponse, status: number, body?: unknown, type = 'application/json') {
   if (res.destroyed) return;

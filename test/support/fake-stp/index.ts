@@ -7,8 +7,9 @@
  * settles, cancels and returns orders on demand, telling us by the order-state callback or only by the query,
  * posts incoming deposits (abonos), and fails in every way one can (a status, a hang, a lost answer).
  */
+import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { makeCertificates } from '../fake-psp/certificates';
@@ -63,15 +64,6 @@ export interface FakeStp {
 export interface CallbackAnswer {
   readonly status: number;
   readonly body: unknown;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {
