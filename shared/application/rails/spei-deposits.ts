@@ -87,6 +87,12 @@ export async function receiveSpeiDeposit(deps: PaymentDeps, token: string, readB
       await transition(deps, ours, 'success', { paid_at: record.paid_at, expires_at: null });
     } catch (e) {
       if (!(e instanceof AppError && e.code === 'PAYMENT_STATE_CONFLICT')) throw e;
+      // Another writer moved the payment (a racing redelivery settled it, or it closed): what it is now stands. Still
+      // open, the settlement did not commit: never answered as received, so the provider sends the deposit again
+      // and its recorded outcome finishes the settlement then.
+      const current = await deps.store.getPayment(ours.payment_id);
+      if (current && (current.status === 'pending' || current.status === 'processing'))
+        throw new AppError('PROVIDER_UNAVAILABLE', 'The deposit is recorded but its payment is not settled yet; send it again.');
     }
   }
   if (ours && decided === 'mismatch' && !duplicate) await recordPaidAmount(deps, ours, d.amountMinor);
