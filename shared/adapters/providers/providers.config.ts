@@ -99,19 +99,9 @@ export type DlocalConfig = z.infer<typeof dlocalConfigSchema>;
  * paths such as /v3/gn/pix/{idEnvio} are appended); `token_url` its /oauth/token; `pix_key` the account's key
  * the sends are paid from (its registered webhook is where Efí tells the outcome of each send).
  */
-export const efiConfigSchema = z.strictObject({
-  base_url: httpsUrl,
-  token_url: httpsUrl,
-  client_id: text(256),
-  client_secret: text(1024),
-  certificate_pem: pem('CERTIFICATE'),
-  private_key_pem: pem('PRIVATE KEY'),
-  ca_pem: z.optional(pem('CERTIFICATE')),
-  pix_key: text(77),
-  webhook_token: webhookToken,
+export const efiConfigSchema = z.extend(apiPixConfigSchema, {
   /** Seconds a completed PIX payout is still read back for a return (devolução) by the beneficiary's bank; 0 turns it off. */
   return_watch_seconds: z.optional(z.number().check(z.int(), z.gte(0), z.lte(7_776_000))),
-  timeouts,
 });
 /** How long a completed PIX payout is watched for a return when the configuration does not say: 3 days. */
 export const EFI_RETURN_WATCH_SECONDS = 259_200;
