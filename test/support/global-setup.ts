@@ -31,9 +31,11 @@ async function patiently<T>(name: string, start: () => Promise<T>, attempts = 3)
  * transaction of every table it holds, so two workers sharing it wait on each other's writes, and an index it builds
  * for one file (migrate-listing-index) waits behind the other worker's load. fauxqs is light and stays shared.
  */
-export default async function globalSetup(globalConfig: { maxWorkers?: number }) {
+export default async function globalSetup(globalConfig: { maxWorkers?: number; nonFlagArgs?: string[] }) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const workers = Math.max(1, Math.min(4, globalConfig.maxWorkers ?? 1));
+  // One named test file runs in band: one engine is enough.
+  const oneFile = globalConfig.nonFlagArgs?.length === 1 && globalConfig.nonFlagArgs[0]!.endsWith('.test.ts');
+  const workers = oneFile ? 1 : Math.max(1, Math.min(4, globalConfig.maxWorkers ?? 1));
   const [sqs, ...dynamodbs] = await Promise.all([
     patiently('fauxqs', () => startSqsEmulator({ childProcess: true })),
     ...Array.from({ length: workers }, () => patiently('DynamoDB Local', () => startDynamoDbLocal({ dataDir: null }))),
