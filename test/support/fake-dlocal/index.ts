@@ -58,6 +58,8 @@ export interface FakeDlocal {
   failNext(op: FakeDlocalOp, how: Fault, times?: number): void;
   /** The payer pays, or dLocal rejects, cancels, expires (no notification: call notify). */
   setStatus(orderId: string, status: PaymentStatus, statusCode?: string): void;
+  /** dLocal reports another amount than was asked for (with the next setStatus PAID: a payer who paid another amount). */
+  setPaidAmount(orderId: string, amount: number): void;
   setPayoutStatus(externalId: string, status: PayoutStatus, reason?: string): void;
   setRefundStatus(id: string, status: FakeRefund['status']): void;
   /**
@@ -247,6 +249,11 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       state.faults.set(op, [...(state.faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
     },
     setStatus: (orderId, status, statusCode) => void state.setStatus(orderId, status, statusCode),
+    setPaidAmount(orderId, amount) {
+      const p = state.byOrderId.get(orderId);
+      if (!p) throw new Error(`fake dLocal: no payment for ${orderId}`);
+      p.paidAmount = amount;
+    },
     setPayoutStatus: (externalId, status, reason) => void state.setPayoutStatus(externalId, status, reason),
     setRefundStatus(id, status) {
       const r = state.refunds.get(id);

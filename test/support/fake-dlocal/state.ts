@@ -33,6 +33,8 @@ export interface FakePayment {
   /** A ticket's due date, fixed when the ticket is issued. */
   readonly expirationDate: string;
   approvedDate?: string;
+  /** What dLocal reports as paid, when it is not the amount asked for (the payer paid another amount). */
+  paidAmount?: number;
 }
 
 export interface FakePayout {
@@ -129,7 +131,7 @@ export class DlocalState {
     const ticket = TICKETS.has(r.payment_method_id) && r.payment_method_flow === 'DIRECT';
     return {
       id: p.id,
-      amount: r.amount,
+      amount: p.paidAmount ?? r.amount,
       currency: r.currency,
       country: r.country,
       payment_method_id: r.payment_method_id,
