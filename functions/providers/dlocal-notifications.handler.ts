@@ -18,14 +18,21 @@ export const handler = httpHandler({
     const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
     try {
       const r = await receiveLocalNotification(paymentDeps(), DLOCAL, event.headers ?? {}, raw);
+      const unsettled = r.outcome === 'mismatch' || r.outcome === 'late';
       recordProviderCallbacks(DLOCAL, {
-        Accepted: r.outcome === 'unknown' || r.outcome === 'mismatch' ? 0 : 1,
-        Rejected: r.outcome === 'mismatch' ? 1 : 0,
+        Accepted: r.outcome === 'unknown' || unsettled ? 0 : 1,
+        Rejected: unsettled ? 1 : 0,
         Unknown: r.outcome === 'unknown' ? 1 : 0,
       });
-      if (r.outcome === 'mismatch') {
+      if (unsettled) {
+        // Money dLocal collected that is not settled here: another amount, or a payment already closed. Pages.
         recordProviderAmountMismatch(DLOCAL);
-        logger.error('dLocal reports another amount than the payment’s: recorded, not settled', { provider: DLOCAL });
+        logger.error(
+          r.outcome === 'late'
+            ? 'dLocal reports paid a payment closed here: not settled'
+            : 'dLocal reports another amount than the payment’s: recorded, not settled',
+          { provider: DLOCAL },
+        );
       }
       return { body: { received: 1 } };
     } catch (e) {

@@ -6,13 +6,21 @@
  * moves), duplicate and out-of-order notifications, a missed one found by the reconciliation job, a create with no
  * answer (the same order when read back, never a second one), and another amount recorded and alarmed, never settled.
  */
+import '../support/log-level-info';
 import { reconcileHeldPayments } from '../../shared/application/rails';
 import { orderIdOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
-import { balanceMinorOf, expectLedgerEqualsBalance, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import {
+  balanceMinorOf,
+  captureLogs,
+  expectLedgerEqualsBalance,
+  startLiveStage,
+  type LiveMerchant,
+  type LiveStage,
+} from '../support/live-stage';
 import type { TestMerchant, TestStack } from '../support/test-stack';
 import { payments } from '../support/payments';
 
@@ -136,6 +144,38 @@ describe('live local pay-ins through dLocal', () => {
     await reconcileHeldPayments(paymentDeps(), later(15));
     expect((await stored(id)).status).toBe('expired');
     await receiver.waitFor(1, 15_000, (x) => x.body?.event === 'payment.expired' && x.body?.payment_id === id);
+  });
+
+  it('an Efecty ticket in Colombia: its number and barcode in the answer and on the hosted page’s status', async () => {
+    const api = payments(stack, merchant as TestMerchant);
+    const session = await api.createSession({ amount: 50_000, currency: 'COP', country: 'COL' });
+    const r = await api.process(session.body.session_id as string, 'cash', {
+      customer: { name: 'Camila Rojas', email: 'camila@example.co', document: '1020304050' },
+    });
+    expect(r.status).toBe(200);
+    const id = r.body.payment_id as string;
+    expect(fake.payment(orderIdOf(id))!.request).toMatchObject({ payment_method_id: 'EY', amount: 50_000, currency: 'COP', country: 'CO' });
+    expect(r.body).toMatchObject({ status: 'pending', voucher_reference: expect.any(String), barcode: expect.stringMatching(/^\d{29}$/) });
+    const page = await stack.request(`/checkout/${session.body.session_id as string}/status`);
+    expect(page.body.payment.artefact).toMatchObject({ voucher_reference: r.body.voucher_reference, barcode: r.body.barcode });
+  });
+
+  it('dLocal paid after the payment expired here: nothing settled, alarmed as money not settled', async () => {
+    const before = await balance();
+    const { id } = await pay('cip', 30);
+    fake.setStatus(orderIdOf(id), 'EXPIRED');
+    await reconcileHeldPayments(paymentDeps(), later(15));
+    expect((await stored(id)).status).toBe('expired');
+    fake.setStatus(orderIdOf(id), 'PAID');
+    const logs = captureLogs();
+    try {
+      expect((await notify(id)).status).toBe(200);
+    } finally {
+      logs.restore();
+    }
+    expect(logs.lines.join('')).toContain('dLocal reports paid a payment closed here');
+    expect((await stored(id)).status).toBe('expired');
+    expect(await balance()).toBe(before);
   });
 
   it('a forged or unsigned notification is 401 and moves nothing, though dLocal holds it paid', async () => {

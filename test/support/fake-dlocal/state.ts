@@ -151,6 +151,8 @@ export class DlocalState {
             ticket: {
               type: 'CUSTOM',
               number: p.id.replace(/\D/g, '').slice(0, 8).padEnd(8, '7'),
+              // Cash slips (Efecty, Servipag) carry a barcode; a PagoEfectivo CIP is only its number.
+              ...(r.payment_method_id === 'EF' ? {} : { barcode: `7709998${p.id.replace(/\D/g, '').padEnd(22, '0').slice(0, 22)}` }),
               expiration_date: p.expirationDate,
               id: `${r.payment_method_id}-${p.id.slice(-8)}`,
               provider_name: r.payment_method_id,
