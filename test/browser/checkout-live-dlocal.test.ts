@@ -80,6 +80,18 @@ it('PSE: the shopper pays on dLocal’s page and lands on success_url; the payme
   expect(opened!.unexpected()).toEqual([]);
 });
 
+it('back on our page before paying (a reload): the open payment offers the way back to the bank, not a new form', async () => {
+  const { sessionId, paymentId, page } = await pse();
+  const redirectUrl = (await paymentDeps().store.getPayment(paymentId))?.redirect_url as string;
+  expect(redirectUrl).toBe(page.url());
+  await page.goto(`${live.stack.baseUrl}/checkout/${sessionId}`);
+  const link = page.locator(`a.btn[href="${redirectUrl}"]`);
+  await link.waitFor({ timeout: 10_000 });
+  await expectAccessible(page);
+  await link.click();
+  await page.waitForURL(redirectUrl, { timeout: 10_000 });
+});
+
 it('refused at the bank: back on our page with the payment failed, another method offered', async () => {
   const { sessionId, paymentId, page } = await pse();
   await page.click('button[value=REJECTED]');
