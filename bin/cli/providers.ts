@@ -2,7 +2,7 @@
  * `providers check`, `providers api-pix register-webhook` and `providers stp sign`: the live providers of a
  * stage, from its configuration (a file, the stage's secret, or the local live stack's file), exercised the
  * way the functions use them: a token obtained over mutual TLS and the webhook registration read back (API
- * Pix), a signed order query (STP).
+ * Pix), a signed order query (STP), a signed read-back of an order that cannot exist (dLocal).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

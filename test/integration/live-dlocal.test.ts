@@ -7,6 +7,10 @@
  * answer (the same order when read back, never a second one), and another amount recorded and alarmed, never settled.
  */
 import '../support/log-level-info';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { providersCheck } from '../../bin/cli/providers';
 import { reconcileHeldPayments } from '../../shared/application/rails';
 import { orderIdOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
 import { paymentDeps } from '../../shared/wiring';
@@ -258,5 +262,24 @@ describe('live local pay-ins through dLocal', () => {
     expect(await stored(id)).toMatchObject({ status: 'pending', provider_mismatch_minor: 9950 });
     expect(await status(id)).toMatchObject({ status: 'pending' });
     expect(await balance()).toBe(before);
+  });
+
+  it('providers check: a signed read-back dLocal answers; a secret key it does not know fails, naming no secret', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'providers-'));
+    const check = async (cfg: Record<string, unknown>) => {
+      const file = join(dir, `${Math.random()}.json`);
+      writeFileSync(file, JSON.stringify({ dlocal: cfg }));
+      const out: string[] = [];
+      const code = await providersCheck({ providers: file }, { out: (l) => out.push(l), err: (l) => out.push(l) });
+      return { code, out: out.join('\n') };
+    };
+    const ok = await check(fake.dlocalConfig());
+    expect(ok).toMatchObject({ code: 0, out: expect.stringContaining(`dlocal: signed read-back answered by ${fake.baseUrl}`) });
+    const secret = 'not-the-account-secret-key-0123456789';
+    const bad = await check(fake.dlocalConfig({ secret_key: secret }));
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/dlocal: FAILED: dLocal refused our credentials/);
+    expect(bad.out).not.toContain(secret);
+    expect(fake.violations.splice(0)).toEqual([expect.stringContaining('signature does not match')]);
   });
 });
