@@ -54,7 +54,7 @@ export interface AlarmThresholds {
 }
 
 /** The live providers whose calls and callbacks are metered (the `provider` dimension; shared/adapters/providers). */
-export const PROVIDERS = ['api_pix', 'adyen', 'stp'] as const;
+export const PROVIDERS = ['api_pix', 'adyen', 'stp', 'dlocal'] as const;
 
 /**
  * Reserved concurrency (lib/service-function.ts). Only the workers get one: it caps the DynamoDB writes and

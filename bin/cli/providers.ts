@@ -2,8 +2,9 @@
  * `providers check`, `providers api-pix register-webhook` and `providers stp sign`: the live providers of a
  * stage, from its configuration (a file, the stage's secret, or the local live stack's file), exercised the
  * way the functions use them: a token obtained over mutual TLS and the webhook registration read back (API
- * Pix), a signed order query (STP).
+ * Pix), a signed order query (STP), a signed read-back of an order that cannot exist (dLocal).
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildLiveProviders } from '../../shared/adapters/providers/live-connectors';
@@ -90,6 +91,25 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
       failures++;
     } finally {
       live.apiPix.client.close();
+    }
+  }
+  if (live.dlocal && cfg.dlocal) {
+    // A signed read-back of an order that does not exist: dLocal answers "not found" only once the signature passed.
+    try {
+      const probe = `pi_${randomBytes(16).toString('base64url')}`;
+      const state = await live.dlocal.payments.get(probe);
+      io.out(
+        !('outcome' in state)
+          ? `  dlocal: signed read-back answered by ${cfg.dlocal.base_url} (signature accepted); ` +
+              'notifications go to <base>/providers/dlocal/notifications'
+          : '  dlocal: FAILED: dLocal holds a payment for a random order (unexpected)',
+      );
+      if ('outcome' in state) failures++;
+    } catch (e) {
+      io.out(`  dlocal: FAILED: ${why(e)}`);
+      failures++;
+    } finally {
+      live.dlocal.client.close();
     }
   }
   return failures ? 1 : 0;

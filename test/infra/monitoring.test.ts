@@ -42,6 +42,8 @@ function dashboardBody(dashboard: Alarm): { widgets: { type: string; properties:
 const mathInputs = (alarm: Record<string, any>) =>
   new Map((alarm.Metrics as { Id: string; MetricStat?: MetricStat; Expression?: string }[]).map((m) => [m.Id, m]));
 
+const coldStartTitles = (n: number) => Array.from({ length: n }, (_, i) => `Cold starts (init duration, from REPORT lines) ${i + 1}/${n}`);
+
 describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
   const config = stageConfig(stage);
   const t = config.alarms;
@@ -233,8 +235,8 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       'Workers and jobs (per period)',
       'Lambda errors and throttles (all functions)',
       'Lambda concurrency (max per function)',
-      'Cold starts (init duration, from REPORT lines) 1/2',
-      'Cold starts (init duration, from REPORT lines) 2/2',
+      // One cold-start query per 25 functions (half of Logs Insights' 50 log groups).
+      ...coldStartTitles(Math.ceil(built.stateless.functions.size / 25)),
     ]) {
       expect(titles).toContain(title);
     }
@@ -255,8 +257,8 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     expect(sources.reduce((a, b) => a + b, 0)).toBe(built.stateless.functions.size);
     // DLQ depths: one line per queue of the manifest.
     expect(widget('Dead-letter queues (messages)').metrics).toHaveLength(MANIFEST.queues.length);
-    // Live providers: every metered provider (API Pix, Adyen and STP) has its calls, errors, error rate and latency.
-    expect(PROVIDERS).toEqual(['api_pix', 'adyen', 'stp']);
+    // Live providers: every metered provider (API Pix, Adyen, STP and dLocal) has its calls, errors, error rate and latency.
+    expect(PROVIDERS).toEqual(['api_pix', 'adyen', 'stp', 'dlocal']);
     const calls = JSON.stringify(widget('Live providers: calls and errors').metrics);
     const latency = JSON.stringify(widget('Live providers: call latency (ms)').metrics);
     for (const p of PROVIDERS) {
@@ -265,8 +267,8 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     }
   });
 
-  test('Adyen and STP have their own alarms, like API Pix: errors, amounts kept, callbacks refused', () => {
-    for (const p of ['adyen', 'stp'])
+  test('Adyen, STP and dLocal have their own alarms, like API Pix: errors, amounts kept, callbacks refused', () => {
+    for (const p of ['adyen', 'stp', 'dlocal'])
       for (const key of [`provider-errors-${p}`, `provider-amount-mismatch-${p}`, `provider-callbacks-rejected-${p}`])
         expect(alarm(key).AlarmDescription).toEqual(expect.stringContaining(p));
   });

@@ -157,6 +157,8 @@ describe.each(STAGES)('%s stage', (stage) => {
         'apiPixCallback',
         'adyenNotifications',
         'adyenReturn',
+        'dlocalNotifications',
+        'dlocalReturn',
         'stpEstadoCallback',
         'stpAbonoCallback',
         'createPayout',

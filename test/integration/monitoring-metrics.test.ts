@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { startFakePsp } from '../support/fake-psp';
 import { startFakeAdyen } from '../support/fake-adyen';
 import { startFakeStp } from '../support/fake-stp';
+import { startFakeDlocal } from '../support/fake-dlocal';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
 import { stageConfig, STAGES } from '../../lib/stage-config';
@@ -335,6 +336,32 @@ describe('what the code emits, captured at each flush', () => {
       delete process.env.ALLOWED_KEY_MODES;
       await adyen.close();
       await stp.close();
+    }
+  });
+
+  it('live dLocal: its calls, a notification accepted, a forged one refused, and an amount mismatch', async () => {
+    const dlocal = await startFakeDlocal();
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    writeFileSync(file, JSON.stringify({ dlocal: dlocal.dlocalConfig() }));
+    Object.assign(process.env, { PROVIDERS_FILE: file, ALLOWED_KEY_MODES: 'test,live' });
+    try {
+      const m = { ...merchant, apiKey: (await stack.admin.createKey(merchant.merchantId, 'live')).secret };
+      const pay = payments(stack, m);
+      const session = await pay.createSession({ amount: 100, currency: 'PEN', country: 'PER' });
+      const r = await pay.process(session.body.session_id as string, 'bank_transfer', {
+        customer: { name: 'Rosa Quispe', email: 'rosa@example.pe', document: '45678912' },
+      });
+      expect(r.status).toBe(200);
+      const orderId = (dlocal.requests.at(-1)?.body as { order_id: string }).order_id;
+      dlocal.setPaidAmount(orderId, 99);
+      dlocal.setStatus(orderId, 'PAID');
+      expect((await dlocal.notify(orderId, { sign: 'forged' })).status).toBe(401);
+      expect((await dlocal.notify(orderId)).status).toBe(200);
+      expect(dlocal.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      delete process.env.ALLOWED_KEY_MODES;
+      await dlocal.close();
     }
   });
 

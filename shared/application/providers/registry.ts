@@ -5,6 +5,7 @@
  */
 import type { CardConnector, CardNotifications, HeldCardConnector } from './card';
 import type { SpeiDepositConnector } from './deposits';
+import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './local';
 import type { PayoutCallbacks, PayoutConnector } from './payouts';
 import type { PixCallbacks, PixConnector } from './pix';
 import type { CardRefundConnector, PixRefundConnector } from './refunds';
@@ -27,6 +28,9 @@ export interface Connectors {
   readonly speiPayouts?: PayoutConnector;
   readonly speiPayoutCallbacks?: PayoutCallbacks;
   readonly speiDeposits?: SpeiDepositConnector;
+  /** Live local pay-ins an aggregator holds (a redirect or a ticket) and its signed notifications. */
+  readonly heldLocal?: HeldLocalPaymentConnector;
+  readonly localNotifications?: LocalPaymentNotifications;
 }
 
 export interface ConnectorRegistry {

@@ -24,6 +24,11 @@ const artefact = {
   reference: z.string().optional().meta({ description: 'Reference to quote with a transfer.' }),
   cip_code: z.string().optional().meta({ description: 'PagoEfectivo CIP code.' }),
   voucher_reference: z.string().optional().meta({ description: 'Cash voucher reference.' }),
+  barcode: z
+    .string()
+    .optional()
+    .meta({ description: 'A live ticket’s barcode number (Efecty, Servipag, PagoEfectivo), when the provider gives one.' }),
+  ticket_url: z.string().optional().meta({ description: 'The provider’s printable ticket, when it gives one.' }),
 };
 
 /** POST /api/v1/checkout/process, 200. */
