@@ -205,34 +205,28 @@ describe('dLocal pay-ins through the connector', () => {
     expect((e as Error).message).not.toContain('Scripted');
   });
 
-  it('a refund of a paid payment carries our order_refund_id; its notification names dLocal’s refund; unpaid: refused', async () => {
+  it('a refund carries our order_refund_id and is read back by it; its notification names our refund; unpaid: refused', async () => {
     const req = payment();
     const { providerPaymentId } = await live.payments.create(req);
     const rid = refundId();
-    const early = await live.payments
-      .refund({ refundId: rid, providerPaymentId, amountMinor: 5_000, currency: 'PEN', notificationUrl: receiverUrl })
-      .catch((x: unknown) => x);
+    const send = () =>
+      live.refunds.send({ refundId: rid, providerPaymentId, amountMinor: 5_000, currency: 'PEN', notificationUrl: receiverUrl });
+    const early = await send().catch((x: unknown) => x);
     expect(early).toBeInstanceOf(ProviderRejected);
+    expect(await live.refunds.get({ providerPaymentId, refundId: rid })).toBeNull();
     fake.setStatus(orderIdOf(req.paymentId), 'PAID');
-    const r = await live.payments.refund({
-      refundId: rid,
-      providerPaymentId,
-      amountMinor: 5_000,
-      currency: 'PEN',
-      notificationUrl: receiverUrl,
-    });
-    expect(r).toEqual({ providerRefundId: expect.stringMatching(/^REF-/), kind: 'pending' });
-    expect(fake.refund(r.providerRefundId)).toMatchObject({
-      amount: 50,
-      paymentId: providerPaymentId,
-      orderRefundId: refundReferenceOf(rid),
-    });
-    fake.setRefundStatus(r.providerRefundId, 'SUCCESS');
-    const n = await fake.notifyRefund(r.providerRefundId);
+    expect(await send()).toEqual({ refundId: rid, kind: 'pending' });
+    const [held] = fake.refundsFor(refundReferenceOf(rid));
+    expect(held).toMatchObject({ amount: 50, paymentId: providerPaymentId, orderRefundId: refundReferenceOf(rid) });
+    expect(await live.refunds.get({ providerPaymentId, refundId: rid })).toEqual({ refundId: rid, kind: 'pending' });
+    fake.setRefundStatus(held!.id, 'SUCCESS');
+    expect(await live.refunds.get({ providerPaymentId, refundId: rid })).toMatchObject({ refundId: rid, kind: 'succeeded' });
+    // Another refund of the payment: ours is told apart by its reference.
+    expect(await live.refunds.get({ providerPaymentId, refundId: refundId() })).toBeNull();
+    const n = await fake.notifyRefund(held!.id);
     expect(n.status).toBe(200);
     expect(JSON.parse(n.body)).toEqual({
-      // The refund object dLocal documents has no order_refund_id: the refund is found by dLocal's id (kept when sent).
-      item: { kind: 'refund', refundId: null, providerRefundId: r.providerRefundId, providerPaymentId, claimed: 'SUCCESS' },
+      item: { kind: 'refund', refundId: rid, paymentId: req.paymentId, providerRefundId: held!.id, providerPaymentId, claimed: 'SUCCESS' },
     });
   });
 

@@ -19,7 +19,7 @@ describe('pay-in notifications', () => {
     expect(n.parse(signed(foreign), foreign)).toMatchObject({ item: { paymentId: null } });
   });
 
-  it('a refund names our refund when dLocal echoes our order_refund_id, else only its own id', () => {
+  it('a refund names our refund when dLocal echoes our order_refund_id, our payment by its order_id, else only its own id', () => {
     const re = 're_AAECAwQFBgcICQoLDA0ODw';
     const body = JSON.stringify({
       id: 'REF-1',
@@ -29,10 +29,13 @@ describe('pay-in notifications', () => {
       order_refund_id: refundReferenceOf(re),
     });
     expect(n.parse(signed(body), body)).toEqual({
-      item: { kind: 'refund', refundId: re, providerRefundId: 'REF-1', providerPaymentId: 'D-4-1', claimed: 'SUCCESS' },
+      item: { kind: 'refund', refundId: re, paymentId: null, providerRefundId: 'REF-1', providerPaymentId: 'D-4-1', claimed: 'SUCCESS' },
     });
+    const pi = 'pi_AAECAwQFBgcICQoLDA0ODw';
+    const withOrder = JSON.stringify({ id: 'REF-3', payment_id: 'D-4-1', status: 'SUCCESS', order_id: orderIdOf(pi) });
+    expect(n.parse(signed(withOrder), withOrder)).toMatchObject({ item: { refundId: null, paymentId: pi, providerRefundId: 'REF-3' } });
     const bare = JSON.stringify({ id: 'REF-2', payment_id: 'D-4-1', status: 'PENDING' });
-    expect(n.parse(signed(bare), bare)).toMatchObject({ item: { refundId: null, providerRefundId: 'REF-2' } });
+    expect(n.parse(signed(bare), bare)).toMatchObject({ item: { refundId: null, paymentId: null, providerRefundId: 'REF-2' } });
   });
 
   it('forged or unsigned is counted before anything is read; a signed body of another shape is not dLocal’s', () => {

@@ -39,7 +39,7 @@ export function assembleLiveProviders(
     ...(adyen
       ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds, heldVoucher: adyen.voucher }
       : {}),
-    ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications } : {}),
+    ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications, localRefunds: dlocal.refunds } : {}),
   };
   return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, dlocal };
 }

@@ -66,6 +66,8 @@ export type LocalNotification =
   | {
       readonly kind: 'refund';
       readonly refundId: string | null;
+      /** Our payment, when the notification names its order. */
+      readonly paymentId: string | null;
       readonly providerRefundId: string;
       readonly providerPaymentId: string;
       readonly claimed: string;

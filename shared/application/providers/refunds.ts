@@ -1,4 +1,4 @@
-/** Live refund connectors: a received Pix's devolução, a held card's refund. */
+/** Live refund connectors: a received Pix's devolução, a held card's refund, a local payment an aggregator holds. */
 import type { CurrencyCode } from '../../domain/geo';
 
 /** A refund as the provider holds it: our refund id, and pending / succeeded / failed. */
@@ -23,4 +23,25 @@ export interface PixRefundConnector {
 export interface CardRefundConnector {
   readonly provider: { readonly name: string; reference(refundId: string): string };
   send(req: { pspReference: string; refundId: string; amountMinor: number; currency: CurrencyCode }): Promise<ProviderRefundState>;
+}
+
+/**
+ * Live refunds of a local payment an aggregator holds (its id there), idempotent by our refund id: `get` reads our
+ * refund back first, `send` only when the provider has never seen it. The provider answers pending, or final.
+ */
+export interface LocalRefundConnector {
+  readonly provider: { readonly name: string; reference(refundId: string): string };
+  send(req: {
+    providerPaymentId: string;
+    refundId: string;
+    amountMinor: number;
+    currency: CurrencyCode;
+    /** Our notification route, where the provider reports the refund's final state. */
+    notificationUrl: string;
+  }): Promise<ProviderRefundState>;
+  /**
+   * Our refund as the provider holds it; null only when the provider says it has none (never sent). When the
+   * provider cannot say (no answer, or refunds it cannot tell apart), ProviderUnavailable: never a second refund.
+   */
+  get(req: { providerPaymentId: string; refundId: string }): Promise<ProviderRefundState | null>;
 }

@@ -8,7 +8,7 @@ import type { SpeiDepositConnector } from './deposits';
 import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './local';
 import type { PayoutCallbacks, PayoutConnector } from './payouts';
 import type { PixCallbacks, PixConnector } from './pix';
-import type { CardRefundConnector, PixRefundConnector } from './refunds';
+import type { CardRefundConnector, LocalRefundConnector, PixRefundConnector } from './refunds';
 import type { HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
 
 /** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */
@@ -31,6 +31,8 @@ export interface Connectors {
   /** Live local pay-ins an aggregator holds (a redirect or a ticket) and its signed notifications. */
   readonly heldLocal?: HeldLocalPaymentConnector;
   readonly localNotifications?: LocalPaymentNotifications;
+  /** Live refunds of those local payments (their notifications come through `localNotifications`). */
+  readonly localRefunds?: LocalRefundConnector;
 }
 
 export interface ConnectorRegistry {

@@ -3,10 +3,12 @@
  * is read (a forged one is UNAUTHORIZED and moves nothing); a verified one only names the payment, which is then
  * read back from the provider and applied (held-local.ts): the status the body claims is never taken, so a
  * duplicate or an out-of-order copy changes nothing, and a different amount is recorded and alarmed, not settled.
+ * A refund's notification settles the payment's pending refunds the same way, each read back first.
  */
 import { AppError } from '../../domain/errors';
 import { awaitsProvider, type Payment } from '../../domain/payments/payment';
-import { type HeldLocalPaymentConnector, ProviderUnavailable, type RequestHeaders } from '../providers';
+import { type HeldLocalPaymentConnector, type LocalNotification, ProviderUnavailable, type RequestHeaders } from '../providers';
+import { settlePendingRefunds } from '../refunds';
 import type { PaymentDeps } from '../ports';
 import { reconcileHeldLocal } from './held-local';
 import type { HeldOutcome } from './held-types';
@@ -15,7 +17,7 @@ import type { HeldOutcome } from './held-types';
  * What one notification did: a held outcome of its read-back, or why it moved nothing. `late`: the provider holds
  * paid a payment already closed here (expired, failed, cancelled): money collected and not settled, alarmed.
  */
-export type LocalNotificationOutcome = HeldOutcome | 'duplicate' | 'unknown' | 'ignored' | 'late';
+export type LocalNotificationOutcome = HeldOutcome | 'duplicate' | 'unknown' | 'ignored' | 'late' | 'refund_settled';
 
 /** A notification of a payment closed here: a duplicate, unless the provider holds paid what we closed unpaid. */
 async function closedOutcome(local: HeldLocalPaymentConnector, payment: Payment): Promise<LocalNotificationOutcome> {
@@ -23,6 +25,23 @@ async function closedOutcome(local: HeldLocalPaymentConnector, payment: Payment)
   const known = payment.provider?.details.provider_payment_id;
   const state = known ? await local.getByProviderId(known) : await local.get(payment.payment_id);
   return 'outcome' in state && state.outcome.kind === 'paid' ? 'late' : 'duplicate';
+}
+
+/**
+ * A refund's notification: the payment it names (by our refund's reference, or the payment's order) has its pending
+ * refunds read back and settled when final (refunds-live.ts); nothing is taken from the body.
+ */
+async function refundNotification(
+  deps: PaymentDeps,
+  provider: string,
+  n: Extract<LocalNotification, { kind: 'refund' }>,
+): Promise<LocalNotificationOutcome> {
+  const refund = n.refundId ? await deps.refunds.get(n.refundId) : null;
+  const paymentId = refund?.payment_id ?? n.paymentId;
+  const payment = paymentId ? await deps.store.getPayment(paymentId) : null;
+  if (!payment || !payment.livemode || payment.provider?.name !== provider) return 'unknown';
+  if (payment.provider.details.provider_payment_id !== n.providerPaymentId) return 'unknown';
+  return (await settlePendingRefunds(deps, payment)) > 0 ? 'refund_settled' : 'duplicate';
 }
 
 export async function receiveLocalNotification(
@@ -39,8 +58,7 @@ export async function receiveLocalNotification(
   if (parsed && 'forged' in parsed) throw new AppError('UNAUTHORIZED', 'The notification signature does not verify.');
   if (!parsed) throw new AppError('VALIDATION_ERROR', "The body is not the provider's notification shape.");
   const n = parsed.item;
-  // Refunds of local payments are not taken live yet: acknowledged, nothing moves.
-  if (n.kind !== 'payment') return { outcome: 'ignored', claimed: n.claimed };
+  if (n.kind === 'refund') return { outcome: await refundNotification(deps, local.provider.name, n), claimed: n.claimed };
   const payment = n.paymentId ? await deps.store.getPayment(n.paymentId) : null;
   if (!payment || !payment.livemode || payment.provider?.name !== local.provider.name) return { outcome: 'unknown', claimed: n.claimed };
   try {

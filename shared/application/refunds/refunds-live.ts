@@ -16,6 +16,11 @@ export interface LiveRefundRoute {
   readonly provider: { readonly name: string; reference(refundId: string): string };
   /** Read back (when the provider can) or sent; the provider's state of this refund. */
   state(refund: Refund): Promise<ProviderRefundState>;
+  /**
+   * Read back only (a provider whose send is not idempotent): what a notification's settlement uses, so that it
+   * never sends a refund the settlement worker may be sending at the same time. null: the provider has none yet.
+   */
+  known?(refund: Refund): Promise<ProviderRefundState | null>;
 }
 
 /**
@@ -23,7 +28,7 @@ export interface LiveRefundRoute {
  * payment is held): the row that answers for the payment gives the route, the first that answers wins. A new
  * rail's refunds are a new row here, not a branch.
  */
-const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment) => LiveRefundRoute | null> = [
+const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: PaymentDeps) => LiveRefundRoute | null> = [
   // A card charge: refunded by the PSP reference the provider gave it; a definite no fails the refund.
   (c, payment) => {
     const card = c.cardRefunds;
@@ -63,6 +68,35 @@ const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment) => LiveRefun
       },
     };
   },
+  // A local payment an aggregator holds (dLocal): refunded by its id there, our refund read back first (a send
+  // whose answer was lost is never sent again); a definite no fails the refund. Its notifications come to the
+  // payment notifications route.
+  (c, payment, deps) => {
+    const refunds = c.localRefunds;
+    const providerPaymentId = payment.provider?.details.provider_payment_id;
+    if (!refunds || payment.provider?.name !== refunds.provider.name || !providerPaymentId) return null;
+    const known = (refund: Refund) => refunds.get({ providerPaymentId, refundId: refund.refund_id });
+    return {
+      provider: refunds.provider,
+      known,
+      async state(refund) {
+        const held = await known(refund);
+        if (held) return held;
+        try {
+          return await refunds.send({
+            providerPaymentId,
+            refundId: refund.refund_id,
+            amountMinor: refund.amount_minor,
+            currency: refund.currency,
+            notificationUrl: `${deps.baseUrl()}/providers/${refunds.provider.name}/notifications`,
+          });
+        } catch (e) {
+          if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
+          throw e;
+        }
+      },
+    };
+  },
 ];
 
 /** The provider that returns a live payment's money, or METHOD_NOT_AVAILABLE (what createRefund checks before committing). */
@@ -70,7 +104,7 @@ export async function liveRefundConnector(deps: PaymentDeps, payment: Payment): 
   const connectors = await deps.connectors.forMode(true);
   if (connectors)
     for (const row of refundRoutes) {
-      const route = row(connectors, payment);
+      const route = row(connectors, payment, deps);
       if (route) return route;
     }
   throw new AppError(
@@ -87,11 +121,15 @@ const decisionOf = (state: ProviderRefundState): RefundDecision =>
  * the provider has never seen it (a provider without read-back is sent again: idempotent by our refund id).
  * An unreachable provider leaves it pending for the next attempt.
  */
-export async function liveRefundDecision(deps: PaymentDeps, refund: Refund): Promise<RefundDecision> {
+export async function liveRefundDecision(deps: PaymentDeps, refund: Refund, o: { readOnly?: boolean } = {}): Promise<RefundDecision> {
   const payment = await deps.store.getPayment(refund.payment_id);
   if (!payment) throw new Error(`refund ${refund.refund_id} has no payment ${refund.payment_id}`);
   try {
     const route = await liveRefundConnector(deps, payment);
+    if (o.readOnly && route.known) {
+      const held = await route.known(refund);
+      return held ? decisionOf(held) : { to: 'pending' };
+    }
     return decisionOf(await route.state(refund));
   } catch (e) {
     if (e instanceof ProviderUnavailable) return { to: 'pending' };
@@ -105,10 +143,20 @@ export async function liveRefundDecision(deps: PaymentDeps, refund: Refund): Pro
  */
 export async function settleRefundsReported(deps: PaymentDeps, payment: Payment, endToEndId: string): Promise<number> {
   if (payment.provider?.details.end_to_end_id !== endToEndId) return 0;
+  return settlePendingRefunds(deps, payment);
+}
+
+/**
+ * A provider reported a refund of this payment: each of its pending live refunds is read back from the provider
+ * (never taken from the report; a provider whose sends are not idempotent is only read, never sent to) and settled
+ * when final. Answers how many were; a duplicate or stale report settles nothing more; a provider that does not
+ * answer leaves them pending (the settlement resume job asks again).
+ */
+export async function settlePendingRefunds(deps: PaymentDeps, payment: Payment): Promise<number> {
   const pending = (await deps.refunds.listByPayment(payment.payment_id)).filter((r) => r.status === 'pending' && r.livemode);
   let settled = 0;
   for (const refund of pending) {
-    const decision = await liveRefundDecision(deps, refund);
+    const decision = await liveRefundDecision(deps, refund, { readOnly: true });
     if (decision.to === 'pending') continue;
     await applyRefundDecision(deps, refund.refund_id, decision);
     settled++;

@@ -14,7 +14,9 @@
  *                                   "ERROR_ACCOUNT_INCORRECT", "notify": true, "sign": "good"}
  *   POST /refund-status            {"id": "REF-...", "status": "SUCCESS", "notify": true}
  *   POST /next-payment             {"status": "REJECTED", "statusCode": "301"} or {"refuse": 5007}
- *   POST /fail/{payments|payment|order|refunds|token|payouts|payout}  {"status": 500} | {"hang": true} |
+ *   GET  /refunds                  every refund (id, order_refund_id, payment_id, status, amount)
+ *   POST /next-refund              {"status": "SUCCESS" | "REJECTED" | "CANCELLED"} (the next refund's answer)
+ *   POST /fail/{payments|payment|order|refunds|refund|token|payouts|payout}  {"status": 500} | {"hang": true} |
  *                                  {"hangAfter": true} (done, answer lost), {"times": 2}
  *   POST /token-lifetime           {"seconds": 30}
  *   GET  /violations               requests off our schemas or unsigned
@@ -45,7 +47,7 @@ mkdirSync(dirname(out), { recursive: true });
 const existing = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
 writeFileSync(out, `${JSON.stringify({ ...existing, dlocal: dlocal.dlocalConfig() }, null, 2)}\n`, { mode: 0o600 });
 
-const OPS: readonly FakeDlocalOp[] = ['payments', 'payment', 'order', 'refunds', 'token', 'payouts', 'payout'];
+const OPS: readonly FakeDlocalOp[] = ['payments', 'payment', 'order', 'refunds', 'refund', 'token', 'payouts', 'payout'];
 const signing = (v: unknown): Signing => (v === 'forged' || v === 'none' ? v : 'good');
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -92,6 +94,23 @@ const control = controlServer(async ({ method, path, body }, reply) => {
     if (!dlocal.payout(externalId)) return reply(404, { error: `no payout ${externalId}` });
     dlocal.setPayoutStatus(externalId, str(body.status) as PayoutStatus, typeof body.reason === 'string' ? body.reason : undefined);
     return reply(200, body.notify ? await dlocal.notifyPayout(externalId, { sign: signing(body.sign) }) : { status: body.status });
+  }
+  if (method === 'GET' && path === '/refunds') {
+    const refs = new Set(
+      dlocal.requests.filter((r) => r.path === '/refunds').map((r) => str((r.body as { order_refund_id?: unknown }).order_refund_id)),
+    );
+    return reply(
+      200,
+      [...refs].flatMap((ref) =>
+        dlocal
+          .refundsFor(ref)
+          .map((x) => ({ id: x.id, order_refund_id: ref, payment_id: x.paymentId, status: x.status, amount: x.amount })),
+      ),
+    );
+  }
+  if (method === 'POST' && path === '/next-refund') {
+    dlocal.nextRefund(str(body.status) as 'SUCCESS');
+    return reply(200, { next: body });
   }
   if (method === 'POST' && path === '/refund-status') {
     const id = str(body.id);

@@ -1,6 +1,7 @@
 /**
  * A fake dLocal for the tests and the local live stage: HTTPS with its own CA (given to our client as ca_pem); the
- * pay-ins API (POST /payments, GET /payments/{id}, GET /orders/{order_id}, POST /refunds, GET /refunds/{id}) where
+ * pay-ins API (POST /payments, GET /payments/{id}, GET /orders/{order_id}, POST /refunds, GET /refunds/{id},
+ * GET /payments/{id}/refunds) where
  * every request must carry X-Login, X-Trans-Key, X-Version 2.1 and a V2-HMAC-SHA256 signature over
  * X-Login + X-Date + body, and payouts v3 (POST /oauth/token, POST /payouts/v3, GET /payouts/v3?external_id=) behind
  * bearer tokens that expire. Bodies are checked against our schemas (state.ts); a second create with one order_id is
@@ -27,7 +28,7 @@ import {
   type PaymentScript,
 } from './state';
 
-export type { FakeDlocalOp, Fault, PaymentScript } from './state';
+export type { FakeDlocalOp, FakeRefund, Fault, PaymentScript } from './state';
 
 export interface NotificationAnswer {
   readonly status: number;
@@ -48,6 +49,10 @@ export interface FakeDlocal {
   payment(orderId: string): FakePayment | undefined;
   payout(externalId: string): FakePayout | undefined;
   refund(id: string): FakeRefund | undefined;
+  /** The refunds dLocal holds for one of our refund references (order_refund_id): more than one is a double refund. */
+  refundsFor(orderRefundId: string): FakeRefund[];
+  /** How the next refund is answered at once: SUCCESS, REJECTED, CANCELLED (default PENDING). */
+  nextRefund(status: FakeRefund['status']): void;
   /** Creates received for one order_id / external_id (a duplicate counts too). */
   creates(orderId: string): number;
   payoutCreates(externalId: string): number;
@@ -68,7 +73,8 @@ export interface FakeDlocal {
    * signed per `sign`. Calling it twice is a duplicate; not calling it is a skipped notification.
    */
   notify(orderId: string, o?: { sign?: Signing; status?: PaymentStatus }): Promise<NotificationAnswer>;
-  notifyRefund(id: string, o?: { sign?: Signing }): Promise<NotificationAnswer>;
+  /** Posts the refund object (as it is now, or with `status` for a stale copy) to its notification_url. */
+  notifyRefund(id: string, o?: { sign?: Signing; status?: FakeRefund['status'] }): Promise<NotificationAnswer>;
   notifyPayout(externalId: string, o?: { sign?: Signing; status?: PayoutStatus }): Promise<NotificationAnswer>;
   /** The headers dLocal would sign a body with (for tests that post it themselves). */
   signedNotificationHeaders(body: string, sign?: Signing): Record<string, string>;
@@ -79,7 +85,8 @@ function opOf(method: string, path: string): FakeDlocalOp | null {
   if (method === 'POST' && path === '/payments') return 'payments';
   if (method === 'GET' && /^\/payments\/[^/]+$/.test(path)) return 'payment';
   if (method === 'GET' && /^\/orders\/[^/]+$/.test(path)) return 'order';
-  if ((method === 'POST' && path === '/refunds') || (method === 'GET' && /^\/refunds\/[^/]+$/.test(path))) return 'refunds';
+  if (method === 'POST' && path === '/refunds') return 'refunds';
+  if (method === 'GET' && (/^\/refunds\/[^/]+$/.test(path) || /^\/payments\/[^/]+\/refunds$/.test(path))) return 'refund';
   if (method === 'POST' && path === '/oauth/token') return 'token';
   if (method === 'POST' && path === '/payouts/v3') return 'payouts';
   if (method === 'GET' && path === '/payouts/v3') return 'payout';
@@ -154,8 +161,11 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       }
       case 'order':
         return [200, state.order(last)];
+      case 'refunds':
+        return [200, state.createRefund(body)];
       default: {
-        if (req.method === 'POST') return [200, state.createRefund(body)];
+        const ofPayment = /^\/payments\/([^/]+)\/refunds$/.exec(path);
+        if (ofPayment) return [200, state.refundsOfPayment(decodeURIComponent(ofPayment[1] as string))];
         const r = state.refunds.get(last);
         if (!r) throw new DlocalError(404, 4000, 'Refund not found.');
         return [200, state.refundObject(r)];
@@ -269,6 +279,8 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     payment: (orderId) => state.byOrderId.get(orderId),
     payout: (externalId) => state.byExternalId.get(externalId),
     refund: (id) => state.refunds.get(id),
+    refundsFor: (orderRefundId) => [...state.refunds.values()].filter((r) => r.orderRefundId === orderRefundId),
+    nextRefund: (status) => void state.refundScripts.push(status),
     creates: (orderId) => state.creates.get(orderId) ?? 0,
     payoutCreates: (externalId) => state.payoutCreates.get(externalId) ?? 0,
     tokensIssued: () => state.tokensIssued,
@@ -305,7 +317,8 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     async notifyRefund(id, o = {}) {
       const r = state.refunds.get(id);
       if (!r) throw new Error(`fake dLocal: no refund ${id}`);
-      return post(r.notificationUrl, state.refundObject(r), o.sign);
+      const object = state.refundObject(r);
+      return post(r.notificationUrl, o.status ? { ...object, status: o.status } : object, o.sign);
     },
     async notifyPayout(externalId, o = {}) {
       const p = state.byExternalId.get(externalId);

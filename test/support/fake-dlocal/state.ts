@@ -17,7 +17,7 @@ import {
   type PayoutStatus,
 } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
 
-export type FakeDlocalOp = 'payments' | 'payment' | 'order' | 'refunds' | 'token' | 'payouts' | 'payout';
+export type FakeDlocalOp = 'payments' | 'payment' | 'order' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout';
 /** A status answered instead; no answer at all; or the request done and its answer lost. */
 export type Fault = { status: number } | { hang: true } | { hangAfter: true };
 
@@ -52,7 +52,10 @@ export interface FakeRefund {
   readonly paymentId: string;
   readonly amount: number;
   readonly currency: string;
-  /** Our order_refund_id: kept, but not in the refund object dLocal documents (reference/the-refund-object). */
+  /**
+   * Our order_refund_id, echoed in the refund object as it was sent (reference/the-refund-object does not list it:
+   * what dLocal's sandbox echoes is to confirm; our read-back refuses to guess when a refund lacks it).
+   */
   readonly orderRefundId: string;
   readonly notificationUrl: string;
   status: 'PENDING' | 'SUCCESS' | 'REJECTED' | 'CANCELLED';
@@ -104,6 +107,8 @@ export class DlocalState {
   readonly payoutCreates = new Map<string, number>();
   readonly faults = new Map<FakeDlocalOp, Fault[]>();
   readonly scripts: PaymentScript[] = [];
+  /** How the next refunds are answered at once (default PENDING). */
+  readonly refundScripts: Array<FakeRefund['status']> = [];
   readonly tokens = new Map<string, number>();
   tokensIssued = 0;
   tokenLifetimeSeconds = 180;
@@ -220,7 +225,15 @@ export class DlocalState {
       status_detail: `The refund is ${r.status.toLowerCase()}.`,
       created_date: new Date().toISOString(),
       notification_url: r.notificationUrl,
+      order_refund_id: r.orderRefundId,
+      order_id: this.payments.get(r.paymentId)?.request.order_id,
     };
+  }
+
+  /** GET /payments/{id}/refunds: the payment's refunds. */
+  refundsOfPayment(paymentId: string): Record<string, unknown>[] {
+    if (!this.payments.has(paymentId)) throw new DlocalError(404, 4000, 'Payment not found.');
+    return [...this.refunds.values()].filter((r) => r.paymentId === paymentId).map((r) => this.refundObject(r));
   }
 
   createRefund(body: unknown): Record<string, unknown> {
@@ -238,7 +251,7 @@ export class DlocalState {
       currency: r.currency,
       orderRefundId: r.order_refund_id,
       notificationUrl: r.notification_url,
-      status: 'PENDING',
+      status: this.refundScripts.shift() ?? 'PENDING',
     };
     this.refunds.set(refund.id, refund);
     return this.refundObject(refund);

@@ -1,6 +1,6 @@
 /**
  * The dLocal connector: local pay-ins held by dLocal (a redirect to the bank or wallet, or a ticket paid elsewhere:
- * PagoEfectivo's CIP, Efecty, Servipag), their read-back by our order_id, refunds, the signed notifications; and
+ * PagoEfectivo's CIP, Efecty, Servipag), their read-back by our order_id, refunds (dlocal.refunds.ts), the signed notifications; and
  * payouts v3 to bank accounts (Peru, Argentina CBU/CVU, Colombia) created idempotently by our external_id.
  * Every call is made after the application committed its intent; dLocal's texts never leave this module.
  *
@@ -8,17 +8,19 @@
  * ticket); the bank-account payout below is a kind the application does not have yet (like PayoutConnector,
  * without its CLABE order sealing).
  */
-import type { CountryCode, CurrencyCode } from '../../../domain/geo';
+import type { CountryCode } from '../../../domain/geo';
 import {
   type HeldLocalPaymentConnector,
   type LocalPaymentState,
+  type LocalRefundConnector,
   ProviderRejected,
   ProviderUnavailable,
 } from '../../../application/providers';
 import { logger } from '../../../observability';
 import type { DlocalConfig } from '../providers.config';
 import { DLOCAL, dlocalClient, type DlocalAnswer, type DlocalClient } from './dlocal.client';
-import { orderSchema, paymentSchema, payoutSchema, refundSchema, type CreatePaymentRequest, type DlocalPayment } from './dlocal.schemas';
+import { orderSchema, paymentSchema, payoutSchema, type CreatePaymentRequest, type DlocalPayment } from './dlocal.schemas';
+import { dlocalRefunds } from './dlocal.refunds';
 import {
   ALPHA2,
   dlocalAmount,
@@ -28,7 +30,6 @@ import {
   orderIdOf,
   outcomeOfStatus,
   payoutStateOf,
-  refundReferenceOf,
   refusalCodeOf,
   type DlocalPayoutState,
 } from './dlocal.transformers';
@@ -39,17 +40,10 @@ export type { BankPayoutRequest } from './dlocal.payouts';
 
 export type { LocalPaymentArtefact, LocalPaymentRequest, LocalPaymentState } from '../../../application/providers';
 
-/** The held local payments port, and what only dLocal's own tools use: whether it serves a code, refunds. */
+/** The held local payments port, and what only dLocal's own tools use: whether it serves a code. */
 export interface DlocalPayments extends HeldLocalPaymentConnector {
   /** The method codes and countries dLocal serves live (LIVE_METHODS). */
   serves(methodCode: string, country: CountryCode): boolean;
-  refund(req: {
-    refundId: string;
-    providerPaymentId: string;
-    amountMinor: number;
-    currency: CurrencyCode;
-    notificationUrl: string;
-  }): Promise<{ readonly providerRefundId: string; readonly kind: 'pending' | 'succeeded' | 'failed' }>;
 }
 
 export interface BankPayoutConnector {
@@ -66,6 +60,7 @@ export interface BankPayoutConnector {
 
 export interface DlocalConnectors {
   readonly payments: DlocalPayments;
+  readonly refunds: LocalRefundConnector;
   readonly payouts: BankPayoutConnector | null;
   readonly notifications: DlocalNotifications;
   readonly client: DlocalClient;
@@ -159,24 +154,6 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
     },
     get,
     getByProviderId,
-    async refund(req) {
-      const a = await client.payins({
-        op: 'refunds',
-        method: 'POST',
-        path: '/refunds',
-        schema: refundSchema,
-        body: {
-          payment_id: req.providerPaymentId,
-          amount: dlocalAmount(req.amountMinor, req.currency),
-          currency: req.currency,
-          notification_url: req.notificationUrl,
-          order_refund_id: refundReferenceOf(req.refundId),
-        },
-      });
-      if ('refused' in a) throw rejected('refunds', a);
-      const kind = a.ok.status === 'SUCCESS' ? 'succeeded' : a.ok.status === 'PENDING' ? 'pending' : 'failed';
-      return { providerRefundId: a.ok.id, kind };
-    },
   };
 
   async function getPayout(payoutId: string): Promise<DlocalPayoutState> {
@@ -229,5 +206,5 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
       }
     : null;
 
-  return { payments, payouts, notifications: dlocalNotifications(cfg), client };
+  return { payments, refunds: dlocalRefunds(client), payouts, notifications: dlocalNotifications(cfg), client };
 }

@@ -57,6 +57,7 @@ export function dlocalNotifications(cfg: Pick<DlocalConfig, 'x_login' | 'secret_
           item: {
             kind: 'refund',
             refundId: r.order_refund_id ? refundIdOfReference(r.order_refund_id) : null,
+            paymentId: r.order_id ? paymentIdOfOrderId(r.order_id) : null,
             providerRefundId: r.id,
             providerPaymentId: r.payment_id,
             claimed: r.status,

@@ -7,8 +7,10 @@
  * - errors `{code, message, param}` and their codes (3001, 4000, 5000..5013, 5009 "Order ID is duplicated"):
  *   reference/http-errors-payments ("Payments HTTP Errors");
  * - read-back by our order_id: reference/the-order-object ("The Order Object": payments retrievable by order_id);
- * - refunds: docs/refunds ("Refunds"), reference/make-a-refund (order_refund_id), reference/the-refund-object,
- *   reference/refund-status-codes;
+ * - refunds: docs/refunds ("Refunds": POST /refunds, GET /refunds/{refund_id}, the notification's refund object with
+ *   the payment's order_id), reference/make-a-refund (payment_id, amount, currency, notification_url, order_refund_id
+ *   "ID given by the merchant", 125 characters), reference/the-refund-object, reference/refund-status-codes (PENDING
+ *   100, SUCCESS 200, REJECTED 300, CANCELLED 400: "the refund period has expired");
  * - notifications (the payment object, signed like a request): docs/receive-notifications; callback_url (where the
  *   payer's browser returns from a REDIRECT flow): docs/configure-callback-url;
  * - payouts v3: reference/security-payouts-v3 (POST /oauth/token, client_credentials, expires_in 180),
@@ -141,9 +143,18 @@ export const refundSchema = z.looseObject({
   amount: z.optional(z.number()),
   currency: z.optional(currency),
   created_date: z.optional(z.string()),
+  /** Our refund reference, as sent in the request; dLocal's refund object page does not list it (see dlocal.refunds.ts). */
   order_refund_id: z.optional(z.string()),
+  /** The payment's order_id (our payment), as the refund notification example of docs/refunds carries it. */
+  order_id: z.optional(z.string()),
 });
 export type DlocalRefund = z.infer<typeof refundSchema>;
+
+/**
+ * GET /payments/{payment_id}/refunds: a payment's refunds ("Retrieve order refund" of dLocal's Refunds API
+ * description; not on the reference pages we read: to confirm in dLocal's sandbox). A list, or an object holding one.
+ */
+export const paymentRefundsSchema = z.union([z.array(refundSchema), z.looseObject({ refunds: z.array(refundSchema) })]);
 
 // --- Payouts v3 ------------------------------------------------------------------------------------------
 
