@@ -230,6 +230,18 @@ describe('dLocal pay-ins through the connector', () => {
     });
   });
 
+  it('a refund read-back that cannot tell ours apart (a dashboard refund, no reference) is unavailable, never "not sent"', async () => {
+    const req = payment();
+    const { providerPaymentId } = await live.payments.create(req);
+    fake.setStatus(orderIdOf(req.paymentId), 'PAID');
+    const rid = refundId();
+    expect(await live.refunds.get({ providerPaymentId, refundId: rid })).toBeNull();
+    fake.dashboardRefund(orderIdOf(req.paymentId), 10);
+    await expect(live.refunds.get({ providerPaymentId, refundId: rid })).rejects.toBeInstanceOf(ProviderUnavailable);
+    fake.failNext('refund', { status: 404 });
+    await expect(live.refunds.get({ providerPaymentId, refundId: rid })).rejects.toBeInstanceOf(ProviderUnavailable);
+  });
+
   it('notifications: signed raw body checked; forged or unsigned never read; repeats and stale ones name the read-back', async () => {
     const req = payment();
     const { providerPaymentId } = await live.payments.create(req);

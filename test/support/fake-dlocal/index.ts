@@ -51,6 +51,8 @@ export interface FakeDlocal {
   refund(id: string): FakeRefund | undefined;
   /** The refunds dLocal holds for one of our refund references (order_refund_id): more than one is a double refund. */
   refundsFor(orderRefundId: string): FakeRefund[];
+  /** A refund made outside the API (dLocal's dashboard): it carries no order_refund_id. */
+  dashboardRefund(orderId: string, amount: number): FakeRefund;
   /** How the next refund is answered at once: SUCCESS, REJECTED, CANCELLED (default PENDING). */
   nextRefund(status: FakeRefund['status']): void;
   /** Creates received for one order_id / external_id (a duplicate counts too). */
@@ -281,6 +283,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     refund: (id) => state.refunds.get(id),
     refundsFor: (orderRefundId) => [...state.refunds.values()].filter((r) => r.orderRefundId === orderRefundId),
     nextRefund: (status) => void state.refundScripts.push(status),
+    dashboardRefund: (orderId, amount) => state.dashboardRefund(orderId, amount),
     creates: (orderId) => state.creates.get(orderId) ?? 0,
     payoutCreates: (externalId) => state.payoutCreates.get(externalId) ?? 0,
     tokensIssued: () => state.tokensIssued,

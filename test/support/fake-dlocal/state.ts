@@ -55,8 +55,9 @@ export interface FakeRefund {
   /**
    * Our order_refund_id, echoed in the refund object as it was sent (reference/the-refund-object does not list it:
    * what dLocal's sandbox echoes is to confirm; our read-back refuses to guess when a refund lacks it).
+   * Absent for a refund made outside the API (dLocal's dashboard).
    */
-  readonly orderRefundId: string;
+  readonly orderRefundId?: string;
   readonly notificationUrl: string;
   status: 'PENDING' | 'SUCCESS' | 'REJECTED' | 'CANCELLED';
 }
@@ -225,9 +226,25 @@ export class DlocalState {
       status_detail: `The refund is ${r.status.toLowerCase()}.`,
       created_date: new Date().toISOString(),
       notification_url: r.notificationUrl,
-      order_refund_id: r.orderRefundId,
+      ...(r.orderRefundId ? { order_refund_id: r.orderRefundId } : {}),
       order_id: this.payments.get(r.paymentId)?.request.order_id,
     };
+  }
+
+  /** A refund made in dLocal's dashboard (no order_refund_id), SUCCESS at once. */
+  dashboardRefund(orderId: string, amount: number): FakeRefund {
+    const p = this.byOrderId.get(orderId);
+    if (!p) throw new Error(`fake dLocal: no payment for ${orderId}`);
+    const refund: FakeRefund = {
+      id: `REF-${randomBytes(6).toString('hex')}`,
+      paymentId: p.id,
+      amount,
+      currency: p.request.currency,
+      notificationUrl: p.request.notification_url,
+      status: 'SUCCESS',
+    };
+    this.refunds.set(refund.id, refund);
+    return refund;
   }
 
   /** GET /payments/{id}/refunds: the payment's refunds. */
