@@ -5,7 +5,7 @@
  */
 import type { CardConnector, CardNotifications, HeldCardConnector } from './card';
 import type { SpeiDepositConnector } from './deposits';
-import type { PayoutCallbacks, PayoutConnector } from './payouts';
+import type { PayoutCallbacks, PayoutConnector, SignedPayoutNotifications } from './payouts';
 import type { PixCallbacks, PixConnector } from './pix';
 import type { CardRefundConnector, PixRefundConnector } from './refunds';
 import type { HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
@@ -26,6 +26,12 @@ export interface Connectors {
   /** Live payouts to a CLABE (SPEI) and their state callbacks. */
   readonly speiPayouts?: PayoutConnector;
   readonly speiPayoutCallbacks?: PayoutCallbacks;
+  /** Live PIX payouts (by key or bank account) and their state callbacks. */
+  readonly pixPayouts?: PayoutConnector;
+  readonly pixPayoutCallbacks?: PayoutCallbacks;
+  /** Live bank-transfer payouts (bank accounts, CVU/CBU) and their signed notifications. */
+  readonly bankPayouts?: PayoutConnector;
+  readonly bankPayoutNotifications?: SignedPayoutNotifications;
   readonly speiDeposits?: SpeiDepositConnector;
 }
 
