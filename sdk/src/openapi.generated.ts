@@ -669,6 +669,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/providers/efi/{token}/pix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Efí PIX send outcome (REALIZADO, NAO_REALIZADO): each send is read back from Efí by idEnvio before it counts. */
+        post: operations["efiPixCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/dlocal/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** dLocal payout notification: its signature verified over the raw body, then the payout read back from dLocal before it counts. */
+        post: operations["dlocalPayoutNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/providers/adyen/notifications": {
         parameters: {
             query?: never;
@@ -11476,6 +11510,391 @@ export interface operations {
                             /** @enum {string} */
                             code: "VALIDATION_ERROR";
                             /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_FOUND` (No such endpoint. Check the path against the reference.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No such endpoint.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @example No such endpoint. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    efiPixCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Handled: every send of ours it names read back from Efí by idEnvio and what Efí holds applied. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @example 1 */
+                        received: number;
+                    };
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_FOUND` (No such endpoint. Check the path against the reference.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No such endpoint.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @example No such endpoint. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    dlocalPayoutNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Handled: the payout read back from dLocal by external_id and what dLocal holds applied. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @example 1 */
+                        received: number;
+                    };
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {

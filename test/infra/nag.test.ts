@@ -159,6 +159,8 @@ describe.each(STAGES)('%s stage', (stage) => {
         'adyenReturn',
         'stpEstadoCallback',
         'stpAbonoCallback',
+        'efiPixCallback',
+        'dlocalPayoutNotifications',
         'createPayout',
         'createPayoutBatch',
         'payoutsConsumer',

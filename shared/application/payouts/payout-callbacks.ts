@@ -154,3 +154,13 @@ export async function receiveSignedPayoutNotification(
   if (!parsed) throw new AppError('VALIDATION_ERROR', "The notification body is not the provider's payout shape.");
   return applyAll(deps, connector, [parsed.item], (r) => notifications.payoutIdOf(r));
 }
+
+/** A callback's items counted as the provider-callback metrics count them (accepted, rejected, unknown). */
+export function callbackCounts(outcomes: readonly CallbackOutcome[]): { Accepted: number; Rejected: number; Unknown: number } {
+  const count = (f: (o: CallbackOutcome) => boolean) => outcomes.filter(f).length;
+  return {
+    Accepted: count((o) => o !== 'unknown' && o !== 'unconfirmed' && o !== 'mismatch'),
+    Rejected: count((o) => o === 'unconfirmed' || o === 'mismatch'),
+    Unknown: count((o) => o === 'unknown'),
+  };
+}
