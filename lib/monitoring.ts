@@ -14,7 +14,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { pascal, type ServiceManifest } from './manifest';
 import { buildDashboard, type DashboardSources } from './dashboard';
-import { PROVIDERS, SERVICE_NAME, type StageConfig } from './stage-config';
+import { PAYOUT_FLOAT_PROVIDERS, PROVIDERS, SERVICE_NAME, type StageConfig } from './stage-config';
 
 export interface MonitoringProps extends Omit<DashboardSources, 'metrics' | 'alarms'> {
   readonly config: StageConfig;
@@ -267,6 +267,21 @@ export class Monitoring extends Construct {
         {
           metric: m.providerMetric('ProviderCallbacksRejected', 'Sum', provider),
           threshold: t.providerCallbacksRejected,
+          comparisonOperator: above,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        },
+      );
+    }
+    // Our balance at a payout provider does not cover a payout: every payout through it fails until it is funded.
+    for (const provider of PAYOUT_FLOAT_PROVIDERS) {
+      alarm(
+        `payout-provider-balance-low-${provider}`,
+        `${provider} refused or failed a payout because our own balance there does not cover it: every live payout ` +
+          'through it fails (failed and credited back to the merchant, provider_balance_insufficient) until it is funded.',
+        {
+          metric: m.providerMetric('PayoutProviderBalanceLow', 'Sum', provider),
+          threshold: 0,
           comparisonOperator: above,
           evaluationPeriods: 1,
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

@@ -37,9 +37,12 @@ export interface StateCallbackResult {
   readonly outcomes: readonly CallbackOutcome[];
 }
 
-/** A cancellation the read-back confirms, with the failure code the callback explained (the read-back may not). */
+/**
+ * A cancellation the read-back confirms, with the failure code the (authenticated) callback explained: a provider
+ * whose read-back names no reason (Efí's NAO_REALIZADO) says why only in its callback.
+ */
 function withHint(state: ProviderOrderState, item: PayoutStateItem): ProviderOrderState {
-  if (state.kind !== 'cancelled' || state.failureCode || !item.reasonHint) return state;
+  if (state.kind !== 'cancelled' || !item.reasonHint) return state;
   return { ...state, failureCode: item.reasonHint };
 }
 

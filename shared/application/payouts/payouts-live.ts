@@ -138,7 +138,7 @@ async function registered(
   connector: PayoutConnector,
 ): Promise<Payout> {
   if (!('orderId' in r)) return p;
-  const kept = await keepOrderId(deps, p, r.orderId);
+  const kept = await keepOrderId(deps, p, r.orderId, r.state?.kind === 'pending' ? r.state.held : undefined);
   if (!r.state || r.state.kind === 'pending' || r.state.kind === 'not_found') return kept;
   try {
     await applyOrderState(deps, (await deps.store.get(p.payout_id)) ?? kept, r.state, connector);
@@ -150,13 +150,15 @@ async function registered(
 
 /**
  * The provider's id of the order, kept as soon as the registration answers it (a state callback must name the
- * same order). Conditional on the payout still processing: a payout that already moved keeps what it has.
+ * same order), and whether the provider holds it for review (`on_hold`, in the payout's provider details for an
+ * operator). Conditional on the payout still processing: a payout that already moved keeps what it has.
  */
-async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string): Promise<Payout> {
-  if (!p.provider || p.provider.details.order_id === orderId) return p;
-  const provider = { ...p.provider, details: { ...p.provider.details, order_id: orderId } };
+async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string, held?: boolean): Promise<Payout> {
+  const onHold = held === undefined ? p.provider?.details.on_hold : held ? 'yes' : 'no';
+  if (!p.provider || (p.provider.details.order_id === orderId && p.provider.details.on_hold === onHold)) return p;
+  const provider = { ...p.provider, details: { ...p.provider.details, order_id: orderId, ...(onHold ? { on_hold: onHold } : {}) } };
   try {
-    await linkOrder(deps, p, orderId);
+    if (p.provider.details.order_id !== orderId) await linkOrder(deps, p, orderId);
     await deps.store.annotate({ payout: p, provider, now: deps.clock.now().toISOString() });
     return { ...p, provider };
   } catch (e) {
@@ -226,7 +228,7 @@ export async function applyOrderState(
     }
     default:
       // Still in flight: the order id the read-back names is kept now, so its state change finds the payout.
-      if (state.kind === 'pending' && state.orderId && p.status === 'processing') await keepOrderId(deps, p, state.orderId);
+      if (state.kind === 'pending' && state.orderId && p.status === 'processing') await keepOrderId(deps, p, state.orderId, state.held);
       return 'waiting';
   }
 }

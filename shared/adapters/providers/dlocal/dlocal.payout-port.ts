@@ -19,6 +19,7 @@ import { ProviderRejected, ProviderUnavailable } from '../../../application/prov
 import type { CurrencyCode } from '../../../domain/geo';
 import { maskTail } from '../../../domain/payouts/masking';
 import { logger } from '../../../observability';
+import { recordPayoutFloatLow } from '../../../observability/provider-metrics';
 import type { DlocalConfig } from '../providers.config';
 import { SealedOrderError, secretSealer } from '../stp/stp.sealer';
 import { DLOCAL } from './dlocal.client';
@@ -142,7 +143,18 @@ export function dlocalPayoutPort(
         return { order: { reference, summary, sealed: sealer.seal(JSON.stringify(r), reference) } };
       },
       async register(order) {
-        const s = await bank.create(open(order));
+        let s: Awaited<ReturnType<typeof bank.create>>;
+        try {
+          s = await bank.create(open(order));
+        } catch (e) {
+          // Our balance at dLocal does not cover it (514): one code for every provider, and ops are paged.
+          if (e instanceof ProviderRejected && e.code === 'provider_insufficient_funds') {
+            recordPayoutFloatLow(DLOCAL);
+            logger.error('dLocal refused a payout: our balance there', { provider: DLOCAL, operation: 'payouts', page: true });
+            throw new ProviderRejected(DLOCAL, 'payouts', 'provider_balance_insufficient', e.status);
+          }
+          throw e;
+        }
         // Refused in its answer: a definite no (the payout fails and is credited back; our code, never dLocal's text).
         if (s.kind === 'rejected' || s.kind === 'cancelled') throw new ProviderRejected(DLOCAL, 'payouts', s.reason, 200);
         return { orderId: s.orderId, state: orderStateOf(s) };

@@ -4,10 +4,15 @@
  * send by our idEnvio, its read-back, the refusals) is the Efí connector's. The callback parser gives every send
  * one callback names.
  */
-import type { PayoutCallbacks, PayoutConnector, PayoutOrderRequest } from '../../../application/providers';
+import { ProviderRejected, type PayoutCallbacks, type PayoutConnector, type PayoutOrderRequest } from '../../../application/providers';
+import { recordPayoutFloatLow } from '../../../observability/provider-metrics';
 import type { EfiConfig } from '../providers.config';
+import { EFI } from './efi.client';
 import { efiConnectors, type EfiConnectors, type EfiPayoutCallbacks, type PixPayoutConnector } from './efi.connector';
 import type { PixKeyType, PixPayoutOrderRequest } from './efi.transformers';
+
+/** Our failure code of a payout refused for our own balance at the provider (efi.transformers' sendRefusalOf, spiReasonCode). */
+const BALANCE_LOW = 'provider_balance_insufficient';
 
 const KEY_TYPES: readonly PixKeyType[] = ['cpf', 'cnpj', 'email', 'phone', 'random'];
 
@@ -32,8 +37,20 @@ export function efiPayoutPort(pix: PixPayoutConnector): PayoutConnector {
     provider: pix.provider,
     returnWatchSeconds: pix.returnWatchSeconds,
     prepare: (req) => pix.prepare(pixRequestOf(req)),
-    register: (order) => pix.register(order),
-    get: (reference) => pix.get(reference),
+    async register(order) {
+      try {
+        return await pix.register(order);
+      } catch (e) {
+        // Our balance at Efí does not cover the send: this payout fails (credited back), and ops are paged.
+        if (e instanceof ProviderRejected && e.code === BALANCE_LOW) recordPayoutFloatLow(EFI);
+        throw e;
+      }
+    },
+    async get(reference) {
+      const s = await pix.get(reference);
+      // NAO_REALIZADO read back names no reason: our generic code (a callback's SPI reason refines it).
+      return s.kind === 'cancelled' ? { ...s, failureCode: s.failureCode ?? 'rejected_by_provider' } : s;
+    },
   };
 }
 
@@ -41,7 +58,13 @@ export function efiPayoutCallbacks(cb: EfiPayoutCallbacks): PayoutCallbacks {
   return {
     tokenMatches: (token) => cb.tokenMatches(token),
     parseState: (body) => cb.parseState(body),
-    parseAll: (body) => cb.parseStates(body)?.items ?? null,
+    parseAll(body) {
+      const items = cb.parseStates(body)?.items ?? null;
+      // A send failed for our balance at Efí (SPI AM04): paged as soon as Efí says so (the read-back confirms the failure).
+      const low = items?.filter((i) => i.reasonHint === BALANCE_LOW).length ?? 0;
+      if (low > 0) recordPayoutFloatLow(EFI, low);
+      return items;
+    },
     payoutIdOf: (reference) => cb.payoutIdOf(reference),
   };
 }
