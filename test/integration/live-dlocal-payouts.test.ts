@@ -6,6 +6,7 @@
  * whose answer was lost resolved by reading it back with one create only, a 5xx and a hang left processing until
  * the resume job settles them, and a missed notification found by the job.
  */
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { resumeSettlements } from '../../shared/application/payouts';
 import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { payoutDeps } from '../../shared/wiring';
@@ -219,6 +220,32 @@ describe('live bank-transfer payouts through dLocal', () => {
     dlocal.setPayoutStatus(externalId, 'PAID');
     expect((await dlocal.notifyPayout(externalId)).status).toBe(200);
     expect((await get(id)).status).toBe('completed');
+    await expectLedgerEqualsBalance(stack, merchant, 'ARS');
+  });
+
+  it('dLocal refuses the payout for our balance there (514): 422, failed and credited back with our code, ops paged', async () => {
+    const before = await balance('ARS');
+    const published: string[] = [];
+    const publish = Metrics.prototype.publishStoredMetrics;
+    const spy = jest.spyOn(Metrics.prototype, 'publishStoredMetrics').mockImplementation(function (this: Metrics) {
+      if (this.hasStoredMetrics()) published.push(JSON.stringify(this.serializeMetrics()));
+      return publish.call(this);
+    });
+    dlocal.failNext('payouts', { status: 400, code: 514 });
+    let r: Awaited<ReturnType<typeof argentina>>;
+    try {
+      r = await argentina(400);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(r.status).toBe(422);
+    expect(r.body.error.code).toBe('PROVIDER_REJECTED');
+    const id = idOf(r.body.error.message);
+    expect(await get(id)).toMatchObject({ status: 'failed', failure_reason: 'provider_balance_insufficient' });
+    expect(await hook(id, 'payout.failed')).toMatchObject({ failure_reason: 'provider_balance_insufficient' });
+    expect(await balance('ARS')).toBe(before);
+    const page = published.map((t) => JSON.parse(t) as Record<string, unknown>).find((e) => 'PayoutProviderBalanceLow' in e);
+    expect(page).toMatchObject({ provider: 'dlocal', PayoutProviderBalanceLow: 1 });
     await expectLedgerEqualsBalance(stack, merchant, 'ARS');
   });
 
