@@ -7,6 +7,7 @@
  * the resume job settles them, and a missed notification found by the job.
  */
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { providersCheck } from '../../bin/cli/providers';
 import { resumeSettlements } from '../../shared/application/payouts';
 import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { payoutDeps } from '../../shared/wiring';
@@ -127,6 +128,13 @@ const credits = async (id: string, currency: string) =>
   (await ledger(merchant, currency, 'live')).filter((e) => e.object_id === id).map((e) => Number(e.amount_minor));
 
 describe('live bank-transfer payouts through dLocal', () => {
+  it('providers check gets a payouts token and queries a payout', async () => {
+    const lines: string[] = [];
+    const io = { out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l) };
+    expect(await providersCheck({ providers: process.env.PROVIDERS_FILE }, io)).toBe(0);
+    expect(lines.join('\n')).toContain('dlocal: payouts token obtained');
+  });
+
   it('Argentina CBU: created by external_id after the debit, paid once a signed notification is read back', async () => {
     const before = await balance('ARS');
     const r = await argentina();

@@ -13,6 +13,7 @@ import { REFUSALS, startFakeEfi, type FakeEfi } from '../support/fake-efi';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { providersCheck, registerEfiWebhook } from '../../bin/cli/providers';
 import { expectLedgerEqualsBalance, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
@@ -118,6 +119,18 @@ const payoutCredits = async (id: string) =>
   (await ledger(merchant, 'BRL', 'live')).filter((e) => e.object_id === id).map((e) => Number(e.amount_minor));
 
 describe('live PIX payouts through Efí', () => {
+  it('providers check reads Efí’s webhook registration; providers efi register-webhook sets our callback URL', async () => {
+    const lines: string[] = [];
+    const io = { out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l) };
+    const o = { providers: process.env.PROVIDERS_FILE, baseUrl: stack.baseUrl };
+    expect(await registerEfiWebhook(o, io)).toBe(0);
+    expect(efi.webhookUrl()).toBe(`${stack.baseUrl}/providers/efi/${TOKEN}`);
+    expect(await providersCheck(o, io)).toBe(0);
+    expect(lines.join('\n')).toContain('efi: webhook registered');
+    // The token never shows whole.
+    expect(lines.join('\n')).not.toContain(TOKEN);
+  });
+
   it('sends the PIX by key after committing the debit, and completes once Efí’s callback is read back', async () => {
     const before = await balance();
     const r = await payout();
