@@ -205,7 +205,7 @@ describe('live bank-transfer payouts through dLocal', () => {
     await expectLedgerEqualsBalance(stack, merchant, 'PEN');
   });
 
-  it('a forged signature is 401 and reads nothing; a claim dLocal does not show yet is a 502; nothing moves', async () => {
+  it('a forged signature is 401 and reads nothing; a claim dLocal does not show yet (signed or not) is a 502; nothing moves', async () => {
     const before = await balance('ARS');
     const id = (await argentina(200)).body.payout_id as string;
     const externalId = externalIdOf(id);
@@ -215,6 +215,10 @@ describe('live bank-transfer payouts through dLocal', () => {
     expect(dlocal.requests.length).toBe(seen);
     const early = await dlocal.notifyPayout(externalId, { status: 'PAID' });
     expect(early.status).toBe(502);
+    // Unsigned (dLocal's v3 page documents no signature on payout notifications): only a prompt to read the payout
+    // back, so a claim dLocal does not show moves nothing either.
+    const unsigned = await dlocal.notifyPayout(externalId, { sign: 'none', status: 'PAID' });
+    expect(unsigned.status).toBe(502);
     expect((await get(id)).status).toBe('processing');
     expect(await balance('ARS')).toBe(before - 20_000);
     // A body that is not a payout: 400.
