@@ -236,6 +236,25 @@ describe('live PIX payouts through Efí', () => {
     await ledgerMatches();
   });
 
+  it('Efí’s refusals of a beneficiary are 422 with our failure code, credited back, nothing of Efí’s text', async () => {
+    const before = await balance();
+    const cases = [
+      ['sem.chave@example.com', REFUSALS.keyNotFound, 'invalid_account'],
+      ['outro.dono@example.com', REFUSALS.ownerMismatch, 'beneficiary_mismatch'],
+      ['negado@example.com', REFUSALS.denied, 'rejected_by_provider'],
+    ] as const;
+    for (const [key, how, code] of cases) {
+      efi.refuse(key, how);
+      const r = await payout({ amount: 5 }, { instant_transfer_key: key });
+      expect([r.status, r.body.error.code]).toEqual([422, 'PROVIDER_REJECTED']);
+      expect(r.body.error.message).not.toMatch(/fake Efí|chave_|pagamento_negado/);
+      const id = idOf(r.body.error.message);
+      expect(await get(id)).toMatchObject({ status: 'failed', failure_reason: code });
+    }
+    expect(await balance()).toBe(before);
+    await ledgerMatches();
+  });
+
   it('a send whose answer was lost: 502 naming the payout; the resume job reads it back and never sends it again', async () => {
     const before = await balance();
     efi.failNext('send', { hangAfter: true });
