@@ -5,6 +5,7 @@
  */
 import { adyenConnectors } from './adyen/adyen.connector';
 import { apiPixConnectors } from './api-pix/api-pix.connector';
+import { efiConnectors } from './efi/efi.connector';
 import { assembleLiveProviders, type LiveProviders } from './live-providers';
 import type { ProvidersConfig } from './providers.config';
 import { stpConnectors } from './stp/stp.connector';
@@ -16,5 +17,6 @@ export function buildLiveProviders(cfg: ProvidersConfig): LiveProviders {
     cfg.api_pix ? apiPixConnectors(cfg.api_pix) : null,
     cfg.stp ? stpConnectors(cfg.stp) : null,
     cfg.adyen ? adyenConnectors(cfg.adyen) : null,
+    cfg.efi ? efiConnectors(cfg.efi) : null,
   );
 }

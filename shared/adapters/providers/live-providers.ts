@@ -14,6 +14,7 @@
 import type { Connectors } from '../../application/providers';
 import type { AdyenConnectors } from './adyen/adyen.connector';
 import type { ApiPixConnectors } from './api-pix/api-pix.connector';
+import type { EfiConnectors } from './efi/efi.connector';
 import type { StpConnectors } from './stp/stp.connector';
 import type { ProvidersConfig } from './providers.config';
 
@@ -22,6 +23,7 @@ export interface LiveProviders {
   readonly apiPix: ApiPixConnectors | null;
   readonly stp: StpConnectors | null;
   readonly adyen: AdyenConnectors | null;
+  readonly efi: EfiConnectors | null;
 }
 
 /** Each configured provider's connectors, in one object of the method kinds they serve. */
@@ -29,6 +31,7 @@ export function assembleLiveProviders(
   apiPix: ApiPixConnectors | null,
   stp: StpConnectors | null,
   adyen: AdyenConnectors | null,
+  efi: EfiConnectors | null = null,
 ): LiveProviders {
   const connectors: Connectors = {
     ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
@@ -36,24 +39,28 @@ export function assembleLiveProviders(
     ...(adyen
       ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds, heldVoucher: adyen.voucher }
       : {}),
+    // Efí: the infractions (MED) against Pix received (its payouts are wired separately).
+    ...(efi ? { pixDisputes: efi.pixDisputes } : {}),
   };
-  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen };
+  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, efi };
 }
 
 /** Every configured provider's connectors, each provider's module imported when the document names it. */
 export async function loadLiveProviders(cfg: ProvidersConfig): Promise<LiveProviders> {
-  const [apiPix, stp, adyen] = await Promise.all([
+  const [apiPix, stp, adyen, efi] = await Promise.all([
     cfg.api_pix ? import('./api-pix/api-pix.connector').then((m) => m.apiPixConnectors(cfg.api_pix!)) : null,
     cfg.stp ? import('./stp/stp.connector').then((m) => m.stpConnectors(cfg.stp!)) : null,
     cfg.adyen ? import('./adyen/adyen.connector').then((m) => m.adyenConnectors(cfg.adyen!)) : null,
+    cfg.efi ? import('./efi/efi.connector').then((m) => m.efiConnectors(cfg.efi!)) : null,
   ]);
-  return assembleLiveProviders(apiPix, stp, adyen);
+  return assembleLiveProviders(apiPix, stp, adyen, efi);
 }
 
 const closeAll = (p: LiveProviders) => {
   p.apiPix?.client.close();
   p.stp?.client.close();
   p.adyen?.client.close();
+  p.efi?.client.close();
 };
 
 let cache: { key: string; providers: Promise<LiveProviders> } | null = null;

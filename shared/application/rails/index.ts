@@ -10,5 +10,7 @@ export * from './held-voucher';
 export * from './reconcile-held';
 export * from './pix-reconcile';
 export * from './card-notifications';
+export * from './disputes';
 export * from './card-disputes';
+export * from './pix-disputes';
 export * from './spei-deposits';
