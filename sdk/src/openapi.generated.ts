@@ -1113,12 +1113,17 @@ export interface components {
     schemas: {
         PaymentDispute: {
             /**
-             * @description open: the amount was withdrawn and the case is undecided; won: the chargeback was reversed and the amount returned; lost: final, the amount stays withdrawn.
+             * @description chargeback: a card chargeback (the amount leaves when the case opens); fraud_return: a PIX infraction of the central bank's special return mechanism (MED): nothing leaves while it is open or when it closes without a return; a fraud return debits the returned amount (a pix_fraud_return entry).
+             * @enum {string}
+             */
+            kind: "chargeback" | "fraud_return";
+            /**
+             * @description open: the case is undecided (a chargeback has withdrawn the amount; a PIX infraction holds it at the provider); won: the chargeback was reversed and the amount returned, or the infraction closed without a return; lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).
              * @enum {string}
              */
             status: "open" | "won" | "lost";
             /**
-             * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+             * @description The disputed amount; once a PIX fraud return is made, the amount returned.
              * @example 150.5
              */
             amount: number;
@@ -1129,10 +1134,12 @@ export interface components {
              */
             currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
             /**
-             * @description The card scheme's reason code, when the provider gives it.
+             * @description The card scheme's reason code, or for a PIX infraction the reported situation (scam, account_takeover, coercion, fraudulent_access, other), when the provider gives it.
              * @example 10.4
              */
             reason_code: string | null;
+            /** @description When the case is decided by (a PIX infraction: the end of its analysis), when the provider gives it. */
+            deadline: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 in UTC.
@@ -1392,12 +1399,17 @@ export interface components {
         };
         PaymentDisputeOutput: {
             /**
-             * @description open: the amount was withdrawn and the case is undecided; won: the chargeback was reversed and the amount returned; lost: final, the amount stays withdrawn.
+             * @description chargeback: a card chargeback (the amount leaves when the case opens); fraud_return: a PIX infraction of the central bank's special return mechanism (MED): nothing leaves while it is open or when it closes without a return; a fraud return debits the returned amount (a pix_fraud_return entry).
+             * @enum {string}
+             */
+            kind: "chargeback" | "fraud_return";
+            /**
+             * @description open: the case is undecided (a chargeback has withdrawn the amount; a PIX infraction holds it at the provider); won: the chargeback was reversed and the amount returned, or the infraction closed without a return; lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).
              * @enum {string}
              */
             status: "open" | "won" | "lost";
             /**
-             * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+             * @description The disputed amount; once a PIX fraud return is made, the amount returned.
              * @example 150.5
              */
             amount: number;
@@ -1408,10 +1420,12 @@ export interface components {
              */
             currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
             /**
-             * @description The card scheme's reason code, when the provider gives it.
+             * @description The card scheme's reason code, or for a PIX infraction the reported situation (scam, account_takeover, coercion, fraudulent_access, other), when the provider gives it.
              * @example 10.4
              */
             reason_code: string | null;
+            /** @description When the case is decided by (a PIX infraction: the end of its analysis), when the provider gives it. */
+            deadline: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 in UTC.
@@ -10441,7 +10455,7 @@ export interface operations {
                 /** @example BRL */
                 currency?: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
                 /** @example payment */
-                type?: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal";
+                type?: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal" | "pix_fraud_return";
                 /** @example string */
                 from_date?: string;
                 /** @example string */
@@ -10493,7 +10507,7 @@ export interface operations {
                             /** @example le_A1b2C3d4E5f6G7h8I9j0Kl */
                             id: string;
                             /** @enum {string} */
-                            type: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal";
+                            type: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal" | "pix_fraud_return";
                             /**
                              * @description Signed: credits positive, debits negative.
                              * @example 150.5

@@ -163,6 +163,7 @@ describe.each(STAGES)('%s stage', (stage) => {
         'createPayoutBatch',
         'payoutsConsumer',
         'reconcileProvidersJob',
+        'readPixDisputesJob',
         'createRefund',
         'listMethods',
         'getMethod',
