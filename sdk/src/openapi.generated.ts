@@ -858,7 +858,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The shopper’s bank charged the payment back: the disputed amount left your balance (a chargeback entry).
+         * The payment is disputed (`dispute.kind`). A card chargeback: the disputed amount left your balance (a chargeback entry). A PIX infraction (fraud_return, MED): the payer’s bank reported fraud; `dispute.reason_code` and `dispute.deadline` say what and until when; nothing leaves your balance yet.
          * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
          */
         post: operations["webhook.payment.disputed"];
@@ -878,7 +878,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The chargeback was reversed: the disputed amount is back in your balance (a chargeback_reversal entry).
+         * The dispute is won. A chargeback reversed: the amount is back in your balance (a chargeback_reversal entry). A PIX infraction closed without a return: nothing moved.
          * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
          */
         post: operations["webhook.payment.dispute_won"];
@@ -898,7 +898,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The dispute is lost, final: the disputed amount stays with the shopper.
+         * The dispute is lost, final: the amount stays with the shopper. A PIX fraud return (MED): the returned amount (`dispute.amount`) left your balance now (a pix_fraud_return entry), which may go below zero.
          * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
          */
         post: operations["webhook.payment.dispute_lost"];
@@ -10506,7 +10506,10 @@ export interface operations {
                         data: {
                             /** @example le_A1b2C3d4E5f6G7h8I9j0Kl */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description What moved the balance. chargeback / chargeback_reversal: a card dispute; pix_fraud_return: a live PIX payment returned to its payer by the central bank's special return mechanism (MED) for fraud, the payment's dispute lost.
+                             * @enum {string}
+                             */
                             type: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal" | "pix_fraud_return";
                             /**
                              * @description Signed: credits positive, debits negative.
