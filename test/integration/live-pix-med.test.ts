@@ -113,6 +113,15 @@ describe('MED on live PIX payments', () => {
     expect((await status(id)).body).toMatchObject({ status: 'success', dispute });
     expect(await balance()).toBe(before);
     expect(await fraudReturns(id)).toEqual([]);
+    // While the case is open the PSP holds the funds: a refund could pay the payer twice, so it is refused.
+    const refund = await live.stack.request(`/api/v1/payments/${id}/refunds`, {
+      method: 'POST',
+      apiKey: merchant.apiKey,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({}),
+    });
+    expect(refund.status).toBe(409);
+    expect((await paymentDeps().refunds.listByPayment(id)).length).toBe(0);
 
     // Read again (every run reads the whole window): nothing new.
     expect(await readInfractions()).toMatchObject({ applied: 0 });
@@ -128,6 +137,24 @@ describe('MED on live PIX payments', () => {
     expect(await fraudReturns(id)).toEqual([]);
     await settle();
     expect(disputeHooks(id)).toEqual(['payment.disputed', 'payment.dispute_won']);
+  });
+
+  it('Efí not answering: the run counts a failed read (the alarm metric) and the next run applies what it missed', async () => {
+    const { id, e2e } = await paidPix(12);
+    efi.openInfraction(e2e);
+    efi.failNext('listInfractions', { status: 503 }, 2); // the call and its one retry
+    const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'readPixDisputesJob', awsRequestId: 'med-2' } as Context;
+    expect(await readPixDisputesJob({ time: new Date().toISOString() } as ScheduledEvent, context)).toMatchObject({
+      configured: 1,
+      failed: 1,
+      applied: 0,
+    });
+    expect((await status(id)).body.dispute).toBeUndefined();
+    expect(await readPixDisputesJob({ time: new Date().toISOString() } as ScheduledEvent, context)).toMatchObject({
+      failed: 0,
+      applied: 1,
+    });
+    await hook(id, 'payment.disputed');
   });
 
   it('a MED devolução on the PSP callback: one pix_fraud_return debit, dispute_lost; duplicates and the job move nothing', async () => {
