@@ -204,6 +204,22 @@ describe('MED on live PIX payments', () => {
     expect(await balance()).toBe(before - 1000);
     await settle();
     expect(disputeHooks(id)).toEqual(['payment.disputed', 'payment.dispute_lost']);
+    // A further return of the same Pix: only the new part is debited, and the merchant is told the new total.
+    const further = await psp.medReturn(e2e, '5.00');
+    expect(further.callback?.status).toBe(200);
+    expect(await balance()).toBe(before - 1500);
+    const [second] = await live.receiver.waitFor(
+      1,
+      15_000,
+      (r) =>
+        r.body?.event === 'payment.dispute_lost' && r.body?.payment_id === id && (r.body?.dispute as { amount?: number })?.amount === 15,
+    );
+    expect(second).toBeDefined();
+    expect((await fraudReturns(id)).map((t) => t.amount).sort()).toEqual([-10, -5]);
+    // Told again (and Efí's read, which shows only the first return): nothing more.
+    expect((await psp.sendCallback({ pix: [further.pix] })).status).toBe(200);
+    expect(await readInfractions()).toMatchObject({ applied: 0 });
+    expect(await balance()).toBe(before - 1500);
   });
 
   it('a forged callback claiming a MED return the PSP does not hold moves nothing (the Pix is read back)', async () => {

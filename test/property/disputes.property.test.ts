@@ -118,6 +118,36 @@ describe('dispute rules', () => {
       expect(applyDisputeSignal(won, 'lost', fr(2))!.movements).toHaveLength(1);
     });
 
+    it('a further return of the same Pix debits only what was not debited yet, and says lost again; less or equal: nothing', () => {
+      const lost = applyDisputeSignal(null, 'lost', fr(1, { amountMinor: 1000 }))!.next;
+      const more = applyDisputeSignal(lost, 'lost', fr(2, { amountMinor: 1500 }))!;
+      expect(more.next).toMatchObject({ status: 'lost', stage: 3, amount_minor: 1500, opened_at: lost.opened_at });
+      expect(more.movements).toEqual([{ amountMinor: -500, reason: 'pix_fraud_return', stage: 3 }]);
+      expect(more.events).toEqual(['payment.dispute_lost']);
+      expect(applyDisputeSignal(more.next, 'lost', fr(3, { amountMinor: 1500 }))).toBeNull();
+      expect(applyDisputeSignal(more.next, 'lost', fr(3, { amountMinor: 1000 }))).toBeNull();
+      expect(applyDisputeSignal(more.next, 'won', fr(3))).toBeNull();
+      expect(applyDisputeSignal(more.next, 'withdrawn', fr(3))).toBeNull();
+    });
+
+    it('any order of totals: what was debited is the largest total seen once lost', () => {
+      fc.assert(
+        fc.property(fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 8 }), (totals) => {
+          let d: Dispute | null = null;
+          let net = 0;
+          totals.forEach((t, i) => {
+            const step = applyDisputeSignal(d, 'lost', fr(i, { amountMinor: t }));
+            if (!step) return;
+            net += step.movements.reduce((sum, m) => sum + m.amountMinor, 0);
+            d = step.next;
+          });
+          expect(net).toBe(-Math.max(...totals));
+          expect((d as Dispute | null)?.amount_minor).toBe(Math.max(...totals));
+        }),
+        { numRuns: 300 },
+      );
+    });
+
     it('any sequence: at most one debit (only once lost), events once, a stored kind wins over the notice', () => {
       fc.assert(
         fc.property(fc.array(fc.constantFrom<DisputeSignal>('withdrawn', 'won', 'lost'), { maxLength: 12 }), (signals) => {

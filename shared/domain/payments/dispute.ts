@@ -4,7 +4,8 @@
  *  - `fraud_return` (an instant payment's special return for fraud, PIX's MED): an infraction opens the case
  *    (stage 1, the funds are held at the provider, nothing moves here), closing it without a return wins it
  *    (stage 2, nothing moves), a fraud return loses it (stage 3, final: the returned amount is debited once,
- *    whether or not the case was seen open or won before).
+ *    whether or not the case was seen open or won before; a later return of more of the same Pix debits only the
+ *    difference, told again with payment.dispute_lost, as a notice carries the total returned).
  * For chargebacks: A provider tells us what happened to the money and
  * to the case; the dispute moves forward through funds stages and never back, so duplicate, replayed and
  * out-of-order notices settle the same money once:
@@ -82,6 +83,16 @@ export interface DisputeNotice {
 
 /** A fraud return's case: open (1) and won (2) move nothing; lost (3) debits the returned amount once. */
 function fraudReturnStep(current: Dispute | null, signal: DisputeSignal, notice: DisputeNotice): DisputeStep | null {
+  if (current?.status === 'lost') {
+    // A further return of the same Pix (MED returns may come in parts): the notice's total is what left; only the
+    // part not yet debited moves, and the merchant is told the new total. Anything else changes nothing.
+    if (signal !== 'lost' || notice.amountMinor <= current.amount_minor) return null;
+    return {
+      next: { ...current, amount_minor: notice.amountMinor, updated_at: notice.at },
+      movements: [{ amountMinor: current.amount_minor - notice.amountMinor, reason: 'pix_fraud_return', stage: 3 }],
+      events: ['payment.dispute_lost'],
+    };
+  }
   const from: 0 | DisputeStage = current?.stage ?? 0;
   const [target, status]: [DisputeStage, DisputeStatus] =
     signal === 'withdrawn' ? [1, 'open'] : signal === 'won' ? [2, 'won'] : [3, 'lost'];
@@ -112,8 +123,8 @@ function fraudReturnStep(current: Dispute | null, signal: DisputeSignal, notice:
  * nothing (a duplicate, a stale notice, or anything after the case is lost).
  */
 export function applyDisputeSignal(current: Dispute | null, signal: DisputeSignal, notice: DisputeNotice): DisputeStep | null {
-  if (current?.status === 'lost') return null;
   if ((current?.kind ?? notice.kind) === 'fraud_return') return fraudReturnStep(current, signal, notice);
+  if (current?.status === 'lost') return null;
   const from: 0 | DisputeStage = current?.stage ?? 0;
   let target: DisputeStage;
   let status: DisputeStatus;
