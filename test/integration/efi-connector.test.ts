@@ -316,10 +316,10 @@ describe('MED: infractions as dispute notices', () => {
       providerReference: iOpen.idInfracao,
       reasonCode: 'scam',
       deadline: iOpen.dadosAnalise!.prazoFinalizacao,
-      amountMinor: null,
+      amountMinor: 5000,
       at: iOpen.dadosAnalise!.abertura,
     });
-    expect(by[iRejected.idInfracao]).toMatchObject({ signal: 'won', reasonCode: 'fraudulent_access', amountMinor: null, paymentId: null });
+    expect(by[iRejected.idInfracao]).toMatchObject({ signal: 'won', reasonCode: 'fraudulent_access', amountMinor: 2000, paymentId: null });
     expect(by[iCancelled.idInfracao]).toMatchObject({ signal: 'won', reasonCode: 'other' });
     expect(by[iReturned.idInfracao]).toMatchObject({ signal: 'lost', reasonCode: 'account_takeover', amountMinor: 6500 });
 

@@ -191,6 +191,14 @@ describe('infractions (MED) as dispute notices', () => {
       paymentId,
     });
   });
+  it('open or won: the amount the infraction claims (number or string), null when none is usable', () => {
+    const pix = { txid, devolucoes: [] };
+    expect(disputeNoticeOf(inf({ valor: 12.5 }), pix, now).amountMinor).toBe(1250);
+    expect(disputeNoticeOf(inf({ valor: '7.05', status: 'REJEITADA' }), pix, now).amountMinor).toBe(705);
+    expect(disputeNoticeOf(inf(), pix, now).amountMinor).toBeNull();
+    expect(disputeNoticeOf(inf({ valor: 'abc' }), pix, now).amountMinor).toBeNull();
+    expect(disputeNoticeOf(inf({ valor: 0 }), pix, now).amountMinor).toBeNull();
+  });
   it('a Pix without a txid of ours (or not found) names no payment', () => {
     expect(disputeNoticeOf(inf(), null, now).paymentId).toBeNull();
     expect(disputeNoticeOf(inf(), { txid: 'someoneelsestxid0000000000000', devolucoes: [] }, now).paymentId).toBeNull();

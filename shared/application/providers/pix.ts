@@ -94,7 +94,10 @@ export interface PixDisputeNotice {
   readonly reasonCode: string;
   /** When the analysis must end, when the provider gives it. */
   readonly deadline: string | null;
-  /** Lost: the amount the fraud returns took back (minor units). Null otherwise (the case moves no money yet). */
+  /**
+   * Lost: the amount the fraud returns took back (minor units). Otherwise the amount the infraction claims (it
+   * moves no money yet), or null when the provider gives none (the payment's amount is shown then).
+   */
   readonly amountMinor: number | null;
   readonly at: string;
 }

@@ -253,7 +253,10 @@ export function disputeNoticeOf(i: Infraction, pix: Pick<Pix, 'devolucoes' | 'tx
   };
   const at = i.atualizadoEm ?? i.dadosAnalise?.finalizacao ?? i.criadoEm ?? now.toISOString();
   if (medReturned > 0) return { ...base, key: `${i.idInfracao}:lost`, signal: 'lost', amountMinor: medReturned, at };
+  // The amount the infraction claims (it may be part of the Pix), when Efí gives a usable one.
+  const claimed = i.valor === undefined ? NaN : minorOf(i.valor);
+  const amountMinor = Number.isSafeInteger(claimed) && claimed > 0 ? claimed : null;
   if (i.status === 'REJEITADA' || i.status === 'CANCELADA_EFI')
-    return { ...base, key: `${i.idInfracao}:won`, signal: 'won', amountMinor: null, at };
-  return { ...base, key: `${i.idInfracao}:withdrawn`, signal: 'withdrawn', amountMinor: null, at: i.dadosAnalise?.abertura ?? at };
+    return { ...base, key: `${i.idInfracao}:won`, signal: 'won', amountMinor, at };
+  return { ...base, key: `${i.idInfracao}:withdrawn`, signal: 'withdrawn', amountMinor, at: i.dadosAnalise?.abertura ?? at };
 }
