@@ -63,6 +63,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     ...pagingRoutes(MANIFEST).map((r) => `route-5xx-${r.id}`),
     ...providerKeys,
     'provider-read-back-overdue',
+    'pix-disputes-unread',
   ];
   const alarm = (key: string) => {
     const a = byName.get(`${config.prefix}-${key}`);
@@ -170,6 +171,14 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       Statistic: 'Maximum',
       Threshold: t.providerReadBackOverdueMinutes * 60,
       TreatMissingData: 'breaching',
+    });
+    expect(alarm('pix-disputes-unread')).toMatchObject({
+      MetricName: 'PixDisputeReadFailed',
+      Dimensions: service,
+      Statistic: 'Sum',
+      Threshold: 0,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'notBreaching',
     });
   });
 

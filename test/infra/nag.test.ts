@@ -165,6 +165,7 @@ describe.each(STAGES)('%s stage', (stage) => {
         'createPayoutBatch',
         'payoutsConsumer',
         'reconcileProvidersJob',
+        'readPixDisputesJob',
         'createRefund',
         'listMethods',
         'getMethod',

@@ -13,6 +13,7 @@ import { handler as resumeSettlements } from '../../functions/jobs/resume-settle
 import { handler as dispatchEvents } from '../../functions/webhooks/dispatch-events.handler';
 import { handler as sweepPendingCredits } from '../../functions/jobs/sweep-pending-credits.handler';
 import { handler as reconcileProviders } from '../../functions/jobs/reconcile-providers.handler';
+import { handler as readPixDisputes } from '../../functions/jobs/read-pix-disputes.handler';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import { startFakePsp } from '../support/fake-psp';
 import { startFakeAdyen } from '../support/fake-adyen';
 import { startFakeStp } from '../support/fake-stp';
 import { startFakeDlocal } from '../support/fake-dlocal';
+import { startFakeEfi } from '../support/fake-efi';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
 import { stageConfig, STAGES } from '../../lib/stage-config';
@@ -275,6 +277,24 @@ describe('what the code emits, captured at each flush', () => {
       delete process.env.PROVIDERS_FILE;
       delete process.env.ALLOWED_KEY_MODES;
       await psp.close();
+    }
+  });
+
+  it('live Efí: the MED read job reports what it read and applied, and a failed read', async () => {
+    const efi = await startFakeEfi();
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    writeFileSync(file, JSON.stringify({ efi: efi.efiConfig(randomBytes(24).toString('base64url')) }));
+    Object.assign(process.env, { PROVIDERS_FILE: file });
+    try {
+      const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'job' } as Context;
+      expect(await readPixDisputes({ time: new Date().toISOString() } as ScheduledEvent, context)).toMatchObject({ failed: 0 });
+      efi.failNext('listInfractions', { status: 503 }, 2);
+      expect(await readPixDisputes({ time: new Date().toISOString() } as ScheduledEvent, context)).toMatchObject({ failed: 1 });
+      expect([...emittedNames()]).toEqual(expect.arrayContaining(['PixDisputesRead', 'PixDisputesApplied', 'PixDisputeReadFailed']));
+      expect(efi.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      await efi.close();
     }
   });
 

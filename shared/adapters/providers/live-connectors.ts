@@ -6,6 +6,7 @@
 import { adyenConnectors } from './adyen/adyen.connector';
 import { apiPixConnectors } from './api-pix/api-pix.connector';
 import { dlocalConnectors } from './dlocal/dlocal.connector';
+import { efiConnectors } from './efi/efi.connector';
 import { assembleLiveProviders, type LiveProviders } from './live-providers';
 import type { ProvidersConfig } from './providers.config';
 import { stpConnectors } from './stp/stp.connector';
@@ -18,5 +19,6 @@ export function buildLiveProviders(cfg: ProvidersConfig): LiveProviders {
     cfg.stp ? stpConnectors(cfg.stp) : null,
     cfg.adyen ? adyenConnectors(cfg.adyen) : null,
     cfg.dlocal ? dlocalConnectors(cfg.dlocal) : null,
+    cfg.efi ? efiConnectors(cfg.efi) : null,
   );
 }

@@ -15,6 +15,7 @@ import type { Connectors } from '../../application/providers';
 import type { AdyenConnectors } from './adyen/adyen.connector';
 import type { ApiPixConnectors } from './api-pix/api-pix.connector';
 import type { DlocalConnectors } from './dlocal/dlocal.connector';
+import type { EfiConnectors } from './efi/efi.connector';
 import type { StpConnectors } from './stp/stp.connector';
 import type { ProvidersConfig } from './providers.config';
 
@@ -24,6 +25,7 @@ export interface LiveProviders {
   readonly stp: StpConnectors | null;
   readonly adyen: AdyenConnectors | null;
   readonly dlocal: DlocalConnectors | null;
+  readonly efi: EfiConnectors | null;
 }
 
 /** Each configured provider's connectors, in one object of the method kinds they serve. */
@@ -32,6 +34,7 @@ export function assembleLiveProviders(
   stp: StpConnectors | null,
   adyen: AdyenConnectors | null,
   dlocal: DlocalConnectors | null = null,
+  efi: EfiConnectors | null = null,
 ): LiveProviders {
   const connectors: Connectors = {
     ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
@@ -40,19 +43,22 @@ export function assembleLiveProviders(
       ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds, heldVoucher: adyen.voucher }
       : {}),
     ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications } : {}),
+    // Efí: the infractions (MED) against Pix received (its payouts are wired separately).
+    ...(efi ? { pixDisputes: efi.pixDisputes } : {}),
   };
-  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, dlocal };
+  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, dlocal, efi };
 }
 
 /** Every configured provider's connectors, each provider's module imported when the document names it. */
 export async function loadLiveProviders(cfg: ProvidersConfig): Promise<LiveProviders> {
-  const [apiPix, stp, adyen, dlocal] = await Promise.all([
+  const [apiPix, stp, adyen, dlocal, efi] = await Promise.all([
     cfg.api_pix ? import('./api-pix/api-pix.connector').then((m) => m.apiPixConnectors(cfg.api_pix!)) : null,
     cfg.stp ? import('./stp/stp.connector').then((m) => m.stpConnectors(cfg.stp!)) : null,
     cfg.adyen ? import('./adyen/adyen.connector').then((m) => m.adyenConnectors(cfg.adyen!)) : null,
     cfg.dlocal ? import('./dlocal/dlocal.connector').then((m) => m.dlocalConnectors(cfg.dlocal!)) : null,
+    cfg.efi ? import('./efi/efi.connector').then((m) => m.efiConnectors(cfg.efi!)) : null,
   ]);
-  return assembleLiveProviders(apiPix, stp, adyen, dlocal);
+  return assembleLiveProviders(apiPix, stp, adyen, dlocal, efi);
 }
 
 const closeAll = (p: LiveProviders) => {
@@ -60,6 +66,7 @@ const closeAll = (p: LiveProviders) => {
   p.stp?.client.close();
   p.adyen?.client.close();
   p.dlocal?.client.close();
+  p.efi?.client.close();
 };
 
 let cache: { key: string; providers: Promise<LiveProviders> } | null = null;

@@ -7,7 +7,7 @@ import type { CardConnector, CardNotifications, HeldCardConnector } from './card
 import type { SpeiDepositConnector } from './deposits';
 import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './local';
 import type { PayoutCallbacks, PayoutConnector } from './payouts';
-import type { PixCallbacks, PixConnector } from './pix';
+import type { PixCallbacks, PixConnector, PixDisputeReader } from './pix';
 import type { CardRefundConnector, PixRefundConnector } from './refunds';
 import type { HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
 
@@ -24,6 +24,8 @@ export interface Connectors {
   readonly wallet?: WalletConnector;
   readonly pixRefunds?: PixRefundConnector;
   readonly pixCallbacks?: PixCallbacks;
+  /** Infractions (MED) against received Pix, read on a schedule. */
+  readonly pixDisputes?: PixDisputeReader;
   /** Live payouts to a CLABE (SPEI) and their state callbacks. */
   readonly speiPayouts?: PayoutConnector;
   readonly speiPayoutCallbacks?: PayoutCallbacks;
