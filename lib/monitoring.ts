@@ -302,6 +302,23 @@ export class Monitoring extends Construct {
       },
     );
 
+    // The MED read (readPixDisputes, every 10 min): infractions reach merchants only through it (no callback), and
+    // their defense deadlines run meanwhile. One failed run is a blip the next run repairs; three in an hour page.
+    const hour = Math.max(1, Math.ceil(60 / t.period.toMinutes()));
+    alarm(
+      'pix-disputes-unread',
+      "The readPixDisputes job could not read the PIX PSP's infractions (MED) in 3 runs within an hour: infractions " +
+        'and fraud returns are not reaching live PIX payments (no payment.disputed, no pix_fraud_return debit).',
+      {
+        metric: m.metric('PixDisputeReadFailed', 'Sum'),
+        threshold: 0,
+        comparisonOperator: above,
+        evaluationPeriods: hour,
+        datapointsToAlarm: Math.min(3, hour),
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      },
+    );
+
     this.dashboard = buildDashboard(this, 'Dashboard', {
       ...props,
       metrics: new ServiceMetrics(config, Duration.minutes(5)),

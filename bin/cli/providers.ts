@@ -2,8 +2,10 @@
  * `providers check`, `providers api-pix register-webhook`, `providers efi register-webhook` and `providers stp sign`:
  * the live providers of a stage, from its configuration (a file, the stage's secret, or the local live stack's
  * file), exercised the way the functions use them: a token obtained over mutual TLS and the webhook registration
- * read back (API Pix, Efí), a signed order query (STP), a payouts token and a payout query (dLocal payouts).
+ * read back (API Pix, Efí), a signed order query (STP), a signed read-back of an order that cannot exist and a
+ * payouts token with a payout query (dLocal).
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildLiveProviders, type LiveProviders } from '../../shared/adapters/providers/live-connectors';
@@ -95,6 +97,25 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
       live.apiPix.client.close();
     }
   }
+  if (live.dlocal && cfg.dlocal) {
+    // A signed read-back of an order that does not exist: dLocal answers "not found" only once the signature passed.
+    try {
+      const probe = `pi_${randomBytes(16).toString('base64url')}`;
+      const state = await live.dlocal.payments.get(probe);
+      io.out(
+        !('outcome' in state)
+          ? `  dlocal: signed read-back answered by ${cfg.dlocal.base_url} (signature accepted); ` +
+              'notifications go to <base>/providers/dlocal/notifications'
+          : '  dlocal: FAILED: dLocal holds a payment for a random order (unexpected)',
+      );
+      if ('outcome' in state) failures++;
+    } catch (e) {
+      io.out(`  dlocal: FAILED: ${why(e)}`);
+      failures++;
+    } finally {
+      live.dlocal.client.close();
+    }
+  }
   return failures ? 1 : 0;
 }
 
@@ -147,7 +168,10 @@ async function checkEfi(efi: NonNullable<LiveProviders['efi']>, tokenUrl: string
   }
 }
 
-/** dLocal payouts: a payouts token, and a query of a payout that cannot exist (not found proves the token works). */
+/**
+ * dLocal payouts: a payouts token, and a query of a payout that cannot exist (not found proves the token works).
+ * The client is closed by the pay-ins check that runs after it.
+ */
 async function checkDlocalPayouts(dlocal: NonNullable<LiveProviders['dlocal']>, io: CliIo): Promise<number> {
   try {
     if (!dlocal.payoutPort) {
@@ -164,8 +188,6 @@ async function checkDlocalPayouts(dlocal: NonNullable<LiveProviders['dlocal']>, 
   } catch (e) {
     io.out(`  dlocal: FAILED (payouts): ${why(e)}`);
     return 1;
-  } finally {
-    dlocal.client.close();
   }
 }
 

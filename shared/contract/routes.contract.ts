@@ -227,6 +227,20 @@ export const ROUTE_CONTRACTS = {
     responses: { 303: { description: 'Completed at Adyen; the shopper is sent to the return URL (Location).', kind: 'redirect' } },
     errors: ['PAYMENT_NOT_FOUND'],
   },
+  dlocalNotifications: {
+    responses: ok(
+      providerCallbackReceived,
+      'Handled: the payment read back from dLocal and what it holds applied (unknown orders and refunds are acknowledged, nothing moves).',
+    ),
+    errors: ['NOT_FOUND', 'UNAUTHORIZED', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
+  },
+  dlocalReturn: {
+    request: { path: pay.paymentPath },
+    responses: {
+      303: { description: "Read back from dLocal; the shopper is sent to the merchant's page or ours (Location).", kind: 'redirect' },
+    },
+    errors: ['PAYMENT_NOT_FOUND'],
+  },
 } as const satisfies Record<RouteId, RouteContract>;
 
 export const routeContract = (id: RouteId): RouteContract => ROUTE_CONTRACTS[id];

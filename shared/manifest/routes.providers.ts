@@ -119,4 +119,33 @@ export const PROVIDER_ROUTES = [
     timeoutSeconds: 29,
     summary: "Back from Adyen's 3-D Secure: /payments/details completes the payment, then the shopper goes to the return URL.",
   },
+  {
+    id: 'dlocalNotifications',
+    method: 'POST',
+    path: '/providers/dlocal/notifications',
+    handler: 'functions/providers/dlocal-notifications.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: null,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'raw',
+    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary:
+      'dLocal pay-in notifications: the V2-HMAC-SHA256 signature verified over the raw body before it is read (401 if not); ' +
+      'the payment is read back from dLocal before it counts.',
+  },
+  {
+    id: 'dlocalReturn',
+    method: 'GET',
+    path: '/providers/dlocal/return/{payment_id}',
+    handler: 'functions/providers/dlocal-return.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 120,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary: "Back from dLocal's page (a bank, a wallet): the payment is read back, then the shopper goes to the merchant's page.",
+  },
 ] as const satisfies readonly RouteDefinition[];

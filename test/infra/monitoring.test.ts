@@ -64,6 +64,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     ...providerKeys,
     ...PAYOUT_FLOAT_PROVIDERS.map((p) => `payout-provider-balance-low-${p}`),
     'provider-read-back-overdue',
+    'pix-disputes-unread',
   ];
   const alarm = (key: string) => {
     const a = byName.get(`${config.prefix}-${key}`);
@@ -172,6 +173,14 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       Threshold: t.providerReadBackOverdueMinutes * 60,
       TreatMissingData: 'breaching',
     });
+    expect(alarm('pix-disputes-unread')).toMatchObject({
+      MetricName: 'PixDisputeReadFailed',
+      Dimensions: service,
+      Statistic: 'Sum',
+      Threshold: 0,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'notBreaching',
+    });
   });
 
   test('API p99 reads API Gateway latency for the stage’s number of periods', () => {
@@ -236,7 +245,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       'Workers and jobs (per period)',
       'Lambda errors and throttles (all functions)',
       'Lambda concurrency (max per function)',
-      // One cold-start widget per 25 functions (half of Logs Insights' 50 log groups).
+      // One cold-start query per 25 functions (half of Logs Insights' 50 log groups).
       ...coldStartTitles(Math.ceil(built.stateless.functions.size / 25)),
     ]) {
       expect(titles).toContain(title);
@@ -258,8 +267,8 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     expect(sources.reduce((a, b) => a + b, 0)).toBe(built.stateless.functions.size);
     // DLQ depths: one line per queue of the manifest.
     expect(widget('Dead-letter queues (messages)').metrics).toHaveLength(MANIFEST.queues.length);
-    // Live providers: every metered provider (API Pix, Adyen and STP) has its calls, errors, error rate and latency.
-    expect(PROVIDERS).toEqual(['api_pix', 'adyen', 'stp']);
+    // Live providers: every metered provider (API Pix, Adyen, STP and dLocal) has its calls, errors, error rate and latency.
+    expect(PROVIDERS).toEqual(['api_pix', 'adyen', 'stp', 'dlocal']);
     const calls = JSON.stringify(widget('Live providers: calls and errors').metrics);
     const latency = JSON.stringify(widget('Live providers: call latency (ms)').metrics);
     for (const p of PROVIDERS) {
@@ -268,8 +277,8 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     }
   });
 
-  test('Adyen and STP have their own alarms, like API Pix: errors, amounts kept, callbacks refused', () => {
-    for (const p of ['adyen', 'stp'])
+  test('Adyen, STP and dLocal have their own alarms, like API Pix: errors, amounts kept, callbacks refused', () => {
+    for (const p of ['adyen', 'stp', 'dlocal'])
       for (const key of [`provider-errors-${p}`, `provider-amount-mismatch-${p}`, `provider-callbacks-rejected-${p}`])
         expect(alarm(key).AlarmDescription).toEqual(expect.stringContaining(p));
   });

@@ -172,6 +172,27 @@ describe('live SPEI pay-ins through STP', () => {
     await ledgerMatches();
   });
 
+  it('deposits of the amount racing to one CLABE: exactly one settles the payment, every other is recorded late and returned', async () => {
+    const before = await balance();
+    const r = await direct({ amount: 75 });
+    const id = r.body.payment_id as string;
+    const clabe = r.body.clabe as string;
+    // Four different abonos at once, each read the payment open: before, each was recorded settled and kept.
+    const bodies = Array.from({ length: 4 }, () => abono(clabe, 75));
+    const mensaje = (a: { body: unknown }) => (a.body as { mensaje?: string }).mensaje;
+    const answers = (await Promise.all(bodies.map((b) => stp.sendAbono(b)))).map(mensaje);
+    expect(answers.filter((a) => a === 'confirmar')).toHaveLength(1);
+    expect(answers.filter((a) => a === 'devolver')).toHaveLength(3);
+    expect((await status(id)).status).toBe('success');
+    const outcomes = await Promise.all(bodies.map(async (b) => (await deposit('stp', b.id))?.outcome));
+    expect(outcomes.sort()).toEqual(['late', 'late', 'late', 'settled']);
+    // Each delivered again: the same answers, still one credit.
+    expect((await Promise.all(bodies.map((b) => stp.sendAbono(b)))).map(mensaje)).toEqual(answers);
+    expect(await balance()).toBe(before + 7500);
+    expect((await ledger(merchant, 'MXN', 'live')).filter((e) => e.object_id === id)).toHaveLength(1);
+    await ledgerMatches();
+  });
+
   it('a second deposit to the CLABE of a payment already paid is recorded and returned (devolver), never kept', async () => {
     const before = await balance();
     const r = await direct({ amount: 120 });

@@ -13,6 +13,7 @@ import { handler as resumeSettlements } from '../../functions/jobs/resume-settle
 import { handler as dispatchEvents } from '../../functions/webhooks/dispatch-events.handler';
 import { handler as sweepPendingCredits } from '../../functions/jobs/sweep-pending-credits.handler';
 import { handler as reconcileProviders } from '../../functions/jobs/reconcile-providers.handler';
+import { handler as readPixDisputes } from '../../functions/jobs/read-pix-disputes.handler';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -340,6 +341,24 @@ describe('what the code emits, captured at each flush', () => {
     }
   });
 
+  it('live Efí: the MED read job reports what it read and applied, and a failed read', async () => {
+    const efi = await startFakeEfi();
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    writeFileSync(file, JSON.stringify({ efi: efi.efiConfig(randomBytes(24).toString('base64url')) }));
+    Object.assign(process.env, { PROVIDERS_FILE: file });
+    try {
+      const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'job' } as Context;
+      expect(await readPixDisputes({ time: new Date().toISOString() } as ScheduledEvent, context)).toMatchObject({ failed: 0 });
+      efi.failNext('listInfractions', { status: 503 }, 2);
+      expect(await readPixDisputes({ time: new Date().toISOString() } as ScheduledEvent, context)).toMatchObject({ failed: 1 });
+      expect([...emittedNames()]).toEqual(expect.arrayContaining(['PixDisputesRead', 'PixDisputesApplied', 'PixDisputeReadFailed']));
+      expect(efi.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      await efi.close();
+    }
+  });
+
   it('live Adyen and STP: their calls, callbacks accepted, refused and unknown, and amount mismatches', async () => {
     const adyen = await startFakeAdyen();
     const stp = await startFakeStp();
@@ -398,6 +417,32 @@ describe('what the code emits, captured at each flush', () => {
       delete process.env.ALLOWED_KEY_MODES;
       await adyen.close();
       await stp.close();
+    }
+  });
+
+  it('live dLocal: its calls, a notification accepted, a forged one refused, and an amount mismatch', async () => {
+    const dlocal = await startFakeDlocal();
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    writeFileSync(file, JSON.stringify({ dlocal: dlocal.dlocalConfig() }));
+    Object.assign(process.env, { PROVIDERS_FILE: file, ALLOWED_KEY_MODES: 'test,live' });
+    try {
+      const m = { ...merchant, apiKey: (await stack.admin.createKey(merchant.merchantId, 'live')).secret };
+      const pay = payments(stack, m);
+      const session = await pay.createSession({ amount: 100, currency: 'PEN', country: 'PER' });
+      const r = await pay.process(session.body.session_id as string, 'bank_transfer', {
+        customer: { name: 'Rosa Quispe', email: 'rosa@example.pe', document: '45678912' },
+      });
+      expect(r.status).toBe(200);
+      const orderId = (dlocal.requests.at(-1)?.body as { order_id: string }).order_id;
+      dlocal.setPaidAmount(orderId, 99);
+      dlocal.setStatus(orderId, 'PAID');
+      expect((await dlocal.notify(orderId, { sign: 'forged' })).status).toBe(401);
+      expect((await dlocal.notify(orderId)).status).toBe(200);
+      expect(dlocal.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      delete process.env.ALLOWED_KEY_MODES;
+      await dlocal.close();
     }
   });
 

@@ -26,14 +26,26 @@ async function patiently<T>(name: string, start: () => Promise<T>, attempts = 3)
   }
 }
 
-export default async function globalSetup() {
+/**
+ * One DynamoDB Local per jest worker (test/support/engines.ts picks it by JEST_WORKER_ID): one JVM serializes every
+ * transaction of every table it holds, so two workers sharing it wait on each other's writes, and an index it builds
+ * for one file (migrate-listing-index) waits behind the other worker's load. fauxqs is light and stays shared.
+ */
+export default async function globalSetup(globalConfig: { maxWorkers?: number; nonFlagArgs?: string[] }) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const [dynamodb, sqs] = await Promise.all([
-    patiently('DynamoDB Local', () => startDynamoDbLocal({ dataDir: null })),
+  // Every temporary file of the run (CDK's cdk.out folders, CLI state dirs, browser profiles) goes under one folder
+  // the teardown removes: the workers inherit TMPDIR, and os.tmpdir() reads it.
+  process.env.TEST_RUN_TMPDIR = mkdtempSync(join(tmpdir(), 'jest-run-'));
+  process.env.TMPDIR = process.env.TEST_RUN_TMPDIR;
+  // One named test file runs in band: one engine is enough.
+  const oneFile = globalConfig.nonFlagArgs?.length === 1 && globalConfig.nonFlagArgs[0]!.endsWith('.test.ts');
+  const workers = oneFile ? 1 : Math.max(1, Math.min(4, globalConfig.maxWorkers ?? 1));
+  const [sqs, ...dynamodbs] = await Promise.all([
     patiently('fauxqs', () => startSqsEmulator({ childProcess: true })),
+    ...Array.from({ length: workers }, () => patiently('DynamoDB Local', () => startDynamoDbLocal({ dataDir: null }))),
   ]);
-  globalThis.__ENGINES__ = [dynamodb, sqs];
-  process.env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
+  globalThis.__ENGINES__ = [...dynamodbs, sqs];
+  process.env.TEST_DYNAMODB_ENDPOINTS = dynamodbs.map((d) => d.endpoint).join(',');
   process.env.TEST_SQS_ENDPOINT = sqs.endpoint;
   // Every (route, status) pair the contract checks see (test/support/contract.ts); the teardown reports coverage.
   process.env.CONTRACT_COVERAGE_FILE = join(mkdtempSync(join(tmpdir(), 'contract-')), 'pairs.txt');

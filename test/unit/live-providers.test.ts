@@ -88,9 +88,15 @@ describe('a bundle as cdk deploy builds it', () => {
   // The connector modules (what builds a provider's clients and parses its answers). A provider's callback route
   // also imports that provider's client module for its name constant (API_PIX, STP, ADYEN): the client is then
   // at import in that one route, which calls it anyway.
-  const CONNECTORS = ['api-pix/api-pix.connector.ts', 'stp/stp.connector.ts', 'adyen/adyen.connector.ts', '@adyen/api-library'];
+  const CONNECTORS = [
+    'api-pix/api-pix.connector.ts',
+    'stp/stp.connector.ts',
+    'adyen/adyen.connector.ts',
+    'dlocal/dlocal.connector.ts',
+    '@adyen/api-library',
+  ];
 
-  it.each(['createDirectPayment', 'apiPixCallback', 'adyenNotifications', 'stpAbonoCallback'])(
+  it.each(['createDirectPayment', 'apiPixCallback', 'adyenNotifications', 'stpAbonoCallback', 'dlocalNotifications'])(
     '%s carries no connector at its import, each in a chunk it loads on demand',
     async (id) => {
       const entry = functionEntries(MANIFEST).find((e) => e.id === id)!;

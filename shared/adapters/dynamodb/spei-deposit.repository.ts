@@ -1,7 +1,8 @@
 /** Pay-in CLABE claims and incoming deposit records: each one conditional put, read back consistently. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SpeiDepositStore, DepositRecord } from '../../application/ports';
+import { WriteConflict, type SpeiDepositStore, type DepositRecord } from '../../application/ports';
+import { transaction } from './transact';
 import { envelope, stripKeys } from './keys';
 import { clabeClaimEntity, speiDepositEntity } from './entities/spei-deposit.entity';
 
@@ -23,9 +24,28 @@ export function speiDepositRepository(db: DynamoDBDocumentClient, tableName: () 
     },
     async record(d) {
       const key = speiDepositEntity.key(d.provider, d.deposit_id);
-      if (await putNew({ ...key, ...envelope(speiDepositEntity), ...d })) return { record: d, duplicate: false };
-      const r = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-      return { record: stripKeys<DepositRecord>(r.Item ?? {}), duplicate: true };
+      const item = { ...key, ...envelope(speiDepositEntity), ...d };
+      const existing = async () => {
+        const r = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+        return { record: stripKeys<DepositRecord>(r.Item ?? {}), duplicate: true };
+      };
+      if (d.outcome !== 'settled') return (await putNew(item)) ? { record: d, duplicate: false } : existing();
+      // Settling: this deposit becomes the CLABE's one settling deposit in the same transaction, or, when another
+      // deposit already is (two deposits racing on one read of the open payment), it is recorded late (returned).
+      try {
+        await transaction()
+          .add(
+            { entity: 'deposit', write: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } },
+            clabeClaimEntity.settledBy(tableName(), d.clabe, key.PK),
+          )
+          .commit(db);
+        return { record: d, duplicate: false };
+      } catch (e) {
+        if (!(e instanceof WriteConflict)) throw e;
+        if (e.entity !== 'clabe_claim') return existing();
+        const late: DepositRecord = { ...d, outcome: 'late' };
+        return (await putNew({ ...item, ...late })) ? { record: late, duplicate: false } : existing();
+      }
     },
   };
 }

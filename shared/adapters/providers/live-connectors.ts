@@ -18,7 +18,7 @@ export function buildLiveProviders(cfg: ProvidersConfig): LiveProviders {
     cfg.api_pix ? apiPixConnectors(cfg.api_pix) : null,
     cfg.stp ? stpConnectors(cfg.stp) : null,
     cfg.adyen ? adyenConnectors(cfg.adyen) : null,
-    cfg.efi ? efiLive(cfg.efi) : null,
     cfg.dlocal ? dlocalLive(cfg.dlocal) : null,
+    cfg.efi ? efiLive(cfg.efi) : null,
   );
 }

@@ -24,8 +24,8 @@ export interface LiveProviders {
   readonly apiPix: ApiPixConnectors | null;
   readonly stp: StpConnectors | null;
   readonly adyen: AdyenConnectors | null;
-  readonly efi: EfiLive | null;
   readonly dlocal: DlocalLive | null;
+  readonly efi: EfiLive | null;
 }
 
 /** Each configured provider's connectors, in one object of the method kinds they serve. */
@@ -33,8 +33,8 @@ export function assembleLiveProviders(
   apiPix: ApiPixConnectors | null,
   stp: StpConnectors | null,
   adyen: AdyenConnectors | null,
-  efi: EfiLive | null = null,
   dlocal: DlocalLive | null = null,
+  efi: EfiLive | null = null,
 ): LiveProviders {
   const connectors: Connectors = {
     ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
@@ -42,30 +42,34 @@ export function assembleLiveProviders(
     ...(adyen
       ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds, heldVoucher: adyen.voucher }
       : {}),
-    ...(efi ? { pixPayouts: efi.payouts, pixPayoutCallbacks: efi.payoutCallbacks } : {}),
+    ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications } : {}),
+    // Efí: the infractions (MED) against Pix received, and PIX payouts with their send callbacks.
+    ...(efi ? { pixDisputes: efi.pixDisputes, pixPayouts: efi.payouts, pixPayoutCallbacks: efi.payoutCallbacks } : {}),
+    // dLocal payouts v3 (only with the document's dlocal.payouts block): bank transfers and their notifications.
     ...(dlocal?.payoutPort ? { bankPayouts: dlocal.payoutPort.payouts, bankPayoutNotifications: dlocal.payoutPort.notifications } : {}),
   };
-  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, efi, dlocal };
+  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, dlocal, efi };
 }
 
 /** Every configured provider's connectors, each provider's module imported when the document names it. */
 export async function loadLiveProviders(cfg: ProvidersConfig): Promise<LiveProviders> {
-  const [apiPix, stp, adyen, efi, dlocal] = await Promise.all([
+  const [apiPix, stp, adyen, dlocal, efi] = await Promise.all([
     cfg.api_pix ? import('./api-pix/api-pix.connector').then((m) => m.apiPixConnectors(cfg.api_pix!)) : null,
     cfg.stp ? import('./stp/stp.connector').then((m) => m.stpConnectors(cfg.stp!)) : null,
     cfg.adyen ? import('./adyen/adyen.connector').then((m) => m.adyenConnectors(cfg.adyen!)) : null,
-    cfg.efi ? import('./efi/efi.payout-port').then((m) => m.efiLive(cfg.efi!)) : null,
+    // Each provider's payout port module builds its connectors and adds the port (one chunk per provider).
     cfg.dlocal ? import('./dlocal/dlocal.payout-port').then((m) => m.dlocalLive(cfg.dlocal!)) : null,
+    cfg.efi ? import('./efi/efi.payout-port').then((m) => m.efiLive(cfg.efi!)) : null,
   ]);
-  return assembleLiveProviders(apiPix, stp, adyen, efi, dlocal);
+  return assembleLiveProviders(apiPix, stp, adyen, dlocal, efi);
 }
 
 const closeAll = (p: LiveProviders) => {
   p.apiPix?.client.close();
   p.stp?.client.close();
   p.adyen?.client.close();
-  p.efi?.client.close();
   p.dlocal?.client.close();
+  p.efi?.client.close();
 };
 
 let cache: { key: string; providers: Promise<LiveProviders> } | null = null;

@@ -2,6 +2,7 @@
 export * from './card';
 export * from './deposits';
 export * from './errors';
+export * from './local';
 export * from './notification-log';
 export * from './payouts';
 export * from './pix';

@@ -5,8 +5,9 @@
  */
 import type { CardConnector, CardNotifications, HeldCardConnector } from './card';
 import type { SpeiDepositConnector } from './deposits';
+import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './local';
 import type { PayoutCallbacks, PayoutConnector, SignedPayoutNotifications } from './payouts';
-import type { PixCallbacks, PixConnector } from './pix';
+import type { PixCallbacks, PixConnector, PixDisputeReader } from './pix';
 import type { CardRefundConnector, PixRefundConnector } from './refunds';
 import type { HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
 
@@ -23,6 +24,8 @@ export interface Connectors {
   readonly wallet?: WalletConnector;
   readonly pixRefunds?: PixRefundConnector;
   readonly pixCallbacks?: PixCallbacks;
+  /** Infractions (MED) against received Pix, read on a schedule. */
+  readonly pixDisputes?: PixDisputeReader;
   /** Live payouts to a CLABE (SPEI) and their state callbacks. */
   readonly speiPayouts?: PayoutConnector;
   readonly speiPayoutCallbacks?: PayoutCallbacks;
@@ -33,6 +36,9 @@ export interface Connectors {
   readonly bankPayouts?: PayoutConnector;
   readonly bankPayoutNotifications?: SignedPayoutNotifications;
   readonly speiDeposits?: SpeiDepositConnector;
+  /** Live local pay-ins an aggregator holds (a redirect or a ticket) and its signed notifications. */
+  readonly heldLocal?: HeldLocalPaymentConnector;
+  readonly localNotifications?: LocalPaymentNotifications;
 }
 
 export interface ConnectorRegistry {

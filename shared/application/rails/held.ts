@@ -5,11 +5,14 @@
  * branch in the payment use cases. The order matters: a deposit to the payment's CLABE is asked before a
  * held voucher (both may take SPEI), and PIX reads back whatever no other row holds.
  */
+import type { CountryCode } from '../../domain/geo';
+import { methodCodeFor } from '../../domain/payments/methods';
 import type { PaymentMethod } from '../../domain/payments/payment';
 import { recordStarted } from '../payments';
-import type { Connectors } from '../providers';
+import type { Connectors, LocalFlow } from '../providers';
 import { initiateHeldCard, reconcileHeldCard } from './held-card';
 import { initiateHeldPix } from './held-pix';
+import { heldLocally, initiateHeldLocal, reconcileHeldLocal } from './held-local';
 import type { HeldCheck, HeldKind, HeldStart, HeldStrategy } from './held-types';
 import { initiateHeldVoucher, reconcileHeldVoucher } from './held-voucher';
 import { reconcileOne } from './pix-reconcile';
@@ -17,6 +20,28 @@ import { liveSpeiArtefact } from './spei-deposits';
 
 /** Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds). */
 const isVoucherKind = (kind: PaymentMethod) => kind !== 'card' && kind !== 'pix' && kind !== 'wallet';
+
+/** A local payment an aggregator holds with this flow (held-local.ts): its offer, its start, its read-back. */
+function localRow(flow: LocalFlow): HeldStrategy {
+  const flowOf = (c: Connectors, kind: PaymentMethod, country: CountryCode) => {
+    const code = methodCodeFor(kind, country);
+    return code ? (c.heldLocal?.flowOf(code, country) ?? null) : null;
+  };
+  return {
+    readsBack: true,
+    serves: (c, kind, country) => flowOf(c, kind, country) === flow,
+    start: (c, req) => {
+      const local = c.heldLocal;
+      if (!req.livemode || !local || flowOf(c, req.kind, req.country) !== flow) return null;
+      return (deps, r, base) => initiateHeldLocal(deps, r, base, local);
+    },
+    check: (c, id, p) => {
+      const local = c.heldLocal;
+      if (!local || !heldLocally(local, p, flow)) return null;
+      return (deps, now, opts) => reconcileHeldLocal(deps, local, id, now, opts);
+    },
+  };
+}
 
 export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
   // Unanswered (processing) or awaiting 3-D Secure: cancelled by reference past the provider's window.
@@ -60,6 +85,10 @@ export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
       return (deps, now) => reconcileHeldVoucher(deps, p, now);
     },
   },
+  // A local payment finished on the provider's page (PSE, Nequi, Yape, Webpay): read back, its notification prompts one.
+  redirect: localRow('redirect'),
+  // A local payment paid elsewhere with its ticket (CIP, Efecty, Servipag): read back until paid or expired.
+  ticket: localRow('ticket'),
   // A charge read back from the provider (missed callbacks, timeouts, expiry): the job's default.
   pix: {
     readsBack: true,

@@ -7,7 +7,7 @@
 import { AppError } from '../../domain/errors';
 import type { Payment } from '../../domain/payments/payment';
 import type { Refund } from '../../domain/refunds/refund';
-import { type ProviderRefundState, ProviderRejected, ProviderUnavailable } from '../providers';
+import { type Connectors, type ProviderRefundState, ProviderRejected, ProviderUnavailable } from '../providers';
 import type { PaymentDeps } from '../ports';
 import { applyRefundDecision, type RefundDecision } from './refund-decision';
 
@@ -18,13 +18,17 @@ export interface LiveRefundRoute {
   state(refund: Refund): Promise<ProviderRefundState>;
 }
 
-/** The provider that returns a live payment's money, or METHOD_NOT_AVAILABLE (what createRefund checks before committing). */
-export async function liveRefundConnector(deps: PaymentDeps, payment: Payment): Promise<LiveRefundRoute> {
-  const connectors = await deps.connectors.forMode(true);
-  const refunds = connectors?.pixRefunds;
-  const card = connectors?.cardRefunds;
-  const pspReference = payment.provider?.details.psp_reference;
-  if (payment.payment_method === 'card' && card && payment.provider?.name === card.provider.name && pspReference) {
+/**
+ * How a live payment's money goes back, one row per way a provider holds it (as rails/held.ts chooses how a
+ * payment is held): the row that answers for the payment gives the route, the first that answers wins. A new
+ * rail's refunds are a new row here, not a branch.
+ */
+const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment) => LiveRefundRoute | null> = [
+  // A card charge: refunded by the PSP reference the provider gave it; a definite no fails the refund.
+  (c, payment) => {
+    const card = c.cardRefunds;
+    const pspReference = payment.provider?.details.psp_reference;
+    if (payment.payment_method !== 'card' || !card || payment.provider?.name !== card.provider.name || !pspReference) return null;
     return {
       provider: card.provider,
       async state(refund) {
@@ -37,34 +41,42 @@ export async function liveRefundConnector(deps: PaymentDeps, payment: Payment): 
         }
       },
     };
-  }
-  if (
-    payment.payment_method !== 'pix' ||
-    !refunds ||
-    payment.provider?.name !== refunds.provider.name ||
-    !payment.provider.details.end_to_end_id
-  ) {
-    throw new AppError(
-      'METHOD_NOT_AVAILABLE',
-      `Live refunds of ${payment.payment_method} payments are not available with the configured providers.`,
-    );
-  }
-  const endToEndId = payment.provider.details.end_to_end_id;
-  return {
-    provider: refunds.provider,
-    async state(refund) {
-      const known = await refunds.get({ endToEndId, refundId: refund.refund_id });
-      return (
-        known ??
-        (await refunds.send({
-          endToEndId,
-          refundId: refund.refund_id,
-          amountMinor: refund.amount_minor,
-          description: `Refund ${refund.refund_id}`,
-        }))
-      );
-    },
-  };
+  },
+  // A received Pix: a devolução of its end-to-end id, read back first (it may have been sent before a crash).
+  (c, payment) => {
+    const refunds = c.pixRefunds;
+    const endToEndId = payment.provider?.details.end_to_end_id;
+    if (payment.payment_method !== 'pix' || !refunds || payment.provider?.name !== refunds.provider.name || !endToEndId) return null;
+    return {
+      provider: refunds.provider,
+      async state(refund) {
+        const known = await refunds.get({ endToEndId, refundId: refund.refund_id });
+        return (
+          known ??
+          (await refunds.send({
+            endToEndId,
+            refundId: refund.refund_id,
+            amountMinor: refund.amount_minor,
+            description: `Refund ${refund.refund_id}`,
+          }))
+        );
+      },
+    };
+  },
+];
+
+/** The provider that returns a live payment's money, or METHOD_NOT_AVAILABLE (what createRefund checks before committing). */
+export async function liveRefundConnector(deps: PaymentDeps, payment: Payment): Promise<LiveRefundRoute> {
+  const connectors = await deps.connectors.forMode(true);
+  if (connectors)
+    for (const row of refundRoutes) {
+      const route = row(connectors, payment);
+      if (route) return route;
+    }
+  throw new AppError(
+    'METHOD_NOT_AVAILABLE',
+    `Live refunds of ${payment.payment_method} payments are not available with the configured providers.`,
+  );
 }
 
 const decisionOf = (state: ProviderRefundState): RefundDecision =>

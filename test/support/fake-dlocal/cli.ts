@@ -6,7 +6,8 @@
  * A plain-HTTP control API on 127.0.0.1:
  *   GET  /payments | /payouts      every payment (order_id, id, status, method, amount) / payout (external_id, ...)
  *   POST /status                   {"order_id": "dp...", "status": "PAID" | "REJECTED" | "CANCELLED" | "EXPIRED",
- *                                   "status_code": "302", "notify": true, "sign": "forged"}
+ *                                   "status_code": "302", "notify": true, "sign": "forged",
+ *                                   "paid_amount": 99.5 (dLocal reports another amount than asked)}
  *   POST /notify                   {"order_id": "dp...", "status": "PENDING" (a stale copy), "sign": "good|forged|none"}
  *                                  (send it twice for a duplicate; never for a skipped notification)
  *   POST /payout-status            {"external_id": "do...", "status": "PAID" | "REJECTED" | "ON_HOLD" | ..., "reason":
@@ -76,6 +77,7 @@ const control = controlServer(async ({ method, path, body }, reply) => {
   if (method === 'POST' && path === '/status') {
     const orderId = str(body.order_id);
     if (!dlocal.payment(orderId)) return reply(404, { error: `no payment ${orderId}` });
+    if (typeof body.paid_amount === 'number') dlocal.setPaidAmount(orderId, body.paid_amount);
     dlocal.setStatus(orderId, str(body.status) as PaymentStatus, typeof body.status_code === 'string' ? body.status_code : undefined);
     return reply(200, body.notify ? await dlocal.notify(orderId, { sign: signing(body.sign) }) : { status: body.status });
   }

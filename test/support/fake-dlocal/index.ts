@@ -5,7 +5,8 @@
  * X-Login + X-Date + body, and payouts v3 (POST /oauth/token, POST /payouts/v3, GET /payouts/v3?external_id=) behind
  * bearer tokens that expire. Bodies are checked against our schemas (state.ts); a second create with one order_id is
  * dLocal's 5009 "duplicated", one external_id its 511. It signs notifications as dLocal signs them (or forges
- * them), sends them twice, out of order or not at all, and fails on demand (a status, a hang, a lost answer).
+ * them), sends them twice, out of order or not at all, and fails on demand (a status, a hang, a lost answer). A
+ * REDIRECT payment's redirect_url is a payer page of its own (Pay or Reject, then back to the callback_url).
  */
 import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
@@ -58,6 +59,8 @@ export interface FakeDlocal {
   failNext(op: FakeDlocalOp, how: Fault, times?: number): void;
   /** The payer pays, or dLocal rejects, cancels, expires (no notification: call notify). */
   setStatus(orderId: string, status: PaymentStatus, statusCode?: string): void;
+  /** dLocal reports another amount than was asked for (with the next setStatus PAID: a payer who paid another amount). */
+  setPaidAmount(orderId: string, amount: number): void;
   setPayoutStatus(externalId: string, status: PayoutStatus, reason?: string): void;
   setRefundStatus(id: string, status: FakeRefund['status']): void;
   /**
@@ -160,11 +163,42 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     }
   }
 
+  /**
+   * The page a REDIRECT payment's redirect_url opens (the bank's or wallet's, behind dLocal): Pay or Reject. Either
+   * sets the payment's status, sends its signed notification, then sends the browser to the payment's callback_url.
+   */
+  async function payerPage(req: IncomingMessage, res: ServerResponse, paymentId: string, text: string) {
+    const p = state.payments.get(paymentId);
+    if (!p || p.request.payment_method_flow !== 'REDIRECT') {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      return res.end('no such payment');
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(
+        '<!doctype html><html lang="es"><title>Fake dLocal</title><link rel="icon" href="data:,">' +
+          `<h1>${p.request.payment_method_id} ${p.request.amount} ${p.request.currency}</h1>` +
+          '<form method="post"><button name="outcome" value="PAID">Pay</button> ' +
+          '<button name="outcome" value="REJECTED">Reject</button></form>',
+      );
+    }
+    const outcome = new URLSearchParams(text).get('outcome') === 'PAID' ? 'PAID' : 'REJECTED';
+    if (p.status === 'PENDING') {
+      state.setStatus(p.request.order_id, outcome, outcome === 'PAID' ? undefined : '301');
+      await post(p.request.notification_url, state.paymentObject(p)).catch(() => undefined);
+    }
+    res.writeHead(302, { location: p.request.callback_url ?? 'about:blank' });
+    res.end();
+  }
+
   const server: Server = createServer({ key: certs.server.keyPem, cert: certs.server.certPem }, (req, res) => {
     void (async () => {
       const text = await readBody(req);
       const url = new URL(req.url ?? '/', 'https://fake-dlocal');
       const method = req.method ?? 'GET';
+      const page = /^\/checkout\/([^/]+)$/.exec(url.pathname);
+      if (page) return payerPage(req, res, decodeURIComponent(page[1] as string), text);
+      if (url.pathname === '/favicon.ico') return send(res, 404, {}); // the payer page's browser, not our client
       let body: unknown;
       try {
         body = text ? JSON.parse(text) : undefined;
@@ -247,6 +281,11 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       state.faults.set(op, [...(state.faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
     },
     setStatus: (orderId, status, statusCode) => void state.setStatus(orderId, status, statusCode),
+    setPaidAmount(orderId, amount) {
+      const p = state.byOrderId.get(orderId);
+      if (!p) throw new Error(`fake dLocal: no payment for ${orderId}`);
+      p.paidAmount = amount;
+    },
     setPayoutStatus: (externalId, status, reason) => void state.setPayoutStatus(externalId, status, reason),
     setRefundStatus(id, status) {
       const r = state.refunds.get(id);

@@ -34,6 +34,8 @@ export interface FakePayment {
   /** A ticket's due date, fixed when the ticket is issued. */
   readonly expirationDate: string;
   approvedDate?: string;
+  /** What dLocal reports as paid, when it is not the amount asked for (the payer paid another amount). */
+  paidAmount?: number;
 }
 
 export interface FakePayout {
@@ -130,7 +132,7 @@ export class DlocalState {
     const ticket = TICKETS.has(r.payment_method_id) && r.payment_method_flow === 'DIRECT';
     return {
       id: p.id,
-      amount: r.amount,
+      amount: p.paidAmount ?? r.amount,
       currency: r.currency,
       country: r.country,
       payment_method_id: r.payment_method_id,
@@ -150,6 +152,8 @@ export class DlocalState {
             ticket: {
               type: 'CUSTOM',
               number: p.id.replace(/\D/g, '').slice(0, 8).padEnd(8, '7'),
+              // Cash slips (Efecty, Servipag) carry a barcode; a PagoEfectivo CIP is only its number.
+              ...(r.payment_method_id === 'EF' ? {} : { barcode: `7709998${p.id.replace(/\D/g, '').padEnd(22, '0').slice(0, 22)}` }),
               expiration_date: p.expirationDate,
               id: `${r.payment_method_id}-${p.id.slice(-8)}`,
               provider_name: r.payment_method_id,

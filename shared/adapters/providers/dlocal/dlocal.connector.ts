@@ -4,12 +4,17 @@
  * payouts v3 to bank accounts (Peru, Argentina CBU/CVU, Colombia) created idempotently by our external_id.
  * Every call is made after the application committed its intent; dLocal's texts never leave this module.
  *
- * The interfaces below are new kinds of connector the application does not have yet (the lead moves them into
- * the application's ports): a held local payment (like HeldVoucherConnector, with a redirect or a ticket) and a
- * bank-account payout (like PayoutConnector, without its CLABE order sealing).
+ * It implements the application's held local payment port (application/providers/local.ts: a redirect or a
+ * ticket); the bank-account payout below is a kind the application does not have yet (like PayoutConnector,
+ * without its CLABE order sealing).
  */
 import type { CountryCode, CurrencyCode } from '../../../domain/geo';
-import { ProviderRejected, ProviderUnavailable } from '../../../application/providers';
+import {
+  type HeldLocalPaymentConnector,
+  type LocalPaymentState,
+  ProviderRejected,
+  ProviderUnavailable,
+} from '../../../application/providers';
 import { logger } from '../../../observability';
 import type { DlocalConfig } from '../providers.config';
 import { DLOCAL, dlocalClient, type DlocalAnswer, type DlocalClient } from './dlocal.client';
@@ -25,7 +30,6 @@ import {
   payoutStateOf,
   refundReferenceOf,
   refusalCodeOf,
-  type DlocalPaymentOutcome,
   type DlocalPayoutState,
 } from './dlocal.transformers';
 import { dlocalNotifications, type DlocalNotifications } from './dlocal.notifications';
@@ -33,44 +37,12 @@ import { payoutRequestOf, type BankPayoutRequest } from './dlocal.payouts';
 
 export type { BankPayoutRequest } from './dlocal.payouts';
 
-export interface LocalPaymentRequest {
-  readonly paymentId: string;
-  /** Our method code (svc-mt-*) in the session's country. */
-  readonly methodCode: string;
-  readonly amountMinor: number;
-  readonly currency: CurrencyCode;
-  readonly country: CountryCode;
-  readonly payer: { readonly name: string; readonly email: string; readonly document: string };
-  readonly description?: string;
-  /** Our notification route (POST /providers/dlocal/notifications) and where the payer's browser comes back. */
-  readonly notificationUrl: string;
-  readonly returnUrl: string;
-}
+export type { LocalPaymentArtefact, LocalPaymentRequest, LocalPaymentState } from '../../../application/providers';
 
-/** What the shopper is given once dLocal holds the payment. */
-export type LocalPaymentArtefact =
-  | { readonly kind: 'redirect'; readonly redirectUrl: string }
-  | { readonly kind: 'ticket'; readonly ticket: Readonly<Record<string, string>> };
-
-/** A payment as dLocal holds it: its id there, where it stands, and the artefact when it is still open. */
-export type LocalPaymentState =
-  | { readonly kind: 'not_found' }
-  | { readonly providerPaymentId: string; readonly outcome: DlocalPaymentOutcome; readonly artefact?: LocalPaymentArtefact };
-
-export interface HeldLocalPaymentConnector {
-  readonly provider: { readonly name: string; reference(paymentId: string): string };
+/** The held local payments port, and what only dLocal's own tools use: whether it serves a code, refunds. */
+export interface DlocalPayments extends HeldLocalPaymentConnector {
   /** The method codes and countries dLocal serves live (LIVE_METHODS). */
   serves(methodCode: string, country: CountryCode): boolean;
-  /**
-   * Creates the payment at dLocal (the intent is already committed). A second create for the same payment (a retry
-   * after a lost answer) is dLocal's "Order ID is duplicated", answered by reading the payment back.
-   * ProviderUnavailable: outcome unknown; ProviderRejected: none was made.
-   */
-  create(req: LocalPaymentRequest): Promise<Exclude<LocalPaymentState, { kind: 'not_found' }>>;
-  /** The payment read back by our order_id (never taken from a notification body). */
-  get(paymentId: string): Promise<LocalPaymentState>;
-  /** The payment read back by dLocal's id (after a notification). */
-  getByProviderId(providerPaymentId: string): Promise<LocalPaymentState>;
   refund(req: {
     refundId: string;
     providerPaymentId: string;
@@ -93,7 +65,7 @@ export interface BankPayoutConnector {
 }
 
 export interface DlocalConnectors {
-  readonly payments: HeldLocalPaymentConnector;
+  readonly payments: DlocalPayments;
   readonly payouts: BankPayoutConnector | null;
   readonly notifications: DlocalNotifications;
   readonly client: DlocalClient;
@@ -149,9 +121,10 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
     return getByProviderId(a.ok.payment_id);
   }
 
-  const payments: HeldLocalPaymentConnector = {
+  const payments: DlocalPayments = {
     provider: { name: DLOCAL, reference: orderIdOf },
     serves: (methodCode, country) => liveMethodOf(methodCode, country) !== null,
+    flowOf: (methodCode, country) => liveMethodOf(methodCode, country)?.artefact ?? null,
     async create(req) {
       const m = liveMethodOf(req.methodCode, req.country);
       if (!m || m.currency !== req.currency) throw new ProviderRejected(DLOCAL, 'payments', 'method_not_available', 0);

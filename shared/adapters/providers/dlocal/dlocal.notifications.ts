@@ -6,28 +6,20 @@
  * never takes a status from the body (dLocal retries for days and may send them out of order).
  */
 import * as z from '../../../domain/zod';
+import type { LocalNotification, LocalPaymentNotifications, RequestHeaders } from '../../../application/providers';
 import type { DlocalConfig } from '../providers.config';
 import { paymentSchema, payoutSchema, refundSchema } from './dlocal.schemas';
 import { signatureValid } from './dlocal.signature';
 import { paymentIdOfOrderId, payoutIdOfExternalId, refundIdOfReference } from './dlocal.transformers';
 
-export type Headers = Readonly<Record<string, string | string[] | undefined>>;
+export type Headers = RequestHeaders;
 
 /** A verified pay-in notification: the payment (or refund) to read back, and the status it claims (for the log). */
-export type DlocalNotification =
-  | { readonly kind: 'payment'; readonly paymentId: string | null; readonly providerPaymentId: string; readonly claimed: string }
-  | {
-      readonly kind: 'refund';
-      readonly refundId: string | null;
-      readonly providerRefundId: string;
-      readonly providerPaymentId: string;
-      readonly claimed: string;
-    };
+export type DlocalNotification = LocalNotification;
 
 export type Parsed<T> = { readonly item: T } | { readonly forged: true } | null;
 
-export interface DlocalNotifications {
-  readonly provider: string;
+export interface DlocalNotifications extends LocalPaymentNotifications {
   /** Pay-in and refund notifications: forged (signature), null (not dLocal's shape), or what to read back. */
   parse(headers: Headers, rawBody: string): Parsed<DlocalNotification>;
   /**

@@ -4,6 +4,7 @@
  * and what a status and a rejection code mean to us. dLocal's texts (status_detail, message) never leave here.
  */
 import { CURRENCY_DECIMALS, type CountryCode, type CurrencyCode } from '../../../domain/geo';
+import type { LocalPaymentOutcome } from '../../../application/providers';
 import { fromReference, toReference } from '../references';
 import type { DlocalPayment, DlocalPayout, PaymentStatus } from './dlocal.schemas';
 
@@ -120,13 +121,8 @@ export function failureCodeOf(statusCode: string | undefined): string {
   }
 }
 
-/** A pay-in as we read it back: what our payment should become. */
-export type DlocalPaymentOutcome =
-  | { readonly kind: 'pending' }
-  | { readonly kind: 'paid'; readonly at: string | null; readonly amountMinor: number }
-  | { readonly kind: 'failed'; readonly code: string }
-  | { readonly kind: 'cancelled' }
-  | { readonly kind: 'expired' };
+/** A pay-in as we read it back: what our payment should become (the application's LocalPaymentOutcome). */
+export type DlocalPaymentOutcome = LocalPaymentOutcome;
 
 export function outcomeOfStatus(
   status: PaymentStatus,

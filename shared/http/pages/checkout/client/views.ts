@@ -36,10 +36,24 @@ function waiting(c: ViewContext, p: PagePayment, countdown: boolean): HTMLElemen
   return out;
 }
 
+/** A ticket's amount and, when the provider gives one (a live ticket), its due date, in the page's language. */
+const ticketFacts = (c: ViewContext, a: Readonly<Record<string, string>>) =>
+  facts([
+    [c.t('result.amount'), c.amount],
+    ...(a.due_date ? [[c.t('result.boleto.due'), formatDay(c.model.tag, a.due_date)] as [string, string]] : []),
+  ]);
+
+/** A live ticket's barcode number, when the provider gives one. */
+const ticketBarcode = (c: ViewContext, a: Readonly<Record<string, string>>) =>
+  a.barcode ? [copy(c, 'ticket-barcode', c.t('result.ticket.barcode'), a.barcode)] : [];
+
 function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
   const a = p.artefact;
   const { t } = c;
   const country = c.model.country;
+  // A live payment finished on the provider's page (a bank, a wallet), shown again after a reload: continue there.
+  if (p.redirect_url && p.payment_method !== 'card' && p.payment_method !== 'wallet' && Object.keys(a).length === 0)
+    return [title(t('pay.redirect_bank')), h('a', { class: 'btn', href: p.redirect_url }, t('pay.button', { amount: c.amount }))];
   switch (p.payment_method) {
     case 'pix':
       return [
@@ -79,16 +93,18 @@ function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
       return [
         title(t('result.cash.title')),
         h('p', { class: 'steps' }, t(variant(c.model.messages, 'result.cash.steps', country))),
-        facts([[t('result.amount'), c.amount]]),
+        ticketFacts(c, a),
         copy(c, 'voucher', t('result.cash.reference'), a.voucher_reference ?? ''),
+        ...ticketBarcode(c, a),
         h('button', { type: 'button', class: 'btn btn-ghost no-print', 'data-action': 'print' }, t('result.print')),
       ];
     case 'cip':
       return [
         title(t('result.cip.title')),
         h('p', { class: 'steps' }, t('result.cip.steps')),
-        facts([[t('result.amount'), c.amount]]),
+        ticketFacts(c, a),
         copy(c, 'cip', t('result.cip.code'), a.cip_code ?? ''),
+        ...ticketBarcode(c, a),
       ];
     case 'bank_transfer':
       return [

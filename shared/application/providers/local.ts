@@ -1,0 +1,83 @@
+/**
+ * Local pay-ins held by an aggregator (issue 32): a payment the shopper finishes on the provider's (or the bank's)
+ * page, a `redirect` (PSE, Nequi, Yape, Webpay, a bank transfer), or a `ticket` paid elsewhere (PagoEfectivo's
+ * CIP, Efecty, Servipag). The intent is committed before `create`; what the provider holds is only learned by
+ * reading it back (never from a notification's body).
+ */
+import type { CountryCode, CurrencyCode } from '../../domain/geo';
+
+/** How the shopper pays a held local payment: on the provider's page, or with a ticket paid elsewhere. */
+export type LocalFlow = 'redirect' | 'ticket';
+
+export interface LocalPaymentRequest {
+  readonly paymentId: string;
+  /** Our method code (svc-mt-*) in the payment's country. */
+  readonly methodCode: string;
+  readonly amountMinor: number;
+  readonly currency: CurrencyCode;
+  readonly country: CountryCode;
+  readonly payer: { readonly name: string; readonly email: string; readonly document: string };
+  readonly description?: string;
+  /** Our notification route and where the payer's browser comes back from the provider's page. */
+  readonly notificationUrl: string;
+  readonly returnUrl: string;
+}
+
+/** What the shopper is given once the provider holds the payment. */
+export type LocalPaymentArtefact =
+  | { readonly kind: 'redirect'; readonly redirectUrl: string }
+  /** The ticket's fields as the provider gives them: number, barcode, reference, expiration_date, image_url, ... */
+  | { readonly kind: 'ticket'; readonly ticket: Readonly<Record<string, string>> };
+
+/** Where a held local payment stands at the provider. */
+export type LocalPaymentOutcome =
+  | { readonly kind: 'pending' }
+  | { readonly kind: 'paid'; readonly at: string | null; readonly amountMinor: number }
+  | { readonly kind: 'failed'; readonly code: string }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'expired' };
+
+/** A payment as the provider holds it: its id there, where it stands, and the artefact while it is open. */
+export type LocalPaymentState =
+  | { readonly kind: 'not_found' }
+  | { readonly providerPaymentId: string; readonly outcome: LocalPaymentOutcome; readonly artefact?: LocalPaymentArtefact };
+
+export type FoundLocalPayment = Exclude<LocalPaymentState, { kind: 'not_found' }>;
+
+export interface HeldLocalPaymentConnector {
+  readonly provider: { readonly name: string; reference(paymentId: string): string };
+  /** The flow of a method code in a country it serves live, or null (not offered live). */
+  flowOf(methodCode: string, country: CountryCode): LocalFlow | null;
+  /**
+   * Creates the payment at the provider (the intent is already committed). A second create for the same payment (a
+   * retry after a lost answer) is answered by reading the payment back, never by a second payment.
+   * ProviderUnavailable: outcome unknown; ProviderRejected: none was made.
+   */
+  create(req: LocalPaymentRequest): Promise<FoundLocalPayment>;
+  /** The payment read back by our reference (never taken from a notification body). */
+  get(paymentId: string): Promise<LocalPaymentState>;
+  /** The payment read back by the provider's id. */
+  getByProviderId(providerPaymentId: string): Promise<LocalPaymentState>;
+}
+
+/** A verified notification of a held local payment: which payment to read back (and the status it claims, for the log). */
+export type LocalNotification =
+  | { readonly kind: 'payment'; readonly paymentId: string | null; readonly providerPaymentId: string; readonly claimed: string }
+  | {
+      readonly kind: 'refund';
+      readonly refundId: string | null;
+      readonly providerRefundId: string;
+      readonly providerPaymentId: string;
+      readonly claimed: string;
+    };
+
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+export interface LocalPaymentNotifications {
+  readonly provider: string;
+  /**
+   * The signature checked over the raw body before anything of it is read: `forged` (bad or missing signature),
+   * null (signed, but not the provider's shape), or what to read back.
+   */
+  parse(headers: RequestHeaders, rawBody: string): { readonly item: LocalNotification } | { readonly forged: true } | null;
+}

@@ -1,0 +1,55 @@
+/**
+ * A local provider's notifications (issue 32): the signature is verified over the raw body before anything of it
+ * is read (a forged one is UNAUTHORIZED and moves nothing); a verified one only names the payment, which is then
+ * read back from the provider and applied (held-local.ts): the status the body claims is never taken, so a
+ * duplicate or an out-of-order copy changes nothing, and a different amount is recorded and alarmed, not settled.
+ */
+import { AppError } from '../../domain/errors';
+import { awaitsProvider, type Payment } from '../../domain/payments/payment';
+import { type HeldLocalPaymentConnector, ProviderUnavailable, type RequestHeaders } from '../providers';
+import type { PaymentDeps } from '../ports';
+import { reconcileHeldLocal } from './held-local';
+import type { HeldOutcome } from './held-types';
+
+/**
+ * What one notification did: a held outcome of its read-back, or why it moved nothing. `late`: the provider holds
+ * paid a payment already closed here (expired, failed, cancelled): money collected and not settled, alarmed.
+ */
+export type LocalNotificationOutcome = HeldOutcome | 'duplicate' | 'unknown' | 'ignored' | 'late';
+
+/** A notification of a payment closed here: a duplicate, unless the provider holds paid what we closed unpaid. */
+async function closedOutcome(local: HeldLocalPaymentConnector, payment: Payment): Promise<LocalNotificationOutcome> {
+  if (payment.status === 'success' || payment.status === 'refunded') return 'duplicate';
+  const known = payment.provider?.details.provider_payment_id;
+  const state = known ? await local.getByProviderId(known) : await local.get(payment.payment_id);
+  return 'outcome' in state && state.outcome.kind === 'paid' ? 'late' : 'duplicate';
+}
+
+export async function receiveLocalNotification(
+  deps: PaymentDeps,
+  provider: string,
+  headers: RequestHeaders,
+  rawBody: string,
+): Promise<{ readonly outcome: LocalNotificationOutcome; readonly claimed: string | null }> {
+  const connectors = await deps.connectors.forMode(true);
+  const notifications = connectors?.localNotifications;
+  const local = connectors?.heldLocal;
+  if (!notifications || !local || notifications.provider !== provider) throw new AppError('NOT_FOUND');
+  const parsed = notifications.parse(headers, rawBody);
+  if (parsed && 'forged' in parsed) throw new AppError('UNAUTHORIZED', 'The notification signature does not verify.');
+  if (!parsed) throw new AppError('VALIDATION_ERROR', "The body is not the provider's notification shape.");
+  const n = parsed.item;
+  // Refunds of local payments are not taken live yet: acknowledged, nothing moves.
+  if (n.kind !== 'payment') return { outcome: 'ignored', claimed: n.claimed };
+  const payment = n.paymentId ? await deps.store.getPayment(n.paymentId) : null;
+  if (!payment || !payment.livemode || payment.provider?.name !== local.provider.name) return { outcome: 'unknown', claimed: n.claimed };
+  try {
+    if (!awaitsProvider(payment)) return { outcome: await closedOutcome(local, payment), claimed: n.claimed };
+    return { outcome: await reconcileHeldLocal(deps, local, payment.payment_id, deps.clock.now()), claimed: n.claimed };
+  } catch (e) {
+    // The read-back did not answer: nothing moved; a 502 makes the provider send it again (and the job reads it back).
+    if (e instanceof ProviderUnavailable)
+      throw new AppError('PROVIDER_UNAVAILABLE', 'The provider did not answer the read-back; send the notification again.');
+    throw e;
+  }
+}
