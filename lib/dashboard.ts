@@ -189,6 +189,8 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
         m.metric('WebhookMessageFailures', 'Sum', undefined, 'webhook messages failed (retried by SQS)'),
         m.metric('EventsDispatched', 'Sum', undefined, 'events dispatched from the table stream'),
         m.metric('Expired', 'Sum', undefined, 'sessions and payments expired'),
+        m.metric('PixDisputesApplied', 'Sum', undefined, 'PIX infractions (MED) applied to payments'),
+        m.metric('PixDisputeReadFailed', 'Sum', undefined, 'PIX infraction reads failed'),
       ],
     }),
     graph('Lambda errors and throttles (all functions)', {

@@ -14,7 +14,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { pascal, type ServiceManifest } from './manifest';
 import { buildDashboard, type DashboardSources } from './dashboard';
-import { PROVIDERS, SERVICE_NAME, type StageConfig } from './stage-config';
+import { PAYOUT_FLOAT_PROVIDERS, PROVIDERS, SERVICE_NAME, type StageConfig } from './stage-config';
 
 export interface MonitoringProps extends Omit<DashboardSources, 'metrics' | 'alarms'> {
   readonly config: StageConfig;
@@ -273,6 +273,21 @@ export class Monitoring extends Construct {
         },
       );
     }
+    // Our balance at a payout provider does not cover a payout: every payout through it fails until it is funded.
+    for (const provider of PAYOUT_FLOAT_PROVIDERS) {
+      alarm(
+        `payout-provider-balance-low-${provider}`,
+        `${provider} refused or failed a payout because our own balance there does not cover it: every live payout ` +
+          'through it fails (failed and credited back to the merchant, provider_balance_insufficient) until it is funded.',
+        {
+          metric: m.providerMetric('PayoutProviderBalanceLow', 'Sum', provider),
+          threshold: 0,
+          comparisonOperator: above,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        },
+      );
+    }
     // The reconciliation job reports every minute: silence means live payments are not being read back, which pages too.
     alarm(
       'provider-read-back-overdue',
@@ -284,6 +299,23 @@ export class Monitoring extends Construct {
         comparisonOperator: above,
         evaluationPeriods: 1,
         treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      },
+    );
+
+    // The MED read (readPixDisputes, every 10 min): infractions reach merchants only through it (no callback), and
+    // their defense deadlines run meanwhile. One failed run is a blip the next run repairs; three in an hour page.
+    const hour = Math.max(1, Math.ceil(60 / t.period.toMinutes()));
+    alarm(
+      'pix-disputes-unread',
+      "The readPixDisputes job could not read the PIX PSP's infractions (MED) in 3 runs within an hour: infractions " +
+        'and fraud returns are not reaching live PIX payments (no payment.disputed, no pix_fraud_return debit).',
+      {
+        metric: m.metric('PixDisputeReadFailed', 'Sum'),
+        threshold: 0,
+        comparisonOperator: above,
+        evaluationPeriods: hour,
+        datapointsToAlarm: Math.min(3, hour),
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       },
     );
 

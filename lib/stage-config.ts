@@ -56,6 +56,9 @@ export interface AlarmThresholds {
 /** The live providers whose calls and callbacks are metered (the `provider` dimension; shared/adapters/providers). */
 export const PROVIDERS = ['api_pix', 'adyen', 'stp', 'dlocal'] as const;
 
+/** The live payout providers paying from a balance of ours there (its `PayoutProviderBalanceLow` metric pages). */
+export const PAYOUT_FLOAT_PROVIDERS = ['efi', 'dlocal'] as const;
+
 /**
  * Reserved concurrency (lib/service-function.ts). Only the workers get one: it caps the DynamoDB writes and
  * outbound calls a queue backlog can cause, and keeps that capacity for them when the routes take the rest of

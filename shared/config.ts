@@ -101,6 +101,13 @@ export const config = {
   get providerCheckIntervalSeconds(): number {
     return bounded('PROVIDER_CHECK_INTERVAL_SECONDS', 120, 1, 3600);
   },
+  /**
+   * Days of PIX infractions (MED) the readPixDisputes job reads each run: the PSP lists a case by its opening, so
+   * the window must span its whole analysis (the central bank's 7 days, plus a defense) for its close to be seen.
+   */
+  get pixDisputeWindowDays(): number {
+    return bounded('PIX_DISPUTE_WINDOW_DAYS', 14, 1, 90);
+  },
   /** Seconds a charge the provider never created is given (a request still retrying) before its payment fails. */
   get providerLostIntentSeconds(): number {
     return bounded('PROVIDER_LOST_INTENT_SECONDS', 120, 0, 3600);

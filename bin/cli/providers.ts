@@ -1,13 +1,15 @@
 /**
- * `providers check`, `providers api-pix register-webhook` and `providers stp sign`: the live providers of a
- * stage, from its configuration (a file, the stage's secret, or the local live stack's file), exercised the
- * way the functions use them: a token obtained over mutual TLS and the webhook registration read back (API
- * Pix), a signed order query (STP), a signed read-back of an order that cannot exist (dLocal).
+ * `providers check`, `providers api-pix register-webhook`, `providers efi register-webhook` and `providers stp sign`:
+ * the live providers of a stage, from its configuration (a file, the stage's secret, or the local live stack's
+ * file), exercised the way the functions use them: a token obtained over mutual TLS and the webhook registration
+ * read back (API Pix, Efí), a signed order query (STP), a signed read-back of an order that cannot exist and a
+ * payouts token with a payout query (dLocal).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildLiveProviders } from '../../shared/adapters/providers/live-connectors';
+import { buildLiveProviders, type LiveProviders } from '../../shared/adapters/providers/live-connectors';
+import { efiLive } from '../../shared/adapters/providers/efi/efi.payout-port';
 import {
   loadProvidersConfig,
   parseProvidersConfig,
@@ -75,6 +77,8 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
     );
     live.adyen.client.close();
   }
+  if (live.efi && cfg.efi) failures += await checkEfi(live.efi, cfg.efi.token_url, cfg.efi.pix_key, io);
+  if (live.dlocal) failures += await checkDlocalPayouts(live.dlocal, io);
   if (live.apiPix && cfg.api_pix) {
     try {
       await live.apiPix.client.token();
@@ -144,6 +148,74 @@ export async function registerApiPixWebhook(o: ProvidersOptions, io: CliIo): Pro
  * STP: a signed query of an order that does not exist. STP answers "not found" only after it has checked the
  * firma, so that answer proves the address, the TLS trust, the company and the key; anything else fails.
  */
+/** Efí: a token over mutual TLS, and the payer key's webhook (Efí requires one before it takes a send). */
+async function checkEfi(efi: NonNullable<LiveProviders['efi']>, tokenUrl: string, pixKey: string, io: CliIo): Promise<number> {
+  try {
+    await efi.client.token();
+    io.out(`  efi: token obtained from ${tokenUrl} over mutual TLS`);
+    const hook = await efi.webhooks.get();
+    io.out(
+      hook
+        ? `  efi: webhook registered for key ${pixKey}: ${masked(hook.webhookUrl)} (PIX payouts svc-mt-5 live)`
+        : '  efi: NO webhook registered: Efí takes no send without one (run: providers efi register-webhook)',
+    );
+    return hook ? 0 : 1;
+  } catch (e) {
+    io.out(`  efi: FAILED: ${why(e)}`);
+    return 1;
+  } finally {
+    efi.client.close();
+  }
+}
+
+/**
+ * dLocal payouts: a payouts token, and a query of a payout that cannot exist (not found proves the token works).
+ * The client is closed by the pay-ins check that runs after it.
+ */
+async function checkDlocalPayouts(dlocal: NonNullable<LiveProviders['dlocal']>, io: CliIo): Promise<number> {
+  try {
+    if (!dlocal.payoutPort) {
+      io.out('  dlocal: no payouts block: bank-transfer payouts (svc-mt-6, svc-mt-31, svc-mt-32) are not offered live');
+      return 0;
+    }
+    const state = await dlocal.payoutPort.payouts.get(`do${'0'.repeat(32)}`);
+    if (state.kind !== 'not_found') {
+      io.out('  dlocal: FAILED: dLocal holds a payout for the probe external_id (unexpected)');
+      return 1;
+    }
+    io.out('  dlocal: payouts token obtained and a payout query answered (bank-transfer payouts live)');
+    return 0;
+  } catch (e) {
+    io.out(`  dlocal: FAILED (payouts): ${why(e)}`);
+    return 1;
+  }
+}
+
+/** `providers efi register-webhook`: <base>/providers/efi/<webhook_token> for the payer key (Efí posts to it + /pix). */
+export async function registerEfiWebhook(o: ProvidersOptions, io: CliIo): Promise<number> {
+  const { cfg } = await providersDocument(o);
+  if (!cfg.efi) throw new Error('efi is not configured.');
+  const base = (o.baseUrl ?? localStack(o.stateDir)?.base_url ?? '').replace(/\/$/, '');
+  const url = o.url ?? (base ? `${base}/providers/efi/${cfg.efi.webhook_token}` : '');
+  if (!url) throw new Error("Pass --url URL or --base-url URL (the stage's public base URL).");
+  const efi = efiLive(cfg.efi);
+  try {
+    await efi.webhooks.register(url);
+    const hook = await efi.webhooks.get();
+    if (hook?.webhookUrl !== url) {
+      io.err(`Efí did not keep the URL: it answers ${hook ? masked(hook.webhookUrl) : 'no webhook'}.`);
+      return 1;
+    }
+    io.out(`Registered ${masked(url)} for key ${cfg.efi.pix_key}; Efí posts each send's outcome to ${masked(url)}/pix.`);
+    return 0;
+  } catch (e) {
+    io.err(`Error: ${why(e)}`);
+    return 1;
+  } finally {
+    efi.client.close();
+  }
+}
+
 async function checkStp(cfg: StpConfig, io: CliIo): Promise<number> {
   let live: ReturnType<typeof stpConnectors> | null = null;
   try {

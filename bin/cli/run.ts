@@ -21,7 +21,7 @@ import { createApiClient, resolveTarget, TargetError } from './api-client';
 import { runEventsTail } from './events-tail';
 import { runListen } from './listen';
 import { runTrigger, scenarioName, triggerList, unknownTrigger } from './trigger';
-import { providersCheck, registerApiPixWebhook, stpSign } from './providers';
+import { providersCheck, registerApiPixWebhook, registerEfiWebhook, stpSign } from './providers';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -56,6 +56,8 @@ Live providers (the stage's configuration: --providers FILE, --secret-name NAME 
   providers stp sign --cadena TEXT the base64 firma of a cadena original with the configured STP key (support cases)
   providers api-pix register-webhook [--url URL | --base-url URL]
                                    registers <base>/providers/api-pix/<webhook_token> with the PSP
+  providers efi register-webhook [--url URL | --base-url URL]
+                                   registers <base>/providers/efi/<webhook_token> for the Efí payer key (PIX payouts)
 Developer tools (public API; --base-url URL --api-key KEY, default .local/sandbox.json)
   listen --forward-to URL [--events payment.*,payout.*] [--secret whsec_...]
                                    forward new events to URL, signed with the printed listen secret
@@ -200,6 +202,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     try {
       if (action === 'check') return await providersCheck(o, io);
       if (action === 'api-pix' && args[0] === 'register-webhook') return await registerApiPixWebhook(o, io);
+      if (action === 'efi' && args[0] === 'register-webhook') return await registerEfiWebhook(o, io);
       if (action === 'stp' && args[0] === 'sign') return await stpSign(o, io);
       io.err(`Unknown providers command.\n\n${USAGE}`);
       return 2;

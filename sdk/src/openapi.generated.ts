@@ -669,6 +669,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/providers/efi/{token}/pix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Efí PIX send outcome (REALIZADO, NAO_REALIZADO): each send is read back from Efí by idEnvio before it counts. */
+        post: operations["efiPixCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/dlocal/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** dLocal payout notification: its signature verified over the raw body, then the payout read back from dLocal before it counts. */
+        post: operations["dlocalPayoutNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/providers/adyen/notifications": {
         parameters: {
             query?: never;
@@ -895,7 +929,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The shopper’s bank charged the payment back: the disputed amount left your balance (a chargeback entry).
+         * The payment is disputed (`dispute.kind`). A card chargeback: the disputed amount left your balance (a chargeback entry). A PIX infraction (fraud_return, MED): the payer’s bank reported fraud; `dispute.reason_code` and `dispute.deadline` say what and until when; nothing leaves your balance yet.
          * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
          */
         post: operations["webhook.payment.disputed"];
@@ -915,7 +949,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The chargeback was reversed: the disputed amount is back in your balance (a chargeback_reversal entry).
+         * The dispute is won. A chargeback reversed: the amount is back in your balance (a chargeback_reversal entry). A PIX infraction closed without a return: nothing moved.
          * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
          */
         post: operations["webhook.payment.dispute_won"];
@@ -935,7 +969,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The dispute is lost, final: the disputed amount stays with the shopper.
+         * The dispute is lost, final: the amount stays with the shopper. A PIX fraud return (MED): the returned amount (`dispute.amount`) left your balance now (a pix_fraud_return entry), which may go below zero.
          * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
          */
         post: operations["webhook.payment.dispute_lost"];
@@ -1150,12 +1184,17 @@ export interface components {
     schemas: {
         PaymentDispute: {
             /**
-             * @description open: the amount was withdrawn and the case is undecided; won: the chargeback was reversed and the amount returned; lost: final, the amount stays withdrawn.
+             * @description chargeback: a card chargeback (the amount leaves when the case opens); fraud_return: a PIX infraction of the central bank's special return mechanism (MED): nothing leaves while it is open or when it closes without a return; a fraud return debits the returned amount (a pix_fraud_return entry).
+             * @enum {string}
+             */
+            kind: "chargeback" | "fraud_return";
+            /**
+             * @description open: the case is undecided (a chargeback has withdrawn the amount; a PIX infraction holds it at the provider); won: the chargeback was reversed and the amount returned, or the infraction closed without a return; lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).
              * @enum {string}
              */
             status: "open" | "won" | "lost";
             /**
-             * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+             * @description The disputed amount; once a PIX fraud return is made, the amount returned.
              * @example 150.5
              */
             amount: number;
@@ -1166,10 +1205,12 @@ export interface components {
              */
             currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
             /**
-             * @description The card scheme's reason code, when the provider gives it.
+             * @description The card scheme's reason code, or for a PIX infraction the reported situation (scam, account_takeover, coercion, fraudulent_access, other), when the provider gives it.
              * @example 10.4
              */
             reason_code: string | null;
+            /** @description When the case is decided by (a PIX infraction: the end of its analysis), when the provider gives it. */
+            deadline: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 in UTC.
@@ -1429,12 +1470,17 @@ export interface components {
         };
         PaymentDisputeOutput: {
             /**
-             * @description open: the amount was withdrawn and the case is undecided; won: the chargeback was reversed and the amount returned; lost: final, the amount stays withdrawn.
+             * @description chargeback: a card chargeback (the amount leaves when the case opens); fraud_return: a PIX infraction of the central bank's special return mechanism (MED): nothing leaves while it is open or when it closes without a return; a fraud return debits the returned amount (a pix_fraud_return entry).
+             * @enum {string}
+             */
+            kind: "chargeback" | "fraud_return";
+            /**
+             * @description open: the case is undecided (a chargeback has withdrawn the amount; a PIX infraction holds it at the provider); won: the chargeback was reversed and the amount returned, or the infraction closed without a return; lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).
              * @enum {string}
              */
             status: "open" | "won" | "lost";
             /**
-             * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+             * @description The disputed amount; once a PIX fraud return is made, the amount returned.
              * @example 150.5
              */
             amount: number;
@@ -1445,10 +1491,12 @@ export interface components {
              */
             currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
             /**
-             * @description The card scheme's reason code, when the provider gives it.
+             * @description The card scheme's reason code, or for a PIX infraction the reported situation (scam, account_takeover, coercion, fraudulent_access, other), when the provider gives it.
              * @example 10.4
              */
             reason_code: string | null;
+            /** @description When the case is decided by (a PIX infraction: the end of its analysis), when the provider gives it. */
+            deadline: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 in UTC.
@@ -10482,7 +10530,7 @@ export interface operations {
                 /** @example BRL */
                 currency?: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
                 /** @example payment */
-                type?: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal";
+                type?: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal" | "pix_fraud_return";
                 /** @example string */
                 from_date?: string;
                 /** @example string */
@@ -10533,8 +10581,11 @@ export interface operations {
                         data: {
                             /** @example le_A1b2C3d4E5f6G7h8I9j0Kl */
                             id: string;
-                            /** @enum {string} */
-                            type: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal";
+                            /**
+                             * @description What moved the balance. chargeback / chargeback_reversal: a card dispute; pix_fraud_return: a live PIX payment returned to its payer by the central bank's special return mechanism (MED) for fraud, the payment's dispute lost.
+                             * @enum {string}
+                             */
+                            type: "payment" | "refund" | "refund_reversal" | "payout" | "payout_reversal" | "top_up" | "chargeback" | "chargeback_reversal" | "pix_fraud_return";
                             /**
                              * @description Signed: credits positive, debits negative.
                              * @example 150.5
@@ -11517,6 +11568,391 @@ export interface operations {
                             /** @enum {string} */
                             code: "VALIDATION_ERROR";
                             /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_FOUND` (No such endpoint. Check the path against the reference.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No such endpoint.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @example No such endpoint. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    efiPixCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Handled: every send of ours it names read back from Efí by idEnvio and what Efí holds applied. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @example 1 */
+                        received: number;
+                    };
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_FOUND` (No such endpoint. Check the path against the reference.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No such endpoint.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @example No such endpoint. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    dlocalPayoutNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Handled: the payout read back from dLocal by external_id and what dLocal holds applied. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @example 1 */
+                        received: number;
+                    };
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {

@@ -192,6 +192,18 @@ export const ROUTE_CONTRACTS = {
     ),
     errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
   },
+  efiPixCallback: {
+    request: { path: providerTokenPath },
+    responses: ok(
+      providerCallbackReceived,
+      'Handled: every send of ours it names read back from Efí by idEnvio and what Efí holds applied.',
+    ),
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
+  },
+  dlocalPayoutNotifications: {
+    responses: ok(providerCallbackReceived, 'Handled: the payout read back from dLocal by external_id and what dLocal holds applied.'),
+    errors: ['NOT_FOUND', 'UNAUTHORIZED', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
+  },
   adyenNotifications: {
     responses: {
       200: { description: '`[accepted]`: every verified item logged and applied (forged items are counted, never read).', kind: 'text' },

@@ -22,9 +22,16 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'payment.expired': 'The shopper did not pay in time.',
   'payment.cancelled': 'The payment was cancelled with its checkout session.',
   'payment.refunded': 'Refunds reached the payment’s amount.',
-  'payment.disputed': 'The shopper’s bank charged the payment back: the disputed amount left your balance (a chargeback entry).',
-  'payment.dispute_won': 'The chargeback was reversed: the disputed amount is back in your balance (a chargeback_reversal entry).',
-  'payment.dispute_lost': 'The dispute is lost, final: the disputed amount stays with the shopper.',
+  'payment.disputed':
+    'The payment is disputed (`dispute.kind`). A card chargeback: the disputed amount left your balance (a chargeback entry). ' +
+    'A PIX infraction (fraud_return, MED): the payer’s bank reported fraud; `dispute.reason_code` and `dispute.deadline` say ' +
+    'what and until when; nothing leaves your balance yet.',
+  'payment.dispute_won':
+    'The dispute is won. A chargeback reversed: the amount is back in your balance (a chargeback_reversal entry). ' +
+    'A PIX infraction closed without a return: nothing moved.',
+  'payment.dispute_lost':
+    'The dispute is lost, final: the amount stays with the shopper. A PIX fraud return (MED): the returned amount ' +
+    '(`dispute.amount`) left your balance now (a pix_fraud_return entry), which may go below zero.',
   'checkout.session.cancelled': 'You cancelled the checkout session.',
   'checkout.session.expired': 'The checkout session expired unpaid.',
   'payout.processing': 'The payout left for the beneficiary’s bank.',

@@ -61,10 +61,12 @@ export function paymentEvent(
 export function disputeFields(p: Payment) {
   const d = p.dispute!;
   return {
+    kind: d.kind ?? 'chargeback',
     status: d.status,
     amount: fromMinor(d.amount_minor, p.currency),
     currency: p.currency,
     reason_code: d.reason_code,
+    deadline: d.deadline ?? null,
     opened_at: d.opened_at,
     closed_at: d.closed_at,
   };

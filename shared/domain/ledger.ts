@@ -11,6 +11,7 @@ export const LEDGER_TYPES = [
   'top_up',
   'chargeback',
   'chargeback_reversal',
+  'pix_fraud_return',
 ] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
@@ -27,6 +28,7 @@ export const LEDGER_REASONS: Readonly<Record<string, LedgerType>> = {
   initial_test_balance: 'top_up',
   chargeback: 'chargeback',
   chargeback_reversal: 'chargeback_reversal',
+  pix_fraud_return: 'pix_fraud_return',
 };
 
 export function ledgerType(reason: string): LedgerType {
@@ -50,6 +52,7 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   initial_test_balance: 'Initial test balance',
   chargeback: 'Chargeback of payment',
   chargeback_reversal: 'Chargeback reversed: amount returned for payment',
+  pix_fraud_return: 'PIX returned to the payer for fraud (MED) of payment',
 };
 
 export const ledgerDescription = (reason: string, sourceId: string) =>

@@ -47,4 +47,14 @@ export const JOBS: readonly JobDefinition[] = [
     timeoutSeconds: 120,
     access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
   },
+  {
+    id: 'readPixDisputes',
+    description:
+      "Reads the PIX PSP's infractions (MED) of the last PIX_DISPUTE_WINDOW_DAYS and puts each on its live PIX payment " +
+      'as a dispute (Efí sends no infraction callback).',
+    handler: 'functions/jobs/read-pix-disputes.handler.ts',
+    everyMinutes: 10,
+    timeoutSeconds: 120,
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
+  },
 ];

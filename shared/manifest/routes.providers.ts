@@ -1,7 +1,8 @@
 /**
  * Provider callback routes (DESIGN.md section 8): public, no API key. Each is trusted only after an
- * unguessable token in the path matches the stage's configuration and the object is read back from the
- * provider; a wrong token is 404 with nothing read.
+ * unguessable token in the path matches the stage's configuration (or, for a provider that signs its
+ * notifications, the signature over the raw body verifies) and the object is read back from the provider; a
+ * wrong token is 404 and a bad signature 401, with nothing read.
  */
 import type { RouteDefinition } from './route-types';
 
@@ -49,6 +50,35 @@ export const PROVIDER_ROUTES = [
     summary:
       'STP incoming SPEI deposit (abono): read back from STP, recorded, then matched to its payment by CLABE and amount; ' +
       'unknown or closed CLABEs are returned.',
+  },
+  {
+    id: 'efiPixCallback',
+    method: 'POST',
+    path: '/providers/efi/{token}/pix',
+    handler: 'functions/providers/efi-pix.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: null,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'raw',
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary: 'Efí PIX send outcome (REALIZADO, NAO_REALIZADO): each send is read back from Efí by idEnvio before it counts.',
+  },
+  {
+    id: 'dlocalPayoutNotifications',
+    method: 'POST',
+    path: '/providers/dlocal/payouts',
+    handler: 'functions/providers/dlocal-payouts.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: null,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'raw',
+    access: { table: 'readwrite', queues: { webhooks: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary:
+      'dLocal payout notification: its signature verified over the raw body, then the payout read back from dLocal before it counts.',
   },
   {
     id: 'adyenNotifications',

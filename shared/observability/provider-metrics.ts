@@ -47,3 +47,11 @@ export function recordProviderCallbacks(provider: string, counts: Readonly<Recor
 export function recordProviderAmountMismatch(provider: string, count = 1): void {
   publish(provider, [['ProviderAmountMismatch', MetricUnit.Count, count]]);
 }
+
+/**
+ * A payout refused or failed because our own balance at the provider (the float payouts are paid from) does not
+ * cover it: every payout through that provider will fail until it is funded, so this pages.
+ */
+export function recordPayoutFloatLow(provider: string, count = 1): void {
+  publish(provider, [['PayoutProviderBalanceLow', MetricUnit.Count, count]]);
+}

@@ -16,6 +16,8 @@ import { repositories, tableName } from './repositories';
 import { eventPublisher } from './webhooks';
 
 const baseUrl = () => (config.publicBaseUrl ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+/** The root of our public API (where providers are told to call back). */
+export const publicBaseUrl = baseUrl;
 
 /** SSRF guard for a submitted notification_url (syntax only; delivery resolves and checks again). */
 export function checkNotificationUrl(url: string, livemode: boolean): string | null {

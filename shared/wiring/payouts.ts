@@ -11,7 +11,7 @@ import { livePayoutRail, sandboxPayoutRails } from '../adapters/sqs/payout-rail'
 import { liveConnectors } from '../adapters/providers/live-providers';
 import type { PayoutDeps } from '../application/payouts';
 import { config } from '../config';
-import { checkNotificationUrl } from './payments';
+import { checkNotificationUrl, publicBaseUrl } from './payments';
 import { tableName } from './repositories';
 import { eventPublisher } from './webhooks';
 
@@ -32,6 +32,7 @@ export function payoutDeps(): PayoutDeps {
     publisher: eventPublisher,
     // Live payouts: only the providers of the stage's configuration (test mode never reaches a provider).
     connectors: { forMode: async (livemode) => (livemode ? liveConnectors() : null) },
+    baseUrl: publicBaseUrl,
   };
   return deps;
 }

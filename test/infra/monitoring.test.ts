@@ -10,7 +10,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
-import { PROVIDERS, stageConfig, type Stage } from '../../lib/stage-config';
+import { PAYOUT_FLOAT_PROVIDERS, PROVIDERS, stageConfig, type Stage } from '../../lib/stage-config';
 import { BUSY_ALARM, pagingRoutes } from '../../lib/monitoring';
 import { BUSY_METRIC } from '../../shared/observability/contention-metrics';
 
@@ -38,11 +38,11 @@ function dashboardBody(dashboard: Alarm): { widgets: { type: string; properties:
   return JSON.parse(text);
 }
 
+const coldStartTitles = (n: number) => Array.from({ length: n }, (_, i) => `Cold starts (init duration, from REPORT lines) ${i + 1}/${n}`);
+
 /** The metrics of a metric-math alarm, by id. */
 const mathInputs = (alarm: Record<string, any>) =>
   new Map((alarm.Metrics as { Id: string; MetricStat?: MetricStat; Expression?: string }[]).map((m) => [m.Id, m]));
-
-const coldStartTitles = (n: number) => Array.from({ length: n }, (_, i) => `Cold starts (init duration, from REPORT lines) ${i + 1}/${n}`);
 
 describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
   const config = stageConfig(stage);
@@ -62,7 +62,9 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     'api-p99',
     ...pagingRoutes(MANIFEST).map((r) => `route-5xx-${r.id}`),
     ...providerKeys,
+    ...PAYOUT_FLOAT_PROVIDERS.map((p) => `payout-provider-balance-low-${p}`),
     'provider-read-back-overdue',
+    'pix-disputes-unread',
   ];
   const alarm = (key: string) => {
     const a = byName.get(`${config.prefix}-${key}`);
@@ -170,6 +172,14 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       Statistic: 'Maximum',
       Threshold: t.providerReadBackOverdueMinutes * 60,
       TreatMissingData: 'breaching',
+    });
+    expect(alarm('pix-disputes-unread')).toMatchObject({
+      MetricName: 'PixDisputeReadFailed',
+      Dimensions: service,
+      Statistic: 'Sum',
+      Threshold: 0,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'notBreaching',
     });
   });
 

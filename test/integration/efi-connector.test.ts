@@ -12,6 +12,7 @@ import { parseProvidersConfig } from '../../shared/adapters/providers/providers.
 import { efiConnectors, type EfiConnectors } from '../../shared/adapters/providers/efi/efi.connector';
 import { idEnvioOf, type PixPayoutOrderRequest } from '../../shared/adapters/providers/efi/efi.transformers';
 import { sendAnswerSchema } from '../../shared/adapters/providers/efi/efi.schemas';
+import { txidOf } from '../../shared/adapters/providers/api-pix/api-pix.transformers';
 import { REFUSALS, startFakeEfi, type FakeEfi } from '../support/fake-efi';
 
 const TOKEN = randomBytes(24).toString('base64url');
@@ -279,7 +280,8 @@ describe('the send callback', () => {
 describe('MED: infractions as dispute notices', () => {
   it('lists every page; open -> withdrawn with reason and deadline, no return -> won, MED return -> lost', async () => {
     const since = new Date(Date.now() - 60_000);
-    const open = efi.receive('50.00');
+    const paymentId = `pi_${randomBytes(16).toString('base64url')}`;
+    const open = efi.receive('50.00', { txid: txidOf(paymentId) });
     const rejected = efi.receive('20.00');
     const cancelled = efi.receive('30.00');
     const returned = efi.receive('80.00');
@@ -303,20 +305,21 @@ describe('MED: infractions as dispute notices', () => {
         .filter((r) => r.path.startsWith('/v2/pix/'))
         .map((r) => r.path.split('/').pop())
         .sort(),
-    ).toEqual([rejected, cancelled, returned].sort());
+    ).toEqual([open, rejected, cancelled, returned].sort()); // each Pix read back: its txid names the payment
     const by = Object.fromEntries(notices.map((n) => [n.providerReference, n]));
     expect(notices).toHaveLength(4);
     expect(by[iOpen.idInfracao]).toEqual({
       key: `${iOpen.idInfracao}:withdrawn`,
       signal: 'withdrawn',
       endToEndId: open,
+      paymentId,
       providerReference: iOpen.idInfracao,
       reasonCode: 'scam',
       deadline: iOpen.dadosAnalise!.prazoFinalizacao,
-      amountMinor: null,
+      amountMinor: 5000,
       at: iOpen.dadosAnalise!.abertura,
     });
-    expect(by[iRejected.idInfracao]).toMatchObject({ signal: 'won', reasonCode: 'fraudulent_access', amountMinor: null });
+    expect(by[iRejected.idInfracao]).toMatchObject({ signal: 'won', reasonCode: 'fraudulent_access', amountMinor: 2000, paymentId: null });
     expect(by[iCancelled.idInfracao]).toMatchObject({ signal: 'won', reasonCode: 'other' });
     expect(by[iReturned.idInfracao]).toMatchObject({ signal: 'lost', reasonCode: 'account_takeover', amountMinor: 6500 });
 

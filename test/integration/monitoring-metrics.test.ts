@@ -13,6 +13,7 @@ import { handler as resumeSettlements } from '../../functions/jobs/resume-settle
 import { handler as dispatchEvents } from '../../functions/webhooks/dispatch-events.handler';
 import { handler as sweepPendingCredits } from '../../functions/jobs/sweep-pending-credits.handler';
 import { handler as reconcileProviders } from '../../functions/jobs/reconcile-providers.handler';
+import { handler as readPixDisputes } from '../../functions/jobs/read-pix-disputes.handler';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,9 @@ import { join } from 'node:path';
 import { startFakePsp } from '../support/fake-psp';
 import { startFakeAdyen } from '../support/fake-adyen';
 import { startFakeStp } from '../support/fake-stp';
+import { REFUSALS, startFakeEfi } from '../support/fake-efi';
 import { startFakeDlocal } from '../support/fake-dlocal';
+import { fundLive } from '../support/live-stage';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
 import { stageConfig, STAGES } from '../../lib/stage-config';
@@ -45,6 +48,7 @@ const ALARMED = [
   'ProviderAmountMismatch',
   'ProviderCallbacksRejected',
   'ProviderAwaitingOldestSeconds',
+  'PayoutProviderBalanceLow',
 ];
 
 /** The EMF object Powertools would print (test/unit/pipeline-metrics.test.ts). */
@@ -275,6 +279,83 @@ describe('what the code emits, captured at each flush', () => {
       delete process.env.PROVIDERS_FILE;
       delete process.env.ALLOWED_KEY_MODES;
       await psp.close();
+    }
+  });
+
+  it('live Efí and dLocal payouts: a payout refused for our own balance at the provider pages (PayoutProviderBalanceLow)', async () => {
+    const efi = await startFakeEfi();
+    const dlocal = await startFakeDlocal();
+    const token = randomBytes(24).toString('base64url');
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    writeFileSync(file, JSON.stringify({ efi: efi.efiConfig(token), dlocal: dlocal.dlocalConfig() }));
+    Object.assign(process.env, { PROVIDERS_FILE: file, ALLOWED_KEY_MODES: 'test,live' });
+    try {
+      const apiKey = (await stack.admin.createKey(merchant.merchantId, 'live')).secret;
+      await fundLive(merchant.merchantId, 'BRL', 100_000);
+      await fundLive(merchant.merchantId, 'ARS', 1_000_000);
+      const payout = (body: Record<string, unknown>) =>
+        stack.request('/api/v1/payout', {
+          method: 'POST',
+          apiKey,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      efi.refuse('sem.saldo@example.com', REFUSALS.balance);
+      const pix = await payout({
+        method_code: 'svc-mt-5',
+        amount: 10,
+        currency: 'BRL',
+        beneficiary: {
+          name: 'Ana',
+          document: '52998224725',
+          document_type: 'CPF',
+          instant_transfer_key: 'sem.saldo@example.com',
+          instant_transfer_type: 'email',
+        },
+      });
+      expect(pix.status).toBe(422);
+      dlocal.failNext('payouts', { status: 400, code: 514 });
+      const cbu = await payout({
+        method_code: 'svc-mt-31',
+        amount: 1000,
+        currency: 'ARS',
+        beneficiary: {
+          name: 'Lucía',
+          document: '20123456786',
+          document_type: 'CUIT',
+          instant_transfer_key: '2850590940090418135201',
+          instant_transfer_type: 'cbu',
+        },
+      });
+      expect(cbu.status).toBe(422);
+      const low = [...emittedKeys()].filter((k) => k.includes('PayoutProviderBalanceLow'));
+      expect(low.some((k) => k.includes('provider=efi'))).toBe(true);
+      expect(low.some((k) => k.includes('provider=dlocal'))).toBe(true);
+      expect(efi.violations).toEqual([]);
+      expect(dlocal.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      delete process.env.ALLOWED_KEY_MODES;
+      await efi.close();
+      await dlocal.close();
+    }
+  });
+
+  it('live Efí: the MED read job reports what it read and applied, and a failed read', async () => {
+    const efi = await startFakeEfi();
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    writeFileSync(file, JSON.stringify({ efi: efi.efiConfig(randomBytes(24).toString('base64url')) }));
+    Object.assign(process.env, { PROVIDERS_FILE: file });
+    try {
+      const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'job' } as Context;
+      expect(await readPixDisputes({ time: new Date().toISOString() } as ScheduledEvent, context)).toMatchObject({ failed: 0 });
+      efi.failNext('listInfractions', { status: 503 }, 2);
+      expect(await readPixDisputes({ time: new Date().toISOString() } as ScheduledEvent, context)).toMatchObject({ failed: 1 });
+      expect([...emittedNames()]).toEqual(expect.arrayContaining(['PixDisputesRead', 'PixDisputesApplied', 'PixDisputeReadFailed']));
+      expect(efi.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      await efi.close();
     }
   });
 

@@ -10,6 +10,7 @@
  */
 import { createServer } from 'node:http';
 import { startFakePsp, type FakePsp } from '../support/fake-psp';
+import { startFakeEfi, type FakeEfi } from '../support/fake-efi';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -75,6 +76,7 @@ describe('docs/operations.md', () => {
       'trigger payment.success',
       'providers check',
       'providers api-pix',
+      'providers efi',
     ])
       expect(cli).toContain(c);
     const cdk = CDK_LINES.map((l) => l.rest);
@@ -132,6 +134,7 @@ describe('the npm run cli lines, in the runbook order, against a stand-in for th
   let stack: TestStack;
   let sqs: SQSClient;
   let psp: FakePsp;
+  let efi: FakeEfi;
   let secrets: { url: string; close(): Promise<void> };
   const saved = { endpoint: process.env.AWS_ENDPOINT_URL_SQS };
 
@@ -163,9 +166,12 @@ describe('the npm run cli lines, in the runbook order, against a stand-in for th
     // The stage's providers secret holds an API Pix block pointing at the fake PSP; Secrets Manager is a stand-in
     // answering GetSecretValue for that name (the SDK reaches it through AWS_ENDPOINT_URL_SECRETS_MANAGER).
     psp = await startFakePsp();
+    // And an Efí block (PIX payouts) pointing at the fake Efí, whose key has an old webhook until the runbook's line.
+    efi = await startFakeEfi();
+    efi.setWebhookUrl('https://old.example.com/providers/efi/old-token');
     secrets = await startSecretsStandIn(
       `latam-payments/${VARS.STAGE}/providers`,
-      JSON.stringify({ api_pix: psp.apiPixConfig('r'.repeat(40)) }),
+      JSON.stringify({ api_pix: psp.apiPixConfig('r'.repeat(40)), efi: efi.efiConfig('e'.repeat(40)) }),
     );
     process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = secrets.url;
   });
@@ -176,6 +182,7 @@ describe('the npm run cli lines, in the runbook order, against a stand-in for th
     delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
     await secrets?.close();
     await psp?.close();
+    await efi?.close();
     await stack?.stop();
   });
 
@@ -246,6 +253,8 @@ describe('the npm run cli lines, in the runbook order, against a stand-in for th
     // The PSP has the stage's callback URL, and every request it got matched the API Pix schemas.
     expect(psp.webhookUrl()).toBe(`${VARS.API_URL}/providers/api-pix/${'r'.repeat(40)}`);
     expect(psp.violations).toEqual([]);
+    expect(efi.webhookUrl()).toBe(`${VARS.API_URL}/providers/efi/${'e'.repeat(40)}`);
+    expect(efi.violations).toEqual([]);
     const queue = await sqs.send(new GetQueueUrlCommand({ QueueName: queueName(`latam-payments-${VARS.STAGE}`, 'webhooks') }));
     const moved = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     expect((moved.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}'))).toContainEqual({

@@ -37,11 +37,17 @@ afterAll(async () => {
 const payoutId = () => `po_${randomBytes(16).toString('base64url')}`;
 const request = (over: Partial<PayoutOrderRequest> = {}): PayoutOrderRequest => ({
   payoutId: payoutId(),
+  methodCode: 'svc-mt-30',
   amountMinor: 123450,
-  clabe: '072691004495711499',
+  currency: 'MXN',
+  instantTransferKey: '072691004495711499',
+  instantTransferType: 'clabe',
+  bankAccount: null,
   beneficiaryName: 'María López-Pérez',
   beneficiaryDocument: 'LOPM800101MDFPRR09',
+  documentType: 'CURP',
   concept: 'Pago | proveedor ñ 881',
+  callbackBaseUrl: 'https://api.example.com',
   ...over,
 });
 const prepared = (req: PayoutOrderRequest) => {
@@ -88,10 +94,10 @@ describe('the STP connector against the fake STP', () => {
 
   it('STP’s refusals map to our codes; a bank code that is not a SPEI participant is refused before any call', async () => {
     stp.refuseAccount('012180001234567899', -7);
-    const e = await live.speiPayouts.register(prepared(request({ clabe: '012180001234567899' }))).catch((x: unknown) => x);
+    const e = await live.speiPayouts.register(prepared(request({ instantTransferKey: '012180001234567899' }))).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ProviderRejected);
     expect((e as ProviderRejected).code).toBe('invalid_account');
-    expect(live.speiPayouts.prepare(request({ clabe: '999180001234567893' }))).toEqual({ invalid: expect.any(String) });
+    expect(live.speiPayouts.prepare(request({ instantTransferKey: '999180001234567893' }))).toEqual({ invalid: expect.any(String) });
     expect(stp.violations).toEqual([]);
   });
 

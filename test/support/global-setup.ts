@@ -33,6 +33,10 @@ async function patiently<T>(name: string, start: () => Promise<T>, attempts = 3)
  */
 export default async function globalSetup(globalConfig: { maxWorkers?: number; nonFlagArgs?: string[] }) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  // Every temporary file of the run (CDK's cdk.out folders, CLI state dirs, browser profiles) goes under one folder
+  // the teardown removes: the workers inherit TMPDIR, and os.tmpdir() reads it.
+  process.env.TEST_RUN_TMPDIR = mkdtempSync(join(tmpdir(), 'jest-run-'));
+  process.env.TMPDIR = process.env.TEST_RUN_TMPDIR;
   // One named test file runs in band: one engine is enough.
   const oneFile = globalConfig.nonFlagArgs?.length === 1 && globalConfig.nonFlagArgs[0]!.endsWith('.test.ts');
   const workers = oneFile ? 1 : Math.max(1, Math.min(4, globalConfig.maxWorkers ?? 1));

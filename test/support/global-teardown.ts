@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentedPairs } from './contract';
 
@@ -21,4 +21,6 @@ function reportContractCoverage() {
 export default async function globalTeardown() {
   reportContractCoverage();
   await Promise.all((globalThis.__ENGINES__ ?? []).map((e) => e.stop()));
+  const runTmp = process.env.TEST_RUN_TMPDIR;
+  if (runTmp) rmSync(runTmp, { recursive: true, force: true });
 }

@@ -5,10 +5,12 @@ import {
   chargeStateOf,
   cobRequest,
   devolucaoIdOf,
+  fraudReturnOf,
   minorOf,
   paymentIdOfTxid,
   refundIdOfDevolucao,
   refundStateOf,
+  returnHintOf,
   txidOf,
 } from '../../shared/adapters/providers/api-pix/api-pix.transformers';
 import { parseProvidersConfig, ProvidersConfigError } from '../../shared/adapters/providers/providers.config';
@@ -128,6 +130,7 @@ describe('a cob read back', () => {
           amountMinor: 5000,
           paidAt: '2026-11-24T10:05:00.000Z',
           refunds: [{ refundId, kind: 'pending' }],
+          fraudReturns: [],
         },
       ],
     });
@@ -145,6 +148,40 @@ describe('a cob read back', () => {
     expect(refundStateOf({ ...d, status: 'DEVOLVIDO' } as never)).toMatchObject({ kind: 'succeeded', at: '2026-11-24T11:01:00Z' });
     expect(refundStateOf({ ...d, status: 'NAO_REALIZADO' } as never)).toMatchObject({ kind: 'failed', reason: 'declined_by_bank' });
     expect(refundStateOf({ ...d, id: 'OTHER1', status: 'DEVOLVIDO' } as never)).toBeNull();
+  });
+
+  it('a MED return (MED_FRAUDE, MED_OPERACIONAL) that was made is a fraud return, never a refund; ours never is', () => {
+    const ours = devolucaoIdOf(`re_${randomBytes(16).toString('base64url')}`);
+    const h = { solicitacao: '2026-11-24T11:00:00Z', liquidacao: '2026-11-24T11:01:00Z' };
+    const d = (over: Record<string, unknown>) =>
+      ({ id: 'med123', rtrId: 'D1', valor: '12.34', horario: h, status: 'DEVOLVIDO', ...over }) as never;
+    expect(fraudReturnOf(d({ natureza: 'MED_FRAUDE' }))).toEqual({ id: 'med123', amountMinor: 1234, at: '2026-11-24T11:01:00.000Z' });
+    expect(fraudReturnOf(d({ natureza: 'MED_OPERACIONAL' }))).toMatchObject({ amountMinor: 1234 });
+    expect(fraudReturnOf(d({ natureza: 'MED_FRAUDE', status: 'EM_PROCESSAMENTO' }))).toBeNull();
+    expect(fraudReturnOf(d({ natureza: 'MED_FRAUDE', status: 'NAO_REALIZADO' }))).toBeNull();
+    expect(fraudReturnOf(d({ natureza: 'ORIGINAL' }))).toBeNull();
+    expect(fraudReturnOf(d({}))).toBeNull();
+    expect(fraudReturnOf(d({ id: ours, natureza: 'MED_FRAUDE' }))).toBeNull();
+    expect(refundStateOf(d({ natureza: 'MED_FRAUDE' }))).toBeNull();
+
+    const pix = (devolucoes: unknown[]) => ({ endToEndId: 'E1', valor: '20.00', horario: h.solicitacao, devolucoes }) as never;
+    expect(returnHintOf(pix([d({ id: ours, natureza: 'ORIGINAL' })]))).toBe(false);
+    expect(returnHintOf(pix([]))).toBe(false);
+    expect(returnHintOf(pix([d({ natureza: 'MED_FRAUDE', status: 'EM_PROCESSAMENTO' })]))).toBe(true);
+    expect(returnHintOf(pix([d({ id: ours, natureza: 'ORIGINAL' }), d({})]))).toBe(true);
+    const cobWith = chargeStateOf({
+      ...cob,
+      status: 'CONCLUIDA',
+      pix: [
+        {
+          endToEndId: 'E12345678202611241000abcdefghijk',
+          valor: '50.00',
+          horario: h.solicitacao,
+          devolucoes: [d({ natureza: 'MED_FRAUDE' })],
+        },
+      ],
+    } as never);
+    expect(cobWith).toMatchObject({ kind: 'paid', received: [{ refunds: [], fraudReturns: [{ id: 'med123', amountMinor: 1234 }] }] });
   });
 });
 

@@ -161,13 +161,47 @@ describe('infractions (MED) as dispute notices', () => {
     atualizadoEm: '2026-11-24T10:00:00Z',
     ...over,
   });
+  const med = (valor: string) => ({
+    id: 'med1',
+    rtrId: 'D12345678202611251200abcdefghijk',
+    valor,
+    natureza: 'MED_FRAUDE' as const,
+    status: 'DEVOLVIDO' as const,
+    horario: { solicitacao: '2026-11-25T12:00:00Z' },
+  });
+  const txid = `pi${'ab'.repeat(16)}`;
+  const paymentId = `pi_${Buffer.from('ab'.repeat(16), 'hex').toString('base64url')}`;
   it('open and accepted-without-return are withdrawn, closed without return won, any MED return lost with its amount', () => {
-    expect(disputeNoticeOf(inf(), 0, now)).toMatchObject({ signal: 'withdrawn', key: 'inf1:withdrawn', deadline: '2026-11-27T10:00:00Z' });
-    expect(disputeNoticeOf(inf({ status: 'EM_DEFESA' }), 0, now).signal).toBe('withdrawn');
-    expect(disputeNoticeOf(inf({ status: 'ACEITA' }), 0, now).signal).toBe('withdrawn');
-    expect(disputeNoticeOf(inf({ status: 'REJEITADA' }), 0, now)).toMatchObject({ signal: 'won', at: '2026-11-24T10:00:00Z' });
-    expect(disputeNoticeOf(inf({ status: 'CANCELADA_EFI' }), 0, now).signal).toBe('won');
-    expect(disputeNoticeOf(inf({ status: 'ACEITA' }), 1500, now)).toMatchObject({ signal: 'lost', amountMinor: 1500, key: 'inf1:lost' });
+    const pix = { txid, devolucoes: [] };
+    expect(disputeNoticeOf(inf(), pix, now)).toMatchObject({
+      signal: 'withdrawn',
+      key: 'inf1:withdrawn',
+      deadline: '2026-11-27T10:00:00Z',
+      paymentId,
+      at: '2026-11-20T10:00:00Z',
+    });
+    expect(disputeNoticeOf(inf({ status: 'EM_DEFESA' }), pix, now).signal).toBe('withdrawn');
+    expect(disputeNoticeOf(inf({ status: 'ACEITA' }), pix, now).signal).toBe('withdrawn');
+    expect(disputeNoticeOf(inf({ status: 'REJEITADA' }), pix, now)).toMatchObject({ signal: 'won', at: '2026-11-24T10:00:00Z' });
+    expect(disputeNoticeOf(inf({ status: 'CANCELADA_EFI' }), pix, now).signal).toBe('won');
+    expect(disputeNoticeOf(inf({ status: 'ACEITA' }), { txid, devolucoes: [med('15.00')] }, now)).toMatchObject({
+      signal: 'lost',
+      amountMinor: 1500,
+      key: 'inf1:lost',
+      paymentId,
+    });
+  });
+  it('open or won: the amount the infraction claims (number or string), null when none is usable', () => {
+    const pix = { txid, devolucoes: [] };
+    expect(disputeNoticeOf(inf({ valor: 12.5 }), pix, now).amountMinor).toBe(1250);
+    expect(disputeNoticeOf(inf({ valor: '7.05', status: 'REJEITADA' }), pix, now).amountMinor).toBe(705);
+    expect(disputeNoticeOf(inf(), pix, now).amountMinor).toBeNull();
+    expect(disputeNoticeOf(inf({ valor: 'abc' }), pix, now).amountMinor).toBeNull();
+    expect(disputeNoticeOf(inf({ valor: 0 }), pix, now).amountMinor).toBeNull();
+  });
+  it('a Pix without a txid of ours (or not found) names no payment', () => {
+    expect(disputeNoticeOf(inf(), null, now).paymentId).toBeNull();
+    expect(disputeNoticeOf(inf(), { txid: 'someoneelsestxid0000000000000', devolucoes: [] }, now).paymentId).toBeNull();
   });
   it('the reason is ours, whatever the accents; only MED returns that were made count', () => {
     expect(['golpe', 'Aquisição da conta', 'COERÇÃO', 'acesso fraudulento', 'outro', undefined].map(infractionReason)).toEqual([

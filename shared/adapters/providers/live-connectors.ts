@@ -5,7 +5,8 @@
  */
 import { adyenConnectors } from './adyen/adyen.connector';
 import { apiPixConnectors } from './api-pix/api-pix.connector';
-import { dlocalConnectors } from './dlocal/dlocal.connector';
+import { dlocalLive } from './dlocal/dlocal.payout-port';
+import { efiLive } from './efi/efi.payout-port';
 import { assembleLiveProviders, type LiveProviders } from './live-providers';
 import type { ProvidersConfig } from './providers.config';
 import { stpConnectors } from './stp/stp.connector';
@@ -17,6 +18,7 @@ export function buildLiveProviders(cfg: ProvidersConfig): LiveProviders {
     cfg.api_pix ? apiPixConnectors(cfg.api_pix) : null,
     cfg.stp ? stpConnectors(cfg.stp) : null,
     cfg.adyen ? adyenConnectors(cfg.adyen) : null,
-    cfg.dlocal ? dlocalConnectors(cfg.dlocal) : null,
+    cfg.dlocal ? dlocalLive(cfg.dlocal) : null,
+    cfg.efi ? efiLive(cfg.efi) : null,
   );
 }

@@ -14,7 +14,8 @@
 import type { Connectors } from '../../application/providers';
 import type { AdyenConnectors } from './adyen/adyen.connector';
 import type { ApiPixConnectors } from './api-pix/api-pix.connector';
-import type { DlocalConnectors } from './dlocal/dlocal.connector';
+import type { DlocalLive } from './dlocal/dlocal.payout-port';
+import type { EfiLive } from './efi/efi.payout-port';
 import type { StpConnectors } from './stp/stp.connector';
 import type { ProvidersConfig } from './providers.config';
 
@@ -23,7 +24,8 @@ export interface LiveProviders {
   readonly apiPix: ApiPixConnectors | null;
   readonly stp: StpConnectors | null;
   readonly adyen: AdyenConnectors | null;
-  readonly dlocal: DlocalConnectors | null;
+  readonly dlocal: DlocalLive | null;
+  readonly efi: EfiLive | null;
 }
 
 /** Each configured provider's connectors, in one object of the method kinds they serve. */
@@ -31,7 +33,8 @@ export function assembleLiveProviders(
   apiPix: ApiPixConnectors | null,
   stp: StpConnectors | null,
   adyen: AdyenConnectors | null,
-  dlocal: DlocalConnectors | null = null,
+  dlocal: DlocalLive | null = null,
+  efi: EfiLive | null = null,
 ): LiveProviders {
   const connectors: Connectors = {
     ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
@@ -40,19 +43,25 @@ export function assembleLiveProviders(
       ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds, heldVoucher: adyen.voucher }
       : {}),
     ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications, localRefunds: dlocal.refunds } : {}),
+    // Efí: the infractions (MED) against Pix received, and PIX payouts with their send callbacks.
+    ...(efi ? { pixDisputes: efi.pixDisputes, pixPayouts: efi.payouts, pixPayoutCallbacks: efi.payoutCallbacks } : {}),
+    // dLocal payouts v3 (only with the document's dlocal.payouts block): bank transfers and their notifications.
+    ...(dlocal?.payoutPort ? { bankPayouts: dlocal.payoutPort.payouts, bankPayoutNotifications: dlocal.payoutPort.notifications } : {}),
   };
-  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, dlocal };
+  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, dlocal, efi };
 }
 
 /** Every configured provider's connectors, each provider's module imported when the document names it. */
 export async function loadLiveProviders(cfg: ProvidersConfig): Promise<LiveProviders> {
-  const [apiPix, stp, adyen, dlocal] = await Promise.all([
+  const [apiPix, stp, adyen, dlocal, efi] = await Promise.all([
     cfg.api_pix ? import('./api-pix/api-pix.connector').then((m) => m.apiPixConnectors(cfg.api_pix!)) : null,
     cfg.stp ? import('./stp/stp.connector').then((m) => m.stpConnectors(cfg.stp!)) : null,
     cfg.adyen ? import('./adyen/adyen.connector').then((m) => m.adyenConnectors(cfg.adyen!)) : null,
-    cfg.dlocal ? import('./dlocal/dlocal.connector').then((m) => m.dlocalConnectors(cfg.dlocal!)) : null,
+    // Each provider's payout port module builds its connectors and adds the port (one chunk per provider).
+    cfg.dlocal ? import('./dlocal/dlocal.payout-port').then((m) => m.dlocalLive(cfg.dlocal!)) : null,
+    cfg.efi ? import('./efi/efi.payout-port').then((m) => m.efiLive(cfg.efi!)) : null,
   ]);
-  return assembleLiveProviders(apiPix, stp, adyen, dlocal);
+  return assembleLiveProviders(apiPix, stp, adyen, dlocal, efi);
 }
 
 const closeAll = (p: LiveProviders) => {
@@ -60,6 +69,7 @@ const closeAll = (p: LiveProviders) => {
   p.stp?.client.close();
   p.adyen?.client.close();
   p.dlocal?.client.close();
+  p.efi?.client.close();
 };
 
 let cache: { key: string; providers: Promise<LiveProviders> } | null = null;

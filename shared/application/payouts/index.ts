@@ -2,5 +2,6 @@
 export * from './payouts';
 export * from './payout-transition';
 export * from './payouts-live';
+export * from './payout-callbacks';
 export * from './payouts-batch';
 export * from './settlements';

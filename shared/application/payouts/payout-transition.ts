@@ -14,6 +14,8 @@ export interface PayoutDeps {
   readonly publisher: EventPublisher;
   /** Live payout providers (DESIGN.md section 8); absent: no live payout method is available. */
   readonly connectors?: ConnectorRegistry;
+  /** The root of our public API (a live payout's provider is told where to notify under it). */
+  readonly baseUrl?: () => string;
 }
 
 /** One conditional transition with its event, counters and (failed/cancelled/refunded) credit-back. */

@@ -5,15 +5,18 @@
  * itself); an unanswered registration leaves the payout processing until the resume job reads the order
  * back and, only when the provider has none, sends the same order again (the provider refuses a second
  * order with one reference, so there is never a second payment).
+ *
+ * Which provider pays a method is one table (LIVE_PAYOUT_RAILS): the method code names a rail, the stage's
+ * configuration fills the rail with its provider's connector. Every rail is the same port (PayoutConnector).
  */
-import type { findPayoutMethod } from '../../domain/catalog/payout-methods';
+import type { findPayoutMethod, PayoutMethodCode } from '../../domain/catalog/payout-methods';
 import { AppError } from '../../domain/errors';
 import { nextReturnCheck, startReturnWatch, type Payout } from '../../domain/payouts/payout';
 import type { CreatePayoutInput } from '../../domain/payouts/payout.schemas';
 import {
+  type Connectors,
   type PayoutConnector,
   type PayoutOrderRequest,
-  type PayoutStateItem,
   type ProviderOrderState,
   ProviderRejected,
   ProviderUnavailable,
@@ -23,20 +26,66 @@ import { transition, type PayoutDeps } from './payout-transition';
 
 type PayoutMethod = NonNullable<ReturnType<typeof findPayoutMethod>>;
 
-/** The live connector that pays this method: SPEI (a CLABE in Mexico); none otherwise or when not configured. */
+/** The live rails a payout method can take (a kind of Connectors, filled by the configured provider). */
+export type PayoutRail = 'speiPayouts' | 'pixPayouts' | 'bankPayouts';
+
+/**
+ * The payout-connector table: which rail pays each method live. SPEI to a CLABE (Mexico), PIX by key (Brazil),
+ * bank transfers to an account, CVU or CBU (Peru, Argentina, Colombia). A method whose rail no configured
+ * provider fills is METHOD_NOT_AVAILABLE live.
+ */
+export const LIVE_PAYOUT_RAILS: Readonly<Record<PayoutMethodCode, PayoutRail>> = {
+  'svc-mt-5': 'pixPayouts',
+  'svc-mt-6': 'bankPayouts',
+  'svc-mt-30': 'speiPayouts',
+  'svc-mt-31': 'bankPayouts',
+  'svc-mt-32': 'bankPayouts',
+};
+
+/** The rail of a method code, or null when no live rail pays it. */
+export const payoutRailOf = (methodCode: string): PayoutRail | null => LIVE_PAYOUT_RAILS[methodCode as PayoutMethodCode] ?? null;
+
+/** The live connector that pays this method (its row of the table); null when none is configured. */
 export async function livePayoutConnector(deps: Pick<PayoutDeps, 'connectors'>, method: PayoutMethod): Promise<PayoutConnector | null> {
-  if (method.country !== 'MEX' || !method.instant_transfer_types.includes('clabe')) return null;
-  return (await deps.connectors?.forMode(true))?.speiPayouts ?? null;
+  const rail = payoutRailOf(method.method_code);
+  if (!rail) return null;
+  return (await deps.connectors?.forMode(true))?.[rail] ?? null;
 }
 
-export function payoutOrderRequest(payoutId: string, amountMinor: number, input: CreatePayoutInput): PayoutOrderRequest {
+/**
+ * The connector of a payout already sent: its method's rail, when the provider filling it is still the one the
+ * payout was sent to (a rail moved to another provider leaves it for an operator: never sent twice elsewhere).
+ */
+export function connectorOfPayout(connectors: Connectors | null | undefined, p: Payout): PayoutConnector | null {
+  const rail = payoutRailOf(p.method_code);
+  const c = rail ? connectors?.[rail] : undefined;
+  return c && p.provider && c.provider.name === p.provider.name ? c : null;
+}
+
+export function payoutOrderRequest(
+  payoutId: string,
+  amountMinor: number,
+  input: CreatePayoutInput,
+  callbackBaseUrl: string,
+): PayoutOrderRequest {
+  const b = input.beneficiary;
+  const key = (b.instant_transfer_key ?? '').trim();
   return {
     payoutId,
+    methodCode: input.method_code,
     amountMinor,
-    clabe: (input.beneficiary.instant_transfer_key ?? '').trim(),
-    beneficiaryName: input.beneficiary.name,
-    beneficiaryDocument: input.beneficiary.document,
+    currency: input.currency,
+    beneficiaryName: b.name,
+    beneficiaryDocument: b.document,
+    documentType: b.document_type ?? '',
+    instantTransferKey: key || null,
+    instantTransferType: b.instant_transfer_type ?? null,
+    bankAccount:
+      b.bank_code && b.account_number && b.account_type
+        ? { bankCode: b.bank_code.trim(), accountNumber: b.account_number.trim(), accountType: b.account_type }
+        : null,
     concept: input.description ?? null,
+    callbackBaseUrl,
   };
 }
 
@@ -59,7 +108,7 @@ export async function registerLivePayout(deps: PayoutDeps, payout: Payout, conne
   const link = payout.provider as NonNullable<Payout['provider']>;
   try {
     const r = await connector.register({ reference: link.reference, sealed: link.sealed_order ?? '' });
-    return 'orderId' in r ? await keepOrderId(deps, payout, r.orderId) : payout;
+    return await registered(deps, payout, r, connector);
   } catch (e) {
     if (e instanceof ProviderUnavailable) {
       throw new AppError(
@@ -79,14 +128,37 @@ export async function registerLivePayout(deps: PayoutDeps, payout: Payout, conne
 }
 
 /**
- * The provider's id of the order, kept as soon as the registration answers it (a state callback must name the
- * same order). Conditional on the payout still processing: a payout that already moved keeps what it has.
+ * What a registration answered: the provider's id of the order kept; a state the answer already gives (paid or
+ * refused at once) applied as a read-back's would be.
  */
-async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string): Promise<Payout> {
-  if (!p.provider || p.provider.details.order_id === orderId) return p;
-  const provider = { ...p.provider, details: { ...p.provider.details, order_id: orderId } };
+async function registered(
+  deps: PayoutDeps,
+  p: Payout,
+  r: Awaited<ReturnType<PayoutConnector['register']>>,
+  connector: PayoutConnector,
+): Promise<Payout> {
+  if (!('orderId' in r)) return p;
+  const kept = await keepOrderId(deps, p, r.orderId, r.state?.kind === 'pending' ? r.state.held : undefined);
+  if (!r.state || r.state.kind === 'pending' || r.state.kind === 'not_found') return kept;
   try {
-    await linkOrder(deps, p, orderId);
+    await applyOrderState(deps, (await deps.store.get(p.payout_id)) ?? kept, r.state, connector);
+  } catch (e) {
+    if (!(e instanceof WriteConflict)) throw e;
+  }
+  return (await deps.store.get(p.payout_id)) ?? kept;
+}
+
+/**
+ * The provider's id of the order, kept as soon as the registration answers it (a state callback must name the
+ * same order), and whether the provider holds it for review (`on_hold`, in the payout's provider details for an
+ * operator). Conditional on the payout still processing: a payout that already moved keeps what it has.
+ */
+async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string, held?: boolean): Promise<Payout> {
+  const onHold = held === undefined ? p.provider?.details.on_hold : held ? 'yes' : 'no';
+  if (!p.provider || (p.provider.details.order_id === orderId && p.provider.details.on_hold === onHold)) return p;
+  const provider = { ...p.provider, details: { ...p.provider.details, order_id: orderId, ...(onHold ? { on_hold: onHold } : {}) } };
+  try {
+    if (p.provider.details.order_id !== orderId) await linkOrder(deps, p, orderId);
     await deps.store.annotate({ payout: p, provider, now: deps.clock.now().toISOString() });
     return { ...p, provider };
   } catch (e) {
@@ -143,7 +215,7 @@ export async function applyOrderState(
       return 'completed';
     case 'cancelled':
       if (p.status !== 'processing') return 'closed';
-      await transition(deps, p, 'failed', { failure_reason: 'cancelled_by_bank', ...settledLink(p, state.orderId) });
+      await transition(deps, p, 'failed', { failure_reason: state.failureCode ?? 'cancelled_by_bank', ...settledLink(p, state.orderId) });
       return 'failed';
     case 'returned': {
       if (p.status !== 'processing' && p.status !== 'completed') return 'closed';
@@ -156,7 +228,7 @@ export async function applyOrderState(
     }
     default:
       // Still in flight: the order id the read-back names is kept now, so its state change finds the payout.
-      if (state.kind === 'pending' && state.orderId && p.status === 'processing') await keepOrderId(deps, p, state.orderId);
+      if (state.kind === 'pending' && state.orderId && p.status === 'processing') await keepOrderId(deps, p, state.orderId, state.held);
       return 'waiting';
   }
 }
@@ -168,14 +240,14 @@ export async function applyOrderState(
  */
 export async function resolveLivePayout(deps: PayoutDeps, p: Payout): Promise<Payout> {
   if (!p.provider || p.status !== 'processing') return p;
-  const connector = (await deps.connectors?.forMode(true))?.speiPayouts;
+  const connector = connectorOfPayout(await deps.connectors?.forMode(true), p);
   if (!connector) return p;
   try {
     const state = await connector.get(p.provider.reference);
     if (state.kind === 'not_found') {
       try {
         const r = await connector.register({ reference: p.provider.reference, sealed: p.provider.sealed_order ?? '' });
-        return 'orderId' in r ? await keepOrderId(deps, p, r.orderId) : p;
+        return await registered(deps, p, r, connector);
       } catch (e) {
         if (e instanceof ProviderRejected) return await failRejected(deps, p, e);
         throw e;
@@ -196,7 +268,7 @@ export async function resolveLivePayout(deps: PayoutDeps, p: Payout): Promise<Pa
  */
 export async function watchLivePayout(deps: PayoutDeps, p: Payout): Promise<Payout> {
   if (!p.provider || p.status !== 'completed' || !p.return_watch) return p;
-  const connector = (await deps.connectors?.forMode(true))?.speiPayouts;
+  const connector = connectorOfPayout(await deps.connectors?.forMode(true), p);
   const now = deps.clock.now();
   try {
     if (connector) {
@@ -213,68 +285,4 @@ export async function watchLivePayout(deps: PayoutDeps, p: Payout): Promise<Payo
     if (!(e instanceof WriteConflict)) throw e;
   }
   return (await deps.store.get(p.payout_id)) ?? p;
-}
-
-/**
- * Whether a claimed state is further along than what the provider holds: anything final while the order is in
- * flight or unknown, a return while it is only settled. A claim the provider's state already passed (a late
- * or duplicate change) or contradicts (a cancellation of a settled order) is not ahead: it changes nothing.
- */
-function ahead(claimed: PayoutStateItem['claimed'], state: ProviderOrderState): boolean {
-  if (state.kind === 'pending' || state.kind === 'not_found') return true;
-  return claimed === 'returned' && state.kind === 'settled';
-}
-
-export interface StateCallbackResult {
-  readonly outcome: LiveOutcome | 'unknown' | 'unconfirmed' | 'mismatch';
-}
-
-/**
- * The provider's order-state callback: 404 for a wrong token (nothing read), 400 for a body that is not the
- * provider's shape; then the order is read back and what the provider holds is applied (the callback's claim
- * alone changes nothing). The provider not answering the read-back, or not showing the claimed state yet, is a
- * 502, so the provider sends the change again.
- */
-export async function receivePayoutStateCallback(deps: PayoutDeps, token: string, readBody: () => unknown): Promise<StateCallbackResult> {
-  const connectors = await deps.connectors?.forMode(true);
-  const callbacks = connectors?.speiPayoutCallbacks;
-  const connector = connectors?.speiPayouts;
-  if (!callbacks || !connector || !callbacks.tokenMatches(token)) throw new AppError('NOT_FOUND');
-  const item = callbacks.parseState(readBody());
-  if (!item) throw new AppError('VALIDATION_ERROR', "The callback body is not the provider's order-state shape.");
-  // Found by what the provider itself keeps: its id of our order (kept from the registration's answer or a
-  // read-back), else our reference when the callback carries it. Never by a field we did not send.
-  const byOrder = await deps.store.payoutOfOrder(connector.provider.name, item.orderId);
-  const payoutId = byOrder ?? (item.reference ? callbacks.payoutIdOf(item.reference) : null);
-  for (let attempt = 0; ; attempt++) {
-    const p = payoutId ? await deps.store.get(payoutId) : null;
-    if (!p || !p.livemode || !p.provider || p.provider.name !== connector.provider.name) return { outcome: 'unknown' };
-    const reference = p.provider.reference;
-    // A reference naming another order than the one this id belongs to: nothing moves.
-    if (item.reference && item.reference !== reference) return { outcome: byOrder ? 'mismatch' : 'unknown' };
-    // The provider's id of our order, kept from its registration: a change naming another order moves nothing.
-    const known = p.provider.details.order_id;
-    if (known && known !== item.orderId) return { outcome: 'mismatch' };
-    let state: ProviderOrderState;
-    try {
-      state = await connector.get(reference);
-    } catch (e) {
-      if (e instanceof ProviderUnavailable)
-        throw new AppError('PROVIDER_UNAVAILABLE', 'The order could not be read back from the provider; send the change again.');
-      throw e;
-    }
-    // A state the provider does not show yet (its query lags its callback, or the claim is forged): nothing is
-    // applied and the provider is asked to send it again, so a real change is never dropped.
-    if (ahead(item.claimed, state))
-      throw new AppError('PROVIDER_UNAVAILABLE', 'The provider does not show this order state yet; send the change again.');
-    // Registered without its answer (the id was never kept): the order read back names its id.
-    if (!known && state.kind !== 'not_found' && state.orderId && state.orderId !== item.orderId) return { outcome: 'mismatch' };
-    try {
-      const outcome = await applyOrderState(deps, p, state, connector);
-      return { outcome: state.kind === item.claimed ? outcome : 'unconfirmed' };
-    } catch (e) {
-      // A racing writer (the resume job, a duplicate callback): read again once; its state stands.
-      if (!(e instanceof WriteConflict) || attempt >= 1) throw e;
-    }
-  }
 }

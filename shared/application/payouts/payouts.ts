@@ -89,10 +89,12 @@ export async function preparePayout(
   const rail = principal.livemode ? null : deps.rails.forMode(false);
   if (!live && !rail)
     throw new AppError('METHOD_NOT_AVAILABLE', `No ${modeOf(principal.livemode)} payout provider is configured for ${method.name}.`);
-  const prepared = live ? live.prepare(payoutOrderRequest(payoutId, amountMinor, input)) : null;
+  const prepared = live ? live.prepare(payoutOrderRequest(payoutId, amountMinor, input, deps.baseUrl?.() ?? '')) : null;
   if (prepared && 'invalid' in prepared)
     throw new AppError('INVALID_BENEFICIARY', `Invalid beneficiary: ${prepared.invalid}`, {
-      details: [{ field: 'beneficiary.instant_transfer_key', message: prepared.invalid }],
+      details: [
+        { field: input.beneficiary.instant_transfer_key ? 'beneficiary.instant_transfer_key' : 'beneficiary', message: prepared.invalid },
+      ],
     });
 
   const at = deps.clock.now().toISOString();

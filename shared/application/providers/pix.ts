@@ -1,4 +1,8 @@
-/** PIX connectors: charges (sandbox or held by a provider) and the provider's pay-in callbacks. */
+/**
+ * PIX connectors: charges (sandbox or held by a provider), the provider's pay-in callbacks, and the dispute
+ * signals of received Pix (the central bank's special return mechanism, MED: infractions and fraud returns).
+ */
+import type { DisputeSignal } from '../../domain/payments/dispute';
 import type { ProviderRefundState } from './refunds';
 
 export interface PixChargeRequest {
@@ -27,6 +31,14 @@ export interface ReceivedPix {
   readonly paidAt: string;
   /** Refunds (devoluções) of this Pix the provider reports, by our refund id. */
   readonly refunds: readonly ProviderRefundState[];
+  /** Returns made for fraud (MED) that reached the payer, by the provider's id: never a refund of ours. */
+  readonly fraudReturns: readonly PixFraudReturn[];
+}
+
+export interface PixFraudReturn {
+  readonly id: string;
+  readonly amountMinor: number;
+  readonly at: string;
 }
 
 /** A charge as the provider holds it now (read back: never taken from a callback body). */
@@ -53,6 +65,8 @@ export interface PixConnector {
 export interface PixCallbackItem {
   readonly reference: string;
   readonly endToEndId: string;
+  /** The body names a return that is not one of our refunds (a MED return): a hint to read the Pix back, never trusted. */
+  readonly returnHint?: boolean;
 }
 
 /** The provider's pay-in callbacks: its token check and its body parser (the use case reads each item back). */
@@ -63,4 +77,33 @@ export interface PixCallbacks {
   parse(body: unknown): { readonly items: readonly PixCallbackItem[]; readonly ignored: number } | null;
   /** Our payment id for a reference of ours, or null when the reference is not one we derive. */
   paymentIdOf(reference: string): string | null;
+}
+
+/** A dispute signal of a received Pix (a MED infraction as the PSP reports it), in our words. */
+export interface PixDisputeNotice {
+  /** One per infraction and signal (for logs; the payment's dispute stage makes the effect idempotent). */
+  readonly key: string;
+  readonly signal: DisputeSignal;
+  /** The received Pix disputed. */
+  readonly endToEndId: string;
+  /** Our payment the Pix paid, from the charge reference the PSP reports with it; null when not one of ours. */
+  readonly paymentId: string | null;
+  /** The provider's id of the case. */
+  readonly providerReference: string;
+  /** Our word for the reported situation: scam, account_takeover, coercion, fraudulent_access, other. */
+  readonly reasonCode: string;
+  /** When the analysis must end, when the provider gives it. */
+  readonly deadline: string | null;
+  /**
+   * Lost: the amount the fraud returns took back (minor units). Otherwise the amount the infraction claims (it
+   * moves no money yet), or null when the provider gives none (the payment's amount is shown then).
+   */
+  readonly amountMinor: number | null;
+  readonly at: string;
+}
+
+/** The PSP's infractions (MED) against Pix we received, read for a time window (no callback: a scheduled read). */
+export interface PixDisputeReader {
+  readonly provider: string;
+  list(window: { since: Date; until: Date }): Promise<readonly PixDisputeNotice[]>;
 }

@@ -6,8 +6,8 @@
 import type { CardConnector, CardNotifications, HeldCardConnector } from './card';
 import type { SpeiDepositConnector } from './deposits';
 import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './local';
-import type { PayoutCallbacks, PayoutConnector } from './payouts';
-import type { PixCallbacks, PixConnector } from './pix';
+import type { PayoutCallbacks, PayoutConnector, SignedPayoutNotifications } from './payouts';
+import type { PixCallbacks, PixConnector, PixDisputeReader } from './pix';
 import type { CardRefundConnector, LocalRefundConnector, PixRefundConnector } from './refunds';
 import type { HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
 
@@ -24,9 +24,17 @@ export interface Connectors {
   readonly wallet?: WalletConnector;
   readonly pixRefunds?: PixRefundConnector;
   readonly pixCallbacks?: PixCallbacks;
+  /** Infractions (MED) against received Pix, read on a schedule. */
+  readonly pixDisputes?: PixDisputeReader;
   /** Live payouts to a CLABE (SPEI) and their state callbacks. */
   readonly speiPayouts?: PayoutConnector;
   readonly speiPayoutCallbacks?: PayoutCallbacks;
+  /** Live PIX payouts (by key or bank account) and their state callbacks. */
+  readonly pixPayouts?: PayoutConnector;
+  readonly pixPayoutCallbacks?: PayoutCallbacks;
+  /** Live bank-transfer payouts (bank accounts, CVU/CBU) and their signed notifications. */
+  readonly bankPayouts?: PayoutConnector;
+  readonly bankPayoutNotifications?: SignedPayoutNotifications;
   readonly speiDeposits?: SpeiDepositConnector;
   /** Live local pay-ins an aggregator holds (a redirect or a ticket) and its signed notifications. */
   readonly heldLocal?: HeldLocalPaymentConnector;

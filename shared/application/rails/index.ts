@@ -14,5 +14,7 @@ export * from './local-notifications';
 export * from './reconcile-held';
 export * from './pix-reconcile';
 export * from './card-notifications';
+export * from './disputes';
 export * from './card-disputes';
+export * from './pix-disputes';
 export * from './spei-deposits';

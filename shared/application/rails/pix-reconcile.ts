@@ -13,6 +13,7 @@ import type { PaymentDeps } from '../ports';
 import { transition } from '../payments';
 import { settleRefundsReported } from '../refunds';
 import type { HeldOutcome } from './held-types';
+import { applyPixFraudReturns } from './pix-disputes';
 
 /** Read again and retried once when the payment moved between the read and the write (a racing callback or request). */
 async function fresh(deps: PaymentDeps, p: Payment) {
@@ -47,6 +48,8 @@ export async function applyChargeState(
           ...(state.kind === 'paid' && !payment.artefact ? { artefact: { pix_code: state.charge.pixCode, txid: state.charge.txid } } : {}),
           provider: { ...payment.provider!, details: { ...payment.provider!.details, end_to_end_id: m.pix.endToEndId } },
         });
+        // Paid and already returned for fraud (MED) before we settled: the dispute follows at once.
+        if (m.pix.fraudReturns.length > 0) await applyPixFraudReturns(deps, await fresh(deps, payment), m.pix);
         return 'settled';
       }
       if (m.kind === 'mismatch') {
@@ -105,6 +108,18 @@ export async function applyChargeState(
       return 'waiting';
     }
   }
+}
+
+/**
+ * A paid payment's Pix read back for the returns a callback hinted at: a fraud return (MED) loses its dispute with
+ * one debit (applyPixFraudReturns); null when the read-back shows none.
+ */
+async function readBackFraudReturns(deps: PaymentDeps, pix: PixConnector, paymentId: string, endToEndId: string) {
+  const payment = await deps.store.getPayment(paymentId);
+  if (!payment?.provider || !pix.getCharge || payment.provider.details.end_to_end_id !== endToEndId) return null;
+  const state = await pix.getCharge(payment.provider.reference);
+  const received = state.kind === 'paid' || state.kind === 'removed' ? state.received.find((r) => r.endToEndId === endToEndId) : undefined;
+  return received ? applyPixFraudReturns(deps, payment, received) : null;
 }
 
 /** A session closed (cancelled, expired, completed by another payment) leaves its still-open charge to be removed. */
@@ -171,7 +186,15 @@ export async function receivePixCallback(deps: PaymentDeps, token: string, readB
       // A callback also fires when a refund (devolução) of the Pix reaches a final state.
       if (outcome === 'mismatch') result.mismatched++;
       const refunds = await settleRefundsReported(deps, payment, item.endToEndId);
-      if (outcome === 'settled' || refunds > 0 || (outcome === 'closed' && payment.provider?.details.end_to_end_id === item.endToEndId))
+      // A return that is not one of our refunds (a MED return): the Pix is read back, and only what it shows counts.
+      const returned = item.returnHint ? await readBackFraudReturns(deps, pix, payment.payment_id, item.endToEndId) : null;
+      if (returned === 'mismatch') result.mismatched++;
+      if (
+        outcome === 'settled' ||
+        refunds > 0 ||
+        returned === 'applied' ||
+        (outcome === 'closed' && payment.provider?.details.end_to_end_id === item.endToEndId)
+      )
         result.accepted++;
       else result.rejected++;
     } catch (e) {

@@ -76,7 +76,7 @@ function refundAmount(p: Payment, amount: number | undefined): number {
   if (disputeHoldsFunds(p.dispute)) {
     throw new AppError(
       'PAYMENT_NOT_REFUNDABLE',
-      'A disputed payment cannot be refunded: the chargeback already returned the amount to the shopper.',
+      'A disputed payment cannot be refunded: its dispute holds the amount, or already returned it to the shopper.',
     );
   }
   if (amount === undefined) return left;

@@ -1,5 +1,12 @@
 /**
- * Disputes (chargebacks) of a paid card payment: pure rules. A provider tells us what happened to the money and
+ * Disputes of a paid payment: pure rules. Two kinds, by how the money moves:
+ *  - `chargeback` (cards): the stages below;
+ *  - `fraud_return` (an instant payment's special return for fraud, PIX's MED): an infraction opens the case
+ *    (stage 1, the funds are held at the provider, nothing moves here), closing it without a return wins it
+ *    (stage 2, nothing moves), a fraud return loses it (stage 3, final: the returned amount is debited once,
+ *    whether or not the case was seen open or won before; a later return of more of the same Pix debits only the
+ *    difference, told again with payment.dispute_lost, as a notice carries the total returned).
+ * For chargebacks: A provider tells us what happened to the money and
  * to the case; the dispute moves forward through funds stages and never back, so duplicate, replayed and
  * out-of-order notices settle the same money once:
  *
@@ -14,6 +21,8 @@
  * already left (payouts and refunds still need a covering balance).
  */
 export const DISPUTE_STATUSES = ['open', 'won', 'lost'] as const;
+export const DISPUTE_KINDS = ['chargeback', 'fraud_return'] as const;
+export type DisputeKind = (typeof DISPUTE_KINDS)[number];
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 export type DisputeStage = 1 | 2 | 3;
 
@@ -27,12 +36,16 @@ export type DisputeSignal =
   | 'lost';
 
 export interface Dispute {
+  /** Absent on disputes stored before fraud returns: a chargeback. */
+  readonly kind?: DisputeKind;
   readonly status: DisputeStatus;
   readonly stage: DisputeStage;
   /** The disputed amount (minor units, the payment's currency): what each stage moves. */
   readonly amount_minor: number;
-  /** The card scheme's reason code, when the provider gives it. */
+  /** The card scheme's reason code, or our word for a fraud return's reported situation, when the provider gives it. */
   readonly reason_code: string | null;
+  /** When the case must be answered or is decided by, when the provider gives it. */
+  readonly deadline?: string | null;
   /** The provider's reference of the dispute case. */
   readonly provider_reference: string;
   readonly opened_at: string;
@@ -40,7 +53,7 @@ export interface Dispute {
   readonly closed_at: string | null;
 }
 
-export type DisputeMovementReason = 'chargeback' | 'chargeback_reversal';
+export type DisputeMovementReason = 'chargeback' | 'chargeback_reversal' | 'pix_fraud_return';
 
 export interface DisputeStep {
   readonly next: Dispute;
@@ -58,15 +71,59 @@ const movementOf = (stage: DisputeStage, amountMinor: number) =>
     ? { amountMinor, reason: 'chargeback_reversal' as const, stage }
     : { amountMinor: -amountMinor, reason: 'chargeback' as const, stage };
 
+export interface DisputeNotice {
+  readonly amountMinor: number;
+  readonly reasonCode: string | null;
+  readonly providerReference: string;
+  readonly at: string;
+  /** Default `chargeback`; a stored dispute keeps its own. */
+  readonly kind?: DisputeKind;
+  readonly deadline?: string | null;
+}
+
+/** A fraud return's case: open (1) and won (2) move nothing; lost (3) debits the returned amount once. */
+function fraudReturnStep(current: Dispute | null, signal: DisputeSignal, notice: DisputeNotice): DisputeStep | null {
+  if (current?.status === 'lost') {
+    // A further return of the same Pix (MED returns may come in parts): the notice's total is what left; only the
+    // part not yet debited moves, and the merchant is told the new total. Anything else changes nothing.
+    if (signal !== 'lost' || notice.amountMinor <= current.amount_minor) return null;
+    return {
+      next: { ...current, amount_minor: notice.amountMinor, updated_at: notice.at },
+      movements: [{ amountMinor: current.amount_minor - notice.amountMinor, reason: 'pix_fraud_return', stage: 3 }],
+      events: ['payment.dispute_lost'],
+    };
+  }
+  const from: 0 | DisputeStage = current?.stage ?? 0;
+  const [target, status]: [DisputeStage, DisputeStatus] =
+    signal === 'withdrawn' ? [1, 'open'] : signal === 'won' ? [2, 'won'] : [3, 'lost'];
+  if (from >= target) return null;
+  const amountMinor = signal === 'lost' ? notice.amountMinor : (current?.amount_minor ?? notice.amountMinor);
+  const events: DisputeEventType[] = [];
+  if (!current) events.push('payment.disputed');
+  if (status === 'won') events.push('payment.dispute_won');
+  if (status === 'lost') events.push('payment.dispute_lost');
+  const next: Dispute = {
+    kind: 'fraud_return',
+    status,
+    stage: target,
+    amount_minor: amountMinor,
+    reason_code: current?.reason_code ?? notice.reasonCode,
+    provider_reference: current?.provider_reference ?? notice.providerReference,
+    deadline: status === 'open' ? (notice.deadline ?? current?.deadline ?? null) : (current?.deadline ?? notice.deadline ?? null),
+    opened_at: current?.opened_at ?? notice.at,
+    updated_at: notice.at,
+    closed_at: status === 'open' ? null : notice.at,
+  };
+  const movements = status === 'lost' ? [{ amountMinor: -amountMinor, reason: 'pix_fraud_return' as const, stage: target }] : [];
+  return { next, movements, events };
+}
+
 /**
  * The next state for a signal, with the movements and events that get there; null when the signal changes
  * nothing (a duplicate, a stale notice, or anything after the case is lost).
  */
-export function applyDisputeSignal(
-  current: Dispute | null,
-  signal: DisputeSignal,
-  notice: { amountMinor: number; reasonCode: string | null; providerReference: string; at: string },
-): DisputeStep | null {
+export function applyDisputeSignal(current: Dispute | null, signal: DisputeSignal, notice: DisputeNotice): DisputeStep | null {
+  if ((current?.kind ?? notice.kind) === 'fraud_return') return fraudReturnStep(current, signal, notice);
   if (current?.status === 'lost') return null;
   const from: 0 | DisputeStage = current?.stage ?? 0;
   let target: DisputeStage;
@@ -89,11 +146,13 @@ export function applyDisputeSignal(
   if (status === 'won') events.push('payment.dispute_won');
   if (status === 'lost') events.push('payment.dispute_lost');
   const next: Dispute = {
+    ...(current?.kind ? { kind: current.kind } : {}),
     status,
     stage: target,
     amount_minor: amountMinor,
     reason_code: current?.reason_code ?? notice.reasonCode,
     provider_reference: current?.provider_reference ?? notice.providerReference,
+    ...(current?.deadline !== undefined ? { deadline: current.deadline } : {}),
     opened_at: current?.opened_at ?? notice.at,
     updated_at: notice.at,
     closed_at: status === 'open' ? null : notice.at,

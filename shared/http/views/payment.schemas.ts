@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { PAYMENT_TYPES } from '../../domain/catalog/payment-methods';
 import { FIELD_TYPES } from '../../domain/catalog/required-fields';
-import { DISPUTE_STATUSES } from '../../domain/payments/dispute';
+import { DISPUTE_KINDS, DISPUTE_STATUSES } from '../../domain/payments/dispute';
 import { PAYMENT_METHODS, PAYMENT_STATUSES } from '../../domain/payments/payment';
 import { SESSION_STATUSES } from '../../domain/payments/session';
 import { amount, country, currency, livemode, merchantId, metadata, paymentId, sessionId, timestamp, url } from './wire.schemas';
@@ -71,17 +71,35 @@ export const directPayment = z.object({
   return_url: url.nullable().optional(),
 });
 
-/** A chargeback of the payment and where its case stands (live card payments). */
+/** A chargeback (live cards) or a fraud return (live PIX, MED) of the payment and where its case stands. */
 export const paymentDispute = z
   .object({
+    kind: z.enum(DISPUTE_KINDS).meta({
+      description:
+        'chargeback: a card chargeback (the amount leaves when the case opens); ' +
+        "fraud_return: a PIX infraction of the central bank's special return mechanism (MED): nothing leaves while it is " +
+        'open or when it closes without a return; a fraud return debits the returned amount (a pix_fraud_return entry).',
+    }),
     status: z.enum(DISPUTE_STATUSES).meta({
       description:
-        'open: the amount was withdrawn and the case is undecided; ' +
-        'won: the chargeback was reversed and the amount returned; lost: final, the amount stays withdrawn.',
+        'open: the case is undecided (a chargeback has withdrawn the amount; a PIX infraction holds it at the provider); ' +
+        'won: the chargeback was reversed and the amount returned, or the infraction closed without a return; ' +
+        'lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).',
     }),
-    amount,
+    amount: amount.meta({ description: 'The disputed amount; once a PIX fraud return is made, the amount returned.' }),
     currency,
-    reason_code: z.string().nullable().meta({ description: "The card scheme's reason code, when the provider gives it.", example: '10.4' }),
+    reason_code: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "The card scheme's reason code, or for a PIX infraction the reported situation (scam, account_takeover, coercion, " +
+          'fraudulent_access, other), when the provider gives it.',
+        example: '10.4',
+      }),
+    deadline: timestamp
+      .nullable()
+      .meta({ description: 'When the case is decided by (a PIX infraction: the end of its analysis), when the provider gives it.' }),
     opened_at: timestamp,
     closed_at: timestamp.nullable(),
   })

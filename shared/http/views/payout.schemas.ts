@@ -131,7 +131,11 @@ export const balanceTransactions = z.object({
   data: z.array(
     z.object({
       id: z.string().meta({ example: 'le_A1b2C3d4E5f6G7h8I9j0Kl' }),
-      type: z.enum(LEDGER_TYPES),
+      type: z.enum(LEDGER_TYPES).meta({
+        description:
+          'What moved the balance. chargeback / chargeback_reversal: a card dispute; pix_fraud_return: a live PIX payment ' +
+          "returned to its payer by the central bank's special return mechanism (MED) for fraud, the payment's dispute lost.",
+      }),
       amount: amount.meta({ description: 'Signed: credits positive, debits negative.' }),
       currency,
       balance_after: amount,

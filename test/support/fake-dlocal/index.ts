@@ -226,7 +226,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       }
       const fault = state.nextFault(op);
       if (fault && 'hang' in fault) return hang(res);
-      if (fault && 'status' in fault) return send(res, fault.status, { code: 0, message: 'scripted failure' });
+      if (fault && 'status' in fault) return send(res, fault.status, { code: fault.code ?? 0, message: 'scripted failure' });
       try {
         const [status, answer] = route(op, req, url.pathname, url.searchParams, text, body);
         if (fault && 'hangAfter' in fault) return hang(res);

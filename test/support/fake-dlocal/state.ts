@@ -19,7 +19,8 @@ import {
 
 export type FakeDlocalOp = 'payments' | 'payment' | 'order' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout';
 /** A status answered instead; no answer at all; or the request done and its answer lost. */
-export type Fault = { status: number } | { hang: true } | { hangAfter: true };
+/** A status (with dLocal's numeric `code` for a refusal, e.g. 514 insufficient funds), no answer, or a lost answer. */
+export type Fault = { status: number; code?: number } | { hang: true } | { hangAfter: true };
 
 /** How the next payment create answers (default: PENDING with its ticket or redirect). */
 export type PaymentScript = { status: 'REJECTED'; statusCode: string } | { refuse: number; httpStatus?: number };

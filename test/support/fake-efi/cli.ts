@@ -10,7 +10,8 @@
  *   POST /sends/{idEnvio}/return        the beneficiary's bank sends it back ({"valor": "1.00"} for part of it)
  *   POST /refuse                        {"beneficiary": "<key or ispb/agencia/conta>", "refusal": "keyNotFound" |
  *                                       "ownerMismatch" | "denied" | "balance" | "accountInvalid"}
- *   POST /received                      {"valor": "10.00"}: a Pix received; answers its endToEndId
+ *   POST /received                      {"valor": "10.00"}: a Pix received; answers its endToEndId ({"endToEndId", "txid"}:
+ *                                       the Pix the fake PSP settled a payment with, so a MED names that payment)
  *   POST /infractions                   {"endToEndId": "...", "tipoSituacao": "golpe"}: a MED opened on it
  *   POST /infractions/{id}/{status}     EM_DEFESA, ACEITA, REJEITADA, CANCELADA_EFI
  *   POST /med-return                    {"endToEndId": "...", "valor": "10.00"}: a MED_FRAUDE return of it
@@ -87,7 +88,13 @@ const control = controlServer(async ({ method, path, body }, reply) => {
     efi.refuse(String(body.beneficiary), how);
     return reply(200, { beneficiary: body.beneficiary, how });
   }
-  if (method === 'POST' && path === '/received') return reply(200, { endToEndId: efi.receive(String(body.valor ?? '10.00')) });
+  if (method === 'POST' && path === '/received') {
+    const opts = {
+      ...(typeof body.endToEndId === 'string' ? { endToEndId: body.endToEndId } : {}),
+      ...(typeof body.txid === 'string' ? { txid: body.txid } : {}),
+    };
+    return reply(200, { endToEndId: efi.receive(String(body.valor ?? '10.00'), opts) });
+  }
   if (method === 'POST' && path === '/infractions') {
     const i = efi.openInfraction(String(body.endToEndId), {
       tipoSituacao: typeof body.tipoSituacao === 'string' ? body.tipoSituacao : undefined,

@@ -63,7 +63,8 @@ export interface FakeEfi {
   fail(idEnvio: string, opts?: { spi?: string; callback?: boolean }): Promise<CallbackAnswer | null>;
   returnSend(idEnvio: string, valor?: string): void;
   sendCallback(body: unknown, opts?: { url?: string }): Promise<CallbackAnswer>;
-  receive(valor: string): string;
+  /** A Pix received (a new end-to-end id unless given; `txid`: the charge it paid, as API Pix read-backs carry it). */
+  receive(valor: string, opts?: { endToEndId?: string; txid?: string }): string;
   openInfraction(e2e: string, opts?: { tipoSituacao?: string; deadlineDays?: number; createdAt?: Date }): Infraction;
   setInfraction(id: string, status: InfractionStatus): void;
   medReturn(e2e: string, valor: string, natureza?: 'MED_FRAUDE' | 'MED_OPERACIONAL'): void;
@@ -268,7 +269,7 @@ export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> 
       if (!r) throw new Error('fake Efí: no webhook registered');
       return r;
     },
-    receive: (valor) => state.receive(valor).endToEndId,
+    receive: (valor, o = {}) => state.receive(valor, o.endToEndId, o.txid).endToEndId,
     openInfraction: (e2e, o) => state.openInfraction(e2e, o),
     setInfraction: (id, status) => state.setInfraction(id, status),
     medReturn: (e2e, valor, natureza) => state.medReturn(e2e, valor, natureza),

@@ -194,9 +194,16 @@ export class EfiState {
     s.devolucoes.push({ rtrId: `D09089356${stamp()}${alnum(11)}`, valor: valor ?? s.request.valor, horario: new Date().toISOString() });
   }
 
-  /** A Pix received by the account (the one a MED names). */
-  receive(valor: string, e2e = endToEndId('12345678')): Pix {
-    const pix: Pix = { endToEndId: e2e, valor, chave: this.pixKey, horario: new Date().toISOString(), devolucoes: [] };
+  /** A Pix received by the account (the one a MED names), paying the charge `txid` when given. */
+  receive(valor: string, e2e = endToEndId('12345678'), txid?: string): Pix {
+    const pix: Pix = {
+      endToEndId: e2e,
+      ...(txid ? { txid } : {}),
+      valor,
+      chave: this.pixKey,
+      horario: new Date().toISOString(),
+      devolucoes: [],
+    };
     this.received.set(e2e, pix);
     return pix;
   }

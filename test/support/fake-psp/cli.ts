@@ -5,6 +5,8 @@
  *   GET  /cobs                 every cob (txid, status, amount)
  *   GET  /cobs/{txid}          one cob as the PSP holds it
  *   POST /cobs/{txid}/pay      pay it ({"amount": "49.00", "callback": false} optional)
+ *   POST /pix/{e2e}/med-return {"valor": "10.00", "natureza": "MED_OPERACIONAL"} optional: the PSP returns the Pix for
+ *                              fraud (MED; MED_FRAUDE by default) and tells it on the webhook
  *   POST /fail/{op}            {"status": 503} or {"hang": true}, {"times": 2}: the next calls of op fail
  *   GET  /violations           requests that did not match the API Pix schemas
  * until SIGINT or SIGTERM.
@@ -57,6 +59,11 @@ const control = createServer((req, res) => {
         if (req.method === 'POST' && (m = /^\/cobs\/([^/]+)\/pay$/.exec(path))) {
           const paid = await psp.pay(m[1] as string, { amount: body.amount as string | undefined, callback: body.callback !== false });
           return reply(200, paid);
+        }
+        if (req.method === 'POST' && (m = /^\/pix\/([A-Za-z0-9]+)\/med-return$/.exec(path))) {
+          const natureza = body.natureza === 'MED_OPERACIONAL' ? 'MED_OPERACIONAL' : 'MED_FRAUDE';
+          const r = await psp.medReturn(m[1] as string, String(body.valor ?? '10.00'), { natureza });
+          return reply(200, { endToEndId: m[1], devolucoes: r.pix.devolucoes, callback: r.callback });
         }
         if (req.method === 'POST' && (m = /^\/fail\/([A-Za-z]+)$/.exec(path))) {
           const how = body.hang ? ({ hang: true } as const) : { status: Number(body.status ?? 503) };

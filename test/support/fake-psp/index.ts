@@ -20,6 +20,7 @@ import {
   txidSchema,
   webhookPutRequestSchema,
   type Cob,
+  type Pix,
 } from '../../../shared/adapters/providers/api-pix/api-pix.schemas';
 import { makeCertificates } from './certificates';
 import { Problem, PspState, type DevolucaoStatus, type FakeOp, type Fault } from './state';
@@ -60,6 +61,12 @@ export interface FakePsp {
   sendCallback(body: unknown, opts?: { url?: string }): Promise<{ status: number; body: string }>;
   setDevolucaoOutcome(status: DevolucaoStatus): void;
   settleDevolucao(e2eid: string, id: string, status: 'DEVOLVIDO' | 'NAO_REALIZADO', opts?: { callback?: boolean }): Promise<void>;
+  /** A MED return of a received Pix (MED_FRAUDE by default), told on the webhook unless `callback: false`. */
+  medReturn(
+    e2eid: string,
+    valor: string,
+    opts?: { natureza?: 'MED_FRAUDE' | 'MED_OPERACIONAL'; callback?: boolean },
+  ): Promise<{ pix: Pix; callback: { status: number; body: string } | null }>;
   age(txid: string, seconds: number): void;
   webhookUrl(): string | null;
   close(): Promise<void>;
@@ -258,6 +265,10 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
     async settleDevolucao(e2eid, id, status, o = {}) {
       const pix = state.settleDevolucao(e2eid, id, status);
       if (o.callback !== false) await postCallback({ pix: [pix] });
+    },
+    async medReturn(e2eid, valor, o = {}) {
+      const pix = state.medReturn(e2eid, valor, o.natureza ?? 'MED_FRAUDE');
+      return { pix, callback: o.callback === false ? null : await postCallback({ pix: [pix] }) };
     },
     age: (txid, seconds) => state.age(txid, seconds),
     webhookUrl: () => state.webhookUrl,

@@ -183,6 +183,27 @@ export class PspState {
     return pix;
   }
 
+  /**
+   * The PSP returns (part of) a received Pix because of the central bank's special return mechanism (MED): a
+   * devolução it makes itself (its own id, never ours), with natureza MED_FRAUDE or MED_OPERACIONAL, DEVOLVIDO.
+   */
+  medReturn(e2eid: string, valor: string, natureza: 'MED_FRAUDE' | 'MED_OPERACIONAL'): Pix {
+    const pix = this.pixByE2e.get(e2eid);
+    if (!pix) throw new Error('fake PSP: no such Pix');
+    const now = new Date().toISOString();
+    const devolucao: Devolucao = {
+      id: `MED${alnum(20)}`,
+      rtrId: `D12345678${now.replace(/\D/g, '').slice(0, 12)}${alnum(11)}`,
+      valor,
+      natureza,
+      horario: { solicitacao: now, liquidacao: now },
+      status: 'DEVOLVIDO',
+    };
+    pix.devolucoes = [...(pix.devolucoes ?? []), devolucao];
+    this.syncCob(pix);
+    return pix;
+  }
+
   age(txid: string, seconds: number) {
     const cob = this.cob(txid);
     const criacao = new Date(Date.parse(cob.calendario.criacao) - seconds * 1000).toISOString();

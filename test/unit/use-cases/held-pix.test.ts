@@ -106,7 +106,7 @@ describe('what the provider holds decides', () => {
   const paid = (amountMinor: number, endToEndId = 'E1'): PixChargeState => ({
     kind: 'paid',
     charge,
-    received: [{ endToEndId, amountMinor, paidAt: now().toISOString(), refunds: [] }],
+    received: [{ endToEndId, amountMinor, paidAt: now().toISOString(), refunds: [], fraudReturns: [] }],
   });
 
   it('paid with the exact amount: success, one credit, once', async () => {

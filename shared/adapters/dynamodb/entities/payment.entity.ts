@@ -67,7 +67,10 @@ export const paymentEntity = {
     };
   },
 
-  /** The payment's dispute moves to its next stage, conditional on the stage read (absent: never disputed). */
+  /**
+   * The payment's dispute moves to its next stage, conditional on the stage and amount read (absent: never
+   * disputed; the amount grows only with a further fraud return of a lost PIX dispute).
+   */
   dispute(tableName: string, p: Payment, next: Dispute, now: string): TaggedWrite {
     const read = p.dispute;
     return {
@@ -78,10 +81,14 @@ export const paymentEntity = {
           Key: key(p.payment_id),
           UpdateExpression: 'SET dispute = :next, updated_at = :now',
           ConditionExpression: read
-            ? 'dispute.stage = :stage AND dispute.#ds = :ds'
+            ? 'dispute.stage = :stage AND dispute.#ds = :ds AND dispute.amount_minor = :amt'
             : 'attribute_exists(PK) AND attribute_not_exists(dispute)',
           ...(read ? { ExpressionAttributeNames: { '#ds': 'status' } } : {}),
-          ExpressionAttributeValues: { ':next': next, ':now': now, ...(read ? { ':stage': read.stage, ':ds': read.status } : {}) },
+          ExpressionAttributeValues: {
+            ':next': next,
+            ':now': now,
+            ...(read ? { ':stage': read.stage, ':ds': read.status, ':amt': read.amount_minor } : {}),
+          },
         },
       },
     };

@@ -14,7 +14,7 @@ import {
 import type { ApiPixConfig } from '../providers.config';
 import { API_PIX, apiPixClient, type ApiPixClient } from './api-pix.client';
 import { cobSchema, devolucaoSchema, pixCallbackSchema, webhookSchema } from './api-pix.schemas';
-import { chargeStateOf, cobRequest, devolucaoIdOf, paymentIdOfTxid, refundStateOf, txidOf } from './api-pix.transformers';
+import { chargeStateOf, cobRequest, devolucaoIdOf, paymentIdOfTxid, refundStateOf, returnHintOf, txidOf } from './api-pix.transformers';
 import { formatMinor } from '../../../domain/money';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -27,7 +27,9 @@ export function apiPixCallbacks(cfg: Pick<ApiPixConfig, 'webhook_token'>): PixCa
     parse(body) {
       const r = z.safeParse(pixCallbackSchema, body);
       if (!r.success) return null;
-      const items = r.data.pix.flatMap((p) => (p.txid ? [{ reference: p.txid, endToEndId: p.endToEndId }] : []));
+      const items = r.data.pix.flatMap((p) =>
+        p.txid ? [{ reference: p.txid, endToEndId: p.endToEndId, ...(returnHintOf(p) ? { returnHint: true } : {}) }] : [],
+      );
       return { items, ignored: r.data.pix.length - items.length };
     },
     paymentIdOf: paymentIdOfTxid,

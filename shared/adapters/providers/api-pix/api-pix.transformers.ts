@@ -1,8 +1,16 @@
 /**
  * Between our domain and API Pix's wire: references derived from our ids (txid from a payment id, devolução id
- * from a refund id, both reversible), the cob we ask for, and what a cob or a devolução read back means to us.
+ * from a refund id, both reversible), the cob we ask for, and what a cob or a devolução read back means to us:
+ * our refunds by their id, and the returns the PSP made for fraud (natureza MED_FRAUDE / MED_OPERACIONAL).
  */
-import type { PixCharge, PixChargeRequest, PixChargeState, ProviderRefundState, ReceivedPix } from '../../../application/providers';
+import type {
+  PixCharge,
+  PixChargeRequest,
+  PixChargeState,
+  PixFraudReturn,
+  ProviderRefundState,
+  ReceivedPix,
+} from '../../../application/providers';
 import { formatMinor } from '../../../domain/money';
 import type { Cob, CobPutRequest, Devolucao, Pix } from './api-pix.schemas';
 import { fromReference, toReference } from '../references';
@@ -51,11 +59,23 @@ export function refundStateOf(d: Devolucao): ProviderRefundState | null {
   return { refundId, kind: 'pending' };
 }
 
+const isMed = (d: Devolucao) => d.natureza === 'MED_FRAUDE' || d.natureza === 'MED_OPERACIONAL';
+
+/** A MED return that reached the payer (DEVOLVIDO), never one of our refunds (those carry our ids). */
+export function fraudReturnOf(d: Devolucao): PixFraudReturn | null {
+  if (!isMed(d) || d.status !== 'DEVOLVIDO' || refundIdOfDevolucao(d.id)) return null;
+  return { id: d.id, amountMinor: minorOf(d.valor), at: new Date(d.horario.liquidacao ?? d.horario.solicitacao).toISOString() };
+}
+
+/** A callback's Pix names a return that is not one of our refunds: read the Pix back (the body is only a hint). */
+export const returnHintOf = (p: Pix) => (p.devolucoes ?? []).some((d) => isMed(d) || !refundIdOfDevolucao(d.id));
+
 const receivedOf = (p: Pix): ReceivedPix => ({
   endToEndId: p.endToEndId,
   amountMinor: minorOf(p.valor),
   paidAt: new Date(p.horario).toISOString(),
   refunds: (p.devolucoes ?? []).map(refundStateOf).filter((r): r is ProviderRefundState => r !== null),
+  fraudReturns: (p.devolucoes ?? []).map(fraudReturnOf).filter((r): r is PixFraudReturn => r !== null),
 });
 
 /** A cob read back: ATIVA is open until criacao + expiracao; CONCLUIDA is paid with its Pix; REMOVIDA_* is removed. */

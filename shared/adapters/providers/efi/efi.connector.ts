@@ -13,7 +13,15 @@
  */
 import { createHash, createPrivateKey, timingSafeEqual } from 'node:crypto';
 import * as z from '../../../domain/zod';
-import type { PayoutCallbacks, PayoutConnector, PayoutStateItem, ProviderOrder, ProviderOrderState } from '../../../application/providers';
+import type {
+  PayoutCallbacks,
+  PayoutConnector,
+  PayoutStateItem,
+  PixDisputeNotice,
+  PixDisputeReader,
+  ProviderOrder,
+  ProviderOrderState,
+} from '../../../application/providers';
 import { ProviderRejected, ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { EFI_RETURN_WATCH_SECONDS, type EfiConfig } from '../providers.config';
@@ -33,14 +41,12 @@ import {
 import {
   disputeNoticeOf,
   idEnvioOf,
-  medReturnedMinor,
   payoutIdOfIdEnvio,
   sendRefusalOf,
   sendRequestOf,
   sendSummary,
   sentStateOf,
   spiReasonCode,
-  type PixDisputeNotice,
   type PixPayoutOrderRequest,
 } from './efi.transformers';
 
@@ -59,12 +65,6 @@ export interface PixPayoutStateItem extends PayoutStateItem {
 /** PayoutCallbacks, and every send a callback carries (one callback may carry several, and received Pix too). */
 export interface EfiPayoutCallbacks extends PayoutCallbacks {
   parseStates(body: unknown): { readonly items: readonly PixPayoutStateItem[]; readonly ignored: number } | null;
-}
-
-/** MED: the infractions of a time window, each as a dispute notice of the received Pix it names. */
-export interface PixDisputeReader {
-  readonly provider: string;
-  list(window: { since: Date; until: Date }): Promise<readonly PixDisputeNotice[]>;
 }
 
 export interface EfiConnectors {
@@ -195,15 +195,13 @@ export function efiConnectors(cfg: EfiConfig, client: EfiClient = efiClient(cfg)
       const now = new Date();
       const notices: PixDisputeNotice[] = [];
       for (const i of infractions) {
-        // Only a case no longer under analysis can have had its MED return: its Pix is read back for it.
-        const settled = i.status !== 'ABERTA' && i.status !== 'EM_DEFESA';
-        const pix = settled
-          ? await client.call('getPix', 'GET', `/v2/pix/${encodeURIComponent(i.endToEndId)}`, pixSchema, undefined, {
-              retry: true,
-              notFoundIsNull: true,
-            })
-          : null;
-        notices.push(disputeNoticeOf(i, medReturnedMinor(pix), now));
+        // Each Pix is read back: its txid names our payment, and its MED returns say whether money left.
+        // Infractions are rare, so one read each is cheap.
+        const pix = await client.call('getPix', 'GET', `/v2/pix/${encodeURIComponent(i.endToEndId)}`, pixSchema, undefined, {
+          retry: true,
+          notFoundIsNull: true,
+        });
+        notices.push(disputeNoticeOf(i, pix, now));
       }
       return notices;
     },

@@ -4,12 +4,12 @@
  * the SPI reason codes of a failed send as our failure codes (never Efí's text), and an infraction (MED) read
  * back as a dispute signal of ours.
  */
-import type { ProviderOrder, ProviderOrderState } from '../../../application/providers';
-import type { DisputeSignal } from '../../../domain/payments/dispute';
+import type { PixDisputeNotice, ProviderOrder, ProviderOrderState } from '../../../application/providers';
 import { formatMinor } from '../../../domain/money';
 import { maskKey, maskTail } from '../../../domain/payouts/masking';
 import * as z from '../../../domain/zod';
 import type { Pix } from '../api-pix/api-pix.schemas';
+import { paymentIdOfTxid } from '../api-pix/api-pix.transformers';
 import { fromReference, toReference } from '../references';
 import { sendRequestSchema, type Favorecido, type Infraction, type SendRequest, type SentPix } from './efi.schemas';
 
@@ -211,24 +211,6 @@ export function spiReasonCode(codigo: string | undefined): string | null {
   }
 }
 
-/** A dispute notice (MED infraction) in our words: which received Pix, what it means for its funds, and when. */
-export interface PixDisputeNotice {
-  /** Idempotency of its effect: one per infraction and signal. */
-  readonly key: string;
-  readonly signal: DisputeSignal;
-  /** The received Pix disputed (matches a live PIX payment). */
-  readonly endToEndId: string;
-  /** The provider's id of the case. */
-  readonly providerReference: string;
-  /** Our word for the reported situation: scam, account_takeover, coercion, fraudulent_access, other. */
-  readonly reasonCode: string;
-  /** When the analysis must end (a defense is due before it), when the provider gives it. */
-  readonly deadline: string | null;
-  /** Lost: the amount the MED returns took back (minor units). Null otherwise (the case moves no money yet). */
-  readonly amountMinor: number | null;
-  readonly at: string;
-}
-
 const REASONS: Readonly<Record<string, string>> = {
   golpe: 'scam',
   'aquisicao da conta': 'account_takeover',
@@ -253,22 +235,28 @@ export function medReturnedMinor(pix: Pick<Pix, 'devolucoes'> | null): number {
 }
 
 /**
- * An infraction read back (and, once it is no longer under analysis, its Pix's MED returns) as a notice:
+ * An infraction read back with its Pix (whose txid names our payment, and whose MED returns say whether money
+ * left) as a notice:
  *  - a MED return made: lost, with the amount returned;
  *  - open or under defense (ABERTA, EM_DEFESA), or accepted with no return yet (ACEITA): withdrawn (the
  *    funds are held while the case is open), with the reason and the deadline;
  *  - closed without a return (REJEITADA, CANCELADA_EFI): won.
  */
-export function disputeNoticeOf(i: Infraction, medReturned: number, now: Date): PixDisputeNotice {
+export function disputeNoticeOf(i: Infraction, pix: Pick<Pix, 'devolucoes' | 'txid'> | null, now: Date): PixDisputeNotice {
+  const medReturned = medReturnedMinor(pix);
   const base = {
     endToEndId: i.endToEndId,
+    paymentId: pix?.txid ? paymentIdOfTxid(pix.txid) : null,
     providerReference: i.idInfracao,
     reasonCode: infractionReason(i.tipoSituacao),
     deadline: i.dadosAnalise?.prazoFinalizacao ?? null,
   };
   const at = i.atualizadoEm ?? i.dadosAnalise?.finalizacao ?? i.criadoEm ?? now.toISOString();
   if (medReturned > 0) return { ...base, key: `${i.idInfracao}:lost`, signal: 'lost', amountMinor: medReturned, at };
+  // The amount the infraction claims (it may be part of the Pix), when Efí gives a usable one.
+  const claimed = i.valor === undefined ? NaN : minorOf(i.valor);
+  const amountMinor = Number.isSafeInteger(claimed) && claimed > 0 ? claimed : null;
   if (i.status === 'REJEITADA' || i.status === 'CANCELADA_EFI')
-    return { ...base, key: `${i.idInfracao}:won`, signal: 'won', amountMinor: null, at };
-  return { ...base, key: `${i.idInfracao}:withdrawn`, signal: 'withdrawn', amountMinor: null, at: i.dadosAnalise?.abertura ?? at };
+    return { ...base, key: `${i.idInfracao}:won`, signal: 'won', amountMinor, at };
+  return { ...base, key: `${i.idInfracao}:withdrawn`, signal: 'withdrawn', amountMinor, at: i.dadosAnalise?.abertura ?? at };
 }

@@ -28,8 +28,19 @@ export interface OrderSealer {
 
 /** The sealer of the configured private key (the same key every container derives). */
 export function orderSealer(privateKey: KeyObject): OrderSealer {
-  const der = privateKey.export({ type: 'pkcs8', format: 'der' });
-  const key = Buffer.from(hkdfSync('sha256', der, Buffer.alloc(0), INFO, 32));
+  return sealerOf(privateKey.export({ type: 'pkcs8', format: 'der' }), INFO);
+}
+
+/**
+ * The sealer of a configured secret (a provider without a private key of ours: dLocal's client secret), under
+ * its own info so no two providers' seals open each other's. Same format and rules as orderSealer.
+ */
+export function secretSealer(secret: string, info: string): OrderSealer {
+  return sealerOf(Buffer.from(secret, 'utf8'), info);
+}
+
+function sealerOf(material: Buffer, info: string): OrderSealer {
+  const key = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), info, 32));
   const kid = createHash('sha256').update(key).digest('hex').slice(0, 8);
   return {
     seal(plain, claveRastreo) {

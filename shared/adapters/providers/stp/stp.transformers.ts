@@ -93,9 +93,10 @@ export type PreparedOrder = { readonly order: OrdenUnsigned } | { readonly inval
 
 /** The order for a payout, or why the beneficiary cannot be paid through STP (nothing is written then). */
 export function ordenOf(req: PayoutOrderRequest, cfg: { empresa: string; cuenta_ordenante: string }): PreparedOrder {
-  const institucion = institutionOfClabe(req.clabe);
+  const clabe = req.instantTransferKey ?? '';
+  const institucion = institutionOfClabe(clabe);
   if (!institucion) return { invalid: 'The CLABE’s bank code is not a SPEI participant.' };
-  if (req.clabe === cfg.cuenta_ordenante) return { invalid: 'The CLABE is the platform’s own account.' };
+  if (clabe === cfg.cuenta_ordenante) return { invalid: 'The CLABE is the platform’s own account.' };
   const nombre = stpText(req.beneficiaryName, 39);
   if (!nombre) return { invalid: 'The beneficiary name has no letters STP can take.' };
   return {
@@ -108,7 +109,7 @@ export function ordenOf(req: PayoutOrderRequest, cfg: { empresa: string; cuenta_
       cuentaOrdenante: cfg.cuenta_ordenante,
       tipoCuentaOrdenante: 40,
       institucionContraparte: institucion,
-      cuentaBeneficiario: req.clabe,
+      cuentaBeneficiario: clabe,
       tipoCuentaBeneficiario: 40,
       nombreBeneficiario: nombre,
       rfcCurpBeneficiario: rfcCurpOf(req.beneficiaryDocument),
