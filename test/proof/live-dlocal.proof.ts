@@ -17,7 +17,8 @@
  *   (c) dLocal saw no request off our schemas or unsigned; never two dLocal payments for one order_id (a second
  *       create is answered 5009 and read back) and never two dLocal refunds for one of our refunds;
  *   (d) every committed event reached the merchant's receiver;
- *   (e) the balance equals the sum of its ledger entries and is never negative; each refund is final as dLocal
+ *   (e) the balance (with the credits still to fold) equals the sum of its ledger entries and is never negative;
+ *       each refund is final as dLocal
  *       holds it (SUCCESS succeeded, REJECTED failed; pending while dLocal holds it PENDING or has none yet);
  *   (f) every payment the load got 200 or 502 PROVIDER_UNAVAILABLE for exists.
  * Exits 1 on a violation, 2 when the proof could not run. Knobs: PROOF_KILLS (default 2), PROOF_PHASE_SECONDS
@@ -226,8 +227,11 @@ function check(items: Item[], dlocal: FakeDlocal, receiver: Receiver): string[] 
   for (const e of items.filter((i) => String(i.PK).startsWith('EVENT#') && i.livemode === true))
     if (!delivered.has(e.event_id)) v.push(`d: event ${e.event_id} (${e.type}) never delivered`);
   const sum = ledger.reduce((s, l) => s + Number(l.amount_minor), 0);
+  // A credit (a payment, a failed refund's credit-back) reaches the balance item through its pending credit, folded
+  // within the fold's 30 s window (or the sweep's 120 s): the balance with what is still to fold equals the ledger.
+  const unfolded = items.filter((i) => i.entity === 'pending_credit' && i.mode === 'live').reduce((s, c) => s + Number(c.amount_minor), 0);
   for (const b of balances) {
-    if (Number(b.available_minor) !== sum) v.push(`e: balance ${b.available_minor} != ledger ${sum}`);
+    if (Number(b.available_minor) + unfolded !== sum) v.push(`e: balance ${b.available_minor} + ${unfolded} to fold != ledger ${sum}`);
     if (Number(b.available_minor) < 0) v.push(`e: negative balance ${b.available_minor}`);
   }
   for (const r of refunds) {
