@@ -23,7 +23,18 @@ export async function commitAndPublish(publisher: EventPublisher, write: Promise
 
 /** The stored objects a transaction can touch: a failed condition names the one whose condition failed. */
 export type EntityTag =
-  'session' | 'payment' | 'refund' | 'payout' | 'balance' | 'ledger_entry' | 'pending_credit' | 'event' | 'payout_counters' | 'unknown';
+  | 'session'
+  | 'payment'
+  | 'refund'
+  | 'payout'
+  | 'balance'
+  | 'ledger_entry'
+  | 'pending_credit'
+  | 'event'
+  | 'payout_counters'
+  /** The idempotency record of a keyed request: its claim is no longer this attempt's. */
+  | 'idempotency'
+  | 'unknown';
 
 /** A conditional write (or one item of a transaction) found the stored state changed: `entity` names which. */
 export class WriteConflict extends Error {
