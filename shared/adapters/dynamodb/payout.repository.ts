@@ -6,6 +6,7 @@ import { modeOf } from '../../domain/access';
 import { RETURNS_FUNDS, type Payout } from '../../domain/payouts/payout';
 import { balanceEntity, balanceMovement, balanceUpdate, objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
+import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { merchantEntity } from './entities/merchant.entity';
 import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
 import { providerOrderEntity } from './entities/provider-order.entity';
@@ -23,19 +24,21 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
   const folder = ledgerFolder(db, tableName);
 
   return {
-    async create({ payout, events, ledgerEntryId, now }) {
+    async create({ payout, events, ledgerEntryId, now, done }) {
       const TableName = tableName();
       const tx = transaction().add(
         payoutEntity.create(TableName, payout),
         ...movement(TableName, payout, -1, ledgerEntryId, 'payout', now),
         ...eventEntity.puts(TableName, events),
         payoutCountersEntity.change(TableName, payout, { total: 1, [payout.status]: 1 }, now),
+        // Last, so a payout or balance condition that fails with it is the one named.
+        done && idempotencyRecordEntity.done(TableName, done),
       );
       await commitDebit(tx, db, folder, payout);
       return events;
     },
 
-    async createMany({ payouts, now }) {
+    async createMany({ payouts, now, done }) {
       const TableName = tableName();
       const [first] = payouts;
       if (!first) return [];
@@ -60,6 +63,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
           ...eventEntity.puts(TableName, events),
         ]),
         payoutCountersEntity.change(TableName, first.payout, counts, now),
+        done && idempotencyRecordEntity.done(TableName, done),
       );
       await commitDebit(tx, db, folder, first.payout);
       return payouts.flatMap((p) => p.events);

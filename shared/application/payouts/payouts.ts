@@ -14,7 +14,7 @@ import { payoutEvent } from '../../domain/payouts/payout-events';
 import type { CreatePayoutInput } from '../../domain/payouts/payout.schemas';
 import type { CurrencyCode } from '../../domain/geo';
 import type { Principal } from '../access';
-import { commitAndPublish, WriteConflict, type BalanceView, type PayoutListQuery, type SettlementStep } from '../ports';
+import { commitAndPublish, WriteConflict, type Answering, type BalanceView, type PayoutListQuery, type SettlementStep } from '../ports';
 import { modeOf } from '../../domain/access';
 import { transition, type PayoutDeps } from './payout-transition';
 import { livePayoutConnector, payoutOrderRequest, registerLivePayout, resolveLivePayout, watchLivePayout } from './payouts-live';
@@ -144,13 +144,29 @@ export async function launchPayout(deps: PayoutDeps, prepared: PreparedPayout): 
 export const insufficientBalance = (amount: number, currency: string) =>
   new AppError('INSUFFICIENT_BALANCE', `The ${currency} balance does not cover ${amount} ${currency}.`);
 
-export async function createPayout(deps: PayoutDeps, principal: Principal, input: CreatePayoutInput, payoutId: string): Promise<Payout> {
+/**
+ * A payout: checked, committed (debit, ledger entry, events and, on a keyed request, its answer, in one
+ * transaction), then launched. `answering`: the keyed request's answer for the committed payout.
+ */
+export async function createPayout(
+  deps: PayoutDeps,
+  principal: Principal,
+  input: CreatePayoutInput,
+  payoutId: string,
+  answering?: Answering<Payout>,
+): Promise<Payout> {
   const prepared = await preparePayout(deps, principal, input, payoutId);
   const { payout } = prepared;
   try {
     await commitAndPublish(
       deps.publisher,
-      deps.store.create({ payout, events: prepared.events, ledgerEntryId: deps.ids.newId('le_'), now: payout.created_at }),
+      deps.store.create({
+        payout,
+        events: prepared.events,
+        ledgerEntryId: deps.ids.newId('le_'),
+        now: payout.created_at,
+        done: answering?.(payout),
+      }),
     );
   } catch (e) {
     if (e instanceof WriteConflict && e.entity === 'balance') throw insufficientBalance(input.amount, input.currency);

@@ -1,0 +1,240 @@
+/**
+ * Issue 31, lever 2: a keyed create's answer is written in the same transaction as its effect. Random sequences of
+ * keyed payout requests (single and batch, a few keys, sometimes the same key with another body, sometimes more
+ * than the balance holds) go through our idempotency runner and the real DynamoDB adapters on DynamoDB Local, with
+ * the process killed at a random DynamoDB call of an attempt (before it is sent, or after it committed and before
+ * its answer is read): from then on nothing more of that attempt reaches DynamoDB, no cleanup runs. The client
+ * retries with the same key and body (waiting out a 409 while the dead attempt's claim lasts) until it has an
+ * answer. Then:
+ *   - never a second effect: the payouts stored are exactly the ones the successful answers name, each debited
+ *     once (balance = top-ups - payouts = sum of the ledger);
+ *   - never a lost answer: once a key has answered 200, every later request with that key and body gets the same
+ *     body (replayed), and one with another body is 422 IDEMPOTENCY_KEY_REUSED.
+ */
+import fc from 'fast-check';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { idempotencyRecords } from '../../shared/adapters/dynamodb/idempotency.store';
+import { createPayout, createPayoutBatch, topUpTestBalance, type BatchResult } from '../../shared/application/payouts';
+import { AppError } from '../../shared/domain/errors';
+import type { Payout } from '../../shared/domain/payouts/payout';
+import { deriveId, makeIdempotentRunner, REPLAYED_HEADER, type IdempotencyScope } from '../../shared/http/middleware/idempotency';
+import { createdPayoutView, payoutBatchView } from '../../shared/http/views/payout.view';
+import { memoryMerchant, memoryPayoutDeps, payoutInput, speiBeneficiary } from '../support/in-memory';
+import { dynamoBackend, dynamoConnection } from './backends';
+
+const NUM_RUNS = Number(process.env.PROPERTY_IDEMPOTENCY_RUNS ?? 12);
+/** What a dead attempt's claim lasts (the function's timeout): a retry waits it out. */
+const CLAIM_MS = 10_000;
+const conn = dynamoConnection();
+afterAll(() => conn.close());
+
+class Crash extends Error {
+  override readonly name = 'Crash';
+}
+
+/** Where the next attempt dies: at its n-th DynamoDB call, before it is sent or after it took effect. */
+interface CrashPoint {
+  readonly at: number;
+  readonly after: boolean;
+}
+
+/** The document client of one process: `kill` arms a crash point; once dead, every call fails unsent. */
+function crashingClient(doc: DynamoDBDocumentClient) {
+  let point: CrashPoint | null = null;
+  let calls = 0;
+  let dead = false;
+  const send = async (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
+    if (dead) throw new Crash('dead');
+    if (point && calls++ === point.at) {
+      dead = true;
+      if (point.after) await doc.send(command);
+      throw new Crash(`killed at call ${point.at} (${point.after ? 'after' : 'before'} it)`);
+    }
+    return doc.send(command);
+  };
+  const client = new Proxy(doc, { get: (t, p, r) => (p === 'send' ? send : Reflect.get(t, p, r)) });
+  return {
+    client,
+    /** A new process: alive, dying at `next` (or never). */
+    restart(next: CrashPoint | null) {
+      point = next;
+      calls = 0;
+      dead = false;
+    },
+  };
+}
+
+type Route = 'createPayout' | 'createPayoutBatch';
+interface Op {
+  readonly route: Route;
+  readonly key: number;
+  /** 0 and 1: two bodies a key may carry; 2: more than the balance holds (single) or a bad item (batch). */
+  readonly variant: number;
+  readonly crashes: readonly CrashPoint[];
+  /** The client gives up after its first attempt dies (and comes back, if ever, only with a later op). */
+  readonly abandon: boolean;
+}
+
+const opArb: fc.Arbitrary<Op> = fc.record({
+  route: fc.constantFrom<Route>('createPayout', 'createPayoutBatch'),
+  key: fc.nat({ max: 2 }),
+  variant: fc.nat({ max: 2 }),
+  crashes: fc.array(fc.record({ at: fc.nat({ max: 5 }), after: fc.boolean() }), { maxLength: 2 }),
+  abandon: fc.boolean(),
+});
+
+const brl = (amount: number) => payoutInput({ amount });
+const mxn = (amount: number) => payoutInput({ method_code: 'svc-mt-30', currency: 'MXN', amount, beneficiary: speiBeneficiary() });
+
+/** The request body of an op: single payouts in BRL; batches of BRL and MXN payouts (two chunks, two debits). */
+function bodyOf(op: Op): unknown {
+  if (op.route === 'createPayout') return op.variant === 2 ? brl(900_000) : brl(op.variant === 0 ? 20 : 35);
+  const items: unknown[] = [brl(10), mxn(40), brl(op.variant === 1 ? 12 : 11), mxn(41)];
+  return op.variant === 2 ? [...items, { method_code: 'svc-mt-5', amount: -1 }] : items;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly body: string;
+  readonly replayed: boolean;
+  readonly code?: string;
+}
+
+it(
+  `keyed payouts with a crash between any two steps: never a second payout, never a lost answer (${NUM_RUNS} runs)`,
+  async () => {
+    let crashes = 0;
+    let replays = 0;
+    let abandoned = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 8 }), async (ops) => {
+        const table = await conn.table();
+        try {
+          const proc = crashingClient(conn.doc);
+          const backend = dynamoBackend(proc.client, table.name);
+          const { world } = backend;
+          const deps = memoryPayoutDeps(world);
+          const { principal } = await memoryMerchant(world);
+          const merchantId = principal.merchant.merchant_id;
+          await topUpTestBalance(deps, merchantId, 'BRL', 1000);
+          await topUpTestBalance(deps, merchantId, 'MXN', 1000);
+          const run = makeIdempotentRunner<{ statusCode: number; body: string; headers?: Record<string, string> }>(
+            () => idempotencyRecords(proc.client, () => table.name),
+            () => world.clock.now().getTime(),
+          );
+
+          const attempt = async (op: Op): Promise<Answer | 'crash'> => {
+            const scope: IdempotencyScope = { merchantId, mode: 'test', routeId: op.route, key: `k${op.key}` };
+            const body = bodyOf(op);
+            try {
+              const r = await run(scope, { body }, { getRemainingTimeInMillis: () => CLAIM_MS }, async (answering) => {
+                if (op.route === 'createPayout') {
+                  const view = (p: Payout) => ({ statusCode: 200, body: JSON.stringify(createdPayoutView(p)) });
+                  const input = body as ReturnType<typeof brl>;
+                  return view(await createPayout(deps, principal, input, deriveId('po_', scope), (p) => answering(view(p))));
+                }
+                const view = (b: BatchResult) => ({ statusCode: 200, body: JSON.stringify(payoutBatchView(b)) });
+                const batch = await createPayoutBatch(deps, principal, body as unknown[], deriveId('pb_', scope), (b) =>
+                  answering(view(b)),
+                );
+                return view(batch);
+              });
+              return { status: r.statusCode, body: r.body, replayed: r.headers?.[REPLAYED_HEADER] === 'true' };
+            } catch (e) {
+              if (e instanceof Crash) return 'crash';
+              if (e instanceof AppError) return { status: e.status, body: '', replayed: false, code: e.code };
+              throw e;
+            }
+          };
+
+          /** The client: retries with the same key and body until it has an answer (a new process each time). */
+          const request = async (op: Op): Promise<Answer> => {
+            for (let i = 0; i < 10; i++) {
+              proc.restart(op.crashes[i] ?? null);
+              const a = await attempt(op);
+              if (a === 'crash') {
+                crashes++;
+                continue;
+              }
+              if (a.code === 'IDEMPOTENCY_IN_PROGRESS') {
+                world.clock.advance(CLAIM_MS + 1); // the dead attempt's claim runs out
+                continue;
+              }
+              return a;
+            }
+            throw new Error('no answer after 10 attempts');
+          };
+
+          /** Per route and key: the body that holds it, and the answer it gave (null: its attempt died unanswered). */
+          const holders = new Map<string, { variant: number; body: string | null }>();
+          const check = (op: Op, a: Answer) => {
+            const slot = `${op.route}#${op.key}`;
+            const holder = holders.get(slot);
+            if (holder && holder.variant !== op.variant) {
+              expect(a.code).toBe('IDEMPOTENCY_KEY_REUSED');
+            } else if (holder?.body) {
+              expect({ status: a.status, body: a.body }).toEqual({ status: 200, body: holder.body });
+              expect(a.replayed).toBe(true);
+              replays++;
+            } else {
+              expect(a.code).not.toBe('IDEMPOTENCY_KEY_REUSED');
+              if (a.status === 200) holders.set(slot, { variant: op.variant, body: a.body });
+              else holders.delete(slot); // errors are not stored: the key is free again
+            }
+          };
+          for (const op of ops) {
+            const [first] = op.crashes;
+            if (op.abandon && first) {
+              proc.restart(first);
+              const a = await attempt(op);
+              if (a !== 'crash') check(op, a);
+              else {
+                crashes++;
+                abandoned++;
+                const slot = `${op.route}#${op.key}`;
+                // Its claim was written unless it died before its first call: the key is its body's from then on.
+                if ((first.at > 0 || first.after) && !holders.has(slot)) holders.set(slot, { variant: op.variant, body: null });
+                world.clock.advance(CLAIM_MS + 1);
+              }
+              continue;
+            }
+            check(op, await request(op));
+          }
+          // The clients that gave up come back once, so every effect has its answer.
+          for (const [slot, h] of [...holders]) {
+            if (h.body !== null) continue;
+            const [route, key] = slot.split('#') as [Route, string];
+            const op: Op = { route, key: Number(key), variant: h.variant, crashes: [], abandon: false };
+            check(op, await request(op));
+          }
+
+          // Effects: exactly the payouts the answers name, each debited once.
+          proc.restart(null);
+          const named = new Set<string>();
+          for (const [slot, { body }] of holders) {
+            const answer = JSON.parse(body ?? '{}') as { payout_id?: string; results?: { payout_id?: string }[] };
+            if (slot.startsWith('createPayout#')) named.add(answer.payout_id!);
+            else for (const r of answer.results ?? []) if (r.payout_id) named.add(r.payout_id);
+          }
+          const page = await deps.store.list(merchantId, 'test', { limit: 100, offset: 0 });
+          expect(page.items.map((p) => p.payout_id).sort()).toEqual([...named].sort());
+          expect(page.total).toBe(named.size);
+          for (const currency of ['BRL', 'MXN'] as const) {
+            const out = page.items.filter((p) => p.currency === currency).reduce((s, p) => s + p.amount_minor, 0);
+            const balance = (await deps.store.balances(merchantId, 'test')).find((b) => b.currency === currency)?.available_minor;
+            expect(balance).toBe(100_000 - out);
+            const ledger = await backend.ledger(merchantId, currency);
+            expect(ledger.reduce((s, e) => s + Number(e.amount_minor), 0)).toBe(balance);
+          }
+        } finally {
+          await table.drop();
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    expect(crashes).toBeGreaterThan(0);
+    expect(replays).toBeGreaterThan(0);
+    expect(abandoned).toBeGreaterThan(0);
+  },
+  Math.max(180_000, NUM_RUNS * 20_000),
+);
