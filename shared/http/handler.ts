@@ -51,7 +51,7 @@ export interface HttpRequest<Q, P, B> {
    * transaction as its effect (shared/application/ports/idempotency-ports.ts): pass the view the handler answers
    * with. Undefined without a key.
    */
-  answering<T>(view: (result: T) => HttpResponse): Answering<T>;
+  answering<T>(view: (result: T) => HttpResponse | Promise<HttpResponse>): Answering<T>;
 }
 
 export interface HttpHandlerOptions<QS, PS, BS> {
@@ -122,9 +122,9 @@ export function httpHandler<
       },
       idempotencyKey: scope?.key,
       newId: (prefix) => (scope ? deriveId(prefix, scope) : ids.newId(prefix)),
-      answering: <T>(view: (result: T) => HttpResponse): Answering<T> => {
+      answering: <T>(view: (result: T) => HttpResponse | Promise<HttpResponse>): Answering<T> => {
         const recorded = answer;
-        return recorded ? (result: T) => recorded(toResult(view(result))) : undefined;
+        return recorded ? async (result: T) => recorded(toResult(await view(result))) : undefined;
       },
     };
     const run = async () => toResult(await options.handler(req));

@@ -204,11 +204,12 @@ describe('makeIdempotentRunner (in-memory records)', () => {
 
   it('the answer committed with the effect needs no second write, and a crash after the commit replays it', async () => {
     type Env = ReturnType<typeof setup>;
-    const committing = (env: Env, hang: boolean) => async (answering: (r: Result) => Parameters<Env['store']['commitDone']>[0]) => {
-      const r = await env.work()();
-      expect(env.store.commitDone(answering(r))).toBe(true); // the effect's transaction, with the record
-      return hang ? new Promise<Result>(() => undefined) : r;
-    };
+    const committing =
+      (env: Env, hang: boolean) => async (answering: (r: Result) => Promise<Parameters<Env['store']['commitDone']>[0]>) => {
+        const r = await env.work()();
+        expect(env.store.commitDone(await answering(r))).toBe(true); // the effect's transaction, with the record
+        return hang ? new Promise<Result>(() => undefined) : r;
+      };
     const crashed = setup();
     void crashed.run(scope, input, lambdaContext(), committing(crashed, true)); // dies right after its commit
     await new Promise((r) => setImmediate(r));
@@ -227,7 +228,7 @@ describe('makeIdempotentRunner (in-memory records)', () => {
   it('records the final answer when it differs from the committed one (a provider called after the commit)', async () => {
     const { run, store } = setup();
     const first = await run(scope, input, lambdaContext(), async (answering) => {
-      store.commitDone(answering({ statusCode: 200, body: '{"status":"processing"}' }));
+      store.commitDone(await answering({ statusCode: 200, body: '{"status":"processing"}' }));
       return { statusCode: 200, body: '{"status":"processing","order":"o-1"}' };
     });
     const replay = await run(scope, input, lambdaContext(), async () => ({ statusCode: 500, body: '' }));
@@ -238,7 +239,7 @@ describe('makeIdempotentRunner (in-memory records)', () => {
     const { run, work, calls, store } = setup();
     const unavailable = new AppError('PROVIDER_UNAVAILABLE');
     const failed = run(scope, input, lambdaContext(), async (answering) => {
-      store.commitDone(answering({ statusCode: 200, body: '{"status":"pending"}' }));
+      store.commitDone(await answering({ statusCode: 200, body: '{"status":"pending"}' }));
       throw unavailable;
     });
     await expect(failed).rejects.toBe(unavailable);

@@ -74,7 +74,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       return r.Item ? stripKeys<Payout>(r.Item) : null;
     },
 
-    async transition({ payout, to, patch, events, creditEntryId, now }) {
+    async transition({ payout, to, patch, events, creditEntryId, now, done }) {
       const TableName = tableName();
       await transaction()
         .add(
@@ -82,6 +82,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
           ...eventEntity.puts(TableName, events),
           payoutCountersEntity.change(TableName, payout, { [payout.status]: -1, [to]: 1 }, now),
           ...(RETURNS_FUNDS.has(to) && creditEntryId ? movement(TableName, payout, 1, creditEntryId, `payout_${to}`, now) : []),
+          done && idempotencyRecordEntity.done(TableName, done),
         )
         .commit(db);
       return events;

@@ -140,7 +140,7 @@ export async function createPayoutBatch(
   for (const [i, chunk] of chunks.entries()) {
     try {
       const payouts = chunk.map((a) => ({ payout: a.prepared.payout, events: a.prepared.events, ledgerEntryId: deps.ids.newId('le_') }));
-      const done = i === chunks.length - 1 ? answering?.(answerOf(batchId, results, [...launch, ...chunk])) : undefined;
+      const done = i === chunks.length - 1 ? await answering?.(answerOf(batchId, results, [...launch, ...chunk])) : undefined;
       await commitAndPublish(deps.publisher, deps.store.createMany({ payouts, now: chunk[0]!.prepared.payout.created_at, done }));
       launch.push(...chunk);
     } catch (e) {

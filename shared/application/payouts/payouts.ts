@@ -165,7 +165,7 @@ export async function createPayout(
         events: prepared.events,
         ledgerEntryId: deps.ids.newId('le_'),
         now: payout.created_at,
-        done: answering?.(payout),
+        done: await answering?.(payout),
       }),
     );
   } catch (e) {
@@ -190,7 +190,13 @@ export async function getPayout(deps: PayoutDeps, principal: Principal, payoutId
   return ownPayout(deps, principal, payoutId);
 }
 
-export async function cancelPayout(deps: PayoutDeps, principal: Principal, payoutId: string): Promise<Payout> {
+/** pending -> cancelled, credited back; `answering`: the keyed request's answer, in the same transaction. */
+export async function cancelPayout(
+  deps: PayoutDeps,
+  principal: Principal,
+  payoutId: string,
+  answering?: Answering<Payout>,
+): Promise<Payout> {
   const p = await ownPayout(deps, principal, payoutId);
   if (p.status !== 'pending') {
     throw new AppError(
@@ -199,7 +205,7 @@ export async function cancelPayout(deps: PayoutDeps, principal: Principal, payou
     );
   }
   try {
-    return await transition(deps, p, 'cancelled');
+    return await transition(deps, p, 'cancelled', {}, answering);
   } catch (e) {
     if (e instanceof WriteConflict) throw new AppError('CANNOT_CANCEL', 'The payout started processing before it could be cancelled.');
     throw e;

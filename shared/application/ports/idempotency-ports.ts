@@ -24,9 +24,9 @@ export interface IdempotencyDone {
 
 /**
  * How a use case's result becomes its request's recorded answer; undefined on a request without a key. The use
- * case hands `answering(result)` to the store that commits the effect.
+ * case hands `await answering(result)` to the store that commits the effect.
  */
-export type Answering<T> = ((result: T) => IdempotencyDone) | undefined;
+export type Answering<T> = ((result: T) => Promise<IdempotencyDone>) | undefined;
 
 /** What a claim found: the record is ours, or already answered, or another attempt holds it, or another body's. */
 export type ClaimOutcome =

@@ -49,6 +49,8 @@ export interface PayoutStore {
     events: DomainEvent[];
     creditEntryId?: string;
     now: string;
+    /** A keyed request's answer (a cancel), recorded in the same transaction. */
+    done?: IdempotencyDone;
   }): Promise<Committed>;
   /**
    * A return check of a completed payout that found none: its watch moves on to `next`, or ends (null).

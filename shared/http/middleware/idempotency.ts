@@ -80,7 +80,7 @@ export function makeIdempotentRunner<R extends { headers?: Record<string, string
 
     const { claim } = found;
     let committed: string | undefined; // the answer the effect's transaction wrote, once it committed
-    const answering = (result: R): IdempotencyDone => {
+    const answering = async (result: R): Promise<IdempotencyDone> => {
       const answer = plain(result);
       const text = JSON.stringify(answer);
       return { claim, answer, expiresAt, committed: () => (committed = text) };
