@@ -140,13 +140,14 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
 
     oldestProviderCheck: () => oldestInWorkIndex(db, tableName(), indexKeys.providerPartition),
 
-    async transitionSession({ session, to, payment, events, now }) {
+    async transitionSession({ session, to, payment, events, now, done }) {
       const TableName = tableName();
       await transaction()
         .add(
           sessionEntity.close(TableName, session, to, payment?.to, now),
           payment && paymentEntity.close(TableName, payment.payment.payment_id, payment.to, now),
           ...eventEntity.puts(TableName, events),
+          done && idempotencyRecordEntity.done(TableName, done),
         )
         .commit(db);
       return events;

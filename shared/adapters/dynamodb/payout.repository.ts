@@ -215,7 +215,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       }));
     },
 
-    async topUp({ merchantId, livemode, currency, amountMinor, entryId, reason, now }) {
+    async topUp({ merchantId, livemode, currency, amountMinor, entryId, reason, now, done }) {
       await transaction()
         .add(
           ...balanceMovement(
@@ -223,6 +223,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
             { merchantId, livemode, currency, amountMinor, entryId, reason, objectId: merchantId, at: now },
             { immediate: true },
           ),
+          done && idempotencyRecordEntity.done(tableName(), done),
         )
         .commit(db);
     },

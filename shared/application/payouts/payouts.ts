@@ -272,17 +272,25 @@ export async function balances(deps: PayoutDeps, principal: Principal): Promise<
   return deps.store.balances(principal.merchant.merchant_id, principal.mode);
 }
 
+/**
+ * Test money into a sandbox balance. `answering`: a keyed request's answer, recorded in the top-up's transaction:
+ * the balances as this top-up leaves them (read before it, plus its amount), so a retry after a crash never tops
+ * up twice.
+ */
 export async function topUpTestBalance(
   deps: Pick<PayoutDeps, 'store' | 'ids' | 'clock'>,
   merchantId: string,
   currency: CurrencyCode,
   amount: number,
+  answering?: Answering<BalanceView[]>,
 ) {
   const minor = toMinor(amount, currency);
   if (minor === null)
     throw new AppError('VALIDATION_ERROR', 'Invalid amount.', {
       details: [{ field: 'amount', message: `must be greater than 0 with at most the decimals of ${currency}` }],
     });
+  const now = deps.clock.now().toISOString();
+  const after = answering && toppedUp(await deps.store.balances(merchantId, 'test'), currency, minor, now);
   await deps.store.topUp({
     merchantId,
     livemode: false,
@@ -290,8 +298,17 @@ export async function topUpTestBalance(
     amountMinor: minor,
     entryId: deps.ids.newId('le_'),
     reason: 'test_top_up',
-    now: deps.clock.now().toISOString(),
+    now,
+    done: after && (await answering?.(after)),
   });
+}
+
+/** Balances (by currency, as the store lists them) after `minor` more in `currency` at `at`. */
+function toppedUp(list: readonly BalanceView[], currency: string, minor: number, at: string): BalanceView[] {
+  const found = list.some((b) => b.currency === currency);
+  const out = list.map((b) => (b.currency === currency ? { ...b, available_minor: b.available_minor + minor, updated_at: at } : b));
+  if (!found) out.push({ currency, available_minor: minor, updated_at: at });
+  return out.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
 }
 
 /**

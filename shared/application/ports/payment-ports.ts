@@ -82,6 +82,8 @@ export interface PaymentStore {
     payment?: { payment: Payment; to: Extract<PaymentStatus, 'cancelled' | 'expired'> };
     events: DomainEvent[];
     now: string;
+    /** A keyed request's answer (a cancel), recorded in the same transaction. */
+    done?: IdempotencyDone;
   }): Promise<Committed>;
   /** Sessions and payments whose expiry is due, from the work index (no Scan). */
   dueForExpiry(now: string, limit: number): Promise<Array<{ kind: 'session' | 'payment'; id: string }>>;

@@ -77,6 +77,8 @@ export interface PayoutStore {
     entryId: string;
     reason: string;
     now: string;
+    /** A keyed request's answer (a sandbox top-up), recorded in the same transaction. */
+    done?: IdempotencyDone;
   }): Promise<void>;
 }
 
