@@ -1,25 +1,27 @@
 /**
  * Issue 31, lever 2: a keyed create's answer is written in the same transaction as its effect. Random sequences of
- * keyed payout requests (single and batch, a few keys, sometimes the same key with another body, sometimes more
- * than the balance holds) go through our idempotency runner and the real DynamoDB adapters on DynamoDB Local, with
- * the process killed at a random DynamoDB call of an attempt (before it is sent, or after it committed and before
+ * keyed payout requests (single and batch, cancels, sandbox top-ups; a few keys, sometimes the same key with another
+ * body, sometimes more than the balance holds) go through our idempotency runner and the real DynamoDB adapters on DynamoDB Local, with
+ * the process killed at a random DynamoDB write of an attempt (before it is sent, or after it committed and before
  * its answer is read): from then on nothing more of that attempt reaches DynamoDB, no cleanup runs. The client
  * retries with the same key and body (waiting out a 409 while the dead attempt's claim lasts) until it has an
  * answer. Then:
  *   - never a second effect: the payouts stored are exactly the ones the successful answers name, each debited
- *     once (balance = top-ups - payouts = sum of the ledger);
+ *     once and credited back once if cancelled, each top-up credited once (balance = top-ups - payouts = ledger);
+ *   - a cancel that committed was answered 200 (its retry replays it, never "already cancelled");
  *   - never a lost answer: once a key has answered 200, every later request with that key and body gets the same
  *     body (replayed), and one with another body is 422 IDEMPOTENCY_KEY_REUSED.
  */
 import fc from 'fast-check';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { idempotencyRecords } from '../../shared/adapters/dynamodb/idempotency.store';
-import { createPayout, createPayoutBatch, topUpTestBalance, type BatchResult } from '../../shared/application/payouts';
+import { cancelPayout, createPayout, createPayoutBatch, topUpTestBalance, type BatchResult } from '../../shared/application/payouts';
+import type { BalanceView } from '../../shared/application/ports';
 import { AppError } from '../../shared/domain/errors';
 import type { Payout } from '../../shared/domain/payouts/payout';
 import { deriveId, makeIdempotentRunner, REPLAYED_HEADER, type IdempotencyScope } from '../../shared/http/middleware/idempotency';
-import { createdPayoutView, payoutBatchView } from '../../shared/http/views/payout.view';
-import { memoryMerchant, memoryPayoutDeps, payoutInput, speiBeneficiary } from '../support/in-memory';
+import { balancesView, cancelledPayoutView, createdPayoutView, payoutBatchView } from '../../shared/http/views/payout.view';
+import { memoryMerchant, memoryPayoutDeps, PAYOUT_DOCS, payoutInput, pixBeneficiary, speiBeneficiary } from '../support/in-memory';
 import { dynamoBackend, dynamoConnection } from './backends';
 
 const NUM_RUNS = Number(process.env.PROPERTY_IDEMPOTENCY_RUNS ?? 12);
@@ -32,23 +34,24 @@ class Crash extends Error {
   override readonly name = 'Crash';
 }
 
-/** Where the next attempt dies: at its n-th DynamoDB call, before it is sent or after it took effect. */
+/** Where the next attempt dies: at its n-th DynamoDB write, before it is sent or after it took effect. */
 interface CrashPoint {
   readonly at: number;
   readonly after: boolean;
 }
 
-/** The document client of one process: `kill` arms a crash point; once dead, every call fails unsent. */
+/** The document client of one process: `restart` arms a crash point; once dead, every call fails unsent. */
 function crashingClient(doc: DynamoDBDocumentClient) {
   let point: CrashPoint | null = null;
   let calls = 0;
   let dead = false;
   const send = async (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
     if (dead) throw new Crash('dead');
-    if (point && calls++ === point.at) {
+    const write = !/^(Get|Query|BatchGet)/.test(command.constructor.name);
+    if (point && write && calls++ === point.at) {
       dead = true;
       if (point.after) await doc.send(command);
-      throw new Crash(`killed at call ${point.at} (${point.after ? 'after' : 'before'} it)`);
+      throw new Crash(`killed at write ${point.at} (${point.after ? 'after' : 'before'} it)`);
     }
     return doc.send(command);
   };
@@ -64,31 +67,38 @@ function crashingClient(doc: DynamoDBDocumentClient) {
   };
 }
 
-type Route = 'createPayout' | 'createPayoutBatch';
+type Route = 'createPayout' | 'createPayoutBatch' | 'cancelPayout' | 'topUpTestBalance';
 interface Op {
   readonly route: Route;
   readonly key: number;
-  /** 0 and 1: two bodies a key may carry; 2: more than the balance holds (single) or a bad item (batch). */
+  /**
+   * 0 and 1: two bodies a key may carry (1: a single payout held pending, so it can be cancelled); 2: more than the
+   * balance holds (single), a bad item (batch), another amount (top-up). A cancel's key k cancels create key k's payout.
+   */
   readonly variant: number;
   readonly crashes: readonly CrashPoint[];
   /** The client gives up after its first attempt dies (and comes back, if ever, only with a later op). */
   readonly abandon: boolean;
 }
 
-const opArb: fc.Arbitrary<Op> = fc.record({
-  route: fc.constantFrom<Route>('createPayout', 'createPayoutBatch'),
-  key: fc.nat({ max: 2 }),
-  variant: fc.nat({ max: 2 }),
-  crashes: fc.array(fc.record({ at: fc.nat({ max: 5 }), after: fc.boolean() }), { maxLength: 2 }),
-  abandon: fc.boolean(),
-});
+const opArb: fc.Arbitrary<Op> = fc
+  .record({
+    route: fc.constantFrom<Route>('createPayout', 'createPayout', 'createPayoutBatch', 'cancelPayout', 'topUpTestBalance'),
+    key: fc.nat({ max: 2 }),
+    variant: fc.nat({ max: 2 }),
+    crashes: fc.array(fc.record({ at: fc.nat({ max: 4 }), after: fc.boolean() }), { maxLength: 2 }),
+    abandon: fc.boolean(),
+  })
+  .map((op) => (op.route === 'cancelPayout' ? { ...op, variant: 0 } : op));
 
-const brl = (amount: number) => payoutInput({ amount });
+const brl = (amount: number, document: string = PAYOUT_DOCS.complete) => payoutInput({ amount, beneficiary: pixBeneficiary(document) });
 const mxn = (amount: number) => payoutInput({ method_code: 'svc-mt-30', currency: 'MXN', amount, beneficiary: speiBeneficiary() });
 
 /** The request body of an op: single payouts in BRL; batches of BRL and MXN payouts (two chunks, two debits). */
 function bodyOf(op: Op): unknown {
-  if (op.route === 'createPayout') return op.variant === 2 ? brl(900_000) : brl(op.variant === 0 ? 20 : 35);
+  if (op.route === 'createPayout') return op.variant === 2 ? brl(900_000) : op.variant === 0 ? brl(20) : brl(35, PAYOUT_DOCS.hold);
+  if (op.route === 'topUpTestBalance') return { currency: 'BRL', amount: 5 + 2 * op.variant };
+  if (op.route === 'cancelPayout') return null;
   const items: unknown[] = [brl(10), mxn(40), brl(op.variant === 1 ? 12 : 11), mxn(41)];
   return op.variant === 2 ? [...items, { method_code: 'svc-mt-5', amount: -1 }] : items;
 }
@@ -126,8 +136,20 @@ it(
           const attempt = async (op: Op): Promise<Answer | 'crash'> => {
             const scope: IdempotencyScope = { merchantId, mode: 'test', routeId: op.route, key: `k${op.key}` };
             const body = bodyOf(op);
+            const target = deriveId('po_', { ...scope, routeId: 'createPayout' });
+            const input = op.route === 'cancelPayout' ? { path: { payout_id: target } } : { body };
             try {
-              const r = await run(scope, { body }, { getRemainingTimeInMillis: () => CLAIM_MS }, async (answering) => {
+              const r = await run(scope, input, { getRemainingTimeInMillis: () => CLAIM_MS }, async (answering) => {
+                if (op.route === 'cancelPayout') {
+                  const view = (p: Payout) => ({ statusCode: 200, body: JSON.stringify(cancelledPayoutView(p)) });
+                  return view(await cancelPayout(deps, principal, target, (p) => answering(view(p))));
+                }
+                if (op.route === 'topUpTestBalance') {
+                  const view = (list: BalanceView[]) => ({ statusCode: 200, body: JSON.stringify(balancesView(false, list)) });
+                  const { amount } = body as { amount: number };
+                  await topUpTestBalance(deps, merchantId, 'BRL', amount, (list) => answering(view(list)));
+                  return view(await deps.store.balances(merchantId, 'test'));
+                }
                 if (op.route === 'createPayout') {
                   const view = (p: Payout) => ({ statusCode: 200, body: JSON.stringify(createdPayoutView(p)) });
                   const input = body as ReturnType<typeof brl>;
@@ -211,18 +233,29 @@ it(
           // Effects: exactly the payouts the answers name, each debited once.
           proc.restart(null);
           const named = new Set<string>();
+          let toppedUp = 0;
           for (const [slot, { body }] of holders) {
             const answer = JSON.parse(body ?? '{}') as { payout_id?: string; results?: { payout_id?: string }[] };
             if (slot.startsWith('createPayout#')) named.add(answer.payout_id!);
-            else for (const r of answer.results ?? []) if (r.payout_id) named.add(r.payout_id);
+            if (slot.startsWith('createPayoutBatch#')) for (const r of answer.results ?? []) if (r.payout_id) named.add(r.payout_id);
+            if (slot.startsWith('topUpTestBalance#')) toppedUp += 500 + 200 * holders.get(slot)!.variant;
           }
           const page = await deps.store.list(merchantId, 'test', { limit: 100, offset: 0 });
           expect(page.items.map((p) => p.payout_id).sort()).toEqual([...named].sort());
           expect(page.total).toBe(named.size);
+          // A cancel that committed was answered: its key holds the 200 (never "already cancelled" on the retry).
+          for (const p of page.items.filter((x) => x.status === 'cancelled')) {
+            const key = [0, 1, 2].find(
+              (k) => deriveId('po_', { merchantId, mode: 'test', routeId: 'createPayout', key: `k${k}` }) === p.payout_id,
+            );
+            expect(holders.get(`cancelPayout#${key}`)?.body).toContain('"status":"cancelled"');
+          }
           for (const currency of ['BRL', 'MXN'] as const) {
-            const out = page.items.filter((p) => p.currency === currency).reduce((s, p) => s + p.amount_minor, 0);
+            const out = page.items
+              .filter((p) => p.currency === currency && p.status !== 'cancelled')
+              .reduce((s, p) => s + p.amount_minor, 0);
             const balance = (await deps.store.balances(merchantId, 'test')).find((b) => b.currency === currency)?.available_minor;
-            expect(balance).toBe(100_000 - out);
+            expect(balance).toBe(100_000 + (currency === 'BRL' ? toppedUp : 0) - out);
             const ledger = await backend.ledger(merchantId, currency);
             expect(ledger.reduce((s, e) => s + Number(e.amount_minor), 0)).toBe(balance);
           }
