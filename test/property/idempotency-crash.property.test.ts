@@ -1,13 +1,14 @@
 /**
  * Issue 31, lever 2: a keyed create's answer is written in the same transaction as its effect. Random sequences of
- * keyed payout requests (single and batch, cancels, sandbox top-ups; a few keys, sometimes the same key with another
- * body, sometimes more than the balance holds) go through our idempotency runner and the real DynamoDB adapters on DynamoDB Local, with
- * the process killed at a random DynamoDB write of an attempt (before it is sent, or after it committed and before
- * its answer is read): from then on nothing more of that attempt reaches DynamoDB, no cleanup runs. The client
- * retries with the same key and body (waiting out a 409 while the dead attempt's claim lasts) until it has an
+ * keyed requests (payouts single and batch, cancels, sandbox top-ups, direct card payments, refunds; a few keys,
+ * sometimes the same key with another body, sometimes more than the balance holds or a declined card) go through
+ * our idempotency runner and the real DynamoDB adapters on DynamoDB Local, with the process killed at a random
+ * DynamoDB write of an attempt (before it is sent, or after it committed and before its answer is read): from then
+ * on nothing more of that attempt reaches DynamoDB, no cleanup runs. The client retries with the same key and body
+ * (waiting out a 409 while the dead attempt's claim lasts) until it has an
  * answer. Then:
- *   - never a second effect: the payouts stored are exactly the ones the successful answers name, each debited
- *     once and credited back once if cancelled, each top-up credited once (balance = top-ups - payouts = ledger);
+ *   - never a second effect: the payouts, payments and refunds stored are exactly the ones the successful answers
+ *     name, each moving the balance once (a cancel credits back once, each top-up credits once), balance = ledger;
  *   - a cancel that committed was answered 200 (its retry replays it, never "already cancelled");
  *   - never a lost answer: once a key has answered 200, every later request with that key and body gets the same
  *     body (replayed), and one with another body is 422 IDEMPOTENCY_KEY_REUSED.
@@ -16,12 +17,30 @@ import fc from 'fast-check';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { idempotencyRecords } from '../../shared/adapters/dynamodb/idempotency.store';
 import { cancelPayout, createPayout, createPayoutBatch, topUpTestBalance, type BatchResult } from '../../shared/application/payouts';
-import type { BalanceView } from '../../shared/application/ports';
+import { createDirectPayment } from '../../shared/application/payins';
+import type { BalanceView, QrCodes } from '../../shared/application/ports';
+import { createRefund } from '../../shared/application/refunds';
+import type { Payment } from '../../shared/domain/payments/payment';
+import type { Refund } from '../../shared/domain/refunds/refund';
+import { createRefundBody } from '../../shared/domain/refunds/refund.schemas';
+import { directPaymentView } from '../../shared/http/views/payment.view';
+import { refundView } from '../../shared/http/views/refund.view';
 import { AppError } from '../../shared/domain/errors';
 import type { Payout } from '../../shared/domain/payouts/payout';
 import { deriveId, makeIdempotentRunner, REPLAYED_HEADER, type IdempotencyScope } from '../../shared/http/middleware/idempotency';
 import { balancesView, cancelledPayoutView, createdPayoutView, payoutBatchView } from '../../shared/http/views/payout.view';
-import { memoryMerchant, memoryPayoutDeps, PAYOUT_DOCS, payoutInput, pixBeneficiary, speiBeneficiary } from '../support/in-memory';
+import {
+  card,
+  CARDS,
+  directInput,
+  memoryMerchant,
+  memoryPaymentDeps,
+  memoryPayoutDeps,
+  PAYOUT_DOCS,
+  payoutInput,
+  pixBeneficiary,
+  speiBeneficiary,
+} from '../support/in-memory';
 import { dynamoBackend, dynamoConnection } from './backends';
 
 const NUM_RUNS = Number(process.env.PROPERTY_IDEMPOTENCY_RUNS ?? 12);
@@ -29,6 +48,9 @@ const NUM_RUNS = Number(process.env.PROPERTY_IDEMPOTENCY_RUNS ?? 12);
 const CLAIM_MS = 10_000;
 const conn = dynamoConnection();
 afterAll(() => conn.close());
+
+/** Card answers draw no QR image. */
+const noQr: QrCodes = { pngDataUri: async () => '', png: async () => Buffer.alloc(0) };
 
 class Crash extends Error {
   override readonly name = 'Crash';
@@ -67,7 +89,7 @@ function crashingClient(doc: DynamoDBDocumentClient) {
   };
 }
 
-type Route = 'createPayout' | 'createPayoutBatch' | 'cancelPayout' | 'topUpTestBalance';
+type Route = 'createPayout' | 'createPayoutBatch' | 'cancelPayout' | 'topUpTestBalance' | 'createDirectPayment' | 'createRefund';
 interface Op {
   readonly route: Route;
   readonly key: number;
@@ -83,7 +105,15 @@ interface Op {
 
 const opArb: fc.Arbitrary<Op> = fc
   .record({
-    route: fc.constantFrom<Route>('createPayout', 'createPayout', 'createPayoutBatch', 'cancelPayout', 'topUpTestBalance'),
+    route: fc.constantFrom<Route>(
+      'createPayout',
+      'createPayout',
+      'createPayoutBatch',
+      'cancelPayout',
+      'topUpTestBalance',
+      'createDirectPayment',
+      'createRefund',
+    ),
     key: fc.nat({ max: 2 }),
     variant: fc.nat({ max: 2 }),
     crashes: fc.array(fc.record({ at: fc.nat({ max: 4 }), after: fc.boolean() }), { maxLength: 2 }),
@@ -99,6 +129,9 @@ function bodyOf(op: Op): unknown {
   if (op.route === 'createPayout') return op.variant === 2 ? brl(900_000) : op.variant === 0 ? brl(20) : brl(35, PAYOUT_DOCS.hold);
   if (op.route === 'topUpTestBalance') return { currency: 'BRL', amount: 5 + 2 * op.variant };
   if (op.route === 'cancelPayout') return null;
+  if (op.route === 'createRefund') return createRefundBody.parse({ amount: 5 + 2 * op.variant });
+  if (op.route === 'createDirectPayment')
+    return directInput({ payment_method: 'card', amount: 30 + op.variant, card: card(op.variant === 2 ? CARDS.decline : CARDS.approve) });
   const items: unknown[] = [brl(10), mxn(40), brl(op.variant === 1 ? 12 : 11), mxn(41)];
   return op.variant === 2 ? [...items, { method_code: 'svc-mt-5', amount: -1 }] : items;
 }
@@ -111,7 +144,7 @@ interface Answer {
 }
 
 it(
-  `keyed payouts with a crash between any two steps: never a second payout, never a lost answer (${NUM_RUNS} runs)`,
+  `keyed creates with a crash between any two steps: never a second effect, never a lost answer (${NUM_RUNS} runs)`,
   async () => {
     let crashes = 0;
     let replays = 0;
@@ -128,6 +161,14 @@ it(
           const merchantId = principal.merchant.merchant_id;
           await topUpTestBalance(deps, merchantId, 'BRL', 1000);
           await topUpTestBalance(deps, merchantId, 'MXN', 1000);
+          const payments = memoryPaymentDeps(world);
+          // The payment the keyed refunds refund (paid by card, its credit folded into the balance before a debit).
+          const paid = await createDirectPayment(
+            payments,
+            principal,
+            directInput({ payment_method: 'card', amount: 500, card: card(CARDS.approve) }),
+            'pi_paid',
+          );
           const run = makeIdempotentRunner<{ statusCode: number; body: string; headers?: Record<string, string> }>(
             () => idempotencyRecords(proc.client, () => table.name),
             () => world.clock.now().getTime(),
@@ -143,6 +184,20 @@ it(
                 if (op.route === 'cancelPayout') {
                   const view = (p: Payout) => ({ statusCode: 200, body: JSON.stringify(cancelledPayoutView(p)) });
                   return view(await cancelPayout(deps, principal, target, (p) => answering(view(p))));
+                }
+                if (op.route === 'createDirectPayment') {
+                  const view = async (p: Payment) => ({ statusCode: 200, body: JSON.stringify(await directPaymentView({ qr: noQr }, p)) });
+                  const input = body as ReturnType<typeof directInput>;
+                  return view(
+                    await createDirectPayment(payments, principal, input, deriveId('pi_', scope), async (p) => answering(await view(p))),
+                  );
+                }
+                if (op.route === 'createRefund') {
+                  const view = (r: Refund) => ({ statusCode: 200, body: JSON.stringify(refundView(r)) });
+                  const input = body as ReturnType<typeof createRefundBody.parse>;
+                  return view(
+                    await createRefund(payments, principal, paid.payment_id, input, deriveId('re_', scope), (r) => answering(view(r))),
+                  );
                 }
                 if (op.route === 'topUpTestBalance') {
                   const view = (list: BalanceView[]) => ({ statusCode: 200, body: JSON.stringify(balancesView(false, list)) });
@@ -250,12 +305,29 @@ it(
             );
             expect(holders.get(`cancelPayout#${key}`)?.body).toContain('"status":"cancelled"');
           }
+          // Payments and refunds: exactly the ones the successful answers name (a declined payment is answered with an error).
+          const paidKeys = [0, 1, 2].map((k) =>
+            deriveId('pi_', { merchantId, mode: 'test', routeId: 'createDirectPayment', key: `k${k}` }),
+          );
+          const succeeded: Payment[] = [paid];
+          for (const [k, id] of paidKeys.entries()) {
+            const p = await payments.store.getPayment(id);
+            const holder = holders.get(`createDirectPayment#${k}`);
+            if (p?.status === 'success') succeeded.push(p);
+            expect(p?.status === 'success').toBe(Boolean(holder?.body));
+          }
+          const refunds = await payments.refunds.listByPayment(paid.payment_id);
+          const refundIds = [...holders]
+            .filter(([slot, h]) => slot.startsWith('createRefund#') && h.body)
+            .map(([, h]) => (JSON.parse(h.body!) as { refund_id: string }).refund_id);
+          expect(refunds.map((r) => r.refund_id).sort()).toEqual(refundIds.sort());
+          const inMinor = succeeded.reduce((sum, p) => sum + p.amount_minor, 0) - refunds.reduce((sum, r) => sum + r.amount_minor, 0);
           for (const currency of ['BRL', 'MXN'] as const) {
             const out = page.items
               .filter((p) => p.currency === currency && p.status !== 'cancelled')
               .reduce((s, p) => s + p.amount_minor, 0);
             const balance = (await deps.store.balances(merchantId, 'test')).find((b) => b.currency === currency)?.available_minor;
-            expect(balance).toBe(100_000 + (currency === 'BRL' ? toppedUp : 0) - out);
+            expect(balance).toBe(100_000 + (currency === 'BRL' ? toppedUp + inMinor : 0) - out);
             const ledger = await backend.ledger(merchantId, currency);
             expect(ledger.reduce((s, e) => s + Number(e.amount_minor), 0)).toBe(balance);
           }
