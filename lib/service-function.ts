@@ -84,7 +84,7 @@ export interface ServiceFunctionProps {
 }
 
 /**
- * DynamoDB actions per manifest access level: what shared/adapters and Powertools idempotency call (GetItem,
+ * DynamoDB actions per manifest access level: what shared/adapters call, idempotency records included (GetItem,
  * BatchGetItem (the ledger fold re-reading a batch), Query, PutItem, UpdateItem, DeleteItem; TransactWriteItems
  * needs the per-item ones), reads on the table and each index by name, writes on the table. CDK's
  * grantReadData/grantReadWriteData would add Scan (DESIGN.md section 3: no Scan anywhere), BatchWriteItem,

@@ -1,5 +1,5 @@
 /** POST /api/v1/payouts/batch: up to 100 payouts, each checked and answered on its own. */
-import { createPayoutBatch } from '../../shared/application/payouts';
+import { createPayoutBatch, type BatchResult } from '../../shared/application/payouts';
 import { createPayoutBatchBody } from '../../shared/domain/payouts/payout.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotent';
@@ -10,7 +10,8 @@ export const handler = httpHandler({
   route: 'createPayoutBatch',
   idempotency: idempotent,
   body: createPayoutBatchBody,
-  handler: async ({ body, principal, newId }) => ({
-    body: payoutBatchView(await createPayoutBatch(payoutDeps(), principal, body.payouts, newId('pb_'))),
-  }),
+  handler: async ({ body, principal, newId, answering }) => {
+    const view = (r: BatchResult) => ({ body: payoutBatchView(r) });
+    return view(await createPayoutBatch(payoutDeps(), principal, body.payouts, newId('pb_'), answering(view)));
+  },
 });

@@ -11,6 +11,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type * as z from '../domain/zod';
 import type { Principal } from '../application/access';
+import type { Answering } from '../application/ports';
 import { checkIdempotencyKey, deriveId, type IdempotencyScope } from './middleware/idempotency-key';
 import type { IdempotentRunner } from './middleware/idempotency';
 import { ids } from '../wiring';
@@ -45,6 +46,12 @@ export interface HttpRequest<Q, P, B> {
    * same id), random otherwise.
    */
   newId(prefix: string): string;
+  /**
+   * On a keyed request, how a use case's result becomes this request's recorded answer, written in the same
+   * transaction as its effect (shared/application/ports/idempotency-ports.ts): pass the view the handler answers
+   * with. Undefined without a key.
+   */
+  answering<T>(view: (result: T) => HttpResponse | Promise<HttpResponse>): Answering<T>;
 }
 
 export interface HttpHandlerOptions<QS, PS, BS> {
@@ -102,6 +109,7 @@ export function httpHandler<
 
   const core = async (event: HttpEvent, context: PipelineContext): Promise<HttpResult> => {
     const scope = idempotencyScope(route, event, context);
+    let answer: Answering<HttpResult>;
     const req: HttpRequest<Infer<QS>, Infer<PS>, Infer<BS>> = {
       query: context.input.query as Infer<QS>,
       path: context.input.path as Infer<PS>,
@@ -114,10 +122,19 @@ export function httpHandler<
       },
       idempotencyKey: scope?.key,
       newId: (prefix) => (scope ? deriveId(prefix, scope) : ids.newId(prefix)),
+      answering: <T>(view: (result: T) => HttpResponse | Promise<HttpResponse>): Answering<T> => {
+        const recorded = answer;
+        return recorded ? async (result: T) => recorded(toResult(await view(result))) : undefined;
+      },
     };
     const run = async () => toResult(await options.handler(req));
     return withWriteDeadline(writeDeadlineOf(context), () =>
-      scope && runIdempotently ? runIdempotently(scope, context.input, context, run) : run(),
+      scope && runIdempotently
+        ? runIdempotently(scope, context.input, context, (answering) => {
+            answer = answering;
+            return run();
+          })
+        : run(),
     );
   };
 

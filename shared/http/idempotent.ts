@@ -1,7 +1,7 @@
 /**
- * The idempotency engine of the routes the manifest marks `idempotent`: Powertools
- * idempotency over the single table. Only those handlers import it (httpHandler's
- * `idempotency` option), so the other routes do not bundle it or its JMESPath engine.
+ * The idempotency engine of the routes the manifest marks `idempotent`: our records over the single table
+ * (shared/adapters/dynamodb/idempotency.store.ts). Only those handlers import it (httpHandler's `idempotency`
+ * option).
  */
 import { idempotencyStore } from '../wiring';
 import { makeIdempotentRunner } from './middleware/idempotency';

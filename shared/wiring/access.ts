@@ -1,9 +1,11 @@
 /** Request access: the API-key authenticator (with its cache), the rate limiter and the idempotency store. */
 import { randomSecrets, systemClock } from '../adapters/crypto';
-import { idempotencyStore as singleTableIdempotencyStore } from '../adapters/dynamodb/idempotency.store';
+import { documentClient } from '../adapters/aws-clients';
+import { idempotencyRecords } from '../adapters/dynamodb/idempotency.store';
+import type { IdempotencyRecords } from '../application/ports';
 import { makeAuthenticator, type Authenticator, makeRateLimiter, type RateLimiter } from '../application/access';
 import { config } from '../config';
-import { repositories } from './repositories';
+import { repositories, tableName } from './repositories';
 
 let auth: Authenticator | undefined;
 let limiter: RateLimiter | undefined;
@@ -25,4 +27,10 @@ export function rateLimiter(): RateLimiter {
   return limiter;
 }
 
-export const idempotencyStore = singleTableIdempotencyStore;
+let records: IdempotencyRecords | undefined;
+
+/** The idempotency records of keyed requests (the HTTP runner's claim, answer and release). */
+export function idempotencyStore(): IdempotencyRecords {
+  records ??= idempotencyRecords(documentClient(), tableName);
+  return records;
+}

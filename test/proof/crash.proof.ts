@@ -13,7 +13,9 @@
  *       outcome promises;
  *   (c) every balance equals the sum of its ledger entries and is never negative, and each payout,
  *       refund and payment has exactly the ledger movement its status implies;
- *   (d) every payment, session, payout and refund the load got a 2xx for exists.
+ *   (d) every payment, session, payout and refund the load got a 2xx for exists;
+ *   (e) committed and recorded as done agree (issue 31): every completed idempotency record answers with an
+ *       object that exists, and every keyed object the load created is named by its record's answer.
  * Prints a summary and exits 1 on any violation (2 when the proof itself could not run).
  *
  * Knobs (environment): PROOF_KILLS (0-3, default 2), PROOF_PHASE_SECONDS (default 4), PROOF_SETTLE_SECONDS
@@ -500,6 +502,26 @@ function checkAll(snap: Snapshot, receiver: Receiver, secret: string) {
     for (const id of known[kind]) if (!exists[kind].has(id)) add(`d: ${kind} answered 2xx but missing`, id);
   }
   for (const id of declined) if (!exists.payment.has(id)) add('d: declined payment (422 with id) missing', id);
+  // (e) every completed record's answer names an object that exists; every object a keyed create made is named by one
+  const answered = new Set<string>();
+  const completed = snap.records.filter((r) => r.status === 'COMPLETED');
+  for (const r of completed) {
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(String(r.data?.body ?? '{}'));
+    } catch {
+      add('e: record answer is not JSON', String(r.PK));
+    }
+    for (const kind of Object.keys(ID_FIELD) as Kind[]) {
+      const id = body[ID_FIELD[kind]];
+      if (typeof id !== 'string') continue;
+      answered.add(id);
+      if (!exists[kind].has(id)) add(`e: completed record names a missing ${kind}`, `${String(r.PK)} -> ${id}`);
+    }
+  }
+  for (const kind of ['payout', 'refund', 'session'] as const) {
+    for (const id of known[kind]) if (!answered.has(id)) add(`e: keyed ${kind} with no completed record naming it`, id);
+  }
   // Not violations: committed objects whose create never got an answer (the client cannot know them).
   const orphans = (kind: Kind) => [...exists[kind]].filter((id) => !known[kind].has(id) && !(kind === 'payment' && declined.has(id)));
 
@@ -521,6 +543,7 @@ function checkAll(snap: Snapshot, receiver: Receiver, secret: string) {
       orphanPayments: orphans('payment'),
       orphanSessions: orphans('session'),
       orphanRefunds: orphans('refund'),
+      completedRecords: completed.length,
       tableCounts: {
         payments: snap.payments.length,
         sessions: snap.sessions.length,
@@ -628,6 +651,7 @@ function report(stats: ReturnType<typeof checkAll>['stats'], violations: Violati
     'kills',
     kills.map((k) => `#${k.n} at +${((k.at - started) / 1000).toFixed(1)}s (${k.inFlight} in flight)`).join('; ') || '-',
   ]);
+  rows.push(['idempotency records completed', stats.completedRecords]);
   rows.push(['keyed retries after restart', `${retried.total} (${retried.ok} 2xx, ${retried.failed.length} not 2xx)`]);
   rows.push([
     'objects in table',

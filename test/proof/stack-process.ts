@@ -212,6 +212,8 @@ export interface Snapshot {
   readonly ledger: Item[];
   /** Credits committed and not yet folded into the balance (issue 22): the fold must leave none. */
   readonly pendingCredits: Item[];
+  /** The idempotency records of keyed requests (issue 31: a create's answer is committed with its effect). */
+  readonly records: Item[];
 }
 
 export async function snapshot(s: Stack): Promise<Snapshot> {
@@ -227,5 +229,6 @@ export async function snapshot(s: Stack): Promise<Snapshot> {
     balances: merchant.filter((i) => String(i.SK).startsWith('BALANCE#')),
     ledger: pk(`LEDGER#${s.merchantId}#`),
     pendingCredits: pk('FOLD#').filter((i) => i.merchant_id === s.merchantId),
+    records: pk('IDEMPOTENCY#'),
   };
 }

@@ -1,12 +1,7 @@
-/** Idempotency helpers and the Powertools-backed runner over an in-memory persistence layer. No AWS. */
+/** Idempotency helpers and our runner (claim, answer with the effect, release) over in-memory records. No AWS. */
 import type { Context } from 'aws-lambda';
-import {
-  IdempotencyItemAlreadyExistsError,
-  IdempotencyItemNotFoundError,
-  IdempotencyRecordStatus,
-} from '@aws-lambda-powertools/idempotency';
-import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
-import type { IdempotencyRecordOptions } from '@aws-lambda-powertools/idempotency/types';
+import { WriteConflict } from '../../shared/application/ports';
+import { MemoryIdempotencyRecords } from '../support/in-memory';
 import {
   canonicalJson,
   checkIdempotencyKey,
@@ -17,56 +12,6 @@ import {
   type IdempotencyScope,
 } from '../../shared/http/middleware/idempotency';
 import { AppError } from '../../shared/domain/errors';
-
-/** DynamoDBPersistenceLayer's semantics over a Map; items are copied in and out as DynamoDB would. */
-class InMemoryPersistenceLayer extends BasePersistenceLayer {
-  readonly items = new Map<string, IdempotencyRecordOptions>();
-
-  protected override async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
-    const item = this.items.get(idempotencyKey);
-    if (!item) throw new IdempotencyItemNotFoundError();
-    return new IdempotencyRecord(structuredClone(item));
-  }
-
-  protected override async _putRecord(record: IdempotencyRecord): Promise<void> {
-    const existing = this.items.get(record.idempotencyKey);
-    const now = Date.now();
-    const replaceable =
-      !existing ||
-      (existing.expiryTimestamp !== undefined && existing.expiryTimestamp < now / 1000) ||
-      (existing.status === IdempotencyRecordStatus.INPROGRESS &&
-        existing.inProgressExpiryTimestamp !== undefined &&
-        existing.inProgressExpiryTimestamp < now);
-    if (!replaceable) {
-      throw new IdempotencyItemAlreadyExistsError(
-        `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
-        new IdempotencyRecord(structuredClone(existing)),
-      );
-    }
-    this.items.set(record.idempotencyKey, {
-      idempotencyKey: record.idempotencyKey,
-      status: record.getStatus(),
-      expiryTimestamp: record.expiryTimestamp,
-      inProgressExpiryTimestamp: record.inProgressExpiryTimestamp,
-      payloadHash: this.isPayloadValidationEnabled() ? record.payloadHash : undefined,
-    });
-  }
-
-  protected override async _updateRecord(record: IdempotencyRecord): Promise<void> {
-    const existing = this.items.get(record.idempotencyKey) ?? { idempotencyKey: record.idempotencyKey, status: record.getStatus() };
-    this.items.set(record.idempotencyKey, {
-      ...existing,
-      status: record.getStatus(),
-      expiryTimestamp: record.expiryTimestamp,
-      ...(record.responseData !== undefined ? { responseData: structuredClone(record.responseData) } : {}),
-      ...(this.isPayloadValidationEnabled() ? { payloadHash: record.payloadHash } : {}),
-    });
-  }
-
-  protected override async _deleteRecord(record: IdempotencyRecord): Promise<void> {
-    this.items.delete(record.idempotencyKey);
-  }
-}
 
 interface Result {
   statusCode: number;
@@ -80,8 +25,12 @@ const scope: IdempotencyScope = { merchantId: 'mch_1', mode: 'test', routeId: 'c
 const input = { query: {}, path: {}, body: { amount: 100, currency: 'BRL' } };
 
 function setup() {
-  const store = new InMemoryPersistenceLayer();
-  const run = makeIdempotentRunner<Result>(() => store);
+  const store = new MemoryIdempotencyRecords();
+  let clock = Date.now();
+  const run = makeIdempotentRunner<Result>(
+    () => store,
+    () => clock,
+  );
   let calls = 0;
   const work =
     (statusCode = 201) =>
@@ -90,7 +39,8 @@ function setup() {
       body: JSON.stringify({ id: `pi_${++calls}` }),
       headers: { 'content-type': 'application/json' },
     });
-  return { store, run, work, calls: () => calls };
+  const advance = (ms: number) => void (clock += ms);
+  return { store, run, work, calls: () => calls, advance };
 }
 
 const codeOf = (p: Promise<unknown>) =>
@@ -169,7 +119,7 @@ describe('canonicalJson', () => {
   });
 });
 
-describe('makeIdempotentRunner (in-memory persistence)', () => {
+describe('makeIdempotentRunner (in-memory records)', () => {
   it('runs the work once and replays the stored result with idempotent-replayed', async () => {
     const { run, work, calls, store } = setup();
     const first = await run(scope, input, lambdaContext(), work());
@@ -181,12 +131,11 @@ describe('makeIdempotentRunner (in-memory persistence)', () => {
     expect(calls()).toBe(1);
     expect(second).toEqual({ ...first, headers: { ...first.headers, [REPLAYED_HEADER]: 'true' } });
     expect(REPLAYED_HEADER).toBe('idempotent-replayed');
-    expect(second.headers?.['idempotent-replayed']).toBe('true');
 
     const [record] = [...store.items.values()];
     expect(store.items.size).toBe(1);
     expect(record?.status).toBe('COMPLETED');
-    expect(record?.expiryTimestamp).toBeCloseTo(Date.now() / 1000 + IDEMPOTENCY_TTL_SECONDS, -1);
+    expect(record?.ttl).toBeCloseTo(Date.now() / 1000 + IDEMPOTENCY_TTL_SECONDS, -1);
   });
 
   it('refuses the same key with a different input: IDEMPOTENCY_KEY_REUSED (422)', async () => {
@@ -225,22 +174,24 @@ describe('makeIdempotentRunner (in-memory persistence)', () => {
     expect(calls()).toBe(1);
   });
 
-  it('lets a retry take over once the in-progress record outlives the Lambda timeout', async () => {
-    const { run, work, calls } = setup();
+  it('lets the same request take over once a crashed claim expired; another body is still 422', async () => {
+    const { run, work, calls, advance } = setup();
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
-    void run(scope, input, lambdaContext(1), async () => {
+    void run(scope, input, lambdaContext(1000), async () => {
       started();
       return new Promise<Result>(() => undefined); // a crashed invocation never finishes
     });
     await running;
-    await new Promise((r) => setTimeout(r, 10));
+    advance(1001);
+    const other = { ...input, body: { amount: 101, currency: 'BRL' } };
+    expect(await codeOf(run(scope, other, lambdaContext(), work()))).toBe('IDEMPOTENCY_KEY_REUSED');
     const res = await run(scope, input, lambdaContext(), work());
     expect(res.statusCode).toBe(201);
     expect(calls()).toBe(1);
   });
 
-  it('deletes the record when the work throws, so a retry runs the work again', async () => {
+  it('deletes the record when the work throws before any effect, so a retry runs the work again', async () => {
     const { run, work, calls, store } = setup();
     const boom = new AppError('PAYMENT_METHOD_NOT_FOUND');
     await expect(run(scope, input, lambdaContext(), async () => Promise.reject(boom))).rejects.toBe(boom);
@@ -249,5 +200,62 @@ describe('makeIdempotentRunner (in-memory persistence)', () => {
     expect(res.headers?.[REPLAYED_HEADER]).toBeUndefined();
     expect(calls()).toBe(1);
     expect(store.items.size).toBe(1);
+  });
+
+  it('the answer committed with the effect needs no second write, and a crash after the commit replays it', async () => {
+    type Env = ReturnType<typeof setup>;
+    const committing =
+      (env: Env, hang: boolean) => async (answering: (r: Result) => Promise<Parameters<Env['store']['commitDone']>[0]>) => {
+        const r = await env.work()();
+        expect(env.store.commitDone(await answering(r))).toBe(true); // the effect's transaction, with the record
+        return hang ? new Promise<Result>(() => undefined) : r;
+      };
+    const crashed = setup();
+    void crashed.run(scope, input, lambdaContext(), committing(crashed, true)); // dies right after its commit
+    await new Promise((r) => setImmediate(r));
+    const replay = await crashed.run(scope, input, lambdaContext(), crashed.work(500));
+    expect(replay).toMatchObject({ statusCode: 201, body: '{"id":"pi_1"}', headers: { [REPLAYED_HEADER]: 'true' } });
+    expect(crashed.calls()).toBe(1);
+
+    const env = setup();
+    const finish = jest.spyOn(env.store, 'finish');
+    const first = await env.run(scope, input, lambdaContext(), committing(env, false));
+    expect(first.body).toBe('{"id":"pi_1"}');
+    expect(finish).not.toHaveBeenCalled();
+    expect(env.calls()).toBe(1);
+  });
+
+  it('records the final answer when it differs from the committed one (a provider called after the commit)', async () => {
+    const { run, store } = setup();
+    const first = await run(scope, input, lambdaContext(), async (answering) => {
+      store.commitDone(await answering({ statusCode: 200, body: '{"status":"processing"}' }));
+      return { statusCode: 200, body: '{"status":"processing","order":"o-1"}' };
+    });
+    const replay = await run(scope, input, lambdaContext(), async () => ({ statusCode: 500, body: '' }));
+    expect(replay.body).toBe(first.body);
+  });
+
+  it('reopens the record when the work fails after its effect committed: the same request runs again, another body is 422', async () => {
+    const { run, work, calls, store } = setup();
+    const unavailable = new AppError('PROVIDER_UNAVAILABLE');
+    const failed = run(scope, input, lambdaContext(), async (answering) => {
+      store.commitDone(await answering({ statusCode: 200, body: '{"status":"pending"}' }));
+      throw unavailable;
+    });
+    await expect(failed).rejects.toBe(unavailable);
+    expect([...store.items.values()][0]?.status).toBe('REOPENED');
+    const other = { ...input, body: { amount: 101, currency: 'BRL' } };
+    expect(await codeOf(run(scope, other, lambdaContext(), work()))).toBe('IDEMPOTENCY_KEY_REUSED');
+    const again = await run(scope, input, lambdaContext(), work());
+    expect(again.headers?.[REPLAYED_HEADER]).toBeUndefined();
+    expect(calls()).toBe(1);
+    expect((await run(scope, input, lambdaContext(), work())).body).toBe(again.body);
+  });
+
+  it('answers 409 when the effect found its claim taken over by another attempt', async () => {
+    const { run } = setup();
+    expect(await codeOf(run(scope, input, lambdaContext(), async () => Promise.reject(new WriteConflict('idempotency'))))).toBe(
+      'IDEMPOTENCY_IN_PROGRESS',
+    );
   });
 });

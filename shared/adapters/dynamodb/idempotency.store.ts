@@ -1,37 +1,59 @@
 /**
- * Powertools idempotency persistence on our one table. Records live under their
- * own partition (IDEMPOTENCY#<hash>) instead of Powertools' single static
- * partition, so they spread across the table; `ttl` is the table's TTL attribute.
- * Powertools writes these items itself, so they carry its attributes (status,
- * data, validation) rather than our entity/version envelope.
+ * The idempotency records on our one table (entities/idempotency-record.entity.ts): the claim, the answer written
+ * after the work, and the release of a failed attempt. The answer of an effect is written by the effect's own
+ * transaction (the entity's `done` write, added by the stores).
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { config } from '../../config';
-import { TABLE } from '../../manifest/table';
-import { dynamoClient } from '../aws-clients';
-import { idempotencyRecordKey } from './entities/idempotency-record.entity';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ClaimOutcome, IdempotencyRecords } from '../../application/ports';
+import { idempotencyRecordEntity, RECORD_STATUS } from './entities/idempotency-record.entity';
 
-class SingleTablePersistenceLayer extends DynamoDBPersistenceLayer {
-  protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
-    const { PK, SK } = idempotencyRecordKey(idempotencyKey);
-    return { [TABLE.partitionKey]: { S: PK }, [TABLE.sortKey]: { S: SK } };
-  }
-}
+const failedCondition = (e: unknown) => e instanceof ConditionalCheckFailedException;
 
-let store: SingleTablePersistenceLayer | undefined;
+export function idempotencyRecords(db: DynamoDBDocumentClient, tableName: () => string): IdempotencyRecords {
+  return {
+    async claim(op): Promise<ClaimOutcome> {
+      try {
+        await db.send(new PutCommand(idempotencyRecordEntity.claim(tableName(), op)));
+        return { kind: 'claimed', claim: { recordId: op.recordId, token: op.token } };
+      } catch (e) {
+        if (!failedCondition(e)) throw e;
+      }
+      const r = await db.send(
+        new GetCommand({ TableName: tableName(), Key: idempotencyRecordEntity.key(op.recordId), ConsistentRead: true }),
+      );
+      const item = r.Item;
+      // Gone or expired between the put and the read: another attempt's turn just ended; this one is told to retry.
+      if (!item) return { kind: 'in_progress' };
+      if (item.validation !== op.payloadHash) return { kind: 'reused' };
+      if (item.status === RECORD_STATUS.completed && item.data && typeof item.data === 'object') {
+        return { kind: 'completed', answer: item.data as Record<string, unknown> };
+      }
+      return { kind: 'in_progress' };
+    },
 
-export function idempotencyStore(): DynamoDBPersistenceLayer {
-  store ??= new SingleTablePersistenceLayer({
-    tableName: config.tableName,
-    awsSdkV3Client: dynamoClient(),
-    keyAttr: TABLE.partitionKey,
-    sortKeyAttr: TABLE.sortKey,
-    expiryAttr: TABLE.ttlAttribute,
-    inProgressExpiryAttr: 'in_progress_expiry',
-    statusAttr: 'status',
-    dataAttr: 'data',
-    validationKeyAttr: 'validation',
-  });
-  return store;
+    async finish(done) {
+      try {
+        await db.send(new UpdateCommand(idempotencyRecordEntity.finish(tableName(), done)));
+        return true;
+      } catch (e) {
+        if (failedCondition(e)) return false;
+        throw e;
+      }
+    },
+
+    async release(claim) {
+      try {
+        await db.send(new DeleteCommand(idempotencyRecordEntity.drop(tableName(), claim)));
+        return;
+      } catch (e) {
+        if (!failedCondition(e)) throw e;
+      }
+      try {
+        await db.send(new UpdateCommand(idempotencyRecordEntity.reopen(tableName(), claim)));
+      } catch (e) {
+        if (!failedCondition(e)) throw e; // no longer ours: another attempt holds or answered it
+      }
+    },
+  };
 }

@@ -6,6 +6,7 @@ import type { Payment } from '../../domain/payments/payment';
 import type { CheckoutSession } from '../../domain/payments/session';
 import { balanceMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
+import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { paymentEntity } from './entities/payment.entity';
 import { sessionEntity } from './entities/session.entity';
 import { indexKeys, stripKeys } from './keys';
@@ -49,7 +50,7 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
       return r.Item ? stripKeys<Payment>(r.Item) : null;
     },
 
-    async recordNewPayment({ payment, session, events, credit: c, now }) {
+    async recordNewPayment({ payment, session, events, credit: c, now, done }) {
       const TableName = tableName();
       await transaction()
         .add(
@@ -57,6 +58,8 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
           session && sessionEntity.link(TableName, session, payment.payment_id, payment.status, now),
           ...eventEntity.puts(TableName, events),
           ...credit(TableName, payment, c, now),
+          // Last, so a payment or session condition that fails with it is the one named.
+          done && idempotencyRecordEntity.done(TableName, done),
         )
         .commit(db);
       return events;
@@ -137,13 +140,14 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
 
     oldestProviderCheck: () => oldestInWorkIndex(db, tableName(), indexKeys.providerPartition),
 
-    async transitionSession({ session, to, payment, events, now }) {
+    async transitionSession({ session, to, payment, events, now, done }) {
       const TableName = tableName();
       await transaction()
         .add(
           sessionEntity.close(TableName, session, to, payment?.to, now),
           payment && paymentEntity.close(TableName, payment.payment.payment_id, payment.to, now),
           ...eventEntity.puts(TableName, events),
+          done && idempotencyRecordEntity.done(TableName, done),
         )
         .commit(db);
       return events;

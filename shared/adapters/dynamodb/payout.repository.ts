@@ -6,6 +6,7 @@ import { modeOf } from '../../domain/access';
 import { RETURNS_FUNDS, type Payout } from '../../domain/payouts/payout';
 import { balanceEntity, balanceMovement, balanceUpdate, objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
+import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { merchantEntity } from './entities/merchant.entity';
 import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
 import { providerOrderEntity } from './entities/provider-order.entity';
@@ -23,19 +24,21 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
   const folder = ledgerFolder(db, tableName);
 
   return {
-    async create({ payout, events, ledgerEntryId, now }) {
+    async create({ payout, events, ledgerEntryId, now, done }) {
       const TableName = tableName();
       const tx = transaction().add(
         payoutEntity.create(TableName, payout),
         ...movement(TableName, payout, -1, ledgerEntryId, 'payout', now),
         ...eventEntity.puts(TableName, events),
         payoutCountersEntity.change(TableName, payout, { total: 1, [payout.status]: 1 }, now),
+        // Last, so a payout or balance condition that fails with it is the one named.
+        done && idempotencyRecordEntity.done(TableName, done),
       );
       await commitDebit(tx, db, folder, payout);
       return events;
     },
 
-    async createMany({ payouts, now }) {
+    async createMany({ payouts, now, done }) {
       const TableName = tableName();
       const [first] = payouts;
       if (!first) return [];
@@ -60,6 +63,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
           ...eventEntity.puts(TableName, events),
         ]),
         payoutCountersEntity.change(TableName, first.payout, counts, now),
+        done && idempotencyRecordEntity.done(TableName, done),
       );
       await commitDebit(tx, db, folder, first.payout);
       return payouts.flatMap((p) => p.events);
@@ -70,7 +74,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       return r.Item ? stripKeys<Payout>(r.Item) : null;
     },
 
-    async transition({ payout, to, patch, events, creditEntryId, now }) {
+    async transition({ payout, to, patch, events, creditEntryId, now, done }) {
       const TableName = tableName();
       await transaction()
         .add(
@@ -78,6 +82,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
           ...eventEntity.puts(TableName, events),
           payoutCountersEntity.change(TableName, payout, { [payout.status]: -1, [to]: 1 }, now),
           ...(RETURNS_FUNDS.has(to) && creditEntryId ? movement(TableName, payout, 1, creditEntryId, `payout_${to}`, now) : []),
+          done && idempotencyRecordEntity.done(TableName, done),
         )
         .commit(db);
       return events;
@@ -210,7 +215,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       }));
     },
 
-    async topUp({ merchantId, livemode, currency, amountMinor, entryId, reason, now }) {
+    async topUp({ merchantId, livemode, currency, amountMinor, entryId, reason, now, done }) {
       await transaction()
         .add(
           ...balanceMovement(
@@ -218,6 +223,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
             { merchantId, livemode, currency, amountMinor, entryId, reason, objectId: merchantId, at: now },
             { immediate: true },
           ),
+          done && idempotencyRecordEntity.done(tableName(), done),
         )
         .commit(db);
     },

@@ -4,6 +4,7 @@ import type { RefundStore } from '../../application/ports';
 import type { Refund } from '../../domain/refunds/refund';
 import { objectMovement } from './entities/balance.entity';
 import { eventEntity } from './entities/event.entity';
+import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { paymentEntity } from './entities/payment.entity';
 import { refundEntity } from './entities/refund.entity';
 import { sessionEntity } from './entities/session.entity';
@@ -36,13 +37,15 @@ export function refundRepository(db: DynamoDBDocumentClient, tableName: () => st
       return (await fetchItems(db, tableName(), entries)).map((item) => stripKeys<Refund>(item));
     },
 
-    async create({ refund, payment, events, ledgerEntryId, now }) {
+    async create({ refund, payment, events, ledgerEntryId, now, done }) {
       const TableName = tableName();
       const tx = transaction().add(
         refundEntity.create(TableName, refund),
         paymentEntity.reserveRefund(TableName, payment.payment_id, refund.amount_minor, payment.amount_minor, now),
         ...movement(TableName, refund, -1, ledgerEntryId, 'refund', now),
         ...eventEntity.puts(TableName, events),
+        // Last, so a refund, payment or balance condition that fails with it is the one named.
+        done && idempotencyRecordEntity.done(TableName, done),
       );
       await commitDebit(tx, db, folder, refund);
       return events;

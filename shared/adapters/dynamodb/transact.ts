@@ -14,6 +14,8 @@ export type TxItem = NonNullable<ConstructorParameters<typeof TransactWriteComma
 export interface TaggedWrite {
   readonly entity: EntityTag;
   readonly write: TxItem;
+  /** Told once the transaction carrying this write committed (an idempotency record's answer: see its entity). */
+  readonly committed?: () => void;
 }
 
 export class Transaction {
@@ -43,6 +45,7 @@ export class Transaction {
     for (let attempt = 1; ; attempt++) {
       try {
         await db.send(new TransactWriteCommand({ TransactItems: this.writes.map((w) => w.write) }));
+        for (const w of this.writes) w.committed?.();
         return;
       } catch (e) {
         if (!(e instanceof TransactionCanceledException)) {

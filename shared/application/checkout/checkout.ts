@@ -9,7 +9,7 @@ import type { Principal } from '../access';
 import { initiatePayment } from '../payins';
 import type { Payment } from '../../domain/payments/payment';
 import { closeRetrying, requireSafeNotificationUrl, settleExpiry } from '../payments';
-import type { PaymentDeps } from '../ports';
+import type { Answering, PaymentDeps } from '../ports';
 
 /** A new session (or, for a keyed retry, the one already stored under that id). */
 export async function createCheckoutSession(
@@ -79,14 +79,20 @@ export async function getCheckoutSession(
   return { session, payment: session.payment_id ? await deps.store.getPayment(session.payment_id) : null };
 }
 
-export async function cancelCheckoutSession(deps: PaymentDeps, principal: Principal, sessionId: string): Promise<CheckoutSession> {
+/** pending or processing -> cancelled; `answering`: the keyed request's answer, in the closing transaction. */
+export async function cancelCheckoutSession(
+  deps: PaymentDeps,
+  principal: Principal,
+  sessionId: string,
+  answering?: Answering<CheckoutSession>,
+): Promise<CheckoutSession> {
   const s = await settleExpiry(deps, await ownSession(deps, principal, sessionId));
   if (s.status === 'cancelled') throw new AppError('SESSION_NOT_PENDING', 'The session is already cancelled.');
   if (s.status === 'expired') throw new AppError('SESSION_EXPIRED', 'The session has expired and cannot be cancelled.');
   if (s.status !== 'pending' && s.status !== 'processing')
     throw new AppError('SESSION_NOT_PENDING', `A ${s.status} session cannot be cancelled.`);
   const at = deps.clock.now().toISOString();
-  const closed = await closeRetrying(deps, s, 'cancelled', at);
+  const closed = await closeRetrying(deps, s, 'cancelled', at, answering);
   if (!closed) throw new AppError('SESSION_NOT_PENDING', 'The session changed while cancelling; it is no longer pending.');
   return { ...closed, status: 'cancelled', updated_at: at };
 }

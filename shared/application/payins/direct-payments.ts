@@ -5,7 +5,7 @@ import type { Payment } from '../../domain/payments/payment';
 import type { DirectPaymentInput } from '../../domain/payments/payment.schemas';
 import type { Principal } from '../access';
 import { requireSafeNotificationUrl } from '../payments';
-import type { PaymentDeps } from '../ports';
+import type { Answering, PaymentDeps } from '../ports';
 import { initiatePayment } from './initiate-payment';
 
 export async function createDirectPayment(
@@ -13,6 +13,7 @@ export async function createDirectPayment(
   principal: Principal,
   input: DirectPaymentInput,
   paymentId: string,
+  answering?: Answering<Payment>,
 ): Promise<Payment> {
   if (!principal.merchant.countries.includes(input.country)) {
     throw new AppError('COUNTRY_NOT_SUPPORTED', `${input.country} is not enabled for this merchant.`);
@@ -35,6 +36,7 @@ export async function createDirectPayment(
     returnUrl: input.return_url,
     referenceId: input.reference_id,
     metadata: input.metadata,
+    answering,
   });
   if (payment.status === 'failed') {
     throw new AppError((payment.failure_code ?? 'CARD_DECLINED') as ErrorCode, payment.failure_message ?? undefined, {

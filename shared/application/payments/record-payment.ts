@@ -6,7 +6,7 @@ import type { Merchant } from '../../domain/merchant';
 import { PAYMENT_EVENT, type Payment, type PaymentMethod, type PaymentStatus } from '../../domain/payments/payment';
 import type { BillingAddress, CardInput, CustomerInput } from '../../domain/payments/payment.schemas';
 import type { CheckoutSession } from '../../domain/payments/session';
-import { commitAndPublish, WriteConflict, type PaymentDeps } from '../ports';
+import { commitAndPublish, WriteConflict, type Answering, type PaymentDeps } from '../ports';
 import type { CardOutcome, ShopperBrowser } from '../providers';
 
 export interface InitiateRequest {
@@ -32,6 +32,8 @@ export interface InitiateRequest {
   readonly browser?: ShopperBrowser;
   /** The payer's address (a live boleto is registered with it). */
   readonly billingAddress?: BillingAddress;
+  /** A keyed request's answer for the payment, recorded with its first write when the provider already answered. */
+  readonly answering?: Answering<Payment>;
 }
 
 export interface Initiated {
@@ -74,7 +76,7 @@ export async function recordNewPayment(
  */
 export async function recordStarted(
   deps: PaymentDeps,
-  req: Pick<InitiateRequest, 'paymentId' | 'merchant' | 'session'>,
+  req: Pick<InitiateRequest, 'paymentId' | 'merchant' | 'session' | 'answering'>,
   payment: Payment,
 ): Promise<Initiated> {
   const at = payment.created_at;
@@ -90,6 +92,8 @@ export async function recordStarted(
     events,
     credit,
     now: at,
+    // A failed payment is answered with an error, which is not stored: a retry runs again and finds it.
+    done: payment.status === 'failed' ? undefined : await req.answering?.(payment),
   });
   if (existing) return { payment: existing, existing: true };
   return { payment, existing: false };

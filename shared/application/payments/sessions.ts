@@ -13,7 +13,7 @@ import {
   shopperState,
   type CheckoutSession,
 } from '../../domain/payments/session';
-import { commitAndPublish, WriteConflict, type PaymentDeps } from '../ports';
+import { commitAndPublish, WriteConflict, type Answering, type PaymentDeps } from '../ports';
 
 /** Refuses a notification_url the webhook sender would never call (SPEC.md 6; DESIGN.md 5 SSRF rules). */
 export function requireSafeNotificationUrl(deps: PaymentDeps, url: string | null | undefined, livemode: boolean) {
@@ -35,7 +35,13 @@ export function checkoutUrl(deps: Pick<PaymentDeps, 'baseUrl'>, sessionId: strin
  * writing the events in the same transaction. Throws WriteConflict when the session changed in between,
  * including a new attempt linked after it was read.
  */
-async function closeSession(deps: PaymentDeps, s: CheckoutSession, to: 'cancelled' | 'expired', at: string) {
+async function closeSession(
+  deps: PaymentDeps,
+  s: CheckoutSession,
+  to: 'cancelled' | 'expired',
+  at: string,
+  answering?: Answering<CheckoutSession>,
+) {
   const open = s.payment_id ? await deps.store.getPayment(s.payment_id) : null;
   // A live charge a provider holds is left open: the reconciliation job removes it there, then closes it here.
   const openPayment = open && isOpenPaymentStatus(open.status) && canTransition(open.status, to) && !awaitsProvider(open) ? open : null;
@@ -43,22 +49,37 @@ async function closeSession(deps: PaymentDeps, s: CheckoutSession, to: 'cancelle
   if (openPayment) events.push(paymentEvent(`payment.${to}`, { ...openPayment, status: to }, s, deps.ids.newId('evt_'), at));
   await commitAndPublish(
     deps.publisher,
-    deps.store.transitionSession({ session: s, to, payment: openPayment ? { payment: openPayment, to } : undefined, events, now: at }),
+    deps.store.transitionSession({
+      session: s,
+      to,
+      payment: openPayment ? { payment: openPayment, to } : undefined,
+      events,
+      now: at,
+      done: await answering?.({ ...s, status: to, updated_at: at }),
+    }),
   );
 }
 
 /**
  * closeSession, read again and retried while the session stays open (an attempt linked meanwhile makes the
- * first try fail); the session as closed, or null when someone else closed it first.
+ * first try fail); the session as closed, or null when someone else closed it first. `answering`: a keyed
+ * request's answer for the closed session, recorded in the closing transaction.
  */
-export async function closeRetrying(deps: PaymentDeps, s: CheckoutSession, to: 'cancelled' | 'expired', at: string, tries = 3) {
+export async function closeRetrying(
+  deps: PaymentDeps,
+  s: CheckoutSession,
+  to: 'cancelled' | 'expired',
+  at: string,
+  answering?: Answering<CheckoutSession>,
+  tries = 3,
+) {
   let current: CheckoutSession | null = s;
   for (let i = 0; i < tries && current && isOpenSessionStatus(current.status); i++) {
     try {
-      await closeSession(deps, current, to, at);
+      await closeSession(deps, current, to, at, answering);
       return current;
     } catch (e) {
-      if (!(e instanceof WriteConflict)) throw e;
+      if (!(e instanceof WriteConflict) || e.entity === 'idempotency') throw e;
       current = await deps.store.getSession(s.session_id);
     }
   }

@@ -2,7 +2,15 @@
 import { AppError } from '../../domain/errors';
 import { canPayoutTransition, PAYOUT_EVENT, RETURNS_FUNDS, type Payout, type PayoutStatus } from '../../domain/payouts/payout';
 import { payoutEvent } from '../../domain/payouts/payout-events';
-import { commitAndPublish, type Clock, type EventPublisher, type IdGenerator, type PayoutRails, type PayoutStore } from '../ports';
+import {
+  commitAndPublish,
+  type Answering,
+  type Clock,
+  type EventPublisher,
+  type IdGenerator,
+  type PayoutRails,
+  type PayoutStore,
+} from '../ports';
 import type { ConnectorRegistry } from '../providers';
 
 export interface PayoutDeps {
@@ -18,8 +26,17 @@ export interface PayoutDeps {
   readonly baseUrl?: () => string;
 }
 
-/** One conditional transition with its event, counters and (failed/cancelled/refunded) credit-back. */
-export async function transition(deps: PayoutDeps, p: Payout, to: PayoutStatus, patch: Partial<Payout> = {}): Promise<Payout> {
+/**
+ * One conditional transition with its event, counters and (failed/cancelled/refunded) credit-back; `answering`: a
+ * keyed request's answer for the moved payout, in the same transaction.
+ */
+export async function transition(
+  deps: PayoutDeps,
+  p: Payout,
+  to: PayoutStatus,
+  patch: Partial<Payout> = {},
+  answering?: Answering<Payout>,
+): Promise<Payout> {
   if (!canPayoutTransition(p.status, to)) throw new AppError('PAYOUT_STATE_CONFLICT', `A ${p.status} payout cannot become ${to}.`);
   const at = deps.clock.now().toISOString();
   const next: Payout = { ...p, ...patch, status: to, updated_at: at };
@@ -33,6 +50,7 @@ export async function transition(deps: PayoutDeps, p: Payout, to: PayoutStatus, 
       events: type ? [payoutEvent(type, next, deps.ids.newId('evt_'), at)] : [],
       creditEntryId: RETURNS_FUNDS.has(to) ? deps.ids.newId('le_') : undefined,
       now: at,
+      done: await answering?.(next),
     }),
   );
   return next;

@@ -12,7 +12,7 @@ import { createPayoutBody } from '../../domain/payouts/payout.schemas';
 import type { Payout } from '../../domain/payouts/payout';
 import * as z from '../../domain/zod';
 import type { Principal } from '../access';
-import { commitAndPublish, WriteConflict } from '../ports';
+import { commitAndPublish, WriteConflict, type Answering } from '../ports';
 import type { PayoutDeps } from './payout-transition';
 import { insufficientBalance, launchPayout, preparePayout, type PreparedPayout } from './payouts';
 
@@ -96,11 +96,24 @@ async function pooled<T, R>(items: readonly T[], limit: number, work: (t: T) => 
   return out;
 }
 
+/** The batch's answer once the payouts of `made` are committed, before any is launched (its recorded answer). */
+function answerOf(batchId: string, results: readonly BatchItemResult[], made: readonly Accepted[]): BatchResult {
+  const all = [...results];
+  for (const a of made) all[a.index] = { index: a.index, payout: a.prepared.payout };
+  return { batchId, results: all };
+}
+
+/**
+ * `answering`: the keyed request's answer, recorded by the last chunk's transaction (every item's outcome is known
+ * once it commits). A retry after a crash between chunks runs the batch again: the payouts already made are found
+ * by their derived ids, never made twice.
+ */
 export async function createPayoutBatch(
   deps: PayoutDeps,
   principal: Principal,
   items: readonly unknown[],
   batchId: string,
+  answering?: Answering<BatchResult>,
 ): Promise<BatchResult> {
   const results: BatchItemResult[] = [];
   const accepted: Accepted[] = [];
@@ -123,10 +136,12 @@ export async function createPayoutBatch(
   // Committed by chunk: one debit each. A chunk the balance cannot cover whole goes one by one, so every payout
   // the balance covers is made, in request order, and the rest are refused for the balance.
   const launch: Accepted[] = [];
-  for (const chunk of chunksOf(accepted)) {
+  const chunks = chunksOf(accepted);
+  for (const [i, chunk] of chunks.entries()) {
     try {
       const payouts = chunk.map((a) => ({ payout: a.prepared.payout, events: a.prepared.events, ledgerEntryId: deps.ids.newId('le_') }));
-      await commitAndPublish(deps.publisher, deps.store.createMany({ payouts, now: chunk[0]!.prepared.payout.created_at }));
+      const done = i === chunks.length - 1 ? await answering?.(answerOf(batchId, results, [...launch, ...chunk])) : undefined;
+      await commitAndPublish(deps.publisher, deps.store.createMany({ payouts, now: chunk[0]!.prepared.payout.created_at, done }));
       launch.push(...chunk);
     } catch (e) {
       if (!(e instanceof WriteConflict) || (e.entity !== 'balance' && e.entity !== 'payout')) throw e;

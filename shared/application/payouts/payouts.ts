@@ -14,7 +14,7 @@ import { payoutEvent } from '../../domain/payouts/payout-events';
 import type { CreatePayoutInput } from '../../domain/payouts/payout.schemas';
 import type { CurrencyCode } from '../../domain/geo';
 import type { Principal } from '../access';
-import { commitAndPublish, WriteConflict, type BalanceView, type PayoutListQuery, type SettlementStep } from '../ports';
+import { commitAndPublish, WriteConflict, type Answering, type BalanceView, type PayoutListQuery, type SettlementStep } from '../ports';
 import { modeOf } from '../../domain/access';
 import { transition, type PayoutDeps } from './payout-transition';
 import { livePayoutConnector, payoutOrderRequest, registerLivePayout, resolveLivePayout, watchLivePayout } from './payouts-live';
@@ -146,13 +146,29 @@ export async function launchPayout(deps: PayoutDeps, prepared: PreparedPayout): 
 export const insufficientBalance = (amount: number, currency: string) =>
   new AppError('INSUFFICIENT_BALANCE', `The ${currency} balance does not cover ${amount} ${currency}.`);
 
-export async function createPayout(deps: PayoutDeps, principal: Principal, input: CreatePayoutInput, payoutId: string): Promise<Payout> {
+/**
+ * A payout: checked, committed (debit, ledger entry, events and, on a keyed request, its answer, in one
+ * transaction), then launched. `answering`: the keyed request's answer for the committed payout.
+ */
+export async function createPayout(
+  deps: PayoutDeps,
+  principal: Principal,
+  input: CreatePayoutInput,
+  payoutId: string,
+  answering?: Answering<Payout>,
+): Promise<Payout> {
   const prepared = await preparePayout(deps, principal, input, payoutId);
   const { payout } = prepared;
   try {
     await commitAndPublish(
       deps.publisher,
-      deps.store.create({ payout, events: prepared.events, ledgerEntryId: deps.ids.newId('le_'), now: payout.created_at }),
+      deps.store.create({
+        payout,
+        events: prepared.events,
+        ledgerEntryId: deps.ids.newId('le_'),
+        now: payout.created_at,
+        done: await answering?.(payout),
+      }),
     );
   } catch (e) {
     if (e instanceof WriteConflict && e.entity === 'balance') throw insufficientBalance(input.amount, input.currency);
@@ -176,7 +192,13 @@ export async function getPayout(deps: PayoutDeps, principal: Principal, payoutId
   return ownPayout(deps, principal, payoutId);
 }
 
-export async function cancelPayout(deps: PayoutDeps, principal: Principal, payoutId: string): Promise<Payout> {
+/** pending -> cancelled, credited back; `answering`: the keyed request's answer, in the same transaction. */
+export async function cancelPayout(
+  deps: PayoutDeps,
+  principal: Principal,
+  payoutId: string,
+  answering?: Answering<Payout>,
+): Promise<Payout> {
   const p = await ownPayout(deps, principal, payoutId);
   if (p.status !== 'pending') {
     throw new AppError(
@@ -185,7 +207,7 @@ export async function cancelPayout(deps: PayoutDeps, principal: Principal, payou
     );
   }
   try {
-    return await transition(deps, p, 'cancelled');
+    return await transition(deps, p, 'cancelled', {}, answering);
   } catch (e) {
     if (e instanceof WriteConflict) throw new AppError('CANNOT_CANCEL', 'The payout started processing before it could be cancelled.');
     throw e;
@@ -252,17 +274,25 @@ export async function balances(deps: PayoutDeps, principal: Principal): Promise<
   return deps.store.balances(principal.merchant.merchant_id, principal.mode);
 }
 
+/**
+ * Test money into a sandbox balance. `answering`: a keyed request's answer, recorded in the top-up's transaction:
+ * the balances as this top-up leaves them (read before it, plus its amount), so a retry after a crash never tops
+ * up twice.
+ */
 export async function topUpTestBalance(
   deps: Pick<PayoutDeps, 'store' | 'ids' | 'clock'>,
   merchantId: string,
   currency: CurrencyCode,
   amount: number,
+  answering?: Answering<BalanceView[]>,
 ) {
   const minor = toMinor(amount, currency);
   if (minor === null)
     throw new AppError('VALIDATION_ERROR', 'Invalid amount.', {
       details: [{ field: 'amount', message: `must be greater than 0 with at most the decimals of ${currency}` }],
     });
+  const now = deps.clock.now().toISOString();
+  const after = answering && toppedUp(await deps.store.balances(merchantId, 'test'), currency, minor, now);
   await deps.store.topUp({
     merchantId,
     livemode: false,
@@ -270,8 +300,17 @@ export async function topUpTestBalance(
     amountMinor: minor,
     entryId: deps.ids.newId('le_'),
     reason: 'test_top_up',
-    now: deps.clock.now().toISOString(),
+    now,
+    done: after && (await answering?.(after)),
   });
+}
+
+/** Balances (by currency, as the store lists them) after `minor` more in `currency` at `at`. */
+function toppedUp(list: readonly BalanceView[], currency: string, minor: number, at: string): BalanceView[] {
+  const found = list.some((b) => b.currency === currency);
+  const out = list.map((b) => (b.currency === currency ? { ...b, available_minor: b.available_minor + minor, updated_at: at } : b));
+  if (!found) out.push({ currency, available_minor: minor, updated_at: at });
+  return out.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
 }
 
 /**

@@ -5,3 +5,4 @@ export * from './refund-ports';
 export * from './payout-ports';
 export * from './deposit-ports';
 export * from './payment-deps';
+export * from './idempotency-ports';

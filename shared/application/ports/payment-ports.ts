@@ -1,4 +1,5 @@
 /** What the pay-in use cases need from storage; DynamoDB implements it with transactions. */
+import type { IdempotencyDone } from './idempotency-ports';
 import type { DomainEvent } from '../../domain/events';
 import type { Dispute } from '../../domain/payments/dispute';
 import type { Payment, PaymentStatus } from '../../domain/payments/payment';
@@ -27,13 +28,17 @@ export interface PaymentStore {
   createSession(session: CheckoutSession): Promise<'created' | 'exists'>;
   getSession(sessionId: string): Promise<CheckoutSession | null>;
   getPayment(paymentId: string): Promise<Payment | null>;
-  /** A new payment in its initial status, its events, the session link and a credit, atomically. */
+  /**
+   * A new payment in its initial status, its events, the session link and a credit, atomically; `done`: the keyed
+   * request's answer in the same transaction (WriteConflict('idempotency') when its claim is lost).
+   */
   recordNewPayment(op: {
     payment: Payment;
     session?: SessionLink;
     events: DomainEvent[];
     credit?: Credit;
     now: string;
+    done?: IdempotencyDone;
   }): Promise<Committed>;
   /** payment.status -> to, conditional on the status read; session, events and credit in the same transaction. */
   transitionPayment(op: {
@@ -77,6 +82,8 @@ export interface PaymentStore {
     payment?: { payment: Payment; to: Extract<PaymentStatus, 'cancelled' | 'expired'> };
     events: DomainEvent[];
     now: string;
+    /** A keyed request's answer (a cancel), recorded in the same transaction. */
+    done?: IdempotencyDone;
   }): Promise<Committed>;
   /** Sessions and payments whose expiry is due, from the work index (no Scan). */
   dueForExpiry(now: string, limit: number): Promise<Array<{ kind: 'session' | 'payment'; id: string }>>;

@@ -3,6 +3,7 @@ import type { Mode } from '../../domain/access';
 import * as z from '../../domain/zod';
 import type { DomainEvent } from '../../domain/events';
 import type { Payout, PayoutStatus, ReturnWatch } from '../../domain/payouts/payout';
+import type { IdempotencyDone } from './idempotency-ports';
 import type { Committed } from './payment-ports';
 
 export interface BalanceView {
@@ -24,15 +25,21 @@ export interface PayoutListQuery {
 export interface PayoutStore {
   /**
    * Payout + balance debit (conditional on covering it) + ledger entry + event + counters, one transaction.
-   * WriteConflict('balance') when the balance is short. Returns the committed events.
+   * WriteConflict('balance') when the balance is short. Returns the committed events. `done`: the keyed request's
+   * answer, recorded in the same transaction (WriteConflict('idempotency') when its claim is no longer this attempt's).
    */
-  create(op: { payout: Payout; events: DomainEvent[]; ledgerEntryId: string; now: string }): Promise<Committed>;
+  create(op: { payout: Payout; events: DomainEvent[]; ledgerEntryId: string; now: string; done?: IdempotencyDone }): Promise<Committed>;
   /**
    * Several payouts of one merchant, mode and currency in one transaction (a batch's chunk): ONE balance debit for
    * their sum (conditional on covering it), each payout with its ledger entry and events, the counters once.
    * WriteConflict('balance') when the balance is short, WriteConflict('payout') when one of them already exists.
+   * `done` as for create.
    */
-  createMany(op: { payouts: readonly { payout: Payout; events: DomainEvent[]; ledgerEntryId: string }[]; now: string }): Promise<Committed>;
+  createMany(op: {
+    payouts: readonly { payout: Payout; events: DomainEvent[]; ledgerEntryId: string }[];
+    now: string;
+    done?: IdempotencyDone;
+  }): Promise<Committed>;
   get(payoutId: string): Promise<Payout | null>;
   /** status -> to conditional on the status read; counters, events and any credit-back in the same transaction. */
   transition(op: {
@@ -42,6 +49,8 @@ export interface PayoutStore {
     events: DomainEvent[];
     creditEntryId?: string;
     now: string;
+    /** A keyed request's answer (a cancel), recorded in the same transaction. */
+    done?: IdempotencyDone;
   }): Promise<Committed>;
   /**
    * A return check of a completed payout that found none: its watch moves on to `next`, or ends (null).
@@ -68,6 +77,8 @@ export interface PayoutStore {
     entryId: string;
     reason: string;
     now: string;
+    /** A keyed request's answer (a sandbox top-up), recorded in the same transaction. */
+    done?: IdempotencyDone;
   }): Promise<void>;
 }
 

@@ -34,6 +34,8 @@ export type EntityTag =
   | 'payout_counters'
   | 'deposit'
   | 'clabe_claim'
+  /** The idempotency record of a keyed request: its claim is no longer this attempt's. */
+  | 'idempotency'
   | 'unknown';
 
 /** A conditional write (or one item of a transaction) found the stored state changed: `entity` names which. */

@@ -2,6 +2,7 @@
 import type { Payment } from '../../domain/payments/payment';
 import type { Refund, RefundStatus } from '../../domain/refunds/refund';
 import type { DomainEvent } from '../../domain/events';
+import type { IdempotencyDone } from './idempotency-ports';
 import type { Committed, SessionLink } from './payment-ports';
 
 export interface RefundStore {
@@ -11,9 +12,17 @@ export interface RefundStore {
   /**
    * One transaction: the pending refund (id must be free), the payment's reservation (only while it is
    * successful and the refund fits what is left), the balance debit (never negative) with its ledger entry,
-   * and the events. WriteConflict names the entity that refused: refund, payment or balance.
+   * and the events. WriteConflict names the entity that refused: refund, payment or balance. `done`: the keyed
+   * request's answer, recorded in the same transaction (WriteConflict('idempotency') when its claim is lost).
    */
-  create(op: { refund: Refund; payment: Payment; events: DomainEvent[]; ledgerEntryId: string; now: string }): Promise<Committed>;
+  create(op: {
+    refund: Refund;
+    payment: Payment;
+    events: DomainEvent[];
+    ledgerEntryId: string;
+    now: string;
+    done?: IdempotencyDone;
+  }): Promise<Committed>;
   /**
    * One transaction: refund pending -> to; succeeded counts as settled on the payment (and moves it to
    * refunded when `fullyRefunded`); failed releases the reservation and credits the balance back.

@@ -23,7 +23,7 @@ import {
 } from '../../domain/refunds/refund';
 import type { CreateRefundInput } from '../../domain/refunds/refund.schemas';
 import type { Principal } from '../access';
-import { type PaymentDeps, commitAndPublish, WriteConflict } from '../ports';
+import { type Answering, type PaymentDeps, commitAndPublish, WriteConflict } from '../ports';
 import { liveRefundConnector, liveRefundDecision } from './refunds-live';
 import { applyRefundDecision, type RefundDecision } from './refund-decision';
 
@@ -96,6 +96,7 @@ export async function createRefund(
   paymentId: string,
   input: { amount?: number; reason: RefundReason; metadata: Refund['metadata']; beneficiary?: CreateRefundInput['beneficiary'] },
   refundId: string,
+  answering?: Answering<Refund>,
 ): Promise<Refund> {
   const existing = await deps.refunds.get(refundId);
   if (existing && existing.payment_id === paymentId) return existing; // a keyed retry after a crash
@@ -146,6 +147,7 @@ export async function createRefund(
         events: [refundEvent(REFUND_EVENT.pending, refund, after, deps.ids.newId('evt_'), at)],
         ledgerEntryId: deps.ids.newId('le_'),
         now: at,
+        done: await answering?.(refund),
       }),
     );
   } catch (e) {

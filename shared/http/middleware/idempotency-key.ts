@@ -1,7 +1,7 @@
 /**
  * The X-Idempotency-Key header and the ids a keyed create derives from it: what
- * every route's pipeline needs, without the Powertools idempotency engine that only
- * the idempotent routes bundle (shared/http/idempotent.ts).
+ * every route's pipeline needs, without the idempotency engine that only the
+ * idempotent routes bundle (shared/http/idempotent.ts).
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../../domain/errors';

@@ -4,6 +4,7 @@ export * from './clock.memory';
 export * from './delivery-queue.memory';
 export * from './deps.memory';
 export * from './event-store.memory';
+export * from './idempotency-records.memory';
 export * from './ids.memory';
 export * from './memory-table';
 export * from './memory-writes';
