@@ -7,6 +7,7 @@
  */
 import '../support/log-level-info';
 import { resumeSettlements } from '../../shared/application/payouts';
+import { settleRefund } from '../../shared/application/refunds';
 import { orderIdOf, refundReferenceOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
 import { paymentDeps, settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
@@ -213,6 +214,24 @@ describe('live refunds of dLocal payments', () => {
     await resume();
     await until('refund settled', async () => (await storedRefund(refundId)).status === 'succeeded');
     expect(sentFor(refundId)).toBe(1);
+  });
+
+  it('a settlement delivered twice at once sends the refund once (one sender at a time, reading back under its claim)', async () => {
+    const id = await paid(90);
+    fake.failNext('refunds', { status: 503 });
+    const r = await refund(id, { amount: 20 });
+    const refundId = r.body.refund_id as string;
+    await until('the first send answered 503', () => sentFor(refundId) === 1);
+    await new Promise((res) => setTimeout(res, 300));
+    fake.nextRefund('SUCCESS');
+    fake.failNext('refund', { delayMs: 1_000 }, 3); // slow read-backs: the three deliveries all read back before any sends
+    // The settlement message delivered three times at once (SQS delivers at least once).
+    await Promise.all([1, 2, 3].map(() => settleRefund(paymentDeps(), refundId)));
+    await resume();
+    await until('refund settled', async () => (await storedRefund(refundId)).status === 'succeeded');
+    expect(sentFor(refundId)).toBe(2); // the 503 and one more, never one per delivery
+    expect(fake.refundsFor(refundReferenceOf(refundId))).toHaveLength(1);
+    await expectLedgerEqualsBalance(stack, merchant, 'PEN');
   });
 
   it('a 5xx on the send leaves the refund pending; the settlement resume job sends it and settles it', async () => {

@@ -1,5 +1,6 @@
 /** Refunds with their payment reservation, balance movement and events: every change one conditional transaction. */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RefundStore } from '../../application/ports';
 import type { Refund } from '../../domain/refunds/refund';
 import { objectMovement } from './entities/balance.entity';
@@ -25,6 +26,42 @@ export function refundRepository(db: DynamoDBDocumentClient, tableName: () => st
     async get(refundId) {
       const r = await db.send(new GetCommand({ TableName: tableName(), Key: refundEntity.key(refundId), ConsistentRead: true }));
       return r.Item ? stripKeys<Refund>(r.Item) : null;
+    },
+
+    async claimSend(refundId, now, leaseSeconds) {
+      const cutoff = new Date(Date.parse(now) - leaseSeconds * 1000).toISOString();
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: refundEntity.key(refundId),
+            UpdateExpression: 'SET send_claimed_at = :now',
+            ConditionExpression: '#status = :pending AND (attribute_not_exists(send_claimed_at) OR send_claimed_at <= :cutoff)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':now': now, ':pending': 'pending', ':cutoff': cutoff },
+          }),
+        );
+        return true;
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) return false;
+        throw e;
+      }
+    },
+
+    async releaseSend(refundId, claimedAt) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: refundEntity.key(refundId),
+            UpdateExpression: 'REMOVE send_claimed_at',
+            ConditionExpression: 'send_claimed_at = :at',
+            ExpressionAttributeValues: { ':at': claimedAt },
+          }),
+        );
+      } catch (e) {
+        if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      }
     },
 
     async listByPayment(paymentId) {

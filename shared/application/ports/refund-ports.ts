@@ -24,6 +24,14 @@ export interface RefundStore {
     done?: IdempotencyDone;
   }): Promise<Committed>;
   /**
+   * Claims the send of a pending refund to a provider whose sends are not idempotent: true for one caller per
+   * send (a settlement message delivered twice at once sends once); a claim older than the lease (its sender died
+   * mid-send) can be taken again.
+   */
+  claimSend(refundId: string, now: string, leaseSeconds: number): Promise<boolean>;
+  /** The send claimed at `claimedAt` is over (answered or not): the next attempt reads back first, then may claim. */
+  releaseSend(refundId: string, claimedAt: string): Promise<void>;
+  /**
    * One transaction: refund pending -> to; succeeded counts as settled on the payment (and moves it to
    * refunded when `fullyRefunded`); failed releases the reservation and credits the balance back.
    */

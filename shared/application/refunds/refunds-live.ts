@@ -23,6 +23,9 @@ export interface LiveRefundRoute {
   known?(refund: Refund): Promise<ProviderRefundState | null>;
 }
 
+/** How long a claimed send of a non-idempotent refund is its claimer's (past it, a read-back decides again). */
+const SEND_LEASE_SECONDS = 60;
+
 /**
  * How a live payment's money goes back, one row per way a provider holds it (as rails/held.ts chooses how a
  * payment is held): the row that answers for the payment gives the route, the first that answers wins. A new
@@ -80,9 +83,16 @@ const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: Paymen
       provider: refunds.provider,
       known,
       async state(refund) {
-        const held = await known(refund);
-        if (held) return held;
+        // One sender at a time, and it reads back under its claim: a settlement delivered twice at once, or one
+        // that read back before another's send ended, never POSTs the refund twice. The claim ends with the send;
+        // one whose sender died mid-send is taken again after the lease.
+        const claimedAt = deps.clock.now().toISOString();
+        if (!(await deps.refunds.claimSend(refund.refund_id, claimedAt, SEND_LEASE_SECONDS))) {
+          return (await known(refund)) ?? { refundId: refund.refund_id, kind: 'pending' };
+        }
         try {
+          const held = await known(refund);
+          if (held) return held;
           return await refunds.send({
             providerPaymentId,
             refundId: refund.refund_id,
@@ -93,6 +103,8 @@ const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: Paymen
         } catch (e) {
           if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
           throw e;
+        } finally {
+          await deps.refunds.releaseSend(refund.refund_id, claimedAt);
         }
       },
     };

@@ -230,6 +230,8 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       try {
         const [status, answer] = route(op, req, url.pathname, url.searchParams, text, body);
         if (fault && 'hangAfter' in fault) return hang(res);
+        // Slow: the answer as it was when asked, arriving late (what a read racing another's write sees).
+        if (fault && 'delayMs' in fault) await new Promise((r) => setTimeout(r, fault.delayMs));
         send(res, status, answer);
       } catch (e) {
         if (e instanceof DlocalError) return send(res, e.status, e.body());

@@ -109,6 +109,19 @@ export function memoryRefundStore(table: MemoryTable = new MemoryTable()): Memor
       return r ? strip<Refund>(r) : null;
     },
 
+    async claimSend(refundId, now, leaseSeconds) {
+      const r = table.refunds.get(refundId) as (Refund & { send_claimed_at?: string }) | undefined;
+      const cutoff = new Date(Date.parse(now) - leaseSeconds * 1000).toISOString();
+      if (!r || r.status !== 'pending' || (r.send_claimed_at && r.send_claimed_at > cutoff)) return false;
+      table.refunds.set(refundId, { ...r, send_claimed_at: now } as Refund);
+      return true;
+    },
+
+    async releaseSend(refundId, claimedAt) {
+      const r = table.refunds.get(refundId) as (Refund & { send_claimed_at?: string }) | undefined;
+      if (r?.send_claimed_at === claimedAt) table.refunds.set(refundId, { ...r, send_claimed_at: undefined } as Refund);
+    },
+
     async listByPayment(paymentId) {
       // GSI1 PAYMENT#id#REFUNDS, oldest first by created_at#refund_id.
       return [...table.refunds.values()]
