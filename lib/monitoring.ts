@@ -248,19 +248,6 @@ export class Monitoring extends Construct {
         },
       );
       alarm(
-        `provider-amount-mismatch-${provider}`,
-        `${provider} reported money the service did not settle: a payment paid, deposited or authorised with an amount ` +
-          "different from its payment's (recorded on the payment as provider_mismatch_minor), or a chargeback whose amount " +
-          "or currency is not its payment's (kept in the notification log). An operator decides.",
-        {
-          metric: m.providerMetric('ProviderAmountMismatch', 'Sum', provider),
-          threshold: 0,
-          comparisonOperator: above,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        },
-      );
-      alarm(
         `provider-callbacks-rejected-${provider}`,
         `More than ${t.providerCallbacksRejected} ${provider} callback items refused in ${t.period.toMinutes()} min ` +
           '(wrong token, or not confirmed by reading the object back): someone probing, or the provider posting to an old URL.',
@@ -273,21 +260,36 @@ export class Monitoring extends Construct {
         },
       );
     }
+    // Pages on any one event, whichever provider: one alarm each on the [service] count every provider adds to
+    // (shared/observability/provider-metrics.ts); the dashboard's per-provider series and the logs name the provider.
+    alarm(
+      'provider-amount-mismatch',
+      `A provider (${[...new Set([...PROVIDERS, ...PAYOUT_FLOAT_PROVIDERS])].join(', ')}) reported money the service did not ` +
+        "settle: a payment paid, deposited or authorised with an amount different from its payment's (recorded on the " +
+        "payment as provider_mismatch_minor), or a chargeback or MED return whose amount or currency is not its payment's " +
+        '(kept in the notification log). The dashboard and the logs name the provider. An operator decides.',
+      {
+        metric: m.metric('ProviderAmountMismatch', 'Sum'),
+        threshold: 0,
+        comparisonOperator: above,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      },
+    );
     // Our balance at a payout provider does not cover a payout: every payout through it fails until it is funded.
-    for (const provider of PAYOUT_FLOAT_PROVIDERS) {
-      alarm(
-        `payout-provider-balance-low-${provider}`,
-        `${provider} refused or failed a payout because our own balance there does not cover it: every live payout ` +
-          'through it fails (failed and credited back to the merchant, provider_balance_insufficient) until it is funded.',
-        {
-          metric: m.providerMetric('PayoutProviderBalanceLow', 'Sum', provider),
-          threshold: 0,
-          comparisonOperator: above,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        },
-      );
-    }
+    alarm(
+      'payout-provider-balance-low',
+      `A payout provider (${PAYOUT_FLOAT_PROVIDERS.join(', ')}) refused or failed a payout because our own balance there ` +
+        'does not cover it: every live payout through it fails (failed and credited back to the merchant, ' +
+        'provider_balance_insufficient) until it is funded. The function log (page: true) names the provider.',
+      {
+        metric: m.metric('PayoutProviderBalanceLow', 'Sum'),
+        threshold: 0,
+        comparisonOperator: above,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      },
+    );
     // The reconciliation job reports every minute: silence means live payments are not being read back, which pages too.
     alarm(
       'provider-read-back-overdue',

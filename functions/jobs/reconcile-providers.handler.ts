@@ -19,10 +19,10 @@ export const handler = scheduledHandler({
     if (r.mismatched > 0) recordProviderAmountMismatch(API_PIX, r.mismatched);
     return r;
   },
+  // Payments it could not read back are in the warn line below (nothing graphs or pages on a count of them).
   metrics: (r) => ({
     ProviderChecked: r.checked,
     ProviderReconciled: r.settled + r.expired + r.failed,
-    ProviderUnreachable: r.unavailable,
     ProviderAwaitingOldestSeconds: r.oldestAgeSeconds,
   }),
   log: (r) =>

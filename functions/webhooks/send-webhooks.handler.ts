@@ -8,4 +8,5 @@ export const handler = sqsHandler({
   handle: (m) => deliverMessage(webhookDeps(), m),
   metrics: { received: 'WebhookMessages', failed: 'WebhookMessageFailures' },
   counts: deliveryCounts,
+  faults: ['WebhookDeadLettered'],
 });

@@ -2,6 +2,9 @@
  * Provider metrics (EMF, dimension set [service, provider]): every call's count, error and latency, and the
  * callbacks a provider sends. Each record is one EMF line of its own, published at once whatever else the
  * function buffers, so the alarms of lib/monitoring.ts see the same dimension set from routes, workers and jobs.
+ * The pages that fire on any one event (money not settled, our balance at a payout provider too low) are also
+ * counted on [service] alone: one alarm reads that for every provider ($0.10 a month, not $0.10 per provider),
+ * and the series exists only in the hours something was counted; the provider's own series names it.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
@@ -11,6 +14,8 @@ import { SERVICE_NAME } from './index';
 export type ProviderCallbackOutcome = 'Accepted' | 'Rejected' | 'Unknown';
 
 const byProvider = new Map<string, Metrics>();
+/** Key '' : the [service] dimension set, every provider's pages together. */
+const ANY_PROVIDER = '';
 
 function publish(provider: string, values: ReadonlyArray<readonly [string, Unit, number]>): void {
   let m = byProvider.get(provider);
@@ -18,12 +23,18 @@ function publish(provider: string, values: ReadonlyArray<readonly [string, Unit,
     m = new Metrics({
       namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'LatamPayments',
       serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
-      defaultDimensions: { provider },
+      ...(provider === ANY_PROVIDER ? {} : { defaultDimensions: { provider } }),
     });
     byProvider.set(provider, m);
   }
   for (const [name, unit, value] of values) m.addMetric(name, unit, value);
   m.publishStoredMetrics();
+}
+
+/** A page: on the provider's series (the dashboard, which provider) and on [service] (the one alarm). */
+function page(provider: string, name: string, count: number): void {
+  publish(provider, [[name, MetricUnit.Count, count]]);
+  publish(ANY_PROVIDER, [[name, MetricUnit.Count, count]]);
 }
 
 /** One call to a provider: its latency, and whether it failed to give an answer (timeout, connection, 5xx, auth). */
@@ -45,7 +56,7 @@ export function recordProviderCallbacks(provider: string, counts: Readonly<Recor
 
 /** Money a provider reports that the service did not settle (a different amount): pages. */
 export function recordProviderAmountMismatch(provider: string, count = 1): void {
-  publish(provider, [['ProviderAmountMismatch', MetricUnit.Count, count]]);
+  page(provider, 'ProviderAmountMismatch', count);
 }
 
 /**
@@ -53,5 +64,5 @@ export function recordProviderAmountMismatch(provider: string, count = 1): void 
  * cover it: every payout through that provider will fail until it is funded, so this pages.
  */
 export function recordPayoutFloatLow(provider: string, count = 1): void {
-  publish(provider, [['PayoutProviderBalanceLow', MetricUnit.Count, count]]);
+  page(provider, 'PayoutProviderBalanceLow', count);
 }

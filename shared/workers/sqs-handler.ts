@@ -18,10 +18,19 @@ export interface SqsHandlerOptions<S extends z.core.$ZodType, R = void> {
   readonly message: S;
   /** Runs one valid message; a throw marks the record failed (retried, then dead-lettered). */
   readonly handle: (message: z.infer<S>, record: SQSRecord) => Promise<R>;
-  /** Metric names: messages received per invocation, and records reported failed. */
-  readonly metrics: { readonly received: string; readonly failed?: string };
+  /**
+   * Metric names: messages received per invocation, and records reported failed. Each name is a custom metric
+   * ($0.30 a month): name one only when a graph or an alarm reads it.
+   */
+  readonly metrics: { readonly received?: string; readonly failed?: string };
   /** Counts from one message's result (metric name -> value), summed over the batch and published. */
   readonly counts?: (result: R) => Readonly<Record<string, number>>;
+  /**
+   * Counts of what should not happen (records failed, a message dead-lettered): published only by a batch that
+   * saw some. A series costs $0.30 a month in every hour it is published, zeros included; the alarms and graphs
+   * reading these take a missing datapoint for none. `metrics.failed` is always one.
+   */
+  readonly faults?: readonly string[];
 }
 
 export class InvalidMessageError extends Error {
@@ -59,9 +68,10 @@ export function sqsHandler<S extends z.core.$ZodType, R = void>(opts: SqsHandler
       for (const [name, value] of Object.entries(opts.counts?.(result) ?? {})) totals.set(name, (totals.get(name) ?? 0) + value);
     };
     const response = await processPartialResponse(event, record, processor, { context });
-    metrics.addMetric(opts.metrics.received, MetricUnit.Count, event.Records.length);
-    if (opts.metrics.failed) metrics.addMetric(opts.metrics.failed, MetricUnit.Count, response.batchItemFailures.length);
-    for (const [name, value] of totals) metrics.addMetric(name, MetricUnit.Count, value);
+    if (opts.metrics.received) metrics.addMetric(opts.metrics.received, MetricUnit.Count, event.Records.length);
+    const failed = response.batchItemFailures.length;
+    if (opts.metrics.failed && failed > 0) metrics.addMetric(opts.metrics.failed, MetricUnit.Count, failed);
+    for (const [name, value] of totals) if (value > 0 || !opts.faults?.includes(name)) metrics.addMetric(name, MetricUnit.Count, value);
     return response;
   });
 }

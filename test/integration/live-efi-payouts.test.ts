@@ -230,7 +230,7 @@ describe('live PIX payouts through Efí', () => {
     expect(await get(id)).toMatchObject({ status: 'failed', failure_reason: 'provider_balance_insufficient' });
     expect(await hook(id, 'payout.failed')).toMatchObject({ failure_reason: 'provider_balance_insufficient' });
     expect(await balance()).toBe(before);
-    // The page: its metric (the alarm payout-provider-balance-low-efi reads it), on the provider's dimension.
+    // The page: its metric (the dashboard reads it on the provider's dimension, the alarm payout-provider-balance-low on [service]).
     const page = published.map((t) => JSON.parse(t) as Record<string, unknown>).find((e) => 'PayoutProviderBalanceLow' in e);
     expect(page).toMatchObject({ provider: 'efi', PayoutProviderBalanceLow: 1 });
     await ledgerMatches();

@@ -11,6 +11,7 @@ import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { handler as expirePayments } from '../../functions/jobs/expire-payments.handler';
 import { handler as resumeSettlements } from '../../functions/jobs/resume-settlements.handler';
 import { handler as dispatchEvents } from '../../functions/webhooks/dispatch-events.handler';
+import { handler as sendWebhooks } from '../../functions/webhooks/send-webhooks.handler';
 import { handler as sweepPendingCredits } from '../../functions/jobs/sweep-pending-credits.handler';
 import { handler as reconcileProviders } from '../../functions/jobs/reconcile-providers.handler';
 import { handler as readPixDisputes } from '../../functions/jobs/read-pix-disputes.handler';
@@ -171,6 +172,22 @@ describe('what the code emits, captured at each flush', () => {
     );
     expect(total('WebhookAttempts')).toBeGreaterThanOrEqual(4);
     expect(total('WebhookAttemptsFailed')).toBeGreaterThanOrEqual(3);
+  });
+
+  it('the webhook sender publishes its fault counts only when it has some: a batch with a record it cannot read', async () => {
+    const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'sender' } as Context;
+    const rec = (messageId: string, body: string) => ({ messageId, body, attributes: {}, messageAttributes: {} });
+    const before = flushes.length;
+    const clean = { Records: [rec('m1', JSON.stringify({ event_id: 'evt_none', attempt: 0 }))] };
+    expect(await sendWebhooks(clean as never, context)).toEqual({ batchItemFailures: [] });
+    const quiet = flushes.slice(before);
+    expect(quiet).toContainEqual(expect.objectContaining({ WebhookMessages: 1 }));
+    expect(quiet.filter((f) => 'WebhookMessageFailures' in f || 'WebhookDeadLettered' in f)).toEqual([]);
+    const bad = { Records: [rec('m2', '{not json'), rec('m3', JSON.stringify({ event_id: 'evt_none', attempt: 0 }))] };
+    expect(await sendWebhooks(bad as never, context)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
+    expect(flushes.slice(before)).toContainEqual(
+      expect.objectContaining({ WebhookMessages: 2, WebhookMessageFailures: 1, service: process.env.POWERTOOLS_SERVICE_NAME }),
+    );
   });
 
   it('every manifest route, through httpHandler: its 5xx answers, and nothing for the others', async () => {

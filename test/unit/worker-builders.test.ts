@@ -88,6 +88,30 @@ describe('sqsHandler', () => {
     ]);
   });
 
+  it('publishes a fault count (and records failed) only from a batch that saw some: no zero series every hour', async () => {
+    const handler = sqsHandler({
+      message: z.object({ ok: z.boolean() }),
+      handle: async (m) => (m.ok ? 'good' : 'bad'),
+      metrics: { received: 'TestMessages', failed: 'TestFailures' },
+      counts: (r: string) => ({ TestGood: r === 'good' ? 1 : 0, TestBad: r === 'bad' ? 1 : 0 }),
+      faults: ['TestBad'],
+    });
+    const body = (ok: boolean) => JSON.stringify({ ok });
+    await handler({ Records: [record('1', body(true))] }, context);
+    expect(added).toEqual([
+      ['TestMessages', 1],
+      ['TestGood', 1],
+    ]);
+    added.length = 0;
+    await handler({ Records: [record('2', body(false)), record('3', '{oops'), record('4', body(true))] }, context);
+    expect(added).toEqual([
+      ['TestMessages', 3],
+      ['TestFailures', 1],
+      ['TestGood', 1],
+      ['TestBad', 1],
+    ]);
+  });
+
   it('the real message schemas accept what the producers send and refuse what they never send', () => {
     expect(settlementMessage.safeParse({ payout_id: 'po_x', step: 'settle' }).success).toBe(true);
     expect(settlementMessage.safeParse({ payout_id: 'po_x', step: 'teleport' }).success).toBe(false);
