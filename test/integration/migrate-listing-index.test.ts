@@ -14,7 +14,7 @@ import { startTestStack, type TestStack } from '../support/test-stack';
 jest.setTimeout(240_000);
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ ownEngine: true });
 });
 afterAll(() => stack.stop());
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { dynamoClientFor, ensureQueues, ensureTable } from '../../bin/local/services';
+import { dynamoClientFor, ensureQueues, ensureTable, startDynamoDbLocal } from '../../bin/local/services';
 import { startStreamPoller } from '../../bin/local/stream-poller';
 import { STREAM_CONSUMERS } from '../../shared/manifest/streams';
 import { createHttpServer, listen, type ExtraRoute } from '../../bin/local/http-server';
@@ -47,9 +47,18 @@ export async function startTestStack(
     workers?: boolean;
     streams?: boolean;
     conflicts?: { latencyMs?: number; partitionWriteUnitsPerSecond?: number };
+    /**
+     * A DynamoDB Local of its own, empty, stopped with the stack: for a file that changes the table's indexes
+     * (DynamoDB Local builds an index slower the more the engine holds, and the worker's engine holds every
+     * earlier file's table).
+     */
+    ownEngine?: boolean;
   } = {},
 ): Promise<TestStack> {
-  const { dynamodb: engine, sqs } = engines();
+  const shared = engines();
+  const own = options.ownEngine ? await startDynamoDbLocal({ dataDir: null }) : null;
+  const { sqs } = shared;
+  const engine = own?.endpoint ?? shared.dynamodb;
   // With `conflicts`, the service reaches DynamoDB Local through the proxy that answers as DynamoDB does (issue 22).
   const proxy = options.conflicts ? await startConflictProxy({ target: engine, ...options.conflicts }) : null;
   const dynamodb = proxy?.endpoint ?? engine;
@@ -130,6 +139,7 @@ export async function startTestStack(
         server.close(() => r());
         server.closeAllConnections();
       });
+      await own?.stop();
       if (errors.length > 0) throw new Error(`Handlers failed unexpectedly: ${errors.map(String).join('; ')}`);
     },
   };
