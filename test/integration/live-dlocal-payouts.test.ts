@@ -15,7 +15,7 @@ import { externalIdOf } from '../../shared/adapters/providers/dlocal/dlocal.tran
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
-import { expectLedgerEqualsBalance, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { callAs, expectLedgerEqualsBalance, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
@@ -46,13 +46,7 @@ afterAll(async () => {
   await dlocal?.close();
 });
 
-const call = (method: string, path: string, body?: unknown) =>
-  stack.request(path, {
-    method,
-    apiKey: merchant.apiKey,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (method: string, path: string, body?: unknown) => callAs(stack, merchant.apiKey, method, path, body);
 const CBU = '2850590940090418135201';
 const argentina = (amount = 1500) =>
   call('POST', '/api/v1/payout', {

@@ -14,7 +14,7 @@ import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { providersCheck, registerEfiWebhook } from '../../bin/cli/providers';
-import { expectLedgerEqualsBalance, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { callAs, expectLedgerEqualsBalance, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
@@ -47,13 +47,7 @@ afterAll(async () => {
   await efi?.close();
 });
 
-const call = (method: string, path: string, body?: unknown) =>
-  stack.request(path, {
-    method,
-    apiKey: merchant.apiKey,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (method: string, path: string, body?: unknown) => callAs(stack, merchant.apiKey, method, path, body);
 const payout = (over: Record<string, unknown> = {}, beneficiary: Record<string, unknown> = {}) =>
   call('POST', '/api/v1/payout', {
     method_code: 'svc-mt-5',

@@ -11,7 +11,7 @@ import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transfor
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
-import { fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { callAs, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
@@ -45,13 +45,7 @@ afterAll(async () => {
   await stp?.close();
 });
 
-const call = (method: string, path: string, body?: unknown) =>
-  stack.request(path, {
-    method,
-    apiKey: merchant.apiKey,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (method: string, path: string, body?: unknown) => callAs(stack, merchant.apiKey, method, path, body);
 const payout = (over: Record<string, unknown> = {}, beneficiary: Record<string, unknown> = {}) =>
   call('POST', '/api/v1/payout', {
     method_code: 'svc-mt-30',

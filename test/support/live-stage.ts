@@ -67,6 +67,15 @@ export function captureLogs(): { readonly lines: string[]; restore(): void } {
 }
 
 /** A merchant's available balance in one currency, in minor units, as GET /api/v1/balance answers it. */
+/** A JSON request to the API as the merchant: the live suites' `call(method, path, body)`. */
+export const callAs = (stack: TestStack, apiKey: string, method: string, path: string, body?: unknown) =>
+  stack.request(path, {
+    method,
+    apiKey,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
 export async function balanceMinorOf(stack: TestStack, apiKey: string, currency: string): Promise<number> {
   const r = await stack.request('/api/v1/balance', { apiKey });
   const b = (r.body.balances as Array<{ currency: string; available: number }>).find((x) => x.currency === currency);
