@@ -8,14 +8,21 @@
  */
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { providersCheck } from '../../bin/cli/providers';
-import { resumeSettlements } from '../../shared/application/payouts';
-import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { payoutDeps } from '../../shared/wiring';
 import { externalIdOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
-import { callAs, expectLedgerEqualsBalance, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import {
+  callAs,
+  expectLedgerEqualsBalance,
+  fundLive,
+  startLiveStage,
+  type LiveMerchant,
+  type LiveStage,
+  until,
+  resumeSettlementsNow,
+} from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
@@ -102,19 +109,6 @@ const hook = async (id: string, event: string) => {
   return h!.body as Record<string, unknown>;
 };
 const hooksFor = (id: string) => receiver.received.filter((r) => r.body?.payout_id === id).map((r) => r.body?.event);
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const resume = () => {
-  const grace = settlementGraceSeconds();
-  return resumeSettlements(settlementDeps(), new Date(Date.now() + (grace + 5) * 1000), grace);
-};
 const readBacks = (externalId: string) =>
   dlocal.requests.filter((r) => r.method === 'GET' && r.path === `/payouts/v3?external_id=${externalId}`).length;
 const idOf = (message: unknown) => /po_[A-Za-z0-9_-]{22}/.exec(String(message))![0];
@@ -265,7 +259,7 @@ describe('live bank-transfer payouts through dLocal', () => {
     expect((await get(id)).status).toBe('processing');
     expect(dlocal.payoutCreates(externalId)).toBe(1);
     const asked = readBacks(externalId);
-    await resume();
+    await resumeSettlementsNow();
     await until(
       async () => readBacks(externalId),
       (n) => n > asked,
@@ -275,7 +269,7 @@ describe('live bank-transfer payouts through dLocal', () => {
     expect(dlocal.payoutCreates(externalId)).toBe(1);
     // Paid at dLocal, its notification never comes: the next run reads it back and completes it.
     dlocal.setPayoutStatus(externalId, 'PAID');
-    await resume();
+    await resumeSettlementsNow();
     await until(
       () => get(id),
       (p) => p.status === 'completed',
@@ -295,7 +289,7 @@ describe('live bank-transfer payouts through dLocal', () => {
       const externalId = externalIdOf(id);
       expect(dlocal.payout(externalId)).toBeUndefined();
       expect((await get(id)).status).toBe('processing');
-      await resume();
+      await resumeSettlementsNow();
       await until(
         async () => dlocal.payout(externalId),
         (p) => p !== undefined,
@@ -303,7 +297,7 @@ describe('live bank-transfer payouts through dLocal', () => {
       );
       expect(dlocal.payout(externalId)?.request).toMatchObject({ amount: 20_000, currency: 'COP', country: 'CO' });
       const asked = readBacks(externalId);
-      await resume();
+      await resumeSettlementsNow();
       await until(
         async () => readBacks(externalId),
         (n) => n > asked,
@@ -312,7 +306,7 @@ describe('live bank-transfer payouts through dLocal', () => {
       await new Promise((res) => setTimeout(res, 200));
       expect(dlocal.payoutCreates(externalId)).toBe(1);
       dlocal.setPayoutStatus(externalId, 'PAID');
-      await resume();
+      await resumeSettlementsNow();
       await until(
         () => get(id),
         (p) => p.status === 'completed',

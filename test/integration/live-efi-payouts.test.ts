@@ -6,15 +6,22 @@
  * hang left processing until the resume job settles them, and a missed callback found by the job.
  */
 import { randomBytes } from 'node:crypto';
-import { resumeSettlements } from '../../shared/application/payouts';
-import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { idEnvioOf } from '../../shared/adapters/providers/efi/efi.transformers';
 import { REFUSALS, startFakeEfi, type FakeEfi } from '../support/fake-efi';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { providersCheck, registerEfiWebhook } from '../../bin/cli/providers';
-import { callAs, expectLedgerEqualsBalance, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import {
+  callAs,
+  expectLedgerEqualsBalance,
+  fundLive,
+  startLiveStage,
+  type LiveMerchant,
+  type LiveStage,
+  until,
+  resumeSettlementsNow,
+} from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
@@ -77,19 +84,6 @@ const hook = async (id: string, event: string) => {
   return h!.body as Record<string, unknown>;
 };
 const hooksFor = (id: string) => receiver.received.filter((r) => r.body?.payout_id === id).map((r) => r.body?.event);
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const resume = () => {
-  const grace = settlementGraceSeconds();
-  return resumeSettlements(settlementDeps(), new Date(Date.now() + (grace + 5) * 1000), grace);
-};
 const readBacks = (idEnvio: string) => efi.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/id-envio/${idEnvio}`)).length;
 const idOf = (message: unknown) => /po_[A-Za-z0-9_-]{22}/.exec(String(message))![0];
 /** The callback body Efí posts for one send (as the fake's own callbacks are), with the status it claims. */
@@ -262,7 +256,7 @@ describe('live PIX payouts through Efí', () => {
     expect(efi.attempts(idEnvio)).toBe(1);
 
     const asked = readBacks(idEnvio);
-    await resume();
+    await resumeSettlementsNow();
     await until(
       async () => readBacks(idEnvio),
       (n) => n > asked,
@@ -274,7 +268,7 @@ describe('live PIX payouts through Efí', () => {
 
     // Efí settles it and its callback never comes: the next run reads it back and completes it.
     await efi.complete(idEnvio, { callback: false });
-    await resume();
+    await resumeSettlementsNow();
     await until(
       () => get(id),
       (p) => p.status === 'completed',
@@ -294,7 +288,7 @@ describe('live PIX payouts through Efí', () => {
       const idEnvio = idEnvioOf(id);
       expect(efi.send(idEnvio)).toBeUndefined();
       expect((await get(id)).status).toBe('processing');
-      await resume();
+      await resumeSettlementsNow();
       await until(
         async () => efi.send(idEnvio),
         (s) => s !== undefined,
@@ -304,7 +298,7 @@ describe('live PIX payouts through Efí', () => {
       expect(efi.send(idEnvio)?.request).toMatchObject({ valor: '21.00', favorecido: { chave: KEY, cpf: CPF } });
       // The job again while the send is in flight: read back, not sent a second time.
       const asked = readBacks(idEnvio);
-      await resume();
+      await resumeSettlementsNow();
       await until(
         async () => readBacks(idEnvio),
         (n) => n > asked,
@@ -314,7 +308,7 @@ describe('live PIX payouts through Efí', () => {
       expect(efi.attempts(idEnvio)).toBe(1);
       // Missed callback: settled at Efí without telling us; the job finds it.
       await efi.complete(idEnvio, { callback: false });
-      await resume();
+      await resumeSettlementsNow();
       await until(
         () => get(id),
         (p) => p.status === 'completed',

@@ -5,13 +5,11 @@
  * order, and registrations whose answer never came resolved by the query without a second order.
  */
 import { randomBytes } from 'node:crypto';
-import { resumeSettlements } from '../../shared/application/payouts';
-import { settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { verifyWebhook } from '../support/merchant-verify';
 import type { Receiver } from '../support/receiver';
-import { callAs, fundLive, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { callAs, fundLive, startLiveStage, type LiveMerchant, type LiveStage, until, resumeSettlementsNow } from '../support/live-stage';
 import type { TestStack } from '../support/test-stack';
 import { ledger } from '../support/payments';
 
@@ -81,19 +79,6 @@ const hook = async (id: string, event: string) => {
   return h!.body as Record<string, unknown>;
 };
 const hooksFor = (id: string) => receiver.received.filter((r) => r.body?.payout_id === id).map((r) => r.body?.event);
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const resume = () => {
-  const grace = settlementGraceSeconds();
-  return resumeSettlements(settlementDeps(), new Date(Date.now() + (grace + 5) * 1000), grace);
-};
 const queries = (clave: string) =>
   stp.requests.filter((r) => r.path.endsWith('/consOrdEnvRastreo') && (r.body as { claveRastreo?: string }).claveRastreo === clave).length;
 
@@ -269,7 +254,7 @@ describe('live SPEI payouts through STP', () => {
     expect(stp.registrations(clave)).toBe(1);
 
     const asked = queries(clave);
-    await resume();
+    await resumeSettlementsNow();
     await until(
       async () => queries(clave),
       (n) => n > asked,
@@ -281,7 +266,7 @@ describe('live SPEI payouts through STP', () => {
 
     // STP settles it and its callback never comes: the next resume reads it back and completes it.
     await stp.settle(clave, { callback: false });
-    await resume();
+    await resumeSettlementsNow();
     await until(
       () => get(id),
       (p) => p.status === 'completed',
@@ -305,7 +290,7 @@ describe('live SPEI payouts through STP', () => {
     expect((await stp.sendEstado(change)).status).toBe(200);
     expect((await get(id)).status).toBe('processing');
     // The resume job reads the order back (settled at STP): completed, and its id kept from the read-back.
-    await resume();
+    await resumeSettlementsNow();
     await until(
       () => get(id),
       (p) => p.status === 'completed',
@@ -325,7 +310,7 @@ describe('live SPEI payouts through STP', () => {
     const id = /po_[A-Za-z0-9_-]{22}/.exec(r.body.error.message as string)![0];
     const clave = claveRastreoOf(id);
     expect(stp.order(clave)).toBeUndefined();
-    await resume();
+    await resumeSettlementsNow();
     await until(
       async () => stp.order(clave),
       (o) => o !== undefined,
@@ -335,7 +320,7 @@ describe('live SPEI payouts through STP', () => {
     expect(stp.order(clave)?.request).toMatchObject({ monto: 80, cuentaBeneficiario: CLABE, rfcCurpBeneficiario: CURP });
     // The resume job again while the order is in flight: it is read back, not sent a second time.
     const asked = queries(clave);
-    await resume();
+    await resumeSettlementsNow();
     await until(
       async () => queries(clave),
       (n) => n > asked,

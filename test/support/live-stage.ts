@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { payoutDeps } from '../../shared/wiring';
+import { resumeSettlements } from '../../shared/application/payouts';
+import { payoutDeps, settlementDeps, settlementGraceSeconds } from '../../shared/wiring';
 import { ledger } from './payments';
 import { startReceiver, type Receiver } from './receiver';
 import { startTestStack, type TestStack } from './test-stack';
@@ -75,6 +76,23 @@ export const callAs = (stack: TestStack, apiKey: string, method: string, path: s
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+
+/** Reads until `ok` holds (every 50 ms, up to 15 s): what the live suites wait on instead of sleeping. */
+export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The settlement resume job run as if its grace had passed for everything in flight. */
+export const resumeSettlementsNow = () => {
+  const grace = settlementGraceSeconds();
+  return resumeSettlements(settlementDeps(), new Date(Date.now() + (grace + 5) * 1000), grace);
+};
 
 export async function balanceMinorOf(stack: TestStack, apiKey: string, currency: string): Promise<number> {
   const r = await stack.request('/api/v1/balance', { apiKey });
