@@ -14,6 +14,7 @@ import { INDEX, indexKeys, stripKeys } from './keys';
 import { commitDebit, ledgerFolder } from './ledger-fold';
 import { fetchItems } from './listing';
 import { queryAll } from './query-all';
+import { claimSend, releaseSend } from './send-claim';
 import { transaction } from './transact';
 
 export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => string): PayoutStore {
@@ -92,6 +93,14 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       await transaction()
         .add(payoutEntity.rewatch(tableName(), payout, next, now))
         .commit(db);
+    },
+
+    async claimSend({ payoutId, now, leaseSeconds }) {
+      return claimSend(db, { TableName: tableName(), Key: payoutEntity.key(payoutId), status: 'processing', now, leaseSeconds });
+    },
+
+    async releaseSend({ payoutId, claimedAt }) {
+      await releaseSend(db, { TableName: tableName(), Key: payoutEntity.key(payoutId), claimedAt });
     },
 
     async annotate({ payout, provider, now }) {

@@ -1,6 +1,5 @@
 /** Refunds with their payment reservation, balance movement and events: every change one conditional transaction. */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RefundStore } from '../../application/ports';
 import type { Refund } from '../../domain/refunds/refund';
 import { objectMovement } from './entities/balance.entity';
@@ -12,6 +11,7 @@ import { sessionEntity } from './entities/session.entity';
 import { INDEX, stripKeys } from './keys';
 import { fetchItems } from './listing';
 import { queryAll } from './query-all';
+import { claimSend, releaseSend } from './send-claim';
 import { commitDebit, ledgerFolder } from './ledger-fold';
 import { transaction } from './transact';
 
@@ -29,39 +29,11 @@ export function refundRepository(db: DynamoDBDocumentClient, tableName: () => st
     },
 
     async claimSend(refundId, now, leaseSeconds) {
-      const cutoff = new Date(Date.parse(now) - leaseSeconds * 1000).toISOString();
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: refundEntity.key(refundId),
-            UpdateExpression: 'SET send_claimed_at = :now',
-            ConditionExpression: '#status = :pending AND (attribute_not_exists(send_claimed_at) OR send_claimed_at <= :cutoff)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':now': now, ':pending': 'pending', ':cutoff': cutoff },
-          }),
-        );
-        return true;
-      } catch (e) {
-        if (e instanceof ConditionalCheckFailedException) return false;
-        throw e;
-      }
+      return claimSend(db, { TableName: tableName(), Key: refundEntity.key(refundId), status: 'pending', now, leaseSeconds });
     },
 
     async releaseSend(refundId, claimedAt) {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: refundEntity.key(refundId),
-            UpdateExpression: 'REMOVE send_claimed_at',
-            ConditionExpression: 'send_claimed_at = :at',
-            ExpressionAttributeValues: { ':at': claimedAt },
-          }),
-        );
-      } catch (e) {
-        if (!(e instanceof ConditionalCheckFailedException)) throw e;
-      }
+      await releaseSend(db, { TableName: tableName(), Key: refundEntity.key(refundId), claimedAt });
     },
 
     async listByPayment(paymentId) {

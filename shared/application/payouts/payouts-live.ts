@@ -26,6 +26,12 @@ import { transition, type PayoutDeps } from './payout-transition';
 
 type PayoutMethod = NonNullable<ReturnType<typeof findPayoutMethod>>;
 
+/**
+ * How long a send claim holds (seconds): longer than any one send can last (token plus request, each bounded by
+ * the connector's timeouts, inside the function's own timeout), so a claim that lapses belongs to a send that ended.
+ */
+export const SEND_LEASE_SECONDS = 60;
+
 /** The live rails a payout method can take (a kind of Connectors, filled by the configured provider). */
 export type PayoutRail = 'speiPayouts' | 'pixPayouts' | 'bankPayouts';
 
@@ -111,6 +117,9 @@ export async function registerLivePayout(deps: PayoutDeps, payout: Payout, conne
     return await registered(deps, payout, r, connector);
   } catch (e) {
     if (e instanceof ProviderUnavailable) {
+      // The send ended unanswered: the claim taken at the commit ends too, so the resume job may read it back
+      // and send it again (the provider refuses a second order with one reference: never a second payment).
+      if (payout.send_claimed_at) await deps.store.releaseSend({ payoutId: payout.payout_id, claimedAt: payout.send_claimed_at });
       throw new AppError(
         'PROVIDER_UNAVAILABLE',
         `The payout provider did not answer. Payout ${payout.payout_id} is processing; its outcome follows by webhook.`,
@@ -244,21 +253,38 @@ export async function resolveLivePayout(deps: PayoutDeps, p: Payout): Promise<Pa
   if (!connector) return p;
   try {
     const state = await connector.get(p.provider.reference);
-    if (state.kind === 'not_found') {
-      try {
-        const r = await connector.register({ reference: p.provider.reference, sealed: p.provider.sealed_order ?? '' });
-        return await registered(deps, p, r, connector);
-      } catch (e) {
-        if (e instanceof ProviderRejected) return await failRejected(deps, p, e);
-        throw e;
-      }
-    }
+    if (state.kind === 'not_found') return await sendAgain(deps, p, connector);
     await applyOrderState(deps, p, state, connector);
   } catch (e) {
     if (e instanceof ProviderUnavailable) return p;
     if (!(e instanceof WriteConflict)) throw e;
   }
   return (await deps.store.get(p.payout_id)) ?? p;
+}
+
+/**
+ * A processing payout its provider does not hold: sent again only under this caller's send claim, and read back
+ * once more under it, so a send still in flight (the creating request's, or another worker's given the same
+ * message) is never raced by a second one. The claim ends with the send.
+ */
+async function sendAgain(deps: PayoutDeps, p: Payout, connector: PayoutConnector): Promise<Payout> {
+  const link = p.provider as NonNullable<Payout['provider']>;
+  const claimedAt = deps.clock.now().toISOString();
+  if (!(await deps.store.claimSend({ payoutId: p.payout_id, now: claimedAt, leaseSeconds: SEND_LEASE_SECONDS }))) return p;
+  try {
+    const state = await connector.get(link.reference);
+    if (state.kind !== 'not_found') {
+      await applyOrderState(deps, p, state, connector);
+      return (await deps.store.get(p.payout_id)) ?? p;
+    }
+    const r = await connector.register({ reference: link.reference, sealed: link.sealed_order ?? '' });
+    return await registered(deps, p, r, connector);
+  } catch (e) {
+    if (e instanceof ProviderRejected) return await failRejected(deps, p, e);
+    throw e;
+  } finally {
+    await deps.store.releaseSend({ payoutId: p.payout_id, claimedAt });
+  }
 }
 
 /**

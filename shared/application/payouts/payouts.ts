@@ -128,6 +128,8 @@ export async function preparePayout(
             sealed_order: prepared.order.sealed,
             details: {},
           },
+          // The creating request sends it: nobody else does while that send may still be in flight.
+          send_claimed_at: at,
         }
       : {}),
   };

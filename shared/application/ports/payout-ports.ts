@@ -57,6 +57,13 @@ export interface PayoutStore {
    * Conditional on the payout still completed with the watch read (WriteConflict otherwise).
    */
   rewatch(op: { payout: Payout; next: ReturnWatch | null; now: string }): Promise<void>;
+  /**
+   * Takes a live payout's send claim: true when the payout is still processing and nobody claimed it in the last
+   * `leaseSeconds` (the claim is then this caller's), false otherwise.
+   */
+  claimSend(op: { payoutId: string; now: string; leaseSeconds: number }): Promise<boolean>;
+  /** Ends a send claim stamped `claimedAt` early (its send ended without the provider holding it); another's is left. */
+  releaseSend(op: { payoutId: string; claimedAt: string }): Promise<void>;
   /** Provider details learned after the commit (its order id), conditional on the status read. */
   annotate(op: { payout: Payout; provider: NonNullable<Payout['provider']>; now: string }): Promise<void>;
   /**

@@ -115,6 +115,12 @@ export interface Payout {
   readonly provider?: PayoutProviderLink | null;
   /** A completed live payout still read back for a return (see ReturnWatch); absent or null otherwise. */
   readonly return_watch?: ReturnWatch | null;
+  /**
+   * A live payout's send claim (ISO): set when the order is committed (the creating request sends it) and taken
+   * again by whoever sends it later. While it is younger than the lease, nobody else sends: a send that is still
+   * in flight (or hung) is never raced by a second one.
+   */
+  readonly send_claimed_at?: string | null;
 }
 
 /**

@@ -101,6 +101,19 @@ export function memoryPayoutStore(table: MemoryTable = new MemoryTable()): Memor
       await table.transact([payoutWrites.rewatch(payout, next, now)]);
     },
 
+    async claimSend({ payoutId, now, leaseSeconds }) {
+      const p = table.payouts.get(payoutId);
+      const cutoff = new Date(Date.parse(now) - leaseSeconds * 1000).toISOString();
+      if (!p || p.status !== 'processing' || (p.send_claimed_at && p.send_claimed_at > cutoff)) return false;
+      Object.assign(p, { send_claimed_at: now });
+      return true;
+    },
+
+    async releaseSend({ payoutId, claimedAt }) {
+      const p = table.payouts.get(payoutId);
+      if (p?.send_claimed_at === claimedAt) Object.assign(p, { send_claimed_at: null });
+    },
+
     async annotate({ payout, provider, now }) {
       await table.transact([payoutWrites.annotate(payout, provider, now)]);
     },
