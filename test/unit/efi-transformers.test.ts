@@ -258,4 +258,18 @@ describe('the efi block of the providers document', () => {
     expect(bad).toThrow(/efi\.base_url/);
     expect(bad).not.toThrow(/short-secret/);
   });
+
+  it('refuses Efí paying out from the key API Pix receives on at the same PSP (one webhook per key), naming the field', () => {
+    const apiPix = { ...good, pix_key: ' EfiPay@SejaEfi.com.br ' };
+    const same = () => parseProvidersConfig({ api_pix: apiPix, efi: good }, 'test');
+    expect(same).toThrow(ProvidersConfigError);
+    expect(same).toThrow(/efi\.pix_key must not be api_pix\.pix_key/);
+    // Another key of the account, or the same key at another PSP, is fine.
+    expect(parseProvidersConfig({ api_pix: { ...good, pix_key: 'recebimentos@example.com' }, efi: good }, 'test').efi?.pix_key).toBe(
+      good.pix_key,
+    );
+    expect(
+      parseProvidersConfig({ api_pix: { ...apiPix, base_url: 'https://api.outro-psp.com.br/pix' }, efi: good }, 'test').api_pix,
+    ).toBeDefined();
+  });
 });

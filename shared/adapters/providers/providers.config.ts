@@ -134,11 +134,32 @@ export function parseProvidersConfig(raw: unknown, source: string): ProvidersCon
     }
   }
   const r = z.safeParse(providersConfigSchema, value);
-  if (r.success) return r.data;
+  if (r.success) {
+    const problems = crossChecks(r.data);
+    if (problems.length) throw new ProvidersConfigError(source, problems);
+    return r.data;
+  }
   throw new ProvidersConfigError(
     source,
     r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(document)'} ${i.message}`),
   );
+}
+
+/**
+ * What no one block can say. Efí keeps one webhook per Pix key, and a key's webhook hears both the Pix it
+ * receives and the sends paid from it: the same key of the same PSP as API Pix receiver and as Efí payer would
+ * have `api-pix register-webhook` and `efi register-webhook` replace each other's URL, and one rail's callbacks
+ * would go unheard. Payouts must be paid from another key of the account.
+ */
+function crossChecks(c: ProvidersConfig): string[] {
+  if (!c.api_pix || !c.efi) return [];
+  const origin = (url: string) => new URL(url).origin.toLowerCase();
+  const key = (k: string) => k.trim().toLowerCase();
+  if (origin(c.api_pix.base_url) !== origin(c.efi.base_url) || key(c.api_pix.pix_key) !== key(c.efi.pix_key)) return [];
+  return [
+    'efi.pix_key must not be api_pix.pix_key at the same PSP: Efí keeps one webhook per key, so the pay-in and the ' +
+      'payout callbacks would replace each other; pay out from another key of the account',
+  ];
 }
 
 /** Where this process reads its configuration: a file (local live stage), the stage's secret (AWS), or none. */
