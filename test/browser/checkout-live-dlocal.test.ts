@@ -1,8 +1,9 @@
 /**
  * The hosted checkout on the live stage with a local method through dLocal (issue 32), in Chromium: a Colombian
- * shopper picks PSE (the `pse` tile, svc-mt-14), the page sends the browser to dLocal's redirect_url (the fake dLocal's payer page), the shopper
- * pays there, dLocal notifies (verified, read back, settled) and sends the browser back through our return route to
- * the merchant's success_url. A shopper who is refused at the bank comes back to our page, which offers another method.
+ * shopper picks PSE (the `pse` tile, svc-mt-14), the page sends the browser to dLocal's redirect_url (the fake
+ * dLocal's payer page), the shopper pays there, dLocal notifies (verified, read back, settled) and sends the browser
+ * back through our return route to the merchant's success_url. A shopper who is refused at the bank comes back to our
+ * page, which offers another method.
  */
 import type { Browser } from 'playwright-core';
 import { orderIdOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';

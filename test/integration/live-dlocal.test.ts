@@ -1,11 +1,12 @@
 /**
  * Live local pay-ins through dLocal (issue 32), over real HTTP on the local engines against the fake dLocal: what
  * discovery offers live, Colombia's PSE (`pse`, svc-mt-14, dLocal's PC) and its bank transfer (svc-mt-17, which dLocal
- * does not serve: METHOD_NOT_AVAILABLE, nothing written), a redirect payment (a Peruvian bank transfer) paid on dLocal's page and settled only after
- * its notification is verified and the payment read back (balance, ledger, signed webhook), the shopper's return
- * to the merchant's success_url, a PagoEfectivo CIP ticket shown and expired, a forged notification (401, nothing
- * moves), duplicate and out-of-order notifications, a missed one found by the reconciliation job, a create with no
- * answer (the same order when read back, never a second one), and another amount recorded and alarmed, never settled.
+ * does not serve: METHOD_NOT_AVAILABLE, nothing written), a redirect payment (a Peruvian bank transfer) paid on
+ * dLocal's page and settled only after its notification is verified and the payment read back (balance, ledger,
+ * signed webhook), the shopper's return to the merchant's success_url, a PagoEfectivo CIP ticket shown and expired, a
+ * forged notification (401, nothing moves), duplicate and out-of-order notifications, a missed one found by the
+ * reconciliation job, a create with no answer (the same order when read back, never a second one), and another amount
+ * recorded and alarmed, never settled.
  */
 import '../support/log-level-info';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -67,17 +67,7 @@ describe('the live method table', () => {
     expect(liveMethodOf('svc-mt-1', 'BRA')).toBeNull();
     for (const m of Object.values(LIVE_METHODS)) expect(m.artefact === 'ticket').toBe(m.flow === 'DIRECT');
     expect(Object.keys(LIVE_METHODS).sort()).toEqual(
-      [
-        'svc-mt-11',
-        'svc-mt-12',
-        'svc-mt-13',
-        'svc-mt-14',
-        'svc-mt-15',
-        'svc-mt-16',
-        'svc-mt-18',
-        'svc-mt-19',
-        'svc-mt-25',
-      ].sort(),
+      ['svc-mt-11', 'svc-mt-12', 'svc-mt-13', 'svc-mt-14', 'svc-mt-15', 'svc-mt-16', 'svc-mt-18', 'svc-mt-19', 'svc-mt-25'].sort(),
     );
   });
 });
