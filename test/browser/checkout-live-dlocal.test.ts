@@ -1,8 +1,9 @@
 /**
  * The hosted checkout on the live stage with a local method through dLocal (issue 32), in Chromium: a Colombian
- * shopper picks PSE, the page sends the browser to dLocal's redirect_url (the fake dLocal's payer page), the shopper
- * pays there, dLocal notifies (verified, read back, settled) and sends the browser back through our return route to
- * the merchant's success_url. A shopper who is refused at the bank comes back to our page, which offers another method.
+ * shopper picks PSE (the `pse` tile, svc-mt-14), the page sends the browser to dLocal's redirect_url (the fake
+ * dLocal's payer page), the shopper pays there, dLocal notifies (verified, read back, settled) and sends the browser
+ * back through our return route to the merchant's success_url. A shopper who is refused at the bank comes back to our
+ * page, which offers another method.
  */
 import type { Browser } from 'playwright-core';
 import { orderIdOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
@@ -58,7 +59,12 @@ async function pse(): Promise<{ sessionId: string; paymentId: string; page: Open
   const { page } = opened;
   await page.goto(r.body.checkout_url);
   await fillCustomer(page, '1020304050', 'Camila Rojas', 'camila@example.co');
-  await page.check('input[name=payment_method][value=bank_transfer]');
+  await page.check('input[name=payment_method][value=pse]');
+  // In the shopper's Spanish the tile says PSE and the button leads there; Colombia's bank transfer (svc-mt-17) has
+  // no dLocal method, so no tile.
+  expect(await page.textContent('label.tile:has(input[value=pse]) .tile-name')).toBe('PSE');
+  expect(await page.textContent('#submit')).toBe('Continuar a PSE');
+  expect(await page.locator('input[name=payment_method][value=bank_transfer]').count()).toBe(0);
   await expectAccessible(page);
   // Pay: the page follows the answer's redirect_url, dLocal's page.
   await page.click('#submit');
@@ -74,7 +80,11 @@ it('PSE: the shopper pays on dLocal’s page and lands on success_url; the payme
   expect(dlocal.payment(orderIdOf(paymentId))?.request).toMatchObject({ payment_method_id: 'PC', payment_method_flow: 'REDIRECT' });
   await page.click('button[value=PAID]');
   await page.waitForURL(`${shop.url}/ok?session_id=${sessionId}`, { timeout: 15_000 });
-  expect((await paymentDeps().store.getPayment(paymentId))?.status).toBe('success');
+  expect(await paymentDeps().store.getPayment(paymentId)).toMatchObject({
+    status: 'success',
+    payment_method: 'pse',
+    method_code: 'svc-mt-14',
+  });
   const s = await live.stack.request(`/api/v1/checkout/${sessionId}`, { apiKey: live.merchant.apiKey });
   expect(s.body.status).toBe('success');
   expect(opened!.unexpected()).toEqual([]);
@@ -97,5 +107,5 @@ it('refused at the bank: back on our page with the payment failed, another metho
   await page.click('button[value=REJECTED]');
   await page.waitForURL(`**/checkout/${sessionId}**`, { timeout: 15_000 });
   expect(await paymentDeps().store.getPayment(paymentId)).toMatchObject({ status: 'failed', failure_code: 'rejected_by_bank' });
-  await page.waitForSelector('input[name=payment_method][value=bank_transfer]', { timeout: 10_000 });
+  await page.waitForSelector('input[name=payment_method][value=pse]', { timeout: 10_000 });
 });

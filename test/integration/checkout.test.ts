@@ -265,6 +265,55 @@ describe('POST /api/v1/checkout/process', () => {
     expect(done.headers.get('location')).toContain('https://shop.example/ok');
   });
 
+  it('pse in Colombia: offered as PSE (svc-mt-14), a redirect to the sandbox’s approval page as wallets get, recorded as pse', async () => {
+    const id = await newSession({ country: 'COL', currency: 'COP', amount: 50_000 });
+    const offered = (await api.getSession(id)).body.available_methods as Array<Record<string, unknown>>;
+    expect(offered.find((x) => x.id === 'pse')).toMatchObject({
+      type: 'bank_transfer',
+      name: 'PSE',
+      method_code: 'svc-mt-14',
+      enabled: true,
+      flow_type: 'redirect',
+    });
+    // Colombia's bank_transfer stays its own code, the transfer to an account shown.
+    expect(offered.find((x) => x.id === 'bank_transfer')).toMatchObject({ method_code: 'svc-mt-17', flow_type: 'embedded' });
+    // The hosted page offers it, named PSE in the shopper's Spanish.
+    const html = await (await contractFetch(`${stack.baseUrl}/checkout/${id}`, { headers: { 'accept-language': 'es-CO' } })).text();
+    expect(html).toContain('lang="es-CO"');
+    expect(html).toMatch(/value="pse"[^]*?<span class="tile-name">PSE<\/span>/);
+
+    const r = await api.process(id, 'pse', { customer: { ...customer, document: '1020304050' } });
+    expect(r.status).toBe(200);
+    const paymentId = r.body.payment_id as string;
+    expect(r.body).toMatchObject({
+      success: true,
+      status: 'pending',
+      payment_method: 'pse',
+      redirect_url: `${stack.baseUrl}/sandbox/wallet/${paymentId}`,
+    });
+    expect((await api.status(paymentId)).body).toMatchObject({ payment_method: 'pse', status: 'pending', amount: 50_000, currency: 'COP' });
+    const bankPage = await (await contractFetch(`${stack.baseUrl}/sandbox/wallet/${paymentId}`)).text();
+    expect(bankPage).toContain('Pay at your bank through PSE');
+    const done = await api.page('wallet', paymentId, 'success');
+    expect(done.headers.get('location')).toContain('https://shop.example/ok');
+    expect((await api.status(paymentId)).body).toMatchObject({ payment_method: 'pse', status: 'success' });
+    expect((await api.getSession(id)).body).toMatchObject({ status: 'success', payment_id: paymentId });
+  });
+
+  it('pse outside Colombia answers METHOD_NOT_AVAILABLE and starts nothing', async () => {
+    const id = await newSession();
+    expect((await api.getSession(id)).body.available_methods.map((x: { id: string }) => x.id)).not.toContain('pse');
+    const r = await api.process(id, 'pse');
+    expect(r.status).toBe(400); // SPEC.md's error table: METHOD_NOT_AVAILABLE is 400
+    expect(r.body).toMatchObject({
+      success: false,
+      status: 'failed',
+      error_code: 'METHOD_NOT_AVAILABLE',
+      error_message: expect.stringContaining('pse'),
+    });
+    expect((await api.getSession(id)).body.payment_id).toBeNull();
+  });
+
   it('refuses methods the country lacks, a bad CPF, and bad card fields, naming each field', async () => {
     const id = await newSession();
     expect((await api.process(id, 'spei')).body).toMatchObject({

@@ -3,7 +3,8 @@
  * full and a partial refund succeed (signed refund.succeeded, balance and ledger), a rejection fails the refund and
  * credits the balance back, a send whose answer is lost is read back (one refund at dLocal, never a second), refund
  * notifications duplicated and out of order settle once and only from the read-back, and a 5xx leaves the refund
- * pending until the settlement resume job settles it.
+ * pending until the settlement resume job settles it. A PSE payment (Colombia) is refunded as a bank transfer: with a
+ * beneficiary account, which stays here masked.
  */
 import '../support/log-level-info';
 import { resumeSettlements } from '../../shared/application/payouts';
@@ -232,6 +233,48 @@ describe('live refunds of dLocal payments', () => {
     expect(sentFor(refundId)).toBe(2); // the 503 and one more, never one per delivery
     expect(fake.refundsFor(refundReferenceOf(refundId))).toHaveLength(1);
     await expectLedgerEqualsBalance(stack, merchant, 'PEN');
+  });
+
+  it('a PSE payment (pse, Colombia) is refunded as a bank transfer: a beneficiary account required, then sent to dLocal', async () => {
+    const api = payments(stack, merchant as TestMerchant);
+    const session = await api.createSession({ amount: 60_000, currency: 'COP', country: 'COL' });
+    const customer = { name: 'Camila Rojas', email: 'camila@example.co', document: '1020304050' };
+    const p = await api.process(session.body.session_id as string, 'pse', { customer });
+    expect(p.body).toMatchObject({ status: 'pending', payment_method: 'pse' });
+    const id = p.body.payment_id as string;
+    expect(fake.payment(orderIdOf(id))!.request).toMatchObject({ payment_method_id: 'PC' });
+    fake.setStatus(orderIdOf(id), 'PAID');
+    expect((await fake.notify(orderIdOf(id))).status).toBe(200);
+    expect((await storedPayment(id)).status).toBe('success');
+
+    const none = await refund(id);
+    expect(none.status).toBe(400);
+    expect(none.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'beneficiary' })] });
+    const beneficiary = {
+      ...customer,
+      document_type: 'CC',
+      bank_code: '007',
+      account_number: '12345678901',
+      account_type: 'savings',
+    };
+    fake.nextRefund('SUCCESS');
+    const r = await refund(id, { beneficiary });
+    expect(r.status).toBe(200);
+    const refundId = r.body.refund_id as string;
+    await refundWebhook(refundId, 'refund.succeeded');
+    // dLocal gets the refund of its payment; the account stays with us (masked), dLocal asks the payer for theirs.
+    expect(fake.refundsFor(refundReferenceOf(refundId))).toHaveLength(1);
+    expect(sentFor(refundId)).toBe(1);
+    const sent = fake.requests.find(
+      (q) =>
+        q.method === 'POST' &&
+        q.path === '/refunds' &&
+        (q.body as { order_refund_id?: string }).order_refund_id === refundReferenceOf(refundId),
+    )?.body;
+    expect(sent).toMatchObject({ payment_id: fake.payment(orderIdOf(id))!.id, amount: 60_000, currency: 'COP' });
+    expect(JSON.stringify(sent)).not.toContain('12345678901');
+    await until('payment refunded', async () => (await storedPayment(id)).status === 'refunded');
+    await expectLedgerEqualsBalance(stack, merchant, 'COP');
   });
 
   it('a 5xx on the send leaves the refund pending; the settlement resume job sends it and settles it', async () => {

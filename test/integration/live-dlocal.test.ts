@@ -1,10 +1,12 @@
 /**
  * Live local pay-ins through dLocal (issue 32), over real HTTP on the local engines against the fake dLocal: what
- * discovery offers live, a redirect payment (a Peruvian bank transfer) paid on dLocal's page and settled only after
- * its notification is verified and the payment read back (balance, ledger, signed webhook), the shopper's return
- * to the merchant's success_url, a PagoEfectivo CIP ticket shown and expired, a forged notification (401, nothing
- * moves), duplicate and out-of-order notifications, a missed one found by the reconciliation job, a create with no
- * answer (the same order when read back, never a second one), and another amount recorded and alarmed, never settled.
+ * discovery offers live, Colombia's PSE (`pse`, svc-mt-14, dLocal's PC) and its bank transfer (svc-mt-17, which dLocal
+ * does not serve: METHOD_NOT_AVAILABLE, nothing written), a redirect payment (a Peruvian bank transfer) paid on
+ * dLocal's page and settled only after its notification is verified and the payment read back (balance, ledger,
+ * signed webhook), the shopper's return to the merchant's success_url, a PagoEfectivo CIP ticket shown and expired, a
+ * forged notification (401, nothing moves), duplicate and out-of-order notifications, a missed one found by the
+ * reconciliation job, a create with no answer (the same order when read back, never a second one), and another amount
+ * recorded and alarmed, never settled.
  */
 import '../support/log-level-info';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,7 @@ import {
   type LiveStage,
 } from '../support/live-stage';
 import type { TestMerchant, TestStack } from '../support/test-stack';
-import { payments } from '../support/payments';
+import { listed, payments } from '../support/payments';
 
 let fake: FakeDlocal;
 let stack: TestStack;
@@ -53,6 +55,7 @@ afterAll(async () => {
 });
 
 const shopper = { name: 'Rosa Quispe', email: 'rosa@example.pe', document: '45678912' };
+const colombian = { name: 'Camila Rojas', email: 'camila@example.co', document: '1020304050' };
 const NOTIFICATIONS = () => `${stack.baseUrl}/providers/dlocal/notifications`;
 
 /** A live Peruvian checkout paid with `method` (bank_transfer: a redirect; cip: a PagoEfectivo ticket). */
@@ -84,9 +87,66 @@ describe('live local pay-ins through dLocal', () => {
         .map((m) => m.method_code)
         .sort();
     expect(await codes('PER')).toEqual(['svc-mt-11', 'svc-mt-12', 'svc-mt-13']);
-    expect(await codes('COL')).toEqual(['svc-mt-15', 'svc-mt-16', 'svc-mt-17']);
+    // PSE is svc-mt-14; svc-mt-17 (a transfer to an account shown) has no dLocal method and is not offered live.
+    expect(await codes('COL')).toEqual(['svc-mt-14', 'svc-mt-15', 'svc-mt-16']);
     expect(await codes('CHL')).toEqual(['svc-mt-18', 'svc-mt-19']);
     expect(await codes('BRA')).toEqual([]);
+  });
+
+  it('PSE in Colombia (pse, svc-mt-14): offered by the live session, created at dLocal as PC by redirect, recorded as pse', async () => {
+    const api = payments(stack, merchant as TestMerchant);
+    const session = await api.createSession({ amount: 85_000, currency: 'COP', country: 'COL' });
+    expect(session.status).toBe(200);
+    const sessionId = session.body.session_id as string;
+    // Enabled live: what dLocal serves in Colombia (cards need Adyen, not configured here; svc-mt-17 has no dLocal method).
+    const offered = (await api.getSession(sessionId)).body.available_methods as Array<{
+      id: string;
+      method_code: string;
+      enabled: boolean;
+    }>;
+    expect(offered.filter((m) => m.enabled).map((m) => [m.id, m.method_code])).toEqual([
+      ['pse', 'svc-mt-14'],
+      ['cash', 'svc-mt-16'],
+      ['wallet', 'svc-mt-15'],
+    ]);
+    // The hosted page shows only those: PSE, and no Colombian bank transfer.
+    const html = await (await fetch(`${stack.baseUrl}/checkout/${sessionId}`, { headers: { 'accept-language': 'es-CO' } })).text();
+    expect(html).toContain('value="pse"');
+    expect(html).not.toContain('value="bank_transfer"');
+    const r = await api.process(sessionId, 'pse', { customer: colombian });
+    expect(r.status).toBe(200);
+    const id = r.body.payment_id as string;
+    expect(r.body).toMatchObject({ success: true, status: 'pending', payment_method: 'pse' });
+    const dlocalPayment = fake.payment(orderIdOf(id))!;
+    expect(dlocalPayment.request).toMatchObject({
+      order_id: orderIdOf(id),
+      payment_method_id: 'PC',
+      payment_method_flow: 'REDIRECT',
+      amount: 85_000,
+      currency: 'COP',
+      country: 'CO',
+      callback_url: `${stack.baseUrl}/providers/dlocal/return/${id}`,
+    });
+    expect(r.body.redirect_url).toBe(`${fake.baseUrl}/checkout/${dlocalPayment.id}`);
+    expect(await status(id)).toMatchObject({ payment_method: 'pse', status: 'pending', currency: 'COP' });
+    // Paid at the bank: notified, read back, settled as any redirect.
+    fake.setStatus(orderIdOf(id), 'PAID');
+    expect((await notify(id)).status).toBe(200);
+    expect(await status(id)).toMatchObject({ payment_method: 'pse', status: 'success' });
+  });
+
+  it('a Colombian bank_transfer (svc-mt-17) is not sent as PSE: METHOD_NOT_AVAILABLE, nothing written, nothing sent', async () => {
+    const api = payments(stack, merchant as TestMerchant);
+    const session = await api.createSession({ amount: 85_000, currency: 'COP', country: 'COL' });
+    const sessionId = session.body.session_id as string;
+    const before = await listed(merchant as TestMerchant, 'PAYMENT');
+    const sent = fake.requests.filter((q) => q.path === '/payments').length;
+    const r = await api.process(sessionId, 'bank_transfer', { customer: colombian });
+    expect(r.status).toBe(400); // SPEC.md's error table: METHOD_NOT_AVAILABLE is 400
+    expect(r.body).toMatchObject({ success: false, status: 'failed', error_code: 'METHOD_NOT_AVAILABLE' });
+    expect(fake.requests.filter((q) => q.path === '/payments').length).toBe(sent);
+    expect(await listed(merchant as TestMerchant, 'PAYMENT')).toHaveLength(before.length);
+    expect((await api.getSession(sessionId)).body).toMatchObject({ status: 'pending', payment_id: null });
   });
 
   it('a redirect payment: dLocal’s page, a notification verified and read back, settled once, signed webhook, success_url', async () => {

@@ -148,6 +148,15 @@ const VOUCHERS: Array<[string, Record<string, unknown>, string, Record<string, u
     'account_type',
   ],
   ['bank_transfer', {}, '52998224725', pixBeneficiary, { ...pixBeneficiary, document: '52998224724' }, 'document'],
+  // PSE is a bank transfer: its refund goes to a Colombian bank account, as Colombia's other bank-paid methods.
+  [
+    'pse',
+    { country: 'COL', currency: 'COP', amount: 50000 },
+    '1020304050',
+    bank('Camila Rojas', '1020304050', 'CC', '007', '12345678901'),
+    { ...bank('Camila Rojas', '1020304050', 'CC', '007', '12345678901'), bank_code: undefined },
+    'bank_code',
+  ],
 ];
 
 describe('voucher-paid payments go to a beneficiary', () => {

@@ -61,21 +61,13 @@ describe('the live method table', () => {
     });
     expect(liveMethodOf('svc-mt-12', 'COL')).toBeNull();
     expect(liveMethodOf('svc-mt-26', 'ECU')).toBeNull();
+    // PSE is svc-mt-14; svc-mt-17 (a transfer to an account shown) has no dLocal method, so it is not sent as PSE.
+    expect(liveMethodOf('svc-mt-14', 'COL')).toMatchObject({ paymentMethodId: 'PC', flow: 'REDIRECT', artefact: 'redirect' });
+    expect(liveMethodOf('svc-mt-17', 'COL')).toBeNull();
     expect(liveMethodOf('svc-mt-1', 'BRA')).toBeNull();
     for (const m of Object.values(LIVE_METHODS)) expect(m.artefact === 'ticket').toBe(m.flow === 'DIRECT');
     expect(Object.keys(LIVE_METHODS).sort()).toEqual(
-      [
-        'svc-mt-11',
-        'svc-mt-12',
-        'svc-mt-13',
-        'svc-mt-14',
-        'svc-mt-15',
-        'svc-mt-16',
-        'svc-mt-17',
-        'svc-mt-18',
-        'svc-mt-19',
-        'svc-mt-25',
-      ].sort(),
+      ['svc-mt-11', 'svc-mt-12', 'svc-mt-13', 'svc-mt-14', 'svc-mt-15', 'svc-mt-16', 'svc-mt-18', 'svc-mt-19', 'svc-mt-25'].sort(),
     );
   });
 });

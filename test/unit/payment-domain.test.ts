@@ -1,9 +1,17 @@
 /** The pay-in state machines, status reporting and money rules as pure functions. */
-import { canTransition, PAYMENT_STATUSES, PAYMENT_TRANSITIONS, sourcesOf, type PaymentStatus } from '../../shared/domain/payments/payment';
+import {
+  canTransition,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  PAYMENT_TRANSITIONS,
+  sourcesOf,
+  type PaymentStatus,
+} from '../../shared/domain/payments/payment';
 import { canSessionTransition, effectiveSessionStatus, reportedStatus } from '../../shared/domain/payments/session';
-import { availableMethods, methodCodeFor } from '../../shared/domain/payments/methods';
+import { availableMethods, kindsOfCode, methodCodeFor, payableForSeconds, placesOfCode } from '../../shared/domain/payments/methods';
+import { needsBeneficiary, REFUND_WINDOW_DAYS } from '../../shared/domain/refunds/refund';
 import { formatMinor, fromMinor, toMinor } from '../../shared/domain/money';
-import { COLLECTION_METHOD_CODES } from '../../shared/domain/catalog/payment-methods';
+import { COLLECTION_METHOD_CODES, findMethod } from '../../shared/domain/catalog/payment-methods';
 import { COUNTRY_CODES } from '../../shared/domain/geo';
 
 describe('payment transitions', () => {
@@ -96,7 +104,7 @@ describe('money', () => {
 
 describe('method kinds', () => {
   it('maps every kind only to codes of the catalog, in countries that have them', () => {
-    for (const kind of ['pix', 'card', 'boleto', 'bank_transfer', 'cash', 'wallet', 'spei', 'cip'] as const) {
+    for (const kind of PAYMENT_METHODS) {
       for (const country of COUNTRY_CODES) {
         const code = methodCodeFor(kind, country);
         if (code) expect(COLLECTION_METHOD_CODES).toContain(code);
@@ -104,6 +112,29 @@ describe('method kinds', () => {
     }
     expect(methodCodeFor('pix', 'MEX')).toBeNull();
     expect(methodCodeFor('spei', 'MEX')).toBe('svc-mt-23');
+  });
+
+  it('pse is PSE (svc-mt-14) in Colombia and nowhere else; Colombian bank_transfer stays the account transfer (svc-mt-17)', () => {
+    for (const country of COUNTRY_CODES) expect(methodCodeFor('pse', country)).toBe(country === 'COL' ? 'svc-mt-14' : null);
+    expect(placesOfCode('svc-mt-14')).toEqual([{ kind: 'pse', country: 'COL' }]);
+    expect(kindsOfCode('svc-mt-17')).toEqual(['bank_transfer']);
+    expect(methodCodeFor('bank_transfer', 'COL')).toBe('svc-mt-17');
+    const all = { methods: COLLECTION_METHOD_CODES, countries: COUNTRY_CODES };
+    expect(findMethod('svc-mt-14', all, 'COL')).toMatchObject({ name: 'PSE', flow_type: 'redirect', payment_type: 'bank_transfer' });
+    const col = availableMethods('COL', 'COP', 50_000_00, all);
+    expect(col.map((m) => [m.id, m.method_code, m.flow_type])).toEqual([
+      ['card', 'svc-mt-2', 'embedded'],
+      ['pse', 'svc-mt-14', 'redirect'],
+      ['bank_transfer', 'svc-mt-17', 'embedded'],
+      ['cash', 'svc-mt-16', 'embedded'],
+      ['wallet', 'svc-mt-15', 'redirect'],
+    ]);
+    for (const country of COUNTRY_CODES.filter((c) => c !== 'COL'))
+      expect(availableMethods(country, 'USD', 100, all).map((m) => m.id)).not.toContain('pse');
+    // Payable and refunded as the other bank transfers: a day to pay, 180 days to refund, to a beneficiary account.
+    expect(payableForSeconds('pse')).toBe(payableForSeconds('bank_transfer'));
+    expect(REFUND_WINDOW_DAYS.pse).toBe(REFUND_WINDOW_DAYS.bank_transfer);
+    expect(needsBeneficiary('pse')).toBe(true);
   });
 
   it('marks a method disabled when the amount is outside its bounds or the merchant lacks it', () => {

@@ -124,7 +124,9 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
       payment = { ...base, artefact: { pix_code: charge.pixCode, txid: charge.txid } };
       break;
     }
-    case 'wallet': {
+    // A wallet's approval page or PSE's bank page: the shopper is sent there (the sandbox simulates both).
+    case 'wallet':
+    case 'pse': {
       if (!connectors?.wallet) throw unavailable();
       const w = await connectors.wallet.start({
         paymentId: req.paymentId,

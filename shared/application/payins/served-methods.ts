@@ -20,6 +20,7 @@ function serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boole
     case 'card':
       return Boolean(c.card);
     case 'wallet':
+    case 'pse':
       return Boolean(c.wallet);
     default:
       return Boolean(c.voucher);

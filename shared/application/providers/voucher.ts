@@ -37,7 +37,8 @@ export interface HeldVoucherConnector {
 
 type PaymentMethodKind = VoucherKind | 'card' | 'pix' | 'wallet';
 
+/** A redirect the shopper finishes elsewhere: a wallet's approval, or (in the sandbox) PSE's bank page. */
 export interface WalletConnector {
-  /** The URL where the customer approves the payment in their wallet. */
+  /** The URL where the customer approves the payment in their wallet (or pays it at their bank through PSE). */
   start(req: { paymentId: string; amountMinor: number; currency: CurrencyCode; country: CountryCode }): Promise<{ redirectUrl: string }>;
 }

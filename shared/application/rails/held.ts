@@ -9,7 +9,7 @@ import type { CountryCode } from '../../domain/geo';
 import { methodCodeFor } from '../../domain/payments/methods';
 import type { PaymentMethod } from '../../domain/payments/payment';
 import { recordStarted } from '../payments';
-import type { Connectors, LocalFlow } from '../providers';
+import type { Connectors, LocalFlow, VoucherKind } from '../providers';
 import { initiateHeldCard, reconcileHeldCard } from './held-card';
 import { initiateHeldPix } from './held-pix';
 import { heldLocally, initiateHeldLocal, reconcileHeldLocal } from './held-local';
@@ -18,8 +18,9 @@ import { initiateHeldVoucher, reconcileHeldVoucher } from './held-voucher';
 import { reconcileOne } from './pix-reconcile';
 import { liveSpeiArtefact } from './spei-deposits';
 
-/** Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds). */
-const isVoucherKind = (kind: PaymentMethod) => kind !== 'card' && kind !== 'pix' && kind !== 'wallet';
+/** Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds); PSE, like a wallet, is a redirect. */
+const isVoucherKind = (kind: PaymentMethod): kind is VoucherKind =>
+  kind !== 'card' && kind !== 'pix' && kind !== 'wallet' && kind !== 'pse';
 
 /** A local payment an aggregator holds with this flow (held-local.ts): its offer, its start, its read-back. */
 function localRow(flow: LocalFlow): HeldStrategy {

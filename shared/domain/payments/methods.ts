@@ -15,19 +15,21 @@ const CODES: Readonly<Record<PaymentMethod, Partial<Record<CountryCode, string>>
   bank_transfer: { BRA: 'svc-mt-7', PER: 'svc-mt-11', COL: 'svc-mt-17', CHL: 'svc-mt-18', MEX: 'svc-mt-23' },
   spei: { MEX: 'svc-mt-23' },
   cip: { PER: 'svc-mt-12' },
+  // PSE, Colombia's online debit from the shopper's bank (a redirect); svc-mt-17 is the transfer to an account shown.
+  pse: { COL: 'svc-mt-14' },
   cash: { COL: 'svc-mt-16', CHL: 'svc-mt-19', MEX: 'svc-mt-24' },
   wallet: { BRA: 'svc-mt-9', PER: 'svc-mt-13', COL: 'svc-mt-15' },
 };
 
 export const methodCodeFor = (kind: PaymentMethod, country: CountryCode): string | null => CODES[kind][country] ?? null;
 
-/** The method kinds a method code serves in some country (svc-mt-23 is both SPEI and MEX bank transfer). */
-/** Every (kind, country) a method code collects. */
+/** Every (kind, country) a method code collects (svc-mt-23 is both SPEI and MEX bank transfer). */
 export const placesOfCode = (code: string): Array<{ kind: PaymentMethod; country: CountryCode }> =>
   (Object.keys(CODES) as PaymentMethod[]).flatMap((kind) =>
     (Object.entries(CODES[kind]) as Array<[CountryCode, string]>).filter(([, c]) => c === code).map(([country]) => ({ kind, country })),
   );
 
+/** The method kinds a method code serves in some country. */
 export const kindsOfCode = (code: string): PaymentMethod[] =>
   (Object.keys(CODES) as PaymentMethod[]).filter((kind) => Object.values(CODES[kind]).includes(code));
 
@@ -43,6 +45,7 @@ export function payableForSeconds(kind: PaymentMethod): number {
     case 'cip':
     case 'spei':
     case 'bank_transfer':
+    case 'pse': // a bank transfer too: the bank may confirm it after the shopper leaves its page
       return 86400;
     case 'wallet':
     case 'card':
@@ -60,7 +63,7 @@ export interface AvailableMethod {
   readonly required_fields: RequiredFieldInfo[];
 }
 
-const KINDS: readonly PaymentMethod[] = ['pix', 'card', 'boleto', 'spei', 'bank_transfer', 'cip', 'cash', 'wallet'];
+const KINDS: readonly PaymentMethod[] = ['pix', 'card', 'boleto', 'spei', 'pse', 'bank_transfer', 'cip', 'cash', 'wallet'];
 
 /** The methods a session in `country` can show; enabled when the merchant has them and the amount fits. */
 export function availableMethods(

@@ -54,12 +54,17 @@ export interface LiveMethod {
  * payment_method_type, allowed flows):
  *   Peru (docs/peru): EF Pago Efectivo TICKET DIRECT|REDIRECT; IO bank transfer (Payvalida) BANK_TRANSFER REDIRECT;
  *     YP Yape WALLET REDIRECT.
- *   Colombia (docs/colombia): PC PSE BANK_TRANSFER REDIRECT; QP Nequi WALLET REDIRECT; EY Efecty TICKET DIRECT|REDIRECT.
+ *   Colombia (docs/colombia): PC PSE BANK_TRANSFER REDIRECT (svc-mt-14, the `pse` kind); QP Nequi WALLET REDIRECT;
+ *     EY Efecty TICKET DIRECT|REDIRECT.
  *   Chile (docs/chile): WP Webpay BANK_TRANSFER REDIRECT (IO Khipu is the other); SP Servipag TICKET DIRECT|REDIRECT.
  *   Argentina (docs/argentina): IO Bank Transfer BANK_TRANSFER DIRECT|REDIRECT (REDIRECT used: dLocal's page shows
  *     the transfer details). Cash there is RP Rapipago, but SPEC.md names no Argentine cash code.
  * Left out: svc-mt-26 (Ecuador bank transfer): dLocal's Ecuador page lists no bank transfer (only EF Pago Efectivo,
  * a cash ticket, and SPEC.md names no Ecuadorian cash code), so Ecuador pay-ins stay unavailable in live.
+ * svc-mt-17 (Colombia bank transfer, `bank_transfer` in COL: a transfer to an account shown after checkout): dLocal's
+ * Colombia page documents no method that shows the shopper an account to transfer to (its BANK_TRANSFER rows are PC
+ * PSE, a redirect to the shopper's bank, and MP Mercado Pago, a wallet; BN Bancolombia is a cash TICKET), so it is
+ * not sent as PSE: it answers METHOD_NOT_AVAILABLE live and discovery does not offer it. PSE is svc-mt-14.
  */
 export const LIVE_METHODS: Readonly<Record<string, LiveMethod>> = {
   'svc-mt-11': { country: 'PER', currency: 'PEN', paymentMethodId: 'IO', flow: 'REDIRECT', artefact: 'redirect' },
@@ -68,7 +73,6 @@ export const LIVE_METHODS: Readonly<Record<string, LiveMethod>> = {
   'svc-mt-14': { country: 'COL', currency: 'COP', paymentMethodId: 'PC', flow: 'REDIRECT', artefact: 'redirect' },
   'svc-mt-15': { country: 'COL', currency: 'COP', paymentMethodId: 'QP', flow: 'REDIRECT', artefact: 'redirect' },
   'svc-mt-16': { country: 'COL', currency: 'COP', paymentMethodId: 'EY', flow: 'DIRECT', artefact: 'ticket' },
-  'svc-mt-17': { country: 'COL', currency: 'COP', paymentMethodId: 'PC', flow: 'REDIRECT', artefact: 'redirect' },
   'svc-mt-18': { country: 'CHL', currency: 'CLP', paymentMethodId: 'WP', flow: 'REDIRECT', artefact: 'redirect' },
   'svc-mt-19': { country: 'CHL', currency: 'CLP', paymentMethodId: 'SP', flow: 'DIRECT', artefact: 'ticket' },
   'svc-mt-25': { country: 'ARG', currency: 'ARS', paymentMethodId: 'IO', flow: 'REDIRECT', artefact: 'redirect' },

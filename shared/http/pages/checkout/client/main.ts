@@ -69,13 +69,19 @@ function check(name: string): FieldProblem {
   return checkCustomerField(name, input(name)?.value ?? '', country, documentLabel());
 }
 
+/** The submit button's label per method; the other methods get payment instructions. */
+const SUBMIT_LABEL: Readonly<Record<string, MessageKey>> = {
+  card: 'pay.button',
+  pix: 'pay.button.pix',
+  wallet: 'pay.button.wallet',
+  pse: 'pay.button.pse',
+};
+
 function syncMethod() {
   const m = method();
   if (cardBox) cardBox.hidden = m !== 'card';
   if (addressBox) addressBox.hidden = m !== 'boleto';
-  const key: MessageKey =
-    m === 'card' ? 'pay.button' : m === 'pix' ? 'pay.button.pix' : m === 'wallet' ? 'pay.button.wallet' : 'pay.button.voucher';
-  submit.textContent = t(key, { amount: ctx.amount });
+  submit.textContent = t(SUBMIT_LABEL[m] ?? 'pay.button.voucher', { amount: ctx.amount });
 }
 
 function mask(name: string, format: (v: string, previous: string) => string, after?: () => void) {
@@ -262,7 +268,7 @@ async function pay(kind: string) {
     if (!j.success) return failed(j);
     if (typeof j.redirect_url === 'string') {
       leaving = true; // the button stays disabled while the browser goes to the bank or wallet
-      submit.textContent = t(kind === 'wallet' ? 'pay.redirect_wallet' : 'pay.redirect_3ds');
+      submit.textContent = t(kind === 'wallet' ? 'pay.redirect_wallet' : kind === 'pse' ? 'pay.redirect_pse' : 'pay.redirect_3ds');
       window.location.assign(j.redirect_url);
       return;
     }
