@@ -2,7 +2,7 @@
  * The hosted page's catalogs and locale choice: every locale has every key, placeholders match,
  * Accept-Language and ?locale= win over the country.
  */
-import { CATALOGS, acceptedLanguages, resolveLocale, translator } from '../../shared/http/pages/checkout/i18n/locale';
+import { CATALOGS, acceptedLanguages, resolveLocale, translator, variant } from '../../shared/http/pages/checkout/i18n/locale';
 import { formatCountdown, formatDay, formatMoney } from '../../shared/http/pages/checkout/format';
 import { COUNTRY_CODES } from '../../shared/domain/geo';
 
@@ -29,6 +29,14 @@ describe('message catalogs', () => {
   it('translates with placeholders', () => {
     expect(translator(CATALOGS['pt-BR'])('pay.button', { amount: 'R$ 10,00' })).toBe('Pagar R$ 10,00');
     expect(translator(CATALOGS.es)('card.installments.many', { count: 3, amount: '$ 100' })).toBe('3 cuotas de $ 100 sin interés');
+  });
+
+  it('names the cash network the live rail pays through: OXXO in Mexico, Efecty in Colombia, Servipag in Chile', () => {
+    const es = translator(CATALOGS.es);
+    expect(es(variant(CATALOGS.es, 'result.cash.steps', 'COL'))).toContain('Efecty');
+    expect(es(variant(CATALOGS.es, 'method.cash.desc', 'CHL'))).toContain('Servipag');
+    expect(es(variant(CATALOGS.es, 'result.cash.steps', 'MEX'))).toContain('OXXO');
+    expect(es(variant(CATALOGS.es, 'result.cash.steps', 'PER'))).toBe(CATALOGS.es['result.cash.steps']);
   });
 
   it('names every country document in every catalog', () => {
