@@ -15,7 +15,8 @@ export interface ExtraRoute {
 }
 
 export interface HttpServerOptions {
-  readonly onError?: (e: unknown) => void;
+  /** A function that failed (threw, or ran past its timeout): the error and the route it served. */
+  readonly onError?: (e: unknown, where?: string) => void;
   readonly extraRoutes?: readonly ExtraRoute[];
 }
 
@@ -79,11 +80,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, extra: readonly
   }
 }
 
+/** The route a request was for, by its manifest id (never its path: a path can carry a callback's secret token). */
+function routeIdOf(req: IncomingMessage, extra: readonly ExtraRoute[]): string {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const { match } = resolveRoute((req.method ?? 'GET').toUpperCase(), url.pathname, [...ROUTES, ...extra.map((e) => e.route)]);
+  return `route ${match?.route.id ?? FALLBACK_ROUTE.id}`;
+}
+
 export function createHttpServer(options: HttpServerOptions = {}): Server {
   return createServer((req, res) => {
     handle(req, res, options.extraRoutes ?? []).catch((e: unknown) => {
       // What API Gateway answers when the function itself fails.
-      options.onError?.(e);
+      options.onError?.(e, routeIdOf(req, options.extraRoutes ?? []));
       if (!res.headersSent) send(res, 500, JSON.stringify({ message: 'Internal Server Error' }));
       else res.end();
     });

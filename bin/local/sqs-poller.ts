@@ -15,7 +15,7 @@ export interface PollerOptions {
   readonly queueId: string;
   readonly queueUrl: string;
   readonly consumer: QueueConsumer;
-  readonly onError?: (e: unknown) => void;
+  readonly onError?: (e: unknown, where?: string) => void;
 }
 
 export function startPoller(opts: PollerOptions): { stop(): Promise<void> } {
@@ -45,7 +45,7 @@ export function startPoller(opts: PollerOptions): { stop(): Promise<void> } {
           )) as SQSBatchResponse | undefined;
           failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (e) {
-          opts.onError?.(e);
+          opts.onError?.(e, `${opts.queueId}-consumer`);
         }
         const done = messages.filter((m) => !failed.has(m.MessageId ?? ''));
         if (done.length > 0) {
@@ -58,7 +58,7 @@ export function startPoller(opts: PollerOptions): { stop(): Promise<void> } {
         }
       } catch (e) {
         if (running) {
-          opts.onError?.(e);
+          opts.onError?.(e, `${opts.queueId} poller`);
           await new Promise((r) => setTimeout(r, 500));
         }
       }

@@ -65,7 +65,7 @@ export function startStreamPoller(opts: {
   consumer: StreamConsumer;
   /** Overrides the consumer's batching window (tests that wait for the fold use 0). */
   batchingWindowSeconds?: number;
-  onError?: (e: unknown) => void;
+  onError?: (e: unknown, where?: string) => void;
 }): { ready: Promise<void>; stop(): Promise<void> } {
   const streams = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const iterators = new Map<string, string | null>(); // shard id -> next iterator (null: closed, fully read)
@@ -106,7 +106,7 @@ export function startStreamPoller(opts: {
         const first = batch.findIndex((r) => failed.has(r.dynamodb?.SequenceNumber));
         batch = batch.slice(Math.max(first, 0));
       } catch (e) {
-        opts.onError?.(e);
+        opts.onError?.(e, `${opts.consumer.id}-stream`);
       }
       await sleep(Math.min(200 * (attempt + 1), 5000));
     }
@@ -164,7 +164,7 @@ export function startStreamPoller(opts: {
         if (!any) await sleep(IDLE_MS);
       } catch (e) {
         if (!running) break;
-        opts.onError?.(e);
+        opts.onError?.(e, `${opts.consumer.id} stream poller`);
         await sleep(500);
       }
     }

@@ -118,7 +118,26 @@ let good: Receiver;
 let failing: Receiver;
 let merchant: TestMerchant;
 
+/** Each stage's templates as the comparison below reads them. */
+interface Synthesized {
+  stateless: TemplateJson;
+  stateful: TemplateJson;
+  nested: TemplateJson[];
+}
+const synthesized = new Map<string, Synthesized>();
+
 beforeAll(async () => {
+  // Synthesized first, before the local stack runs: a synth holds this process's event loop for seconds (tens on a
+  // loaded machine), and a handler in flight meanwhile would run past its timeout.
+  for (const stage of STAGES) {
+    const built = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), stage);
+    synthesized.set(stage, {
+      stateless: Template.fromStack(built.stateless).toJSON() as TemplateJson,
+      stateful: Template.fromStack(built.stateful).toJSON() as TemplateJson,
+      // The workers' and provider callbacks' functions are in the stateless stack's nested stacks.
+      nested: [built.stateless.workers, built.stateless.providerCallbacks].map((n) => Template.fromStack(n).toJSON() as TemplateJson),
+    });
+  }
   // Every Metrics instance: the shared one, and the per-provider ones of shared/observability/provider-metrics.ts.
   const publish = Metrics.prototype.publishStoredMetrics;
   spy = jest.spyOn(Metrics.prototype, 'publishStoredMetrics').mockImplementation(function (this: Metrics) {
@@ -481,14 +500,10 @@ describe.each(STAGES)('%s: every custom metric its alarms and dashboard read is 
   let environments: Record<string, unknown>[];
 
   beforeAll(() => {
-    const built = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), stage);
-    const stateless = Template.fromStack(built.stateless).toJSON() as TemplateJson;
-    const stateful = Template.fromStack(built.stateful).toJSON() as TemplateJson;
+    const { stateless, stateful, nested } = synthesized.get(stage)!;
     const custom = (r: MetricRead) => !r.namespace.startsWith('AWS/');
     alarmReads = [...alarmMetrics(stateless), ...alarmMetrics(stateful)].filter(custom);
     reads = [...alarmReads, ...dashboardMetrics(stateless).filter(custom)];
-    // The workers' and provider callbacks' functions are in the stateless stack's nested stacks.
-    const nested = [built.stateless.workers, built.stateless.providerCallbacks].map((n) => Template.fromStack(n).toJSON() as TemplateJson);
     environments = [stateless, ...nested].flatMap(functionEnvironments);
   });
 

@@ -68,8 +68,9 @@ export async function startTestStack(
   const queueEnv = await ensureQueues(sqs, `test-${id}`);
   Object.assign(process.env, { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamodb, SQS_ENDPOINT: sqs, ...queueEnv });
 
-  const errors: unknown[] = [];
-  const server: Server = createHttpServer({ onError: (e) => errors.push(e), extraRoutes: options.extraRoutes });
+  const errors: string[] = [];
+  const failed = (e: unknown, where?: string) => errors.push(`${where ?? 'a handler'}: ${String(e)}`);
+  const server: Server = createHttpServer({ onError: failed, extraRoutes: options.extraRoutes });
   const port = await listen(server, 0);
   const baseUrl = `http://127.0.0.1:${port}`;
   process.env.PUBLIC_BASE_URL = baseUrl;
@@ -86,7 +87,7 @@ export async function startTestStack(
             queueId: q.id,
             queueUrl: queueEnv[queueUrlEnv(q.id)] ?? '',
             consumer: q.consumer,
-            onError: (e) => errors.push(e),
+            onError: failed,
           }),
         );
     }
@@ -100,7 +101,7 @@ export async function startTestStack(
         tableName,
         consumer,
         batchingWindowSeconds: 0, // tests wait for the fold: no batching window
-        onError: (e) => errors.push(e),
+        onError: failed,
       });
       await poller.ready;
       pollers.push(poller);
@@ -140,7 +141,7 @@ export async function startTestStack(
         server.closeAllConnections();
       });
       await own?.stop();
-      if (errors.length > 0) throw new Error(`Handlers failed unexpectedly: ${errors.map(String).join('; ')}`);
+      if (errors.length > 0) throw new Error(`Handlers failed unexpectedly: ${errors.join('; ')}`);
     },
   };
 }
