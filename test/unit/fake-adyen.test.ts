@@ -16,9 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => adyen.close());
 
+/** Generous timeouts (a loaded machine answers a local fake slowly); the hang case sets a short one of its own. */
 const connectors = (over: Record<string, unknown> = {}) =>
   adyenConnectors(
-    parseProvidersConfig({ adyen: adyen.adyenConfig({ timeouts: { connect_ms: 500, total_ms: 800 }, ...over }) }, 'test').adyen!,
+    parseProvidersConfig({ adyen: adyen.adyenConfig({ timeouts: { connect_ms: 3_000, total_ms: 4_000 }, ...over }) }, 'test').adyen!,
   );
 
 const request = (): HeldCardRequest => ({
@@ -74,7 +75,9 @@ describe('fake Adyen', () => {
     adyen.failNext('payments', { status: 500 });
     await expect(c.heldCard.authorize(request())).rejects.toBeInstanceOf(ProviderUnavailable);
     adyen.failNext('payments', { hang: true });
-    await expect(c.heldCard.authorize(request())).rejects.toBeInstanceOf(ProviderUnavailable);
+    const impatient = connectors({ timeouts: { connect_ms: 500, total_ms: 800 } });
+    await expect(impatient.heldCard.authorize(request())).rejects.toBeInstanceOf(ProviderUnavailable);
+    impatient.client.close();
     const wrong = connectors({ api_key: 'AQE-wrong' });
     await expect(wrong.heldCard.authorize(request())).rejects.toThrow(/API key/);
     const req = request();
