@@ -1286,7 +1286,7 @@ export interface components {
                  * @example pix
                  * @enum {string}
                  */
-                id: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                id: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                 type: string;
                 name: string;
                 method_code: string;
@@ -3446,7 +3446,7 @@ export interface operations {
                 "application/json": {
                     session_id: string;
                     /** @enum {string} */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     customer: {
                         name: string;
                         /** Format: email */
@@ -3522,7 +3522,7 @@ export interface operations {
                          * @example pix
                          * @enum {string}
                          */
-                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                         /**
                          * @description PIX copia e cola (BR Code).
                          * @example 00020126580014br.gov.bcb.pix...
@@ -4286,7 +4286,7 @@ export interface operations {
                          * @example pix
                          * @enum {string}
                          */
-                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                         /**
                          * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
                          * @example 150.5
@@ -5653,7 +5653,7 @@ export interface operations {
                          * @example pix
                          * @enum {string}
                          */
-                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                         /**
                          * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
                          * @example 150.5
@@ -6192,7 +6192,7 @@ export interface operations {
                              * @example pix
                              * @enum {string}
                              */
-                            payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                            payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                             expires_at: string | null;
                             failure_code: string | null;
                             redirect_url: string | null;
@@ -13083,7 +13083,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13226,7 +13226,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13369,7 +13369,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13512,7 +13512,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13655,7 +13655,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13798,7 +13798,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13941,7 +13941,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -14084,7 +14084,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -14227,7 +14227,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).

@@ -124,9 +124,11 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
       payment = { ...base, artefact: { pix_code: charge.pixCode, txid: charge.txid } };
       break;
     }
-    // A wallet's approval page or PSE's bank page: the shopper is sent there (the sandbox simulates both).
+    // A wallet's approval page, PSE's or Peru's online banking's bank page: the shopper is sent there (the sandbox
+    // simulates them all).
     case 'wallet':
-    case 'pse': {
+    case 'pse':
+    case 'payin': {
       if (!connectors?.wallet) throw unavailable();
       const w = await connectors.wallet.start({
         paymentId: req.paymentId,

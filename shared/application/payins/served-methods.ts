@@ -21,6 +21,7 @@ function serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boole
       return Boolean(c.card);
     case 'wallet':
     case 'pse':
+    case 'payin':
       return Boolean(c.wallet);
     default:
       return Boolean(c.voucher);

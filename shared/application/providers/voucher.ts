@@ -37,8 +37,8 @@ export interface HeldVoucherConnector {
 
 type PaymentMethodKind = VoucherKind | 'card' | 'pix' | 'wallet';
 
-/** A redirect the shopper finishes elsewhere: a wallet's approval, or (in the sandbox) PSE's bank page. */
+/** A redirect the shopper finishes elsewhere: a wallet's approval, or (in the sandbox) PSE's or online banking's bank page. */
 export interface WalletConnector {
-  /** The URL where the customer approves the payment in their wallet (or pays it at their bank through PSE). */
+  /** The URL where the customer approves the payment in their wallet (or pays it at their bank: PSE, online banking). */
   start(req: { paymentId: string; amountMinor: number; currency: CurrencyCode; country: CountryCode }): Promise<{ redirectUrl: string }>;
 }

@@ -18,9 +18,12 @@ import { initiateHeldVoucher, reconcileHeldVoucher } from './held-voucher';
 import { reconcileOne } from './pix-reconcile';
 import { liveSpeiArtefact } from './spei-deposits';
 
-/** Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds); PSE, like a wallet, is a redirect. */
+/**
+ * Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds); PSE and Peru's online banking
+ * (`payin`), like a wallet, are redirects.
+ */
 const isVoucherKind = (kind: PaymentMethod): kind is VoucherKind =>
-  kind !== 'card' && kind !== 'pix' && kind !== 'wallet' && kind !== 'pse';
+  kind !== 'card' && kind !== 'pix' && kind !== 'wallet' && kind !== 'pse' && kind !== 'payin';
 
 /** A local payment an aggregator holds with this flow (held-local.ts): its offer, its start, its read-back. */
 function localRow(flow: LocalFlow): HeldStrategy {

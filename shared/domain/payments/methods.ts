@@ -17,6 +17,9 @@ const CODES: Readonly<Record<PaymentMethod, Partial<Record<CountryCode, string>>
   cip: { PER: 'svc-mt-12' },
   // PSE, Colombia's online debit from the shopper's bank (a redirect); svc-mt-17 is the transfer to an account shown.
   pse: { COL: 'svc-mt-14' },
+  // Peru's online banking (svc-mt-3, SPEC's payment_type `payin`): paid from the bank's online banking (a redirect);
+  // svc-mt-11 is Peru's bank transfer.
+  payin: { PER: 'svc-mt-3' },
   cash: { COL: 'svc-mt-16', CHL: 'svc-mt-19', MEX: 'svc-mt-24' },
   wallet: { BRA: 'svc-mt-9', PER: 'svc-mt-13', COL: 'svc-mt-15' },
 };
@@ -46,6 +49,7 @@ export function payableForSeconds(kind: PaymentMethod): number {
     case 'spei':
     case 'bank_transfer':
     case 'pse': // a bank transfer too: the bank may confirm it after the shopper leaves its page
+    case 'payin': // Peru's online banking, as PSE
       return 86400;
     case 'wallet':
     case 'card':
@@ -63,7 +67,7 @@ export interface AvailableMethod {
   readonly required_fields: RequiredFieldInfo[];
 }
 
-const KINDS: readonly PaymentMethod[] = ['pix', 'card', 'boleto', 'spei', 'pse', 'bank_transfer', 'cip', 'cash', 'wallet'];
+const KINDS: readonly PaymentMethod[] = ['pix', 'card', 'boleto', 'spei', 'pse', 'payin', 'bank_transfer', 'cip', 'cash', 'wallet'];
 
 /** The methods a session in `country` can show; enabled when the merchant has them and the amount fits. */
 export function availableMethods(

@@ -100,7 +100,7 @@ export const processCardSchema = z.object({ ...cardFields, installments: z.optio
 export const directCardSchema = z.object({ ...cardFields, installments: z._default(z.number().check(z.int(), z.gte(1), z.lte(12)), 1) });
 export type CardInput = z.infer<typeof processCardSchema>;
 
-export const PROCESS_METHODS = ['pix', 'card', 'boleto', 'bank_transfer', 'cash', 'wallet', 'spei', 'cip', 'pse'] as const;
+export const PROCESS_METHODS = ['pix', 'card', 'boleto', 'bank_transfer', 'cash', 'wallet', 'spei', 'cip', 'pse', 'payin'] as const;
 
 const requireCard = (v: { payment_method: string; card?: unknown }, ctx: z.core.$RefinementCtx) => {
   if (v.payment_method === 'card' && !v.card) ctx.addIssue({ code: 'custom', path: ['card'], message: 'is required for card payments' });

@@ -38,11 +38,12 @@ export const REFUND_WINDOW_DAYS: Readonly<Record<PaymentMethod, number>> = {
   spei: 180,
   cip: 180,
   pse: 180,
+  payin: 180,
 };
 
 /**
- * Methods whose refunds go back to the original instrument; the others need a beneficiary account (a PSE payment
- * is a bank transfer: its refund goes to an account, as bank_transfer's does).
+ * Methods whose refunds go back to the original instrument; the others need a beneficiary account (a PSE or Peruvian
+ * online-banking (`payin`) payment is a bank transfer: its refund goes to an account, as bank_transfer's does).
  */
 export const REFUNDS_TO_INSTRUMENT: readonly PaymentMethod[] = ['pix', 'card', 'wallet'];
 export const needsBeneficiary = (m: PaymentMethod) => !REFUNDS_TO_INSTRUMENT.includes(m);

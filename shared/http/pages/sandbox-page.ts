@@ -1,4 +1,7 @@
-/** Sandbox completion pages: the 3-D Secure challenge, the wallet (or PSE bank) approval and "customer paid" for vouchers and PIX. */
+/**
+ * Sandbox completion pages: the 3-D Secure challenge, the wallet (or PSE or online-banking bank) approval and "customer
+ * paid" for vouchers and PIX.
+ */
 import { fromMinor } from '../../domain/money';
 import type { Payment } from '../../domain/payments/payment';
 import { isOpenPaymentStatus } from '../../domain/payments/payment';
@@ -13,14 +16,17 @@ const TITLES: Readonly<Record<SandboxPageKind, [string, string, string]>> = {
   pay: ['Simulate the customer paying', 'Customer paid', 'Payment failed'],
 };
 
-/** The redirect page of a PSE payment (served as the wallet's): the shopper's bank, not a wallet. */
-const PSE_TITLES: [string, string, string] = ['Pay at your bank through PSE', 'Pay from the bank account', 'Reject at the bank'];
+/** The redirect pages of a PSE or Peruvian online-banking payment (served as the wallet's): the shopper's bank, not a wallet. */
+const BANK_TITLES: Readonly<Partial<Record<Payment['payment_method'], [string, string, string]>>> = {
+  pse: ['Pay at your bank through PSE', 'Pay from the bank account', 'Reject at the bank'],
+  payin: ['Pay in your online banking', 'Pay from the bank account', 'Reject at the bank'],
+};
 
 const frame = (title: string, inner: string) =>
   `<main class="layout"><div class="panel"><p class="badge">SANDBOX</p><h1 class="merchant">${esc(title)}</h1>${inner}</div></main>`;
 
 export function renderSandboxPage(kind: SandboxPageKind, p: Payment): HttpResponse {
-  const [title, yes, no] = kind === 'wallet' && p.payment_method === 'pse' ? PSE_TITLES : TITLES[kind];
+  const [title, yes, no] = (kind === 'wallet' ? BANK_TITLES[p.payment_method] : undefined) ?? TITLES[kind];
   const amount = `${fromMinor(p.amount_minor, p.currency)} ${p.currency}`;
   const card = p.card ? `<p class="muted">${esc(p.card.brand)} •••• ${esc(p.card.last_four)}</p>` : '';
   const button = (outcome: string, cls: string, label: string) =>

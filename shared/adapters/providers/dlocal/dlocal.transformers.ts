@@ -65,6 +65,9 @@ export interface LiveMethod {
  * Colombia page documents no method that shows the shopper an account to transfer to (its BANK_TRANSFER rows are PC
  * PSE, a redirect to the shopper's bank, and MP Mercado Pago, a wallet; BN Bancolombia is a cash TICKET), so it is
  * not sent as PSE: it answers METHOD_NOT_AVAILABLE live and discovery does not offer it. PSE is svc-mt-14.
+ * svc-mt-3 (Peru online banking, the `payin` kind; the sandbox serves it as a redirect): dLocal's Peru page documents
+ * no online-banking method besides IO, which is already svc-mt-11 (bank transfer), so it answers METHOD_NOT_AVAILABLE
+ * live and discovery does not offer it.
  */
 export const LIVE_METHODS: Readonly<Record<string, LiveMethod>> = {
   'svc-mt-11': { country: 'PER', currency: 'PEN', paymentMethodId: 'IO', flow: 'REDIRECT', artefact: 'redirect' },

@@ -75,6 +75,14 @@ const SUBMIT_LABEL: Readonly<Record<string, MessageKey>> = {
   pix: 'pay.button.pix',
   wallet: 'pay.button.wallet',
   pse: 'pay.button.pse',
+  payin: 'pay.button.payin',
+};
+
+/** What the button says while the browser leaves for a redirect: the wallet, PSE, the online banking, else the bank's 3-D Secure. */
+const REDIRECT_LABEL: Readonly<Record<string, MessageKey>> = {
+  wallet: 'pay.redirect_wallet',
+  pse: 'pay.redirect_pse',
+  payin: 'pay.redirect_payin',
 };
 
 function syncMethod() {
@@ -268,7 +276,7 @@ async function pay(kind: string) {
     if (!j.success) return failed(j);
     if (typeof j.redirect_url === 'string') {
       leaving = true; // the button stays disabled while the browser goes to the bank or wallet
-      submit.textContent = t(kind === 'wallet' ? 'pay.redirect_wallet' : kind === 'pse' ? 'pay.redirect_pse' : 'pay.redirect_3ds');
+      submit.textContent = t(REDIRECT_LABEL[kind] ?? 'pay.redirect_3ds');
       window.location.assign(j.redirect_url);
       return;
     }

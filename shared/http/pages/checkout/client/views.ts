@@ -51,7 +51,8 @@ function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
   const a = p.artefact;
   const { t } = c;
   const country = c.model.country;
-  // A payment finished on the provider's page (a bank, PSE, a live wallet), shown again after a reload: continue there.
+  // A payment finished on the provider's page (a bank, PSE, online banking, a live wallet), shown again after a reload:
+  // continue there.
   if (p.redirect_url && p.payment_method !== 'card' && p.payment_method !== 'wallet' && Object.keys(a).length === 0)
     return [title(t('pay.redirect_bank')), h('a', { class: 'btn', href: p.redirect_url }, t('pay.button', { amount: c.amount }))];
   switch (p.payment_method) {
@@ -138,9 +139,10 @@ const another = (c: ViewContext) =>
 /** An open payment: its artefact, the live status and the ways out. */
 export function paymentView(c: ViewContext, p: PagePayment): HTMLElement[] {
   const voucher = p.payment_method !== 'card' && p.payment_method !== 'wallet';
-  // PSE, like a wallet, is paid on the page its redirect opens (the sandbox's own page there): no "customer paid" link.
+  // PSE and online banking, like a wallet, are paid on the page their redirect opens (the sandbox's own page there):
+  // no "customer paid" link.
   const sandbox =
-    c.model.sandbox && voucher && p.payment_method !== 'pse'
+    c.model.sandbox && voucher && p.payment_method !== 'pse' && p.payment_method !== 'payin'
       ? h('p', { class: 'small no-print' }, h('a', { href: `/sandbox/pay/${p.payment_id}` }, c.t('result.sandbox_pay')))
       : null;
   return [
