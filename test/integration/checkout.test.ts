@@ -314,6 +314,55 @@ describe('POST /api/v1/checkout/process', () => {
     expect((await api.getSession(id)).body.payment_id).toBeNull();
   });
 
+  it('payin in Peru: offered as online banking (svc-mt-3), a redirect to the sandbox’s bank page, recorded as payin', async () => {
+    const id = await newSession({ country: 'PER', currency: 'PEN', amount: 100 });
+    const offered = (await api.getSession(id)).body.available_methods as Array<Record<string, unknown>>;
+    expect(offered.find((x) => x.id === 'payin')).toMatchObject({
+      type: 'payin',
+      name: 'Online banking',
+      method_code: 'svc-mt-3',
+      enabled: true,
+      flow_type: 'redirect',
+    });
+    // Peru's bank_transfer stays its own code, the transfer to an account shown.
+    expect(offered.find((x) => x.id === 'bank_transfer')).toMatchObject({ method_code: 'svc-mt-11', flow_type: 'embedded' });
+    // The hosted page offers it, named in the shopper's Spanish.
+    const html = await (await contractFetch(`${stack.baseUrl}/checkout/${id}`, { headers: { 'accept-language': 'es-PE' } })).text();
+    expect(html).toContain('lang="es-PE"');
+    expect(html).toMatch(/value="payin"[^]*?<span class="tile-name">Banca por internet<\/span>/);
+
+    const r = await api.process(id, 'payin', { customer: { ...customer, document: '12345678' } });
+    expect(r.status).toBe(200);
+    const paymentId = r.body.payment_id as string;
+    expect(r.body).toMatchObject({
+      success: true,
+      status: 'pending',
+      payment_method: 'payin',
+      redirect_url: `${stack.baseUrl}/sandbox/wallet/${paymentId}`,
+    });
+    expect((await api.status(paymentId)).body).toMatchObject({ payment_method: 'payin', status: 'pending', amount: 100, currency: 'PEN' });
+    const bankPage = await (await contractFetch(`${stack.baseUrl}/sandbox/wallet/${paymentId}`)).text();
+    expect(bankPage).toContain('Pay in your online banking');
+    const done = await api.page('wallet', paymentId, 'success');
+    expect(done.headers.get('location')).toContain('https://shop.example/ok');
+    expect((await api.status(paymentId)).body).toMatchObject({ payment_method: 'payin', status: 'success' });
+    expect((await api.getSession(id)).body).toMatchObject({ status: 'success', payment_id: paymentId });
+  });
+
+  it('payin outside Peru answers METHOD_NOT_AVAILABLE and starts nothing', async () => {
+    const id = await newSession({ country: 'COL', currency: 'COP', amount: 50_000 });
+    expect((await api.getSession(id)).body.available_methods.map((x: { id: string }) => x.id)).not.toContain('payin');
+    const r = await api.process(id, 'payin', { customer: { ...customer, document: '1020304050' } });
+    expect(r.status).toBe(400); // SPEC.md's error table: METHOD_NOT_AVAILABLE is 400
+    expect(r.body).toMatchObject({
+      success: false,
+      status: 'failed',
+      error_code: 'METHOD_NOT_AVAILABLE',
+      error_message: expect.stringContaining('payin'),
+    });
+    expect((await api.getSession(id)).body.payment_id).toBeNull();
+  });
+
   it('refuses methods the country lacks, a bad CPF, and bad card fields, naming each field', async () => {
     const id = await newSession();
     expect((await api.process(id, 'spei')).body).toMatchObject({

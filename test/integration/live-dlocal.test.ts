@@ -1,7 +1,8 @@
 /**
  * Live local pay-ins through dLocal (issue 32), over real HTTP on the local engines against the fake dLocal: what
  * discovery offers live, Colombia's PSE (`pse`, svc-mt-14, dLocal's PC) and its bank transfer (svc-mt-17, which dLocal
- * does not serve: METHOD_NOT_AVAILABLE, nothing written), a redirect payment (a Peruvian bank transfer) paid on
+ * does not serve: METHOD_NOT_AVAILABLE, nothing written), Peru's online banking (`payin`, svc-mt-3, which dLocal does
+ * not serve either: METHOD_NOT_AVAILABLE, nothing sent, nothing written), a redirect payment (a Peruvian bank transfer) paid on
  * dLocal's page and settled only after its notification is verified and the payment read back (balance, ledger,
  * signed webhook), the shopper's return to the merchant's success_url, a PagoEfectivo CIP ticket shown and expired, a
  * forged notification (401, nothing moves), duplicate and out-of-order notifications, a missed one found by the
@@ -145,6 +146,26 @@ describe('live local pay-ins through dLocal', () => {
     expect(r.status).toBe(400); // SPEC.md's error table: METHOD_NOT_AVAILABLE is 400
     expect(r.body).toMatchObject({ success: false, status: 'failed', error_code: 'METHOD_NOT_AVAILABLE' });
     expect(fake.requests.filter((q) => q.path === '/payments').length).toBe(sent);
+    expect(await listed(merchant as TestMerchant, 'PAYMENT')).toHaveLength(before.length);
+    expect((await api.getSession(sessionId)).body).toMatchObject({ status: 'pending', payment_id: null });
+  });
+
+  it('Peru’s online banking (payin, svc-mt-3) has no dLocal method: not offered live, METHOD_NOT_AVAILABLE, nothing sent or written', async () => {
+    const api = payments(stack, merchant as TestMerchant);
+    const session = await api.createSession({ amount: 150, currency: 'PEN', country: 'PER' });
+    expect(session.status).toBe(200);
+    const sessionId = session.body.session_id as string;
+    const offered = (await api.getSession(sessionId)).body.available_methods as Array<{ id: string; enabled: boolean }>;
+    expect(offered.filter((m) => m.enabled).map((m) => m.id)).not.toContain('payin');
+    const html = await (await fetch(`${stack.baseUrl}/checkout/${sessionId}`, { headers: { 'accept-language': 'es-PE' } })).text();
+    expect(html).toContain('value="cip"'); // the page is the live Peruvian one, without online banking
+    expect(html).not.toContain('value="payin"');
+    const before = await listed(merchant as TestMerchant, 'PAYMENT');
+    const sent = fake.requests.length;
+    const r = await api.process(sessionId, 'payin', { customer: shopper });
+    expect(r.status).toBe(400); // SPEC.md's error table: METHOD_NOT_AVAILABLE is 400
+    expect(r.body).toMatchObject({ success: false, status: 'failed', error_code: 'METHOD_NOT_AVAILABLE' });
+    expect(fake.requests.length).toBe(sent);
     expect(await listed(merchant as TestMerchant, 'PAYMENT')).toHaveLength(before.length);
     expect((await api.getSession(sessionId)).body).toMatchObject({ status: 'pending', payment_id: null });
   });

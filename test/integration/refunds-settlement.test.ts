@@ -157,6 +157,15 @@ const VOUCHERS: Array<[string, Record<string, unknown>, string, Record<string, u
     { ...bank('Camila Rojas', '1020304050', 'CC', '007', '12345678901'), bank_code: undefined },
     'bank_code',
   ],
+  // Peru's online banking is a bank transfer: its refund goes to a Peruvian bank account, as the CIP's does.
+  [
+    'payin',
+    { country: 'PER', currency: 'PEN', amount: 100 },
+    '12345678',
+    bank('Lucia Quispe', '12345678', 'DNI', '002', '1912345678901'),
+    { ...bank('Lucia Quispe', '12345678', 'DNI', '002', '1912345678901'), account_type: undefined },
+    'account_type',
+  ],
 ];
 
 describe('voucher-paid payments go to a beneficiary', () => {

@@ -137,6 +137,35 @@ describe('method kinds', () => {
     expect(needsBeneficiary('pse')).toBe(true);
   });
 
+  it('payin is online banking (svc-mt-3) in Peru and nowhere else; Peruvian bank_transfer stays svc-mt-11', () => {
+    for (const country of COUNTRY_CODES) expect(methodCodeFor('payin', country)).toBe(country === 'PER' ? 'svc-mt-3' : null);
+    expect(placesOfCode('svc-mt-3')).toEqual([{ kind: 'payin', country: 'PER' }]);
+    expect(kindsOfCode('svc-mt-11')).toEqual(['bank_transfer']);
+    expect(methodCodeFor('bank_transfer', 'PER')).toBe('svc-mt-11');
+    const all = { methods: COLLECTION_METHOD_CODES, countries: COUNTRY_CODES };
+    expect(findMethod('svc-mt-3', all, 'PER')).toMatchObject({ name: 'Online banking', flow_type: 'redirect', payment_type: 'payin' });
+    const per = availableMethods('PER', 'PEN', 100_00, all);
+    expect(per.map((m) => [m.id, m.method_code, m.flow_type])).toEqual([
+      ['card', 'svc-mt-2', 'embedded'],
+      ['payin', 'svc-mt-3', 'redirect'],
+      ['bank_transfer', 'svc-mt-11', 'embedded'],
+      ['cip', 'svc-mt-12', 'embedded'],
+      ['wallet', 'svc-mt-13', 'redirect'],
+    ]);
+    expect(per.find((m) => m.id === 'payin')).toMatchObject({ type: 'payin', name: 'Online banking', enabled: true });
+    // Not enabled when the merchant lacks svc-mt-3.
+    const without = { methods: COLLECTION_METHOD_CODES.filter((c) => c !== 'svc-mt-3'), countries: COUNTRY_CODES };
+    expect(availableMethods('PER', 'PEN', 100_00, without).find((m) => m.id === 'payin')?.enabled).toBe(false);
+    for (const country of COUNTRY_CODES.filter((c) => c !== 'PER'))
+      expect(availableMethods(country, 'USD', 100, all).map((m) => m.id)).not.toContain('payin');
+    // Payable and refunded as PSE and the other bank transfers: a day to pay, 180 days to refund, to a beneficiary account.
+    expect(payableForSeconds('payin')).toBe(86400);
+    expect(payableForSeconds('payin')).toBe(payableForSeconds('pse'));
+    expect(REFUND_WINDOW_DAYS.payin).toBe(180);
+    expect(REFUND_WINDOW_DAYS.payin).toBe(REFUND_WINDOW_DAYS.pse);
+    expect(needsBeneficiary('payin')).toBe(true);
+  });
+
   it('marks a method disabled when the amount is outside its bounds or the merchant lacks it', () => {
     const all = { methods: COLLECTION_METHOD_CODES, countries: COUNTRY_CODES };
     const big = availableMethods('BRA', 'BRL', 200_000_00, all);
