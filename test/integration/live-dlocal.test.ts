@@ -150,7 +150,7 @@ describe('live local pay-ins through dLocal', () => {
     expect((await api.getSession(sessionId)).body).toMatchObject({ status: 'pending', payment_id: null });
   });
 
-  it('Peru’s online banking (payin, svc-mt-3) has no dLocal method: not offered live, METHOD_NOT_AVAILABLE, nothing sent or written', async () => {
+  it('Peru’s online banking (payin, svc-mt-3) has no dLocal method: not offered live, METHOD_NOT_AVAILABLE, nothing sent', async () => {
     const api = payments(stack, merchant as TestMerchant);
     const session = await api.createSession({ amount: 150, currency: 'PEN', country: 'PER' });
     expect(session.status).toBe(200);
