@@ -265,100 +265,92 @@ describe('POST /api/v1/checkout/process', () => {
     expect(done.headers.get('location')).toContain('https://shop.example/ok');
   });
 
-  it('pse in Colombia: offered as PSE (svc-mt-14), a redirect to the sandbox’s approval page as wallets get, recorded as pse', async () => {
-    const id = await newSession({ country: 'COL', currency: 'COP', amount: 50_000 });
-    const offered = (await api.getSession(id)).body.available_methods as Array<Record<string, unknown>>;
-    expect(offered.find((x) => x.id === 'pse')).toMatchObject({
+  /** Bank redirects with a kind of their own: the sandbox sends the shopper to its bank page, as it does for wallets. */
+  const BANK_REDIRECTS = [
+    {
+      kind: 'pse',
       type: 'bank_transfer',
+      code: 'svc-mt-14',
       name: 'PSE',
-      method_code: 'svc-mt-14',
-      enabled: true,
-      flow_type: 'redirect',
-    });
-    // Colombia's bank_transfer stays its own code, the transfer to an account shown.
-    expect(offered.find((x) => x.id === 'bank_transfer')).toMatchObject({ method_code: 'svc-mt-17', flow_type: 'embedded' });
-    // The hosted page offers it, named PSE in the shopper's Spanish.
-    const html = await (await contractFetch(`${stack.baseUrl}/checkout/${id}`, { headers: { 'accept-language': 'es-CO' } })).text();
-    expect(html).toContain('lang="es-CO"');
-    expect(html).toMatch(/value="pse"[^]*?<span class="tile-name">PSE<\/span>/);
-
-    const r = await api.process(id, 'pse', { customer: { ...customer, document: '1020304050' } });
-    expect(r.status).toBe(200);
-    const paymentId = r.body.payment_id as string;
-    expect(r.body).toMatchObject({
-      success: true,
-      status: 'pending',
-      payment_method: 'pse',
-      redirect_url: `${stack.baseUrl}/sandbox/wallet/${paymentId}`,
-    });
-    expect((await api.status(paymentId)).body).toMatchObject({ payment_method: 'pse', status: 'pending', amount: 50_000, currency: 'COP' });
-    const bankPage = await (await contractFetch(`${stack.baseUrl}/sandbox/wallet/${paymentId}`)).text();
-    expect(bankPage).toContain('Pay at your bank through PSE');
-    const done = await api.page('wallet', paymentId, 'success');
-    expect(done.headers.get('location')).toContain('https://shop.example/ok');
-    expect((await api.status(paymentId)).body).toMatchObject({ payment_method: 'pse', status: 'success' });
-    expect((await api.getSession(id)).body).toMatchObject({ status: 'success', payment_id: paymentId });
-  });
-
-  it('pse outside Colombia answers METHOD_NOT_AVAILABLE and starts nothing', async () => {
-    const id = await newSession();
-    expect((await api.getSession(id)).body.available_methods.map((x: { id: string }) => x.id)).not.toContain('pse');
-    const r = await api.process(id, 'pse');
-    expect(r.status).toBe(400); // SPEC.md's error table: METHOD_NOT_AVAILABLE is 400
-    expect(r.body).toMatchObject({
-      success: false,
-      status: 'failed',
-      error_code: 'METHOD_NOT_AVAILABLE',
-      error_message: expect.stringContaining('pse'),
-    });
-    expect((await api.getSession(id)).body.payment_id).toBeNull();
-  });
-
-  it('payin in Peru: offered as online banking (svc-mt-3), a redirect to the sandbox’s bank page, recorded as payin', async () => {
-    const id = await newSession({ country: 'PER', currency: 'PEN', amount: 100 });
-    const offered = (await api.getSession(id)).body.available_methods as Array<Record<string, unknown>>;
-    expect(offered.find((x) => x.id === 'payin')).toMatchObject({
+      session: { country: 'COL', currency: 'COP', amount: 50_000 },
+      locale: 'es-CO',
+      tile: 'PSE',
+      document: '1020304050',
+      bankTransfer: 'svc-mt-17',
+      bankPage: 'Pay at your bank through PSE',
+      // Brazil, with the default (Brazilian) customer.
+      elsewhere: {},
+      elsewhereDocument: null,
+    },
+    {
+      kind: 'payin',
       type: 'payin',
+      code: 'svc-mt-3',
       name: 'Online banking',
-      method_code: 'svc-mt-3',
-      enabled: true,
-      flow_type: 'redirect',
-    });
-    // Peru's bank_transfer stays its own code, the transfer to an account shown.
-    expect(offered.find((x) => x.id === 'bank_transfer')).toMatchObject({ method_code: 'svc-mt-11', flow_type: 'embedded' });
-    // The hosted page offers it, named in the shopper's Spanish.
-    const html = await (await contractFetch(`${stack.baseUrl}/checkout/${id}`, { headers: { 'accept-language': 'es-PE' } })).text();
-    expect(html).toContain('lang="es-PE"');
-    expect(html).toMatch(/value="payin"[^]*?<span class="tile-name">Banca por internet<\/span>/);
+      session: { country: 'PER', currency: 'PEN', amount: 100 },
+      locale: 'es-PE',
+      tile: 'Banca por internet',
+      document: '12345678',
+      bankTransfer: 'svc-mt-11',
+      bankPage: 'Pay in your online banking',
+      elsewhere: { country: 'COL', currency: 'COP', amount: 50_000 },
+      elsewhereDocument: '1020304050',
+    },
+  ] as const;
 
-    const r = await api.process(id, 'payin', { customer: { ...customer, document: '12345678' } });
-    expect(r.status).toBe(200);
-    const paymentId = r.body.payment_id as string;
-    expect(r.body).toMatchObject({
-      success: true,
-      status: 'pending',
-      payment_method: 'payin',
-      redirect_url: `${stack.baseUrl}/sandbox/wallet/${paymentId}`,
-    });
-    expect((await api.status(paymentId)).body).toMatchObject({ payment_method: 'payin', status: 'pending', amount: 100, currency: 'PEN' });
-    const bankPage = await (await contractFetch(`${stack.baseUrl}/sandbox/wallet/${paymentId}`)).text();
-    expect(bankPage).toContain('Pay in your online banking');
-    const done = await api.page('wallet', paymentId, 'success');
-    expect(done.headers.get('location')).toContain('https://shop.example/ok');
-    expect((await api.status(paymentId)).body).toMatchObject({ payment_method: 'payin', status: 'success' });
-    expect((await api.getSession(id)).body).toMatchObject({ status: 'success', payment_id: paymentId });
-  });
+  it.each(BANK_REDIRECTS)(
+    '$kind in $session.country: offered as $name ($code), a redirect to the sandbox’s bank page, recorded as $kind',
+    async (m) => {
+      const id = await newSession(m.session);
+      const offered = (await api.getSession(id)).body.available_methods as Array<Record<string, unknown>>;
+      expect(offered.find((x) => x.id === m.kind)).toMatchObject({
+        type: m.type,
+        name: m.name,
+        method_code: m.code,
+        enabled: true,
+        flow_type: 'redirect',
+      });
+      // The country's bank_transfer stays its own code, the transfer to an account shown.
+      expect(offered.find((x) => x.id === 'bank_transfer')).toMatchObject({ method_code: m.bankTransfer, flow_type: 'embedded' });
+      // The hosted page offers it, named in the shopper's Spanish.
+      const html = await (await contractFetch(`${stack.baseUrl}/checkout/${id}`, { headers: { 'accept-language': m.locale } })).text();
+      expect(html).toContain(`lang="${m.locale}"`);
+      expect(html).toMatch(new RegExp(`value="${m.kind}"[^]*?<span class="tile-name">${m.tile}</span>`));
 
-  it('payin outside Peru answers METHOD_NOT_AVAILABLE and starts nothing', async () => {
-    const id = await newSession({ country: 'COL', currency: 'COP', amount: 50_000 });
-    expect((await api.getSession(id)).body.available_methods.map((x: { id: string }) => x.id)).not.toContain('payin');
-    const r = await api.process(id, 'payin', { customer: { ...customer, document: '1020304050' } });
+      const r = await api.process(id, m.kind, { customer: { ...customer, document: m.document } });
+      expect(r.status).toBe(200);
+      const paymentId = r.body.payment_id as string;
+      expect(r.body).toMatchObject({
+        success: true,
+        status: 'pending',
+        payment_method: m.kind,
+        redirect_url: `${stack.baseUrl}/sandbox/wallet/${paymentId}`,
+      });
+      expect((await api.status(paymentId)).body).toMatchObject({
+        payment_method: m.kind,
+        status: 'pending',
+        amount: m.session.amount,
+        currency: m.session.currency,
+      });
+      const bankPage = await (await contractFetch(`${stack.baseUrl}/sandbox/wallet/${paymentId}`)).text();
+      expect(bankPage).toContain(m.bankPage);
+      const done = await api.page('wallet', paymentId, 'success');
+      expect(done.headers.get('location')).toContain('https://shop.example/ok');
+      expect((await api.status(paymentId)).body).toMatchObject({ payment_method: m.kind, status: 'success' });
+      expect((await api.getSession(id)).body).toMatchObject({ status: 'success', payment_id: paymentId });
+    },
+  );
+
+  it.each(BANK_REDIRECTS)('$kind outside $session.country answers METHOD_NOT_AVAILABLE and starts nothing', async (m) => {
+    const id = await newSession(m.elsewhere);
+    expect((await api.getSession(id)).body.available_methods.map((x: { id: string }) => x.id)).not.toContain(m.kind);
+    const r = await api.process(id, m.kind, m.elsewhereDocument ? { customer: { ...customer, document: m.elsewhereDocument } } : undefined);
     expect(r.status).toBe(400); // SPEC.md's error table: METHOD_NOT_AVAILABLE is 400
     expect(r.body).toMatchObject({
       success: false,
       status: 'failed',
       error_code: 'METHOD_NOT_AVAILABLE',
-      error_message: expect.stringContaining('payin'),
+      error_message: expect.stringContaining(m.kind),
     });
     expect((await api.getSession(id)).body.payment_id).toBeNull();
   });
