@@ -217,6 +217,30 @@ const LOCAL_METHODS: readonly LocalMethod[] = [
     min: 10,
     max: 10_000,
   },
+  // SPEC.md's market table promises a bank transfer in Ecuador and Argentina; its collection table names no code
+  // there, so these two are ours (the next free codes), shaped as the other countries' bank transfers.
+  {
+    code: 'svc-mt-25',
+    country: 'ARG',
+    type: 'bank_transfer',
+    name: 'Bank transfer',
+    description: 'Transfer to the account shown after checkout.',
+    flow: 'embedded',
+    fields: 'basic',
+    min: 1_000,
+    max: 20_000_000,
+  },
+  {
+    code: 'svc-mt-26',
+    country: 'ECU',
+    type: 'bank_transfer',
+    name: 'Bank transfer',
+    description: 'Transfer to the account shown after checkout.',
+    flow: 'embedded',
+    fields: 'basic',
+    min: 5,
+    max: 20_000,
+  },
 ];
 
 /** Card bounds per country currency; card is offered in every country, priced in its currency. */

@@ -12,7 +12,15 @@ const CODES: Readonly<Record<PaymentMethod, Partial<Record<CountryCode, string>>
   pix: { BRA: 'svc-mt-1' },
   card: { BRA: 'svc-mt-2', PER: 'svc-mt-2', COL: 'svc-mt-2', CHL: 'svc-mt-2', MEX: 'svc-mt-2', ECU: 'svc-mt-2', ARG: 'svc-mt-2' },
   boleto: { BRA: 'svc-mt-8' },
-  bank_transfer: { BRA: 'svc-mt-7', PER: 'svc-mt-11', COL: 'svc-mt-17', CHL: 'svc-mt-18', MEX: 'svc-mt-23' },
+  bank_transfer: {
+    BRA: 'svc-mt-7',
+    PER: 'svc-mt-11',
+    COL: 'svc-mt-17',
+    CHL: 'svc-mt-18',
+    MEX: 'svc-mt-23',
+    ECU: 'svc-mt-26',
+    ARG: 'svc-mt-25',
+  },
   spei: { MEX: 'svc-mt-23' },
   cip: { PER: 'svc-mt-12' },
   // PSE, Colombia's online debit from the shopper's bank (a redirect); svc-mt-17 is the transfer to an account shown.

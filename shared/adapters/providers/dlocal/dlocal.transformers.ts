@@ -58,9 +58,11 @@ export interface LiveMethod {
  *     EY Efecty TICKET DIRECT|REDIRECT.
  *   Chile (docs/chile): WP Webpay BANK_TRANSFER REDIRECT (IO Khipu is the other); SP Servipag TICKET DIRECT|REDIRECT.
  *   Argentina (docs/argentina): IO Bank Transfer BANK_TRANSFER DIRECT|REDIRECT (REDIRECT used: dLocal's page shows
- *     the transfer details). Cash there is RP Rapipago, but SPEC.md names no Argentine cash code.
- * Left out: svc-mt-26 (Ecuador bank transfer): dLocal's Ecuador page lists no bank transfer (only EF Pago Efectivo,
- * a cash ticket, and SPEC.md names no Ecuadorian cash code), so Ecuador pay-ins stay unavailable in live.
+ *     the transfer details) serves svc-mt-25, our Argentine bank transfer (`bank_transfer` in ARG). Cash there is RP
+ *     Rapipago, but SPEC.md names no Argentine cash code.
+ * Left out: svc-mt-26 (Ecuador bank transfer, `bank_transfer` in ECU; the sandbox serves it as the other bank
+ * transfers): dLocal's Ecuador page lists no bank transfer (only EF Pago Efectivo, a cash ticket, and SPEC.md names
+ * no Ecuadorian cash code), so it answers METHOD_NOT_AVAILABLE live and discovery does not offer it.
  * svc-mt-17 (Colombia bank transfer, `bank_transfer` in COL: a transfer to an account shown after checkout): dLocal's
  * Colombia page documents no method that shows the shopper an account to transfer to (its BANK_TRANSFER rows are PC
  * PSE, a redirect to the shopper's bank, and MP Mercado Pago, a wallet; BN Bancolombia is a cash TICKET), so it is
