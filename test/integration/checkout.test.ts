@@ -257,6 +257,44 @@ describe('POST /api/v1/checkout/process', () => {
     expect(r.body[field]).toMatch(pattern);
   });
 
+  // SPEC.md's market table promises a bank transfer in Argentina and Ecuador: svc-mt-25 and svc-mt-26, as the others.
+  it.each([
+    { country: 'ARG', currency: 'ARS', amount: 25_000, code: 'svc-mt-25', locale: 'es-AR', document: '20123456', money: '25.000,00' },
+    { country: 'ECU', currency: 'USD', amount: 120.5, code: 'svc-mt-26', locale: 'es-EC', document: '1710034065', money: '120,50' },
+  ])('bank_transfer in $country ($code): offered, shown in Spanish, pending with the account and reference, then paid', async (t) => {
+    const id = await newSession({ country: t.country, currency: t.currency, amount: t.amount });
+    const offered = (await api.getSession(id)).body.available_methods as Array<Record<string, unknown>>;
+    expect(offered.find((x) => x.id === 'bank_transfer')).toMatchObject({
+      type: 'bank_transfer',
+      method_code: t.code,
+      enabled: true,
+      flow_type: 'embedded',
+    });
+    const html = await (await contractFetch(`${stack.baseUrl}/checkout/${id}`, { headers: { 'accept-language': t.locale } })).text();
+    expect(html).toMatch(/value="bank_transfer"[^]*?<span class="tile-name">Transferencia bancaria<\/span>/);
+    expect(html).toContain(t.money);
+    const before = await balanceMinor(m, t.currency);
+    const r = await api.process(id, 'bank_transfer', { customer: { ...customer, document: t.document } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      success: true,
+      status: 'pending',
+      payment_method: 'bank_transfer',
+      account_number: expect.stringMatching(/^\d{10}$/),
+      reference: expect.stringMatching(/^[A-Z0-9]{10}$/),
+    });
+    const paymentId = r.body.payment_id as string;
+    expect((await api.simulate(paymentId, 'success')).status).toBe(200);
+    expect((await api.status(paymentId)).body).toMatchObject({
+      payment_method: 'bank_transfer',
+      status: 'success',
+      amount: t.amount,
+      currency: t.currency,
+    });
+    expect((await api.getSession(id)).body).toMatchObject({ status: 'success', payment_id: paymentId });
+    expect(await balanceMinor(m, t.currency)).toBe(before + Math.round(t.amount * 100));
+  });
+
   it('wallet: pending with a redirect to the sandbox approval page, which completes it', async () => {
     const id = await newSession();
     const r = await api.process(id, 'wallet', { customer: { ...customer, phone: '+5511999990000' } });

@@ -1,7 +1,8 @@
 /**
  * Live local pay-ins through dLocal (issue 32), over real HTTP on the local engines against the fake dLocal: what
  * discovery offers live, Colombia's PSE (`pse`, svc-mt-14, dLocal's PC) and its bank transfer (svc-mt-17, which dLocal
- * does not serve: METHOD_NOT_AVAILABLE, nothing written), Peru's online banking (`payin`, svc-mt-3, which dLocal does
+ * does not serve: METHOD_NOT_AVAILABLE, nothing written, nor Ecuador's, svc-mt-26), Argentina's bank transfer (svc-mt-25,
+ * dLocal's IO by redirect), Peru's online banking (`payin`, svc-mt-3, which dLocal does
  * not serve either: METHOD_NOT_AVAILABLE, nothing sent, nothing written), a redirect payment (a Peruvian bank transfer) paid on
  * dLocal's page and settled only after its notification is verified and the payment read back (balance, ledger,
  * signed webhook), the shopper's return to the merchant's success_url, a PagoEfectivo CIP ticket shown and expired, a
@@ -91,6 +92,9 @@ describe('live local pay-ins through dLocal', () => {
     // PSE is svc-mt-14; svc-mt-17 (a transfer to an account shown) has no dLocal method and is not offered live.
     expect(await codes('COL')).toEqual(['svc-mt-14', 'svc-mt-15', 'svc-mt-16']);
     expect(await codes('CHL')).toEqual(['svc-mt-18', 'svc-mt-19']);
+    // Argentina's bank transfer is dLocal's IO; dLocal documents no Ecuadorian bank transfer (svc-mt-26).
+    expect(await codes('ARG')).toEqual(['svc-mt-25']);
+    expect(await codes('ECU')).toEqual([]);
     expect(await codes('BRA')).toEqual([]);
   });
 
@@ -136,13 +140,63 @@ describe('live local pay-ins through dLocal', () => {
     expect(await status(id)).toMatchObject({ payment_method: 'pse', status: 'success' });
   });
 
-  it('a Colombian bank_transfer (svc-mt-17) is not sent as PSE: METHOD_NOT_AVAILABLE, nothing written, nothing sent', async () => {
+  it('Argentina’s bank transfer (svc-mt-25): offered live in Spanish, created at dLocal as IO by redirect, paid', async () => {
     const api = payments(stack, merchant as TestMerchant);
-    const session = await api.createSession({ amount: 85_000, currency: 'COP', country: 'COL' });
+    const session = await api.createSession({ amount: 45_000, currency: 'ARS', country: 'ARG' });
+    expect(session.status).toBe(200);
     const sessionId = session.body.session_id as string;
+    const offered = (await api.getSession(sessionId)).body.available_methods as Array<{
+      id: string;
+      method_code: string;
+      enabled: boolean;
+    }>;
+    expect(offered.filter((m) => m.enabled).map((m) => [m.id, m.method_code])).toEqual([['bank_transfer', 'svc-mt-25']]);
+    const html = await (await fetch(`${stack.baseUrl}/checkout/${sessionId}`, { headers: { 'accept-language': 'es-AR' } })).text();
+    expect(html).toMatch(/value="bank_transfer"[^]*?<span class="tile-name">Transferencia bancaria<\/span>/);
+    const r = await api.process(sessionId, 'bank_transfer', {
+      customer: { name: 'Martín Pérez', email: 'martin@example.com.ar', document: '20123456' },
+    });
+    expect(r.status).toBe(200);
+    const id = r.body.payment_id as string;
+    expect(r.body).toMatchObject({ success: true, status: 'pending', payment_method: 'bank_transfer' });
+    const dlocalPayment = fake.payment(orderIdOf(id))!;
+    expect(dlocalPayment.request).toMatchObject({
+      order_id: orderIdOf(id),
+      payment_method_id: 'IO',
+      payment_method_flow: 'REDIRECT',
+      amount: 45_000,
+      currency: 'ARS',
+      country: 'AR',
+      notification_url: NOTIFICATIONS(),
+      callback_url: `${stack.baseUrl}/providers/dlocal/return/${id}`,
+    });
+    expect(r.body.redirect_url).toBe(`${fake.baseUrl}/checkout/${dlocalPayment.id}`);
+    fake.setStatus(orderIdOf(id), 'PAID');
+    expect((await notify(id)).status).toBe(200);
+    expect(await status(id)).toMatchObject({ payment_method: 'bank_transfer', status: 'success', currency: 'ARS' });
+    await expectLedgerEqualsBalance(stack, merchant, 'ARS');
+  });
+
+  it.each([
+    { country: 'COL', currency: 'COP', amount: 85_000, code: 'svc-mt-17', customer: colombian },
+    {
+      country: 'ECU',
+      currency: 'USD',
+      amount: 120,
+      code: 'svc-mt-26',
+      customer: { name: 'Andrea Mora', email: 'andrea@example.ec', document: '1710034065' },
+    },
+  ])('a bank_transfer in $country ($code) has no dLocal method: METHOD_NOT_AVAILABLE, nothing written, nothing sent', async (t) => {
+    const api = payments(stack, merchant as TestMerchant);
+    const session = await api.createSession({ amount: t.amount, currency: t.currency, country: t.country });
+    const sessionId = session.body.session_id as string;
+    const offered = (await api.getSession(sessionId)).body.available_methods as Array<{ id: string; enabled: boolean }>;
+    expect(offered.filter((m) => m.enabled).map((m) => m.id)).not.toContain('bank_transfer');
+    const html = await (await fetch(`${stack.baseUrl}/checkout/${sessionId}`, { headers: { 'accept-language': 'es' } })).text();
+    expect(html).not.toContain('value="bank_transfer"');
     const before = await listed(merchant as TestMerchant, 'PAYMENT');
     const sent = fake.requests.filter((q) => q.path === '/payments').length;
-    const r = await api.process(sessionId, 'bank_transfer', { customer: colombian });
+    const r = await api.process(sessionId, 'bank_transfer', { customer: t.customer });
     expect(r.status).toBe(400); // SPEC.md's error table: METHOD_NOT_AVAILABLE is 400
     expect(r.body).toMatchObject({ success: false, status: 'failed', error_code: 'METHOD_NOT_AVAILABLE' });
     expect(fake.requests.filter((q) => q.path === '/payments').length).toBe(sent);

@@ -26,13 +26,44 @@ const SPEC_TABLE: Array<[string, string, string]> = [
   ['svc-mt-2', 'global', 'card'],
   ['svc-mt-4', 'global', 'crypto'],
 ];
+/** The bank transfers SPEC.md's market table promises in Argentina and Ecuador, under codes its collection table leaves free. */
+const MARKET_TABLE_EXTRAS: Array<[string, string, string]> = [
+  ['svc-mt-25', 'ARG', 'bank_transfer'],
+  ['svc-mt-26', 'ECU', 'bank_transfer'],
+];
+const CATALOG_TABLE = [...SPEC_TABLE, ...MARKET_TABLE_EXTRAS];
 
 describe('payment method catalog', () => {
-  it('holds exactly the 18 collection method codes of SPEC.md 2.5', () => {
-    expect([...COLLECTION_METHOD_CODES].sort()).toEqual(SPEC_TABLE.map(([c]) => c).sort());
+  it('holds exactly the 18 collection method codes of SPEC.md 2.5 and the Argentine and Ecuadorian bank transfers', () => {
+    expect([...COLLECTION_METHOD_CODES].sort()).toEqual(CATALOG_TABLE.map(([c]) => c).sort());
+    for (const [code] of MARKET_TABLE_EXTRAS) expect(SPEC_TABLE.map(([c]) => c)).not.toContain(code);
   });
 
-  it.each(SPEC_TABLE.filter(([, c]) => c !== 'global'))('%s is a %s %s method in its currency', (code, country, type) => {
+  it('offers a bank transfer in every country SPEC.md’s market table promises one (Ecuador and Argentina included)', () => {
+    for (const country of ['BRA', 'PER', 'COL', 'CHL', 'ECU', 'ARG'] as CountryCode[])
+      expect(listMethods({ country, payment_type: 'bank_transfer' }, everything).length).toBeGreaterThan(0);
+    expect(findMethod('svc-mt-25', everything, 'ARG')).toMatchObject({
+      country: 'ARG',
+      currency: 'ARS',
+      flow_type: 'embedded',
+      min_amount: 1_000,
+      max_amount: 20_000_000,
+    });
+    expect(findMethod('svc-mt-25', everything)?.required_fields.find((f) => f.field === 'document')).toMatchObject({ type: 'dni' });
+    expect(findMethod('svc-mt-26', everything, 'ECU')).toMatchObject({
+      country: 'ECU',
+      currency: 'USD',
+      flow_type: 'embedded',
+      min_amount: 5,
+      max_amount: 20_000,
+    });
+    expect(findMethod('svc-mt-26', everything)?.required_fields.find((f) => f.field === 'document')).toMatchObject({
+      label: 'Cédula de identidad',
+    });
+    expect(findMethod('svc-mt-26', everything, 'ARG')).toBeNull();
+  });
+
+  it.each(CATALOG_TABLE.filter(([, c]) => c !== 'global'))('%s is a %s %s method in its currency', (code, country, type) => {
     const m = findMethod(code, everything);
     expect(m).toMatchObject({ method_code: code, country, payment_type: type, currency: COUNTRIES[country as CountryCode].currency });
   });
@@ -75,8 +106,12 @@ describe('payment method catalog', () => {
       'svc-mt-17',
     ]);
     expect(listMethods({ currency: 'USDT' }, everything)).toHaveLength(COUNTRY_CODES.length);
-    expect(listMethods({ currency: 'USD' }, everything).map((m) => `${m.method_code}@${m.country}`)).toEqual(['svc-mt-2@ECU']);
-    expect(listMethods({ country: 'ECU' }, everything).map((m) => m.method_code)).toEqual(['svc-mt-2', 'svc-mt-4']);
+    expect(listMethods({ currency: 'USD' }, everything).map((m) => `${m.method_code}@${m.country}`)).toEqual([
+      'svc-mt-26@ECU',
+      'svc-mt-2@ECU',
+    ]);
+    expect(listMethods({ country: 'ECU' }, everything).map((m) => m.method_code)).toEqual(['svc-mt-26', 'svc-mt-2', 'svc-mt-4']);
+    expect(listMethods({ country: 'ARG' }, everything).map((m) => m.method_code)).toEqual(['svc-mt-25', 'svc-mt-2', 'svc-mt-4']);
   });
 
   it('lists only enabled methods in enabled countries', () => {

@@ -61,6 +61,13 @@ describe('the live method table', () => {
     });
     expect(liveMethodOf('svc-mt-12', 'COL')).toBeNull();
     expect(liveMethodOf('svc-mt-26', 'ECU')).toBeNull();
+    expect(liveMethodOf('svc-mt-25', 'ARG')).toMatchObject({
+      currency: 'ARS',
+      paymentMethodId: 'IO',
+      flow: 'REDIRECT',
+      artefact: 'redirect',
+    });
+    expect(liveMethodOf('svc-mt-25', 'ECU')).toBeNull();
     // PSE is svc-mt-14; svc-mt-17 (a transfer to an account shown) has no dLocal method, so it is not sent as PSE.
     expect(liveMethodOf('svc-mt-14', 'COL')).toMatchObject({ paymentMethodId: 'PC', flow: 'REDIRECT', artefact: 'redirect' });
     expect(liveMethodOf('svc-mt-17', 'COL')).toBeNull();

@@ -166,6 +166,21 @@ describe('method kinds', () => {
     expect(needsBeneficiary('payin')).toBe(true);
   });
 
+  it.each([
+    ['ARG', 'ARS', 'svc-mt-25'],
+    ['ECU', 'USD', 'svc-mt-26'],
+  ] as const)('bank_transfer in %s is %s: offered, payable and refunded as the other bank transfers', (country, currency, code) => {
+    expect(methodCodeFor('bank_transfer', country)).toBe(code);
+    expect(placesOfCode(code)).toEqual([{ kind: 'bank_transfer', country }]);
+    const all = { methods: COLLECTION_METHOD_CODES, countries: COUNTRY_CODES };
+    const [min, max] = [findMethod(code, all, country)!.min_amount, findMethod(code, all, country)!.max_amount];
+    const offered = (amount: number) => availableMethods(country, currency, amount * 100, all).find((m) => m.id === 'bank_transfer');
+    expect(offered(min)).toMatchObject({ method_code: code, type: 'bank_transfer', flow_type: 'embedded', enabled: true });
+    expect(offered(max + 1)?.enabled).toBe(false);
+    const without = { methods: COLLECTION_METHOD_CODES.filter((c) => c !== code), countries: COUNTRY_CODES };
+    expect(availableMethods(country, currency, min * 100, without).find((m) => m.id === 'bank_transfer')?.enabled).toBe(false);
+  });
+
   it('marks a method disabled when the amount is outside its bounds or the merchant lacks it', () => {
     const all = { methods: COLLECTION_METHOD_CODES, countries: COUNTRY_CODES };
     const big = availableMethods('BRA', 'BRL', 200_000_00, all);
