@@ -4816,7 +4816,7 @@ export interface operations {
                         name: string;
                         document: string;
                         /** @enum {string} */
-                        document_type: "CPF" | "CNPJ" | "DNI" | "RUT" | "CURP" | "CC" | "CE" | "RUC" | "CUIT";
+                        document_type: "CPF" | "CNPJ" | "DNI" | "RUT" | "CURP" | "CC" | "CE" | "RUC" | "CUIT" | "CI";
                         instant_transfer_key?: string;
                         /** @enum {string} */
                         instant_transfer_type?: "email" | "cpf" | "cnpj" | "phone" | "random" | "clabe" | "cvu" | "cbu";
@@ -8321,7 +8321,7 @@ export interface operations {
                         name: string;
                         document: string;
                         /** @enum {string} */
-                        document_type: "CPF" | "CNPJ" | "DNI" | "RUT" | "CURP" | "CC" | "CE" | "RUC" | "CUIT";
+                        document_type: "CPF" | "CNPJ" | "DNI" | "RUT" | "CURP" | "CC" | "CE" | "RUC" | "CUIT" | "CI";
                         instant_transfer_key?: string;
                         /** @enum {string} */
                         instant_transfer_type?: "email" | "cpf" | "cnpj" | "phone" | "random" | "clabe" | "cvu" | "cbu";

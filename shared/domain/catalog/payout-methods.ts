@@ -5,6 +5,7 @@
  * Pure data plus the "available payout methods" filter (SPEC.md 4.4 item 5); no AWS.
  */
 import type { DocumentType } from '../documents';
+import type { CountryCode, CurrencyCode } from '../geo';
 
 /** Payout method codes of SPEC.md 2.6; merchants are enabled for these codes from the start. */
 export const PAYOUT_METHOD_CODES = ['svc-mt-5', 'svc-mt-6', 'svc-mt-30', 'svc-mt-31', 'svc-mt-32'] as const;
@@ -38,22 +39,33 @@ export const BENEFICIARY_FIELDS = [
 ] as const;
 export type BeneficiaryField = (typeof BENEFICIARY_FIELDS)[number];
 
-/** One payout method with everything the API and the beneficiary validator need. */
-export interface PayoutMethodInfo {
-  readonly method_code: PayoutMethodCode;
+/**
+ * A rail money is sent to a beneficiary on, as the beneficiary validator sees it: a payout method, or a rail that
+ * only carries refunds (refund.ts) and is no payout method.
+ */
+export interface BeneficiaryRail {
   readonly name: string;
   readonly type: PayoutType;
-  readonly country: PayoutCountry;
-  readonly currency: PayoutCurrency;
-  /** Amount bounds, in major units of `currency` (inclusive). */
-  readonly min_amount: number;
-  readonly max_amount: number;
-  /** Beneficiary fields the method requires, in the order the API lists them. */
+  readonly country: CountryCode;
+  readonly currency: CurrencyCode;
+  /** Beneficiary fields the rail requires, in the order the API lists them. */
   readonly required_fields: readonly BeneficiaryField[];
   /** document_type values accepted for the beneficiary. */
   readonly document_types: readonly DocumentType[];
   /** instant_transfer_type values accepted (empty for traditional bank transfers). */
   readonly instant_transfer_types: readonly InstantTransferType[];
+  /** A rail that carries refunds only: never listed, never a payout's method (its messages say refunds). */
+  readonly refunds_only?: true;
+}
+
+/** One payout method with everything the API and the beneficiary validator need. */
+export interface PayoutMethodInfo extends BeneficiaryRail {
+  readonly method_code: PayoutMethodCode;
+  readonly country: PayoutCountry;
+  readonly currency: PayoutCurrency;
+  /** Amount bounds, in major units of `currency` (inclusive). */
+  readonly min_amount: number;
+  readonly max_amount: number;
 }
 
 /** SPEC.md 2.6 "available payout method item", as returned by GET /api/v1/payout/methods/available. */
@@ -69,7 +81,15 @@ export interface AvailablePayoutMethod {
 }
 
 const INSTANT_FIELDS: readonly BeneficiaryField[] = ['name', 'document', 'document_type', 'instant_transfer_key', 'instant_transfer_type'];
-const BANK_FIELDS: readonly BeneficiaryField[] = ['name', 'document', 'document_type', 'bank_code', 'account_number', 'account_type'];
+/** A traditional bank transfer's fields (SPEC.md 2.6): the beneficiary, their document, the bank and the account. */
+export const BANK_FIELDS: readonly BeneficiaryField[] = [
+  'name',
+  'document',
+  'document_type',
+  'bank_code',
+  'account_number',
+  'account_type',
+];
 
 /** The catalog, in SPEC.md 2.6 table order. */
 export const PAYOUT_METHODS: readonly PayoutMethodInfo[] = [

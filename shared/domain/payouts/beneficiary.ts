@@ -1,5 +1,5 @@
 /**
- * Beneficiary validation for a payout method (SPEC.md 2.6, 4.4 items 1 and 6, 7). Pure.
+ * Beneficiary validation for a payout method or a refund-only rail (SPEC.md 2.6, 4.4 items 1 and 6, 7). Pure.
  *
  * Two kinds of failure, reported separately so the caller can pick the error code:
  *
@@ -38,8 +38,8 @@ import {
   ACCOUNT_TYPES,
   BENEFICIARY_FIELDS,
   type BeneficiaryField,
+  type BeneficiaryRail,
   type InstantTransferType,
-  type PayoutMethodInfo,
 } from '../catalog/payout-methods';
 import { isValidCbu } from './cbu';
 
@@ -78,6 +78,8 @@ const DOCUMENT_SHAPES: Partial<Record<DocumentType, RegExp>> = {
   CURP: /^[A-Z\d]{18}$/,
   CC: /^\d{6,10}$/,
   CE: /^[A-Z\d]{6,12}$/,
+  RUT: /^[1-9]\d{5,7}[\dK]$/,
+  CI: /^\d{10}$/,
 };
 const documentShape = (type: DocumentType, country: DocumentCountry): RegExp =>
   type === 'DNI' ? (country === 'PER' ? /^\d{8}$/ : /^\d{7,8}$/) : (DOCUMENT_SHAPES[type] ?? /^[\dA-Z]{1,30}$/);
@@ -132,7 +134,8 @@ export function checkInstantTransferKey(type: InstantTransferType, key: string):
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (values: readonly string[]) => values.join(', ');
 
-export function validateBeneficiary(method: PayoutMethodInfo, input: unknown): BeneficiaryCheck {
+export function validateBeneficiary(method: BeneficiaryRail, input: unknown): BeneficiaryCheck {
+  const use = `${method.name} ${method.refunds_only ? 'refunds' : 'payouts'}`;
   const malformed: FieldError[] = [];
   const invalid: FieldError[] = [];
   const takesKey = method.instant_transfer_types.length > 0;
@@ -155,8 +158,7 @@ export function validateBeneficiary(method: PayoutMethodInfo, input: unknown): B
     }
   }
   for (const f of method.required_fields) {
-    if (values[f] === undefined && !wrongType.has(f))
-      malformed.push({ field: field(f), message: `${f} is required for ${method.name} payouts.` });
+    if (values[f] === undefined && !wrongType.has(f)) malformed.push({ field: field(f), message: `${f} is required for ${use}.` });
   }
   const requires = (f: BeneficiaryField) => method.required_fields.includes(f);
 
@@ -176,7 +178,7 @@ export function validateBeneficiary(method: PayoutMethodInfo, input: unknown): B
   if (docType !== undefined && !typeAllowed) {
     malformed.push({
       field: field('document_type'),
-      message: `document_type must be one of ${list(method.document_types)} for ${method.name} payouts.`,
+      message: `document_type must be one of ${list(method.document_types)} for ${use}.`,
     });
   }
   const doc = values.document;
@@ -199,7 +201,7 @@ export function validateBeneficiary(method: PayoutMethodInfo, input: unknown): B
     if (keyType !== undefined && !keyTypeAllowed) {
       malformed.push({
         field: field('instant_transfer_type'),
-        message: `instant_transfer_type must be one of ${list(method.instant_transfer_types)} for ${method.name} payouts.`,
+        message: `instant_transfer_type must be one of ${list(method.instant_transfer_types)} for ${use}.`,
       });
     }
     const key = values.instant_transfer_key;

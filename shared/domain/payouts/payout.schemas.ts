@@ -12,7 +12,8 @@ const str = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLen
 export const beneficiarySchema = z.object({
   name: str(100),
   document: str(30),
-  document_type: z.enum(['CPF', 'CNPJ', 'DNI', 'RUT', 'CURP', 'CC', 'CE', 'RUC', 'CUIT']),
+  // SPEC.md 2.6's types, plus Argentina's CUIT and Ecuador's cédula (CI, the document of an Ecuadorian refund's account).
+  document_type: z.enum(['CPF', 'CNPJ', 'DNI', 'RUT', 'CURP', 'CC', 'CE', 'RUC', 'CUIT', 'CI']),
   instant_transfer_key: z.optional(str(77)),
   instant_transfer_type: z.optional(z.enum(['email', 'cpf', 'cnpj', 'phone', 'random', 'clabe', 'cvu', 'cbu'])),
   bank_code: z.optional(str(10)),

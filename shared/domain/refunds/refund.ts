@@ -2,7 +2,7 @@
  * Refunds: statuses and their transitions, reasons, the windows in which each method can be refunded and
  * where the money goes (back to the instrument, or to a beneficiary for voucher-paid methods). Pure rules.
  */
-import { PAYOUT_METHODS, type PayoutMethodInfo } from '../catalog/payout-methods';
+import { BANK_FIELDS, PAYOUT_METHODS, type BeneficiaryRail } from '../catalog/payout-methods';
 import type { CountryCode, CurrencyCode } from '../geo';
 import type { MaskedBeneficiary } from '../payouts/masking';
 import type { Payment, PaymentMethod, ProviderLink } from '../payments/payment';
@@ -48,9 +48,40 @@ export const REFUND_WINDOW_DAYS: Readonly<Record<PaymentMethod, number>> = {
 export const REFUNDS_TO_INSTRUMENT: readonly PaymentMethod[] = ['pix', 'card', 'wallet'];
 export const needsBeneficiary = (m: PaymentMethod) => !REFUNDS_TO_INSTRUMENT.includes(m);
 
-/** The payout rail that carries a voucher-paid payment's refund in its country (PIX, CLABE, CVU/CBU, bank account). */
-export function refundRail(country: CountryCode): PayoutMethodInfo | null {
-  return PAYOUT_METHODS.find((m) => m.country === country) ?? null;
+/**
+ * Rails that carry refunds only, in countries SPEC.md gives no payout method (its payout discovery lists BRA, MEX,
+ * ARG, PER and COL): a traditional bank transfer to the shopper's account, with SPEC.md 2.6's bank-transfer fields.
+ * They have no method code: never listed, never a payout's method.
+ */
+export const REFUND_ONLY_RAILS: readonly BeneficiaryRail[] = [
+  {
+    name: 'Bank transfer',
+    type: 'bank_transfer',
+    country: 'CHL',
+    currency: 'CLP',
+    required_fields: BANK_FIELDS,
+    document_types: ['RUT'],
+    instant_transfer_types: [],
+    refunds_only: true,
+  },
+  {
+    name: 'Bank transfer',
+    type: 'bank_transfer',
+    country: 'ECU',
+    currency: 'USD',
+    required_fields: BANK_FIELDS,
+    document_types: ['CI'],
+    instant_transfer_types: [],
+    refunds_only: true,
+  },
+];
+
+/**
+ * The rail that carries a voucher-paid payment's refund in its country: its payout method (PIX, CLABE, CVU/CBU, bank
+ * account), else a refund-only bank transfer (Chile, Ecuador).
+ */
+export function refundRail(country: CountryCode): BeneficiaryRail | null {
+  return PAYOUT_METHODS.find((m) => m.country === country) ?? REFUND_ONLY_RAILS.find((m) => m.country === country) ?? null;
 }
 
 /** The window's end for a payment paid at `paidAt`. */
