@@ -3,8 +3,9 @@
  * full and a partial refund succeed (signed refund.succeeded, balance and ledger), a rejection fails the refund and
  * credits the balance back, a send whose answer is lost is read back (one refund at dLocal, never a second), refund
  * notifications duplicated and out of order settle once and only from the read-back, and a 5xx leaves the refund
- * pending until the settlement resume job settles it. A PSE payment (Colombia) is refunded as a bank transfer: with a
- * beneficiary account, which stays here masked.
+ * pending until the settlement resume job settles it. A PSE payment (Colombia), a Servipag ticket and a Webpay payment
+ * (Chile, whose refunds take a refund-only bank-account rail) are refunded as bank transfers: with a beneficiary
+ * account, which stays here masked and is never sent to dLocal.
  */
 import '../support/log-level-info';
 import { resumeSettlements } from '../../shared/application/payouts';
@@ -235,46 +236,97 @@ describe('live refunds of dLocal payments', () => {
     await expectLedgerEqualsBalance(stack, merchant, 'PEN');
   });
 
-  it('a PSE payment (pse, Colombia) is refunded as a bank transfer: a beneficiary account required, then sent to dLocal', async () => {
+  // Paid by a bank or in cash, refunded to a bank account: the beneficiary is required and kept here masked; dLocal gets
+  // the refund of its payment without it and asks the payer for their account. Chile has no payout method: its
+  // refunds take a Chilean account on a refund-only rail (RUT), and reach dLocal as Peru's and Colombia's do.
+  const BANK_REFUNDS = [
+    {
+      what: 'a PSE payment (pse, Colombia)',
+      kind: 'pse',
+      session: { amount: 60_000, currency: 'COP', country: 'COL' },
+      customer: { name: 'Camila Rojas', email: 'camila@example.co', document: '1020304050' },
+      dlocalMethod: 'PC',
+      account: { document_type: 'CC', bank_code: '007', account_number: '12345678901', account_type: 'savings' },
+    },
+    {
+      what: 'a Servipag ticket (cash, Chile)',
+      kind: 'cash',
+      session: { amount: 25_000, currency: 'CLP', country: 'CHL' },
+      customer: { name: 'Josefa Muñoz', email: 'josefa@example.cl', document: '12.345.678-5' },
+      dlocalMethod: 'SP',
+      account: { document_type: 'RUT', bank_code: '012', account_number: '00123456789', account_type: 'checking' },
+    },
+    {
+      what: 'a Webpay payment (bank_transfer, Chile)',
+      kind: 'bank_transfer',
+      session: { amount: 48_990, currency: 'CLP', country: 'CHL' },
+      customer: { name: 'Josefa Muñoz', email: 'josefa@example.cl', document: '12.345.678-5' },
+      dlocalMethod: 'WP',
+      account: { document_type: 'RUT', bank_code: '037', account_number: '7012345678', account_type: 'savings' },
+    },
+  ] as const;
+
+  it.each(BANK_REFUNDS)('$what is refunded to a bank account: a beneficiary required, then sent to dLocal without it', async (t) => {
     const api = payments(stack, merchant as TestMerchant);
-    const session = await api.createSession({ amount: 60_000, currency: 'COP', country: 'COL' });
-    const customer = { name: 'Camila Rojas', email: 'camila@example.co', document: '1020304050' };
-    const p = await api.process(session.body.session_id as string, 'pse', { customer });
-    expect(p.body).toMatchObject({ status: 'pending', payment_method: 'pse' });
+    const currency = t.session.currency;
+    const start = await balanceMinorOf(stack, merchant.apiKey, currency);
+    const session = await api.createSession(t.session);
+    const p = await api.process(session.body.session_id as string, t.kind, { customer: t.customer });
+    expect(p.body).toMatchObject({ status: 'pending', payment_method: t.kind });
     const id = p.body.payment_id as string;
-    expect(fake.payment(orderIdOf(id))!.request).toMatchObject({ payment_method_id: 'PC' });
+    expect(fake.payment(orderIdOf(id))!.request).toMatchObject({ payment_method_id: t.dlocalMethod });
     fake.setStatus(orderIdOf(id), 'PAID');
     expect((await fake.notify(orderIdOf(id))).status).toBe(200);
     expect((await storedPayment(id)).status).toBe('success');
+    const before = await balanceMinorOf(stack, merchant.apiKey, currency);
+    expect(before).toBeGreaterThan(start);
 
+    // Without a beneficiary, or with a malformed account: 400 naming it, nothing written, nothing sent.
+    const sentBefore = fake.requests.filter((q) => q.path === '/refunds').length;
     const none = await refund(id);
     expect(none.status).toBe(400);
-    expect(none.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'beneficiary' })] });
-    const beneficiary = {
-      ...customer,
-      document_type: 'CC',
-      bank_code: '007',
-      account_number: '12345678901',
-      account_type: 'savings',
-    };
+    expect(none.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [
+        expect.objectContaining({ field: 'beneficiary', message: expect.stringContaining('bank_code, account_number, account_type') }),
+      ],
+    });
+    const beneficiary = { name: t.customer.name, document: t.customer.document, ...t.account };
+    const bad = await refund(id, { beneficiary: { ...beneficiary, account_number: '12-34' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(['beneficiary.account_number']);
+    expect(await paymentDeps().refunds.listByPayment(id)).toEqual([]);
+    expect(await balanceMinorOf(stack, merchant.apiKey, currency)).toBe(before);
+
     fake.nextRefund('SUCCESS');
     const r = await refund(id, { beneficiary });
     expect(r.status).toBe(200);
     const refundId = r.body.refund_id as string;
+    const acct = t.account.account_number;
+    expect(r.body.beneficiary).toMatchObject({ name: t.customer.name, account_number: `${'*'.repeat(acct.length - 4)}${acct.slice(-4)}` });
+    expect(r.text).not.toContain(acct);
     await refundWebhook(refundId, 'refund.succeeded');
-    // dLocal gets the refund of its payment; the account stays with us (masked), dLocal asks the payer for theirs.
+    // dLocal gets the refund of its payment, exactly as a Peruvian one; the account stays with us (masked).
     expect(fake.refundsFor(refundReferenceOf(refundId))).toHaveLength(1);
     expect(sentFor(refundId)).toBe(1);
+    expect(fake.requests.filter((q) => q.path === '/refunds').length).toBe(sentBefore + 1);
     const sent = fake.requests.find(
       (q) =>
         q.method === 'POST' &&
         q.path === '/refunds' &&
         (q.body as { order_refund_id?: string }).order_refund_id === refundReferenceOf(refundId),
     )?.body;
-    expect(sent).toMatchObject({ payment_id: fake.payment(orderIdOf(id))!.id, amount: 60_000, currency: 'COP' });
-    expect(JSON.stringify(sent)).not.toContain('12345678901');
+    expect(sent).toEqual({
+      payment_id: fake.payment(orderIdOf(id))!.id,
+      amount: t.session.amount,
+      currency,
+      notification_url: `${stack.baseUrl}/providers/dlocal/notifications`,
+      order_refund_id: refundReferenceOf(refundId),
+    });
+    expect((await storedRefund(refundId)).beneficiary).toMatchObject({ account_number: r.body.beneficiary.account_number });
     await until('payment refunded', async () => (await storedPayment(id)).status === 'refunded');
-    await expectLedgerEqualsBalance(stack, merchant, 'COP');
+    expect(await balanceMinorOf(stack, merchant.apiKey, currency)).toBe(start);
+    await expectLedgerEqualsBalance(stack, merchant, currency);
   });
 
   it('a 5xx on the send leaves the refund pending; the settlement resume job sends it and settles it', async () => {

@@ -166,11 +166,36 @@ const VOUCHERS: Array<[string, Record<string, unknown>, string, Record<string, u
     { ...bank('Lucia Quispe', '12345678', 'DNI', '002', '1912345678901'), account_type: undefined },
     'account_type',
   ],
+  // Chile and Ecuador have no payout method: their refunds go to a bank account on a refund-only rail (RUT, cédula).
+  [
+    'cash',
+    { country: 'CHL', currency: 'CLP', amount: 20000 },
+    '12.345.678-5',
+    bank('Josefa Muñoz', '12.345.678-5', 'RUT', '012', '00123456789'),
+    bank('Josefa Muñoz', '12.345.678-5', 'RUT', '012', '0012-3456'),
+    'account_number',
+  ],
+  [
+    'bank_transfer',
+    { country: 'CHL', currency: 'CLP', amount: 35000 },
+    '12.345.678-5',
+    bank('Josefa Muñoz', '12.345.678-5', 'RUT', '037', '7012345678'),
+    bank('Josefa Muñoz', '12.345.678-4', 'RUT', '037', '7012345678'),
+    'document',
+  ],
+  [
+    'bank_transfer',
+    { country: 'ECU', currency: 'USD', amount: 80 },
+    '1710034065',
+    bank('Andrea Mora', '1710034065', 'CI', '010', '2200123456'),
+    { ...bank('Andrea Mora', '1710034065', 'CI', '010', '2200123456'), account_type: 'vista' },
+    'account_type',
+  ],
 ];
 
 describe('voucher-paid payments go to a beneficiary', () => {
   it.each(VOUCHERS)(
-    '%s: a valid beneficiary is refunded (masked); none or an invalid one is 400',
+    '%s in %j: a valid beneficiary is refunded (masked); none or an invalid one is 400',
     async (method, session, doc, good, bad) => {
       const { m, f } = await merchant();
       const currency = String(session.currency ?? 'BRL');
@@ -182,12 +207,22 @@ describe('voucher-paid payments go to a beneficiary', () => {
         expect(res.body.error.code).toBe('VALIDATION_ERROR');
         expect(res.body.error.details.length).toBeGreaterThan(0);
       }
-      expect((await f.refundOf(paymentId)).body.error.details).toEqual([expect.objectContaining({ field: 'beneficiary' })]);
+      // Without one, the answer names beneficiary and the fields the country's rail requires.
+      const required = Object.keys(good).join(', ');
+      expect((await f.refundOf(paymentId)).body.error.details).toEqual([
+        expect.objectContaining({ field: 'beneficiary', message: expect.stringContaining(required) }),
+      ]);
+      // Nothing was written: no refund, no debit.
+      expect((await f.list(paymentId)).body).toMatchObject({ payment_status: 'success', refunded_amount: 0, data: [] });
       expect(await balanceMinor(m, currency)).toBe(before);
       const ok = await f.refundOf(paymentId, { beneficiary: good });
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ status: 'pending', currency, beneficiary: expect.objectContaining({ name: good.name }) });
       expect(ok.text).not.toContain(String(good.document));
+      if (typeof good.account_number === 'string') {
+        expect(ok.body.beneficiary.account_number).toBe(`${'*'.repeat(good.account_number.length - 4)}${good.account_number.slice(-4)}`);
+        expect(ok.text).not.toContain(good.account_number);
+      }
       await f.settled(ok.body.refund_id);
       await f.paymentBecomes(paymentId, 'refunded');
       expect(await balanceMinor(m, currency)).toBe(0);
@@ -204,15 +239,15 @@ describe('voucher-paid payments go to a beneficiary', () => {
   });
 
   // The payout rules' errors already name beneficiary.<field>; the refund answers them as they are.
-  it.each(VOUCHERS)('%s: the payout rules’ refusal names beneficiary.<field>', async (method, session, doc, _good, bad, field) => {
+  it.each(VOUCHERS)('%s in %j: the payout rules’ refusal names beneficiary.<field>', async (method, session, doc, _good, bad, field) => {
     const { f } = await merchant();
     const { paymentId } = await f.paidCheckout(method, session, { customer: { ...customer, document: doc } });
     const res = await f.refundOf(paymentId, { beneficiary: bad });
     expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual([`beneficiary.${field}`]);
   });
 
-  it('a Chilean cash payment has no refund rail: 400 METHOD_NOT_AVAILABLE', async () => {
-    const { f } = await merchant();
+  it('a Chilean refund takes Chile’s bank account, not another country’s (a PIX beneficiary is 400 naming its fields)', async () => {
+    const { m, f } = await merchant();
     const { paymentId } = await f.paidCheckout(
       'cash',
       { country: 'CHL', currency: 'CLP', amount: 20000 },
@@ -220,7 +255,14 @@ describe('voucher-paid payments go to a beneficiary', () => {
     );
     const res = await f.refundOf(paymentId, { beneficiary: pixBeneficiary });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('METHOD_NOT_AVAILABLE');
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+      'beneficiary.document_type',
+      'beneficiary.bank_code',
+      'beneficiary.account_number',
+      'beneficiary.account_type',
+    ]);
+    expect(await balanceMinor(m, 'CLP')).toBe(20000);
   });
 });
 

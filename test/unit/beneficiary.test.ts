@@ -6,9 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
-import { findPayoutMethod, type PayoutMethodInfo } from '../../shared/domain/catalog/payout-methods';
+import { findPayoutMethod, type BeneficiaryRail, type PayoutMethodInfo } from '../../shared/domain/catalog/payout-methods';
 import { buildClabe } from '../../shared/domain/payments/clabe';
 import { validateBeneficiary } from '../../shared/domain/payouts/beneficiary';
+import { refundRail } from '../../shared/domain/refunds/refund';
 import { buildCbu, buildCvu, cbuBlock1CheckDigit, cbuBlock2CheckDigit, isValidCbu, isValidCvu } from '../../shared/domain/payouts/cbu';
 
 /** arg.js ships no types: the part we use. */
@@ -255,6 +256,55 @@ describe('documents: shape is malformed, failed checks are invalid', () => {
     const r = check(m, { document_type: type, document });
     expect(outcome(m, { document_type: type, document })).toBe(want === 'ok' ? 'ok' : `${want}:beneficiary.document`);
     expect(r.document_valid).toBe(want === 'ok');
+  });
+});
+
+describe('refund-only rails (Chile, Ecuador): a bank account, checked as a bank-transfer payout is', () => {
+  const CHL = refundRail('CHL')!;
+  const ECU = refundRail('ECU')!;
+  const account = { name: 'Josefa Muñoz', bank_code: '012', account_number: '00123456789', account_type: 'checking' };
+  const rut = { ...account, document_type: 'RUT', document: '12.345.678-5' };
+  const ci = { ...account, document_type: 'CI', document: '1710034065' };
+  const outcomeOf = (rail: BeneficiaryRail, b: Record<string, unknown>) => {
+    const r = validateBeneficiary(rail, b);
+    if (r.malformed.length) return `malformed:${fields(r.malformed).join(',')}`;
+    if (r.invalid.length) return `invalid:${fields(r.invalid).join(',')}`;
+    return 'ok';
+  };
+  const cases: [string, BeneficiaryRail, Record<string, unknown>, string][] = [
+    ['CHL RUT with dots', CHL, rut, 'ok'],
+    ['CHL RUT without dots', CHL, { ...rut, document: '12345678-5' }, 'ok'],
+    ['CHL RUT with a K verifier', CHL, { ...rut, document: '10.000.013-K' }, 'ok'],
+    ['CHL RUT with a wrong verifier', CHL, { ...rut, document: '12.345.678-4' }, 'invalid:beneficiary.document'],
+    ['CHL RUT too short', CHL, { ...rut, document: '1234' }, 'malformed:beneficiary.document'],
+    ['CHL with a DNI', CHL, { ...rut, document_type: 'DNI', document: '12345678' }, 'malformed:beneficiary.document_type'],
+    ['CHL without bank_code', CHL, { ...rut, bank_code: undefined }, 'malformed:beneficiary.bank_code'],
+    ['ECU cédula', ECU, ci, 'ok'],
+    ['ECU cédula with a wrong check digit', ECU, { ...ci, document: '1710034066' }, 'invalid:beneficiary.document'],
+    ['ECU cédula of 9 digits', ECU, { ...ci, document: '171003406' }, 'malformed:beneficiary.document'],
+    ['ECU with a RUT', ECU, { ...ci, document_type: 'RUT', document: '12.345.678-5' }, 'malformed:beneficiary.document_type'],
+    ['ECU account number with a dash', ECU, { ...ci, account_number: '12-34' }, 'malformed:beneficiary.account_number'],
+    ['ECU account type', ECU, { ...ci, account_type: 'vista' }, 'malformed:beneficiary.account_type'],
+  ];
+  it.each(cases)('%s: %#', (_what, rail, b, want) => {
+    expect(outcomeOf(rail, b)).toBe(want);
+  });
+
+  it('requires SPEC.md’s bank-transfer fields and says refunds, not payouts', () => {
+    for (const rail of [CHL, ECU]) {
+      expect(rail).toMatchObject({ type: 'bank_transfer', refunds_only: true, instant_transfer_types: [] });
+      expect(rail.required_fields).toEqual(['name', 'document', 'document_type', 'bank_code', 'account_number', 'account_type']);
+      const r = validateBeneficiary(rail, { name: 'Josefa Muñoz' });
+      expect(fields(r.malformed)).toEqual([
+        'beneficiary.document',
+        'beneficiary.document_type',
+        'beneficiary.bank_code',
+        'beneficiary.account_number',
+        'beneficiary.account_type',
+      ]);
+      expect(r.malformed[0]!.message).toBe('document is required for Bank transfer refunds.');
+    }
+    expect([CHL.currency, ECU.currency]).toEqual(['CLP', 'USD']);
   });
 });
 

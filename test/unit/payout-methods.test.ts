@@ -8,6 +8,7 @@ import {
   findPayoutMethod,
   listPayoutMethods,
 } from '../../shared/domain/catalog/payout-methods';
+import { REFUND_ONLY_RAILS, refundRail } from '../../shared/domain/refunds/refund';
 
 /** SPEC.md 2.6 "Payout method codes" table, with the type each row's kind maps to. */
 const SPEC_TABLE = [
@@ -65,6 +66,21 @@ describe('payout catalog (SPEC.md 2.6)', () => {
       // Instant transfers take a key; bank transfers never do.
       expect(m.instant_transfer_types.length > 0).toBe(m.type === 'instant_transfer');
     }
+  });
+
+  it('Chile and Ecuador have refund-only rails, which are no payout method: no code, never listed', () => {
+    expect(REFUND_ONLY_RAILS.map((r) => [r.country, r.currency])).toEqual([
+      ['CHL', 'CLP'],
+      ['ECU', 'USD'],
+    ]);
+    for (const rail of REFUND_ONLY_RAILS) {
+      expect(rail).not.toHaveProperty('method_code');
+      expect(PAYOUT_METHODS.filter((m) => m.country === rail.country)).toEqual([]);
+      expect(listPayoutMethods({ country: rail.country }, ALL)).toEqual([]);
+      expect(refundRail(rail.country)).toBe(rail);
+    }
+    // Elsewhere the refund rail is the country's payout method.
+    expect(refundRail('PER')).toBe(findPayoutMethod('svc-mt-6'));
   });
 
   it('findPayoutMethod is null for collection codes and unknown codes', () => {
