@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { FALLBACK_ROUTE, resolveRoute, ROUTES, type RouteDefinition } from '../../shared/manifest/routes';
-import { httpApiEvent, lambdaContext } from './lambda-events';
+import { httpApiEvent, lambdaContext, localTimeoutMs } from './lambda-events';
 import { loadHandler, type LambdaHandler } from './handler-loader';
 
 /** A route the server answers besides the manifest's (tests add their own this way). */
@@ -70,7 +70,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, extra: readonly
   const handler =
     extra.find((e) => e.route === match?.route)?.handler ?? (await loadHandler(match ? match.route.handler : FALLBACK_ROUTE.handler));
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutSeconds * 1000)));
+  const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), localTimeoutMs(timeoutSeconds))));
   try {
     const result = await Promise.race([handler(event, lambdaContext(match?.route.id ?? FALLBACK_ROUTE.id, timeoutSeconds)), timeout]);
     if (result === 'timeout') return send(res, 503, JSON.stringify({ message: 'Service Unavailable' }));

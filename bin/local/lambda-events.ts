@@ -4,8 +4,20 @@ import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, Context, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Message } from '@aws-sdk/client-sqs';
 
+/**
+ * A function's timeout as the local stack enforces it: the deployed one, times LOCAL_TIMEOUT_SCALE when set. The jest
+ * run sets it (test/support/env.ts): three workers, two JVMs and the linters on two cores make a handler take up to
+ * five times what it takes alone, and a deadline is wall-clock time, so a function on a starved machine would
+ * otherwise be cut off (middy's early timeout) where Lambda, with its own CPU, would finish. `npm start` and the
+ * proofs keep the deployed timeouts; test/infra checks what is deployed.
+ */
+export function localTimeoutMs(timeoutSeconds: number): number {
+  const scale = Number(process.env.LOCAL_TIMEOUT_SCALE ?? '1');
+  return timeoutSeconds * 1000 * (Number.isFinite(scale) && scale >= 1 ? scale : 1);
+}
+
 export function lambdaContext(functionName: string, timeoutSeconds: number): Context {
-  const deadline = Date.now() + timeoutSeconds * 1000;
+  const deadline = Date.now() + localTimeoutMs(timeoutSeconds);
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

@@ -13,4 +13,7 @@ Object.assign(process.env, {
   // CDK's built-in CloudFormation validation costs ~8 s of CPU per synthesizing test file (and only warns):
   // test/infra/cfn-validate.test.ts runs it, on both stages, and fails on any finding.
   CDK_VALIDATION: 'false',
+  // The local stacks' function timeouts, ×4 (bin/local/lambda-events.ts localTimeoutMs): a starved 2-core machine
+  // is not a reason for a handler to be cut off; what is deployed is checked by test/infra.
+  LOCAL_TIMEOUT_SCALE: process.env.LOCAL_TIMEOUT_SCALE ?? '4',
 });
