@@ -1,8 +1,8 @@
 /**
  * Crash-consistency proof (issue 10): `npm run proof`.
  *
- * Starts the local stack (`tsx bin/local.ts`) as a detached child (its own process group: tsx, node and
- * DynamoDB Local's Java process) on a fresh state dir with persisted DynamoDB Local data, registers a
+ * Starts the local stack (`tsx bin/local.ts`) as a detached child (its own process group: tsx and node) on a
+ * fresh state dir, on a DynamoDB Local with persisted data that outlives the kills (stack-process.ts), registers a
  * loopback webhook receiver as the sandbox merchant's notification_url, drives concurrent load (direct
  * PIX and card payments, hosted checkout sessions processed and simulated, refunds, payouts), SIGKILLs the
  * whole process group mid-load (PROOF_KILLS times, default 2), restarts on the same state dir, retries the

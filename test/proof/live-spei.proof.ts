@@ -15,7 +15,8 @@
  *       what STP holds: LQ completed, CN failed, D refunded;
  *   (b) STP saw no request off its rules (schema, firma, company), and never two different orders for one
  *       claveRastreo;
- *   (c) a payment is success exactly when an abono with its amount reached its CLABE, with one payment credit;
+ *   (c) a payment is success exactly when an abono with its amount reached its CLABE (answered 200: one the
+ *       stack died on is posted again once it is back, as STP posts it until answered), with one payment credit;
  *   (d) every payout has one debit, and one credit-back exactly when failed or refunded;
  *   (e) the balance equals the sum of its ledger entries and is never negative;
  *   (f) every committed event reached the merchant's receiver; every payout answered 200 or 502 exists.
@@ -56,6 +57,8 @@ const answered = new Set<string>();
 const unanswered: Array<{ key: string; body: unknown }> = [];
 /** Abonos sent with their amounts (centavos), by CLABE. */
 const deposits = new Map<string, number[]>();
+/** Abonos whose post got no answer (the stack died): STP posts them again once it is back. */
+const unansweredAbonos: Array<{ clabe: string; minor: number; body: Record<string, unknown> }> = [];
 const counts = {
   payins: 0,
   abonos: 0,
@@ -94,16 +97,36 @@ async function abono(stp: FakeStp, clabe: string, minor: number) {
     empresa: stp.empresa,
     tsLiquidacion: Date.now(),
   };
-  for (let i = 0; i < 2; i++) {
-    const r = await stp.sendAbono(body).catch(() => null);
+  if (!(await deliverAbono(stp, { clabe, minor, body }, 2, 500))) unansweredAbonos.push({ clabe, minor, body });
+}
+
+/**
+ * One abono posted until the service answers 200 (then it counts as money that reached the CLABE). STP posts a
+ * deposit again until it is answered: one the stack died on (maybe after applying it) is posted again once the
+ * stack is back (redeliverAbonos).
+ */
+async function deliverAbono(
+  stp: FakeStp,
+  a: { clabe: string; minor: number; body: Record<string, unknown> },
+  tries: number,
+  pauseMs: number,
+) {
+  for (let i = 0; i < tries; i++) {
+    const r = await stp.sendAbono(a.body).catch(() => null);
     if (r?.status === 200) {
-      deposits.set(clabe, [...(deposits.get(clabe) ?? []), minor]);
+      deposits.set(a.clabe, [...(deposits.get(a.clabe) ?? []), a.minor]);
       counts.abonos++;
-      if (Math.random() < 0.2) await stp.sendAbono(body).catch(() => null); // STP delivers it again
-      return;
+      if (Math.random() < 0.2) await stp.sendAbono(a.body).catch(() => null); // STP delivers it again
+      return true;
     }
-    await sleep(500);
+    await sleep(pauseMs);
   }
+  return false;
+}
+
+async function redeliverAbonos(stp: FakeStp) {
+  for (const a of unansweredAbonos.splice(0))
+    if (!(await deliverAbono(stp, a, 10, 1000))) log(`abono ${String(a.body.claveRastreo)} still unanswered after 10 posts`);
 }
 
 /** A pay-in: a checkout in MXN paid by SPEI, its abono sent with the amount (mostly) or another. */
@@ -255,8 +278,10 @@ async function main(): Promise<number> {
       await stopStack(stack, 'SIGKILL', log);
       await running;
       stack = await startStack(phase + 1, stateDir, port, opts);
-      log(`stack ${phase + 1} restarted; ${unanswered.length} keyed payouts without an answer so far`);
+      log(`stack ${phase + 1} restarted; ${unanswered.length} keyed payouts, ${unansweredAbonos.length} abonos without an answer so far`);
+      await redeliverAbonos(stp);
     }
+    await redeliverAbonos(stp);
     for (const u of unanswered.splice(0)) {
       const r = await post('/api/v1/payout', u.body, { 'x-idempotency-key': u.key }).catch(() => null);
       if (r) await afterPayout(stp, r);
