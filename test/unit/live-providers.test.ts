@@ -10,12 +10,12 @@ import * as esbuild from 'esbuild';
 import { functionBuildOptions, functionEntries } from '../../lib/bundling';
 import { MANIFEST } from '../../lib/manifest';
 import { liveProviders } from '../../shared/adapters/providers/live-providers';
-import { makeCertificates } from '../support/fake-psp/certificates';
+import { makeCertificatesSync } from '../support/fake-psp/certificates';
 
 const TOKEN = 'w'.repeat(40);
 const dir = mkdtempSync(join(tmpdir(), 'live-providers-'));
 const file = join(dir, 'providers.json');
-const { client } = makeCertificates();
+const { client } = makeCertificatesSync();
 
 const adyen = { base_url: 'https://adyen.example.com', api_key: 'key', merchant_account: 'Shop', hmac_key_hex: 'ab'.repeat(32) };
 const stp = {

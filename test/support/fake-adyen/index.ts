@@ -91,7 +91,7 @@ class AdyenError extends Error {
 const pspRef = () => randomBytes(8).toString('hex').toUpperCase().slice(0, 16);
 
 export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<FakeAdyen> {
-  const certs = makeCertificates();
+  const certs = await makeCertificates();
   const apiKey = `AQE-${randomBytes(24).toString('base64url')}`;
   const merchantAccount = 'LatamPaymentsECOM';
   const hmacKeyHex = randomBytes(32).toString('hex').toUpperCase();

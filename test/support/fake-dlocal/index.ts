@@ -96,7 +96,7 @@ function opOf(method: string, path: string): FakeDlocalOp | null {
 }
 
 export async function startFakeDlocal(opts: { hangMs?: number; port?: number } = {}): Promise<FakeDlocal> {
-  const certs = makeCertificates();
+  const certs = await makeCertificates();
   const xLogin = `login-${randomBytes(6).toString('hex')}`;
   const xTransKey = `trans-${randomBytes(6).toString('hex')}`;
   const secretKey = randomBytes(24).toString('base64url');

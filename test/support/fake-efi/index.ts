@@ -88,7 +88,7 @@ const opOf = (method: string, path: string): EfiFakeOp | null => {
 };
 
 export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> {
-  const certs = makeCertificates();
+  const certs = await makeCertificates();
   const clientId = 'latam-payments-efi';
   const clientSecret = 'fake-efi-client-secret';
   const state = new EfiState(opts.pixKey ?? 'a1f4102e-a446-4a57-bcce-6fa48899c1d1', opts.tokenTtlSeconds ?? 3600);

@@ -1,8 +1,12 @@
 /**
  * Certificates for the fake PSP, made at test time with node-forge: a CA, the PSP's server certificate for
  * 127.0.0.1/localhost signed by it, our client certificate signed by it, and a rogue client certificate signed
- * by another CA (what a leaked or wrong certificate looks like to the PSP). RSA 2048, valid for a day.
+ * by another CA (what a leaked or wrong certificate looks like to the PSP). RSA 2048, valid for a day. The keys
+ * come from Node's own (native) generator: node-forge's JavaScript one took about 2 s of CPU per set of five and
+ * held the event loop meanwhile, so a local stack sharing the process saw its handlers stall (BENCHMARKS.md).
  */
+import { generateKeyPair, generateKeyPairSync, type RSAKeyPairOptions } from 'node:crypto';
+import { promisify } from 'node:util';
 import forge from 'node-forge';
 
 export interface Identity {
@@ -19,12 +23,21 @@ export interface PspCertificates {
 
 let serial = 1;
 
+const RSA: RSAKeyPairOptions<'pem', 'pem'> = {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+};
+type PemPair = { publicKey: string; privateKey: string };
+const generateRsa = promisify(generateKeyPair) as (type: 'rsa', options: RSAKeyPairOptions<'pem', 'pem'>) => Promise<PemPair>;
+
 function issue(
   subjectCn: string,
+  pem: PemPair,
   issuer: { cert: forge.pki.Certificate; key: forge.pki.PrivateKey } | null,
   opts: { ca?: boolean; server?: boolean },
 ) {
-  const keys = forge.pki.rsa.generateKeyPair(2048);
+  const keys = { publicKey: forge.pki.publicKeyFromPem(pem.publicKey), privateKey: forge.pki.privateKeyFromPem(pem.privateKey) };
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = (serial++).toString(16).padStart(2, '0');
@@ -55,13 +68,23 @@ function issue(
   };
 }
 
-export function makeCertificates(): PspCertificates {
-  const ca = issue('Fake PSP CA', null, { ca: true });
-  const rogueCa = issue('Some Other CA', null, { ca: true });
+function assemble([caKeys, rogueCaKeys, serverKeys, clientKeys, rogueClientKeys]: PemPair[]): PspCertificates {
+  const ca = issue('Fake PSP CA', caKeys!, null, { ca: true });
+  const rogueCa = issue('Some Other CA', rogueCaKeys!, null, { ca: true });
   return {
     ca: ca.pem,
-    server: issue('127.0.0.1', ca, { server: true }).pem,
-    client: issue('latam-payments client', ca, {}).pem,
-    rogueClient: issue('latam-payments client', rogueCa, {}).pem,
+    server: issue('127.0.0.1', serverKeys!, ca, { server: true }).pem,
+    client: issue('latam-payments client', clientKeys!, ca, {}).pem,
+    rogueClient: issue('latam-payments client', rogueClientKeys!, rogueCa, {}).pem,
   };
+}
+
+/** A fresh set, its five keys made off the event loop (a fake starts beside a running local stack). */
+export async function makeCertificates(): Promise<PspCertificates> {
+  return assemble(await Promise.all(Array.from({ length: 5 }, () => generateRsa('rsa', RSA))));
+}
+
+/** The same, synchronously (a unit test's module scope). */
+export function makeCertificatesSync(): PspCertificates {
+  return assemble(Array.from({ length: 5 }, () => generateKeyPairSync('rsa', RSA)));
 }

@@ -81,7 +81,7 @@ function send(res: ServerResponse, status: number, body?: unknown, type = 'appli
 }
 
 export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> {
-  const certs = makeCertificates();
+  const certs = await makeCertificates();
   const clientId = opts.clientId ?? 'latam-payments';
   const clientSecret = opts.clientSecret ?? 'fake-psp-client-secret';
   const state = new PspState(opts.pixKey ?? '7d9f0335-8dcc-4054-9bf9-0dbd61d36906', opts.tokenTtlSeconds ?? 3600);

@@ -73,7 +73,7 @@ function send(res: ServerResponse, status: number, body: unknown) {
 }
 
 export async function startFakeStp(opts: FakeStpOptions = {}): Promise<FakeStp> {
-  const certs = makeCertificates();
+  const certs = await makeCertificates();
   const passphrase = 'fake-stp-passphrase';
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }).toString();
