@@ -5,7 +5,7 @@
  */
 import type { Merchant } from '../../domain/merchant';
 import type { CountryCode } from '../../domain/geo';
-import { placesOfCode } from '../../domain/payments/methods';
+import { paidOnRedirect, placesOfCode } from '../../domain/payments/methods';
 import type { PaymentMethod } from '../../domain/payments/payment';
 import type { Connectors } from '../providers';
 import { heldServes } from '../rails';
@@ -14,15 +14,12 @@ import type { PaymentDeps } from '../ports';
 /** Whether a connector collects this kind in this country: one a provider holds (the held-strategy table), or a direct one. */
 function serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boolean {
   if (heldServes(c, kind, country)) return true;
+  if (paidOnRedirect(kind)) return Boolean(c.wallet);
   switch (kind) {
     case 'pix':
       return Boolean(c.pix);
     case 'card':
       return Boolean(c.card);
-    case 'wallet':
-    case 'pse':
-    case 'payin':
-      return Boolean(c.wallet);
     default:
       return Boolean(c.voucher);
   }

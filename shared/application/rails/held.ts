@@ -6,7 +6,7 @@
  * held voucher (both may take SPEI), and PIX reads back whatever no other row holds.
  */
 import type { CountryCode } from '../../domain/geo';
-import { methodCodeFor } from '../../domain/payments/methods';
+import { methodCodeFor, paidOnRedirect } from '../../domain/payments/methods';
 import type { PaymentMethod } from '../../domain/payments/payment';
 import { recordStarted } from '../payments';
 import type { Connectors, LocalFlow, VoucherKind } from '../providers';
@@ -18,12 +18,8 @@ import { initiateHeldVoucher, reconcileHeldVoucher } from './held-voucher';
 import { reconcileOne } from './pix-reconcile';
 import { liveSpeiArtefact } from './spei-deposits';
 
-/**
- * Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds); PSE and Peru's online banking
- * (`payin`), like a wallet, are redirects.
- */
-const isVoucherKind = (kind: PaymentMethod): kind is VoucherKind =>
-  kind !== 'card' && kind !== 'pix' && kind !== 'wallet' && kind !== 'pse' && kind !== 'payin';
+/** Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds): not a card, PIX or a redirect. */
+const isVoucherKind = (kind: PaymentMethod): kind is VoucherKind => kind !== 'card' && kind !== 'pix' && !paidOnRedirect(kind);
 
 /** A local payment an aggregator holds with this flow (held-local.ts): its offer, its start, its read-back. */
 function localRow(flow: LocalFlow): HeldStrategy {

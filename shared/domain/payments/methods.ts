@@ -75,6 +75,13 @@ export interface AvailableMethod {
   readonly required_fields: RequiredFieldInfo[];
 }
 
+/**
+ * Kinds paid on the page their redirect opens, as a wallet's approval: PSE and Peru's online banking (`payin`) at the
+ * shopper's bank. One connector (the wallet's) starts them; they have no artefact to pay elsewhere.
+ */
+export const REDIRECT_KINDS: readonly PaymentMethod[] = ['wallet', 'pse', 'payin'];
+export const paidOnRedirect = (kind: PaymentMethod) => REDIRECT_KINDS.includes(kind);
+
 const KINDS: readonly PaymentMethod[] = ['pix', 'card', 'boleto', 'spei', 'pse', 'payin', 'bank_transfer', 'cip', 'cash', 'wallet'];
 
 /** The methods a session in `country` can show; enabled when the merchant has them and the amount fits. */

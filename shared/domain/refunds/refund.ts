@@ -3,6 +3,7 @@
  * where the money goes (back to the instrument, or to a beneficiary for voucher-paid methods). Pure rules.
  */
 import { BANK_FIELDS, PAYOUT_METHODS, type BeneficiaryRail } from '../catalog/payout-methods';
+import type { DocumentType } from '../documents';
 import type { CountryCode, CurrencyCode } from '../geo';
 import type { MaskedBeneficiary } from '../payouts/masking';
 import type { Payment, PaymentMethod, ProviderLink } from '../payments/payment';
@@ -48,32 +49,25 @@ export const REFUND_WINDOW_DAYS: Readonly<Record<PaymentMethod, number>> = {
 export const REFUNDS_TO_INSTRUMENT: readonly PaymentMethod[] = ['pix', 'card', 'wallet'];
 export const needsBeneficiary = (m: PaymentMethod) => !REFUNDS_TO_INSTRUMENT.includes(m);
 
+/** A traditional bank transfer to the shopper's account in `country`, with SPEC.md 2.6's bank-transfer fields. */
+const refundOnlyBankTransfer = (country: CountryCode, currency: CurrencyCode, document: DocumentType): BeneficiaryRail => ({
+  name: 'Bank transfer',
+  type: 'bank_transfer',
+  country,
+  currency,
+  required_fields: BANK_FIELDS,
+  document_types: [document],
+  instant_transfer_types: [],
+  refunds_only: true,
+});
+
 /**
  * Rails that carry refunds only, in countries SPEC.md gives no payout method (its payout discovery lists BRA, MEX,
- * ARG, PER and COL): a traditional bank transfer to the shopper's account, with SPEC.md 2.6's bank-transfer fields.
- * They have no method code: never listed, never a payout's method.
+ * ARG, PER and COL). They have no method code: never listed, never a payout's method.
  */
 export const REFUND_ONLY_RAILS: readonly BeneficiaryRail[] = [
-  {
-    name: 'Bank transfer',
-    type: 'bank_transfer',
-    country: 'CHL',
-    currency: 'CLP',
-    required_fields: BANK_FIELDS,
-    document_types: ['RUT'],
-    instant_transfer_types: [],
-    refunds_only: true,
-  },
-  {
-    name: 'Bank transfer',
-    type: 'bank_transfer',
-    country: 'ECU',
-    currency: 'USD',
-    required_fields: BANK_FIELDS,
-    document_types: ['CI'],
-    instant_transfer_types: [],
-    refunds_only: true,
-  },
+  refundOnlyBankTransfer('CHL', 'CLP', 'RUT'),
+  refundOnlyBankTransfer('ECU', 'USD', 'CI'),
 ];
 
 /**
