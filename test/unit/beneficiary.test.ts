@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { findPayoutMethod, type BeneficiaryRail, type PayoutMethodInfo } from '../../shared/domain/catalog/payout-methods';
 import { buildClabe } from '../../shared/domain/payments/clabe';
-import { validateBeneficiary } from '../../shared/domain/payouts/beneficiary';
+import { describeFieldErrors, validateBeneficiary } from '../../shared/domain/payouts/beneficiary';
 import { refundRail } from '../../shared/domain/refunds/refund';
 import { buildCbu, buildCvu, cbuBlock1CheckDigit, cbuBlock2CheckDigit, isValidCbu, isValidCvu } from '../../shared/domain/payouts/cbu';
 
@@ -539,4 +539,13 @@ describe('Argentina CBU / CVU (oracle: arg.js)', () => {
     expect(buildCbu('285', '0590', '4009041813520')).toBe(CBU);
     for (const v of [undefined, null, 2850590940, '']) expect(isValidCbu(v)).toBe(false);
   });
+});
+
+test('field errors read as one sentence with one final period, whether or not a message ends with one', () => {
+  expect(
+    describeFieldErrors([
+      { field: 'beneficiary.instant_transfer_key', message: 'A CVU has 22 digits.' },
+      { field: 'beneficiary.document', message: 'check digit does not match' },
+    ]),
+  ).toBe('beneficiary.instant_transfer_key A CVU has 22 digits; beneficiary.document check digit does not match.');
 });

@@ -7,7 +7,7 @@
 import { AppError } from '../../domain/errors';
 import { findPayoutMethod, listPayoutMethods } from '../../domain/catalog/payout-methods';
 import { toMinor } from '../../domain/money';
-import { validateBeneficiary } from '../../domain/payouts/beneficiary';
+import { describeFieldErrors, validateBeneficiary } from '../../domain/payouts/beneficiary';
 import { maskBeneficiary } from '../../domain/payouts/masking';
 import { owedSettlementStep, PAYOUT_EVENT, sandboxOutcome, type Payout, type PayoutStatus } from '../../domain/payouts/payout';
 import { payoutEvent } from '../../domain/payouts/payout-events';
@@ -35,7 +35,7 @@ function checkBeneficiary(method: NonNullable<ReturnType<typeof findPayoutMethod
       details: r.malformed,
     });
   if (r.invalid.length)
-    throw new AppError('INVALID_BENEFICIARY', `Invalid beneficiary: ${r.invalid.map((e) => `${e.field} ${e.message}`).join('; ')}.`, {
+    throw new AppError('INVALID_BENEFICIARY', `Invalid beneficiary: ${describeFieldErrors(r.invalid)}`, {
       details: r.invalid,
     });
 }

@@ -8,7 +8,7 @@ import { disputeHoldsFunds } from '../../domain/payments/dispute';
 import { AppError } from '../../domain/errors';
 import { fromMinor, toMinor } from '../../domain/money';
 import type { Payment } from '../../domain/payments/payment';
-import { validateBeneficiary } from '../../domain/payouts/beneficiary';
+import { describeFieldErrors, validateBeneficiary } from '../../domain/payouts/beneficiary';
 import { maskBeneficiary } from '../../domain/payouts/masking';
 import { refundEvent } from '../../domain/refunds/refund-events';
 import {
@@ -56,7 +56,7 @@ function checkBeneficiary(p: Payment, beneficiary: CreateRefundInput['beneficiar
   const r = validateBeneficiary(rail, beneficiary);
   const errors = [...r.malformed, ...r.invalid]; // fields already named beneficiary.<field>
   if (errors.length)
-    throw new AppError('VALIDATION_ERROR', `Invalid beneficiary: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, {
+    throw new AppError('VALIDATION_ERROR', `Invalid beneficiary: ${describeFieldErrors(errors)}`, {
       details: errors,
     });
   return maskBeneficiary(beneficiary);

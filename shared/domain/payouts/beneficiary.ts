@@ -231,3 +231,7 @@ export function validateBeneficiary(method: BeneficiaryRail, input: unknown): Be
   malformed.sort((a, b) => order(a) - order(b));
   return { malformed, invalid, document_valid, key_valid };
 }
+
+/** Field errors as one sentence for an error message: `beneficiary.x why; beneficiary.y why.` (one final period). */
+export const describeFieldErrors = (errors: readonly FieldError[]) =>
+  `${errors.map((e) => `${e.field} ${e.message.replace(/\.$/, '')}`).join('; ')}.`;
