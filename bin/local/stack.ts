@@ -24,6 +24,8 @@ import {
   startSqsEmulator,
 } from './services';
 import { startStreamPoller } from './stream-poller';
+import { onTableWrite, watchTableWrites } from './table-writes';
+import { dynamoClient } from '../../shared/adapters/aws-clients';
 import { STREAM_CONSUMERS } from '../../shared/manifest/streams';
 
 export const LOCAL_TABLE = 'latam-payments-local';
@@ -134,6 +136,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     }
 
     // The table's stream consumers (event dispatch, the fold of pending credits), reading from now on before any request is served.
+    // They read right after each write the service makes in this process (table-writes.ts), and rest when none comes.
+    if (opts.workers !== false) watchTableWrites(dynamoClient());
     for (const consumer of opts.workers === false ? [] : STREAM_CONSUMERS) {
       const poller = startStreamPoller({
         dynamodb: dynamoClientFor(dynamodb.endpoint),
@@ -141,6 +145,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         tableName: LOCAL_TABLE,
         consumer,
         onError: opts.onError,
+        wakeOn: onTableWrite,
       });
       stops.push(poller.stop);
       await poller.ready;

@@ -24,8 +24,12 @@ import { lambdaContext } from './lambda-events';
 import { loadHandler, type LambdaHandler } from './handler-loader';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './services';
 
+/** Between two reads that found nothing: never sooner (as before the write notice). */
 const IDLE_MS = 100;
-const DISCOVER_EVERY_MS = 1000;
+/** For this long after a write or a record, reads stay IDLE_MS apart; then they rest up to REST_MS (table-writes.ts). */
+const ACTIVE_FOR_MS = 1000;
+const REST_MS = 1000;
+const DISCOVER_EVERY_MS = 3000;
 
 /** Lambda's filter-criteria pattern, the subset the manifest uses: nested objects down to arrays of allowed values. */
 export function matchesFilter(pattern: unknown, value: unknown): boolean {
@@ -66,6 +70,13 @@ export function startStreamPoller(opts: {
   /** Overrides the consumer's batching window (tests that wait for the fold use 0). */
   batchingWindowSeconds?: number;
   onError?: (e: unknown, where?: string) => void;
+  /**
+   * Subscribes to a notice of the table's writes (bin/local/table-writes.ts onTableWrite): with it, a quiet poller
+   * rests up to REST_MS between reads and reads at once on a write; without it, it reads every IDLE_MS.
+   */
+  wakeOn?: (listener: () => void) => () => void;
+  /** The longest rest with wakeOn (default REST_MS; a test makes it long to see that a write alone wakes it). */
+  restMs?: number;
 }): { ready: Promise<void>; stop(): Promise<void> } {
   const streams = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const iterators = new Map<string, string | null>(); // shard id -> next iterator (null: closed, fully read)
@@ -74,6 +85,27 @@ export function startStreamPoller(opts: {
   let running = true;
   let streamArn = '';
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // A write noticed since the last read began; the rest in progress, to end early.
+  let written = false;
+  let lastActivity = Date.now();
+  let endRest: (() => void) | null = null;
+  const unsubscribe = opts.wakeOn?.(() => {
+    written = true;
+    lastActivity = Date.now();
+    endRest?.();
+  });
+  const rest = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        endRest = null;
+        resolve();
+      }, ms);
+      endRest = () => {
+        clearTimeout(timer);
+        endRest = null;
+        resolve();
+      };
+    });
 
   async function discover(initial: boolean) {
     const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? [];
@@ -124,6 +156,7 @@ export function startStreamPoller(opts: {
     const handler = await loadHandler(opts.consumer.handler);
     let lastDiscovery = Date.now();
     while (running) {
+      written = false;
       try {
         if (Date.now() - lastDiscovery > DISCOVER_EVERY_MS) {
           await discover(false);
@@ -160,8 +193,14 @@ export function startStreamPoller(opts: {
             buffer.since = Date.now();
           }
           iterators.set(shard, next);
+          if (!next) lastDiscovery = 0; // a shard closed: its successor is open already
         }
-        if (!any) await sleep(IDLE_MS);
+        if (any) lastActivity = Date.now();
+        else {
+          await sleep(IDLE_MS);
+          const quiet = opts.wakeOn && !written && Date.now() - lastActivity > ACTIVE_FOR_MS;
+          if (quiet && running) await rest((opts.restMs ?? REST_MS) - IDLE_MS);
+        }
       } catch (e) {
         if (!running) break;
         opts.onError?.(e, `${opts.consumer.id} stream poller`);
@@ -174,6 +213,8 @@ export function startStreamPoller(opts: {
     ready,
     async stop() {
       running = false;
+      unsubscribe?.();
+      endRest?.();
       await loop.catch(() => undefined);
       streams.destroy();
     },

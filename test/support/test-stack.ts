@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { dynamoClientFor, ensureQueues, ensureTable, startDynamoDbLocal } from '../../bin/local/services';
 import { startStreamPoller } from '../../bin/local/stream-poller';
+import { onTableWrite, watchTableWrites } from '../../bin/local/table-writes';
+import { dynamoClient } from '../../shared/adapters/aws-clients';
 import { STREAM_CONSUMERS } from '../../shared/manifest/streams';
 import { createHttpServer, listen, type ExtraRoute } from '../../bin/local/http-server';
 import { startPoller } from '../../bin/local/sqs-poller';
@@ -94,6 +96,7 @@ export async function startTestStack(
   }
 
   if (options.workers || options.streams) {
+    watchTableWrites(dynamoClient());
     for (const consumer of STREAM_CONSUMERS) {
       const poller = startStreamPoller({
         dynamodb: dynamoClientFor(engine),
@@ -102,6 +105,7 @@ export async function startTestStack(
         consumer,
         batchingWindowSeconds: 0, // tests wait for the fold: no batching window
         onError: failed,
+        wakeOn: onTableWrite,
       });
       await poller.ready;
       pollers.push(poller);
