@@ -17,7 +17,7 @@ import { dynamoBackend, dynamoConnection, memoryBackend } from './backends';
 import { opsArbitrary, runChecked } from './harness';
 
 // npm test runs a few sequences; the proof (npm run proof, in CI) runs 15 and 8, the long case kept out of npm test's time.
-const NUM_RUNS = Number(process.env.PROPERTY_DYNAMODB_RUNS ?? 5);
+const NUM_RUNS = Number(process.env.PROPERTY_DYNAMODB_RUNS ?? 3);
 const conn = dynamoConnection();
 afterAll(() => conn.close());
 
@@ -44,7 +44,7 @@ it(
   Math.max(180_000, NUM_RUNS * 20_000),
 );
 
-const CONFLICT_RUNS = Number(process.env.PROPERTY_CONFLICT_RUNS ?? 3);
+const CONFLICT_RUNS = Number(process.env.PROPERTY_CONFLICT_RUNS ?? 2);
 
 /**
  * Issue 22: the same, with the adapters reaching DynamoDB Local through the conflict proxy (DynamoDB's
