@@ -5,9 +5,9 @@
  * reuses its data on the next start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { DeleteTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { contractFetch } from '../support/contract';
 import { engines } from '../support/engines';
@@ -54,6 +54,18 @@ function alive(pid: number) {
   }
 }
 
+/** Every file under `dir` with its size and modification time (`path size mtime`), sorted. */
+function listing(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const path = join(e.parentPath, e.name);
+      const st = statSync(path);
+      return `${relative(dir, path)} ${st.size} ${st.mtimeMs}`;
+    })
+    .sort();
+}
+
 async function stop(s: Started, signal: NodeJS.Signals) {
   const exited = new Promise<number | null>((r) => s.child.once('exit', (code) => r(code)));
   s.child.kill(signal);
@@ -95,15 +107,21 @@ describe('npm start', () => {
     expect(alive(s.stack.dynamodb_pid)).toBe(false);
   });
 
-  it('keeps nothing with --memory', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'local-stack-mem-'));
-    const s = await start(dir, '--memory');
-    expect(existsSync(join(dir, 'dynamodb'))).toBe(false);
-    const again = s.sandbox.merchant_id;
+  it('keeps nothing with --memory: the data in its state folder is neither read nor changed, nothing is added', async () => {
+    const persisted = JSON.parse(readFileSync(join(stateDir, 'sandbox.json'), 'utf8'));
+    const before = listing(stateDir);
+    expect(before.some((f) => f.startsWith('dynamodb/'))).toBe(true);
+    const s = await start(stateDir, '--memory');
+    expect(s.sandbox.merchant_id).not.toBe(persisted.merchant_id);
+    expect(s.output()).toContain('(in memory: nothing is kept)');
+    expect(s.output()).not.toContain('(reused)');
     expect(await stop(s, 'SIGTERM')).toBe(0);
-    const s2 = await start(dir, '--memory');
-    expect(s2.sandbox.merchant_id).not.toBe(again);
-    expect(await stop(s2, 'SIGTERM')).toBe(0);
+    // The new merchant's sandbox.json was written and the running stack's stack.json removed on stop; the engine's
+    // files are as they were, and nothing was added.
+    const data = (files: string[]) => files.filter((f) => !/^(sandbox|stack)\.json /.test(f));
+    const after = listing(stateDir);
+    expect(data(after)).toEqual(data(before));
+    expect(after.filter((f) => !data(after).includes(f)).map((f) => f.split(' ')[0])).toEqual(['sandbox.json']);
   });
 
   it('--dynamodb-endpoint uses an engine already running: creates the table there, starts no DynamoDB Local, leaves it up', async () => {
