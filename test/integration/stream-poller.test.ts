@@ -58,6 +58,18 @@ async function until(what: string, check: () => boolean, timeoutMs = 15_000) {
 }
 
 describe('the local stream poller with the write notice', () => {
+  /** Past a second of reads at the busy pace (one each 100 ms) after a write, it rests: no read in a whole second. */
+  async function untilResting(): Promise<number> {
+    let before = proxy.reads();
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      await pause(1_000);
+      if (proxy.reads() === before) return before;
+      if (Date.now() > deadline) throw new Error(`still reading: ${proxy.reads()} reads`);
+      before = proxy.reads();
+    }
+  }
+
   const engine = engines().dynamodb;
   const tableName = `stream-${randomBytes(5).toString('hex')}`;
   const watched = dynamoClientFor(engine);
@@ -91,15 +103,7 @@ describe('the local stream poller with the write notice', () => {
   });
 
   test('at rest it stops reading the stream (it read every 100 ms before the notice)', async () => {
-    // Past its first second of reads at the busy pace (one each 100 ms), it rests: no read in 300 ms.
-    let before = proxy.reads();
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      await pause(300);
-      if (proxy.reads() === before) break;
-      if (Date.now() > deadline) throw new Error(`still reading: ${proxy.reads()} reads`);
-      before = proxy.reads();
-    }
+    const before = await untilResting();
     await pause(2_000);
     expect(proxy.reads() - before).toBe(0);
   });
@@ -112,7 +116,7 @@ describe('the local stream poller with the write notice', () => {
   });
 
   test('a write it was not told of waits for the rest to end or for a notice', async () => {
-    await pause(1_500); // back at rest after the last test's write
+    await untilResting(); // after the last test's write
     await put(unwatched, 'written-elsewhere');
     await pause(1_500);
     expect(recorded).not.toContain('written-elsewhere');
