@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoClientFor, ensureTable } from '../../bin/local/services';
 import { startStreamPoller } from '../../bin/local/stream-poller';
 import { onTableWrite, tableWritten, watchTableWrites } from '../../bin/local/table-writes';
@@ -108,9 +109,10 @@ describe('the local stream poller with the write notice', () => {
     expect(proxy.reads() - before).toBe(0);
   });
 
-  test('a write through a watched client is read at once, not at the end of the rest', async () => {
+  test('a write through a watched client (its document client too) is read at once, not at the end of the rest', async () => {
     const reads = proxy.reads();
-    await put(watched, 'written-here');
+    // Through a document client built on it, as the service's repositories write.
+    await DynamoDBDocumentClient.from(watched).send(new PutCommand({ TableName: tableName, Item: { PK: 'written-here', SK: 'item' } }));
     await until('the record of the watched write', () => recorded.includes('written-here'));
     expect(proxy.reads()).toBeGreaterThan(reads);
   });

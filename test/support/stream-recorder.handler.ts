@@ -1,8 +1,7 @@
 /** A stream consumer for test/integration/stream-poller.test.ts: records the PK of each record it is given. */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 
-const store = globalThis as { __STREAM_RECORDED__?: string[] };
-export const recorded: string[] = (store.__STREAM_RECORDED__ ??= []);
+export const recorded: string[] = [];
 
 export async function handler(event: DynamoDBStreamEvent): Promise<void> {
   for (const r of event.Records) recorded.push(r.dynamodb?.NewImage?.PK?.S ?? '');
