@@ -17,3 +17,11 @@ Object.assign(process.env, {
   // is not a reason for a handler to be cut off; what is deployed is checked by test/infra.
   LOCAL_TIMEOUT_SCALE: process.env.LOCAL_TIMEOUT_SCALE ?? '4',
 });
+
+// Replaying a property failure (its report prints `{ seed, path }`): FC_SEED=<seed> FC_PATH=<path> npx jest <file>
+// (with a path only that case runs, so a file's guards on how much it ran may then fail on their own).
+if (process.env.FC_SEED) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- setupFiles run as CommonJS before each file
+  const fc = require('fast-check') as typeof import('fast-check');
+  fc.configureGlobal({ seed: Number(process.env.FC_SEED), ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}) });
+}
