@@ -2,10 +2,13 @@
  * Certificates for the fake PSP, made at test time with node-forge: a CA, the PSP's server certificate for
  * 127.0.0.1/localhost signed by it, our client certificate signed by it, and a rogue client certificate signed
  * by another CA (what a leaked or wrong certificate looks like to the PSP). RSA 2048, valid for a day. The keys
- * come from Node's own (native) generator: node-forge's JavaScript one took about 2 s of CPU per set of five and
- * held the event loop meanwhile, so a local stack sharing the process saw its handlers stall (BENCHMARKS.md).
+ * come from Node's own (native) generator, and Node signs the certificates; node-forge only lays out the X.509
+ * structure. Its JavaScript RSA took about 2 s of CPU per set of five keys and held the event loop meanwhile, so a
+ * local stack sharing the process saw its handlers stall (BENCHMARKS.md); and on Node 21 and later, where
+ * `navigator` is a global, its big-number code picks its slowest multiply, so even its five signatures cost about
+ * 6 CPU-s per set on Node 24 (what CI and Lambda run).
  */
-import { generateKeyPair, generateKeyPairSync, type RSAKeyPairOptions } from 'node:crypto';
+import { generateKeyPair, generateKeyPairSync, sign, type RSAKeyPairOptions } from 'node:crypto';
 import { promisify } from 'node:util';
 import forge from 'node-forge';
 
@@ -31,15 +34,25 @@ const RSA: RSAKeyPairOptions<'pem', 'pem'> = {
 type PemPair = { publicKey: string; privateKey: string };
 const generateRsa = promisify(generateKeyPair) as (type: 'rsa', options: RSAKeyPairOptions<'pem', 'pem'>) => Promise<PemPair>;
 
+/** What node-forge's `cert.sign` calls: RSA PKCS#1 v1.5 over the TBS certificate it has just laid out, by Node. */
+function nativeSigner(cert: forge.pki.Certificate, keyPem: string): forge.pki.rsa.PrivateKey {
+  const signer = {
+    sign: () => {
+      const tbs = (cert as forge.pki.Certificate & { tbsCertificate: forge.asn1.Asn1 }).tbsCertificate;
+      return sign('sha256', Buffer.from(forge.asn1.toDer(tbs).getBytes(), 'binary'), keyPem).toString('binary');
+    },
+  };
+  return signer as unknown as forge.pki.rsa.PrivateKey;
+}
+
 function issue(
   subjectCn: string,
   pem: PemPair,
-  issuer: { cert: forge.pki.Certificate; key: forge.pki.PrivateKey } | null,
+  issuer: { cert: forge.pki.Certificate; keyPem: string } | null,
   opts: { ca?: boolean; server?: boolean },
 ) {
-  const keys = { publicKey: forge.pki.publicKeyFromPem(pem.publicKey), privateKey: forge.pki.privateKeyFromPem(pem.privateKey) };
   const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
+  cert.publicKey = forge.pki.publicKeyFromPem(pem.publicKey);
   cert.serialNumber = (serial++).toString(16).padStart(2, '0');
   cert.validity.notBefore = new Date(Date.now() - 60_000);
   cert.validity.notAfter = new Date(Date.now() + 86_400_000);
@@ -60,12 +73,8 @@ function issue(
     });
   } else if (!opts.ca) extensions.push({ name: 'extKeyUsage', clientAuth: true });
   cert.setExtensions(extensions);
-  cert.sign(issuer ? (issuer.key as forge.pki.rsa.PrivateKey) : keys.privateKey, forge.md.sha256.create());
-  return {
-    cert,
-    key: keys.privateKey,
-    pem: { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) },
-  };
+  cert.sign(nativeSigner(cert, issuer ? issuer.keyPem : pem.privateKey), forge.md.sha256.create());
+  return { cert, keyPem: pem.privateKey, pem: { certPem: forge.pki.certificateToPem(cert), keyPem: pem.privateKey } };
 }
 
 function assemble([caKeys, rogueCaKeys, serverKeys, clientKeys, rogueClientKeys]: PemPair[]): PspCertificates {
