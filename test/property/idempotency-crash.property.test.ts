@@ -5,9 +5,8 @@
  * our idempotency runner and the real DynamoDB adapters on DynamoDB Local, with the process killed at a random
  * DynamoDB write of an attempt (before it is sent, or after it committed and before its answer is read): from then
  * on nothing more of that attempt reaches DynamoDB, no cleanup runs, and the client gets no answer even where our
- * code caught the failure and went on (a claim's release that fails is only logged). The client retries with the same key and body
- * (waiting out a 409 while the dead attempt's claim lasts) until it has an
- * answer. Then:
+ * code caught the failure and went on (a claim's release that fails is only logged). The client retries with the
+ * same key and body (waiting out a 409 while the dead attempt's claim lasts) until it has an answer. Then:
  *   - never a second effect: the payouts, payments and refunds stored are exactly the ones the successful answers
  *     name, each moving the balance once (a cancel credits back once, each top-up credits once), balance = ledger;
  *   - a cancel that committed was answered 200 (its retry replays it, never "already cancelled");
@@ -187,8 +186,10 @@ it(
             () => world.clock.now().getTime(),
           );
 
+          /** The idempotency scope of an op's requests: its route and key, for this run's merchant. */
+          const scopeOf = (op: Op): IdempotencyScope => ({ merchantId, mode: 'test', routeId: op.route, key: `k${op.key}` });
           const attempt = async (op: Op): Promise<Answer | 'crash'> => {
-            const scope: IdempotencyScope = { merchantId, mode: 'test', routeId: op.route, key: `k${op.key}` };
+            const scope = scopeOf(op);
             const body = bodyOf(op);
             const target = deriveId('po_', { ...scope, routeId: 'createPayout' });
             const input = op.route === 'cancelPayout' ? { path: { payout_id: target } } : { body };
@@ -286,9 +287,12 @@ it(
                 const slot = `${op.route}#${op.key}`;
                 // The key is its body's from then on if its record stayed (it died after the claim and before a
                 // release took effect); the record itself says so, as the next request will find it.
-                const scope = { merchantId, mode: 'test' as const, routeId: op.route, key: `k${op.key}` };
                 const record = await conn.doc.send(
-                  new GetCommand({ TableName: table.name, Key: idempotencyRecordEntity.key(recordIdOf(scope)), ConsistentRead: true }),
+                  new GetCommand({
+                    TableName: table.name,
+                    Key: idempotencyRecordEntity.key(recordIdOf(scopeOf(op))),
+                    ConsistentRead: true,
+                  }),
                 );
                 if (record.Item && !holders.has(slot)) holders.set(slot, { variant: op.variant, body: null });
                 world.clock.advance(CLAIM_MS + 1);

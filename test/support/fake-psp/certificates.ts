@@ -48,7 +48,7 @@ function nativeSigner(cert: forge.pki.Certificate, keyPem: string): forge.pki.rs
 function issue(
   subjectCn: string,
   pem: PemPair,
-  issuer: { cert: forge.pki.Certificate; keyPem: string } | null,
+  issuer: { cert: forge.pki.Certificate; pem: Identity } | null,
   opts: { ca?: boolean; server?: boolean },
 ) {
   const cert = forge.pki.createCertificate();
@@ -73,8 +73,8 @@ function issue(
     });
   } else if (!opts.ca) extensions.push({ name: 'extKeyUsage', clientAuth: true });
   cert.setExtensions(extensions);
-  cert.sign(nativeSigner(cert, issuer ? issuer.keyPem : pem.privateKey), forge.md.sha256.create());
-  return { cert, keyPem: pem.privateKey, pem: { certPem: forge.pki.certificateToPem(cert), keyPem: pem.privateKey } };
+  cert.sign(nativeSigner(cert, issuer ? issuer.pem.keyPem : pem.privateKey), forge.md.sha256.create());
+  return { cert, pem: { certPem: forge.pki.certificateToPem(cert), keyPem: pem.privateKey } };
 }
 
 function assemble([caKeys, rogueCaKeys, serverKeys, clientKeys, rogueClientKeys]: PemPair[]): PspCertificates {
