@@ -10,7 +10,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { ServiceManifest } from './manifest';
-import type { ServiceMetrics } from './monitoring';
+import type { ServiceMetrics } from './service-metrics';
 import { PROVIDERS, type StageConfig } from './stage-config';
 import type { QueuePair } from './stateful-stack';
 

@@ -15,7 +15,7 @@ import {
   type DeliveryAttemptView,
   type EventSummary,
 } from './api-client';
-import type { CliIo } from './run';
+import type { CliIo } from './io';
 
 export interface EventsTailOptions {
   readonly client: ApiClient;

@@ -18,7 +18,7 @@ import {
   type ApiClient,
   type EventSummary,
 } from './api-client';
-import type { CliIo } from './run';
+import type { CliIo } from './io';
 
 /** Real deliveries' User-Agent starts the same way (shared/wiring/webhooks.ts). */
 export const LISTEN_USER_AGENT = 'latam-payments-webhooks/1.0 (npm run cli -- listen)';

@@ -19,7 +19,7 @@ import {
 import { ProviderRejected, ProviderUnavailable } from '../../shared/application/providers';
 import { stpConnectors } from '../../shared/adapters/providers/stp/stp.connector';
 import { stpSigner } from '../../shared/adapters/providers/stp/stp.signer';
-import type { CliIo } from './run';
+import type { CliIo } from './io';
 
 export interface ProvidersOptions {
   readonly providers?: string;

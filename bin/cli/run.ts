@@ -15,6 +15,7 @@ import { redriveDeadLetters } from '../../shared/adapters/sqs/redrive';
 import { checkUrlSyntax } from '../../shared/adapters/webhooks/ssrf-guard';
 import type { CountryCode } from '../../shared/domain/geo';
 import { balanceTransactionsQuery } from '../../shared/domain/ledger.schemas';
+import type { CliIo } from './io';
 import { balanceTransactions } from './balance';
 import { effectiveLimits, limitsTable, parseLimitChanges } from './limits';
 import { createApiClient, resolveTarget, TargetError } from './api-client';
@@ -22,6 +23,8 @@ import { runEventsTail } from './events-tail';
 import { runListen } from './listen';
 import { runTrigger, scenarioName, triggerList, unknownTrigger } from './trigger';
 import { providersCheck, registerApiPixWebhook, registerEfiWebhook, stpSign } from './providers';
+
+export type { CliIo } from './io';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -73,11 +76,6 @@ Output
   --json                           machine-readable output
   --csv                            CSV with a header row (balance transactions)
 Scopes: * (default) or any of ${SCOPES.join(', ')}`;
-
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-}
 
 class UsageError extends Error {}
 

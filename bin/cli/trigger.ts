@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { ApiError, apiError, recentEvents, sleep, type ApiClient } from './api-client';
-import type { CliIo } from './run';
+import type { CliIo } from './io';
 
 const CUSTOMER = { name: 'Ana Silva', email: 'ana@example.com', document: '52998224725' };
 const card = (number: string) => ({

@@ -1,6 +1,7 @@
 /**
  * The import graph of a source tree (every relative import, export-from and `import type`, read with the
- * TypeScript compiler's pre-processor) and its cycles: the guard test/unit/import-cycles.test.ts runs on shared/.
+ * TypeScript compiler's pre-processor) and its cycles: the guard test/unit/import-cycles.test.ts runs on the
+ * repository's source roots (bin/, lib/, functions/, scripts/, shared/) as one graph.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -36,14 +37,20 @@ export function specifiersOf(source: string): string[] {
   return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
 }
 
-/** The graph of every .ts file under `root` (edges only to files under `root`). */
-export function importGraph(root: string): ImportGraph {
+/**
+ * The graph of every .ts file under `root`, or, given `folders` (relative to `root`), under those folders only:
+ * one graph whose edges cross between them (bin -> shared, lib -> functions), so a cycle spanning folders is one
+ * of its cycles. Edges go only to files read; paths are relative to `root`.
+ */
+export function importGraph(root: string, folders?: readonly string[]): ImportGraph {
   const graph = new Map<string, string[]>();
   const absRoot = resolve(root);
-  for (const file of tsFiles(absRoot)) {
+  const files = folders ? folders.flatMap((f) => tsFiles(join(absRoot, f))) : tsFiles(absRoot);
+  const read = new Set(files);
+  for (const file of files) {
     const edges = specifiersOf(readFileSync(file, 'utf8'))
       .map((spec) => resolveSpecifier(file, spec))
-      .filter((to): to is string => to !== null && !relative(absRoot, to).startsWith('..'))
+      .filter((to): to is string => to !== null && read.has(to))
       .map((to) => relative(absRoot, to));
     graph.set(relative(absRoot, file), [...new Set(edges)]);
   }

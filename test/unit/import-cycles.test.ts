@@ -1,15 +1,18 @@
 /**
- * The house rules of shared/ (issue 31, ARCHITECTURE.md): no import cycle anywhere in shared/ (type-only imports
+ * The house rules of the source tree (issues 31 and 40, ARCHITECTURE.md): no import cycle anywhere in bin/, lib/,
+ * functions/, scripts/ and shared/, read as one graph so a cycle across them counts too (type-only imports
  * count: a cycle of types is still two modules that cannot be read apart), and a capability folder of
  * shared/application is imported from outside only through its index.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { findCycles, importGraph, specifiersOf, type ImportGraph } from '../support/import-graph';
 
 const ROOT = resolve(__dirname, '../..');
-const SHARED = join(ROOT, 'shared');
-const APPLICATION = join(SHARED, 'application');
+const APPLICATION = join(ROOT, 'shared', 'application');
+/** The source roots, read as one graph (tests, sdk/ and the dependencies are not). */
+const SOURCE_ROOTS = ['bin', 'lib', 'functions', 'scripts', 'shared'] as const;
 
 const graphOf = (edges: Record<string, string[]>): ImportGraph => new Map(Object.entries(edges));
 
@@ -45,15 +48,58 @@ describe('the cycle detector', () => {
   });
 });
 
-describe('shared/', () => {
-  const graph = importGraph(SHARED);
+describe('the import graph', () => {
+  it('of several folders follows imports between them, so a cycle across folders is found', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-graph-'));
+    try {
+      for (const folder of ['a', 'b', 'c']) mkdirSync(join(dir, folder));
+      writeFileSync(join(dir, 'a/x.ts'), "import { y } from '../b/y';\nexport const x = y;\n");
+      writeFileSync(join(dir, 'b/y.ts'), "import type { X } from '../a/x';\nimport { z } from '../c/z';\nexport const y = z;\n");
+      writeFileSync(join(dir, 'c/z.ts'), "import { x } from '../a/x';\nexport const z = 1;\n");
+      expect(findCycles(importGraph(dir, ['a', 'b']))).toEqual([['a/x.ts', 'b/y.ts', 'a/x.ts']]);
+      expect(importGraph(dir, ['a', 'b']).has('c/z.ts')).toBe(false);
+      expect(findCycles(importGraph(dir, ['a', 'b', 'c']))).toEqual([['a/x.ts', 'b/y.ts', 'a/x.ts']]);
+      writeFileSync(join(dir, 'b/y.ts'), "import { z } from '../c/z';\nexport const y = z;\n");
+      expect(findCycles(importGraph(dir, ['a', 'b', 'c']))).toEqual([['a/x.ts', 'b/y.ts', 'c/z.ts', 'a/x.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
-  it('is read whole (the application layer and its capability indexes included)', () => {
-    expect(graph.size).toBeGreaterThan(200);
-    expect(graph.get('application/payments/index.ts')).toContain('application/payments/payments.ts');
+describe(`${SOURCE_ROOTS.join('/, ')}/`, () => {
+  const graph = importGraph(ROOT, SOURCE_ROOTS);
+  const files = [...graph.keys()];
+
+  it('are each read (shared/ whole, the application layer and its capability indexes included)', () => {
+    const counts = Object.fromEntries(SOURCE_ROOTS.map((r) => [r, files.filter((f) => f.startsWith(`${r}/`)).length]));
+    expect(SOURCE_ROOTS.filter((r) => !counts[r])).toEqual([]);
+    expect(counts.shared).toBeGreaterThan(200);
+    expect(files.every((f) => SOURCE_ROOTS.some((r) => f.startsWith(`${r}/`)))).toBe(true);
+    expect(graph.get('shared/application/payments/index.ts')).toContain('shared/application/payments/payments.ts');
   });
 
-  it('has no import cycle', () => {
+  it('are one graph: imports from one root into another are edges of it', () => {
+    expect(graph.get('bin/cli/run.ts')).toContain('shared/wiring/index.ts');
+    expect(graph.get('lib/manifest.ts')).toContain('shared/manifest/routes.ts');
+    const crossing = new Set(
+      files.flatMap((f) =>
+        (graph.get(f) ?? []).filter((to) => to.split('/')[0] !== f.split('/')[0]).map((to) => `${f.split('/')[0]} -> ${to.split('/')[0]}`),
+      ),
+    );
+    expect([...crossing]).toEqual(
+      expect.arrayContaining([
+        'bin -> shared',
+        'bin -> lib',
+        'lib -> shared',
+        'functions -> shared',
+        'scripts -> shared',
+        'scripts -> lib',
+      ]),
+    );
+  });
+
+  it('have no import cycle', () => {
     const cycles = findCycles(graph).map((c) => c.join(' -> '));
     expect(cycles).toEqual([]);
   });
