@@ -1,5 +1,5 @@
 /**
- * npm run openapi: writes openapi.json (the published contract) and the README's error-code reference
+ * npm run openapi: writes openapi.json (the published contract) and the error-code reference of docs/errors.md
  * from the manifest, the zod schemas and the error table, and the merchant SDK's types generated from
  * openapi.json (sdk/src/openapi.generated.ts). `--check` fails instead when any is stale (the test suite
  * runs the same comparison).
@@ -7,13 +7,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { renderArtefacts } from '../shared/contract/artefacts';
+import { ERRORS_DOC, renderArtefacts } from '../shared/contract/artefacts';
 import { renderSdkTypes, SDK_TYPES_FILE } from './sdk-types';
 
 const root = join(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
 let stale = 0;
-const artefacts = renderArtefacts(readFileSync(join(root, 'README.md'), 'utf8'));
+const artefacts = renderArtefacts(readFileSync(join(root, ERRORS_DOC), 'utf8'));
 const openapi = artefacts.find((a) => a.file === 'openapi.json');
 const validation = await new Validator().validate(JSON.parse(openapi?.content ?? '{}') as Parameters<Validator['validate']>[0]);
 if (!validation.valid) {

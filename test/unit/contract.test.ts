@@ -16,8 +16,8 @@ import { openApiDocument, validatorAt } from '../support/contract';
 const root = join(__dirname, '..', '..');
 
 describe('openapi.json', () => {
-  it('is what npm run openapi generates, and so is the README error-code section', () => {
-    for (const { file, content } of renderArtefacts(readFileSync(join(root, 'README.md'), 'utf8'))) {
+  it('is what npm run openapi generates, and so is the error-code table of docs/errors.md', () => {
+    for (const { file, content } of renderArtefacts(readFileSync(join(root, 'docs/errors.md'), 'utf8'))) {
       const committed = readFileSync(join(root, file), 'utf8');
       if (committed !== content) throw new Error(`${file} is stale: run npm run openapi and commit it`);
     }
