@@ -1,7 +1,7 @@
 /**
- * README.md "Live PIX through API Pix, and the local live stage", run as written (issue 21): the fake PSP's
+ * docs/live-stage.md "Live PIX through API Pix, and the local live stage", run as written (issue 21): the fake PSP's
  * command, `npm start -- --stage live`, then the third terminal's script (register the webhook, check the
- * providers, take a payment, pay it at the PSP, read its status), each in its own shell with the README's
+ * providers, take a payment, pay it at the PSP, read its status), each in its own shell with the doc's
  * `.local/` and ports swapped for a temporary folder and free ports. The payment must read `success`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,8 +13,8 @@ import { codeBlocks } from '../support/markdown-commands';
 
 jest.setTimeout(180_000);
 
-const README = readFileSync('README.md', 'utf8');
-const section = README.slice(README.indexOf('## Live PIX through API Pix'), README.indexOf('## Error codes'));
+const DOC = readFileSync('docs/live-stage.md', 'utf8');
+const section = DOC.slice(DOC.indexOf('## Live PIX through API Pix'), DOC.indexOf('## The other fakes'));
 const blocks = codeBlocks(section).filter((b) => b.lang === 'bash');
 
 const procs: ChildProcess[] = [];
@@ -51,7 +51,7 @@ afterAll(async () => {
   }
 });
 
-it('the README live stage works as written: a live PIX payment paid at the fake PSP reads success', async () => {
+it('the docs/live-stage.md live stage works as written: a live PIX payment paid at the fake PSP reads success', async () => {
   expect(blocks).toHaveLength(3);
   const dir = mkdtempSync(join(tmpdir(), 'live-quickstart-'));
   const [api, psp] = [await freePort(), await freePort()];

@@ -1,5 +1,5 @@
 /**
- * README.md "Five-minute quickstart", run as written: the commands and the receiver are taken from the
+ * README.md "Five-minute quickstart" (up to "A tour of the API"), run as written: the commands and the receiver are taken from the
  * README section itself (so this breaks when the README drifts), against the real entry points in child
  * processes: the local stack (what `npm start` runs, on free ports with a temporary state dir), `npm run
  * cli -- listen`, the receiver and `npm run cli -- trigger payment.success`, then pay.mjs (a payment through
@@ -18,7 +18,7 @@ jest.setTimeout(180_000);
 
 const README = readFileSync('README.md', 'utf8');
 const START = '## Five-minute quickstart\n';
-const section = README.slice(README.indexOf(START), README.indexOf('## The API so far\n'));
+const section = README.slice(README.indexOf(START), README.indexOf('## A tour of the API\n'));
 const blocks = codeBlocks(section);
 /** Every command of the section's bash blocks, comments dropped. */
 const commands = blocks

@@ -189,7 +189,7 @@ const expiry = { expiry_month: '12', expiry_year: String(new Date().getUTCFullYe
 const amount = () => 20 + Math.floor(Math.random() * 80) + Math.floor(Math.random() * 100) / 100;
 const ok = (r: Res) => r.status >= 200 && r.status < 300;
 
-/** Sandbox beneficiary documents and what they promise (README: Payouts). */
+/** Sandbox beneficiary documents and what they promise (docs/sandbox.md: Payouts). */
 const PAYOUT_DOCS = [
   ['00000000191', 2], // completes
   ['00000000272', 2], // fails (invalid account)

@@ -1,6 +1,6 @@
 /**
- * Commands in Markdown docs, for the tests that run a doc as written (docs/operations.md, the README's
- * quickstart): the fenced code blocks with their language and line numbers, and one command line split into
+ * Commands in Markdown docs, for the tests that run a doc as written (docs/operations.md, docs/live-stage.md,
+ * the README's quickstart): the fenced code blocks with their language and line numbers, and one command line split into
  * the words bash would pass.
  */
 

@@ -1,6 +1,6 @@
 /**
- * The merchant-side verification recipe README.md shows, kept here so tests run it against real
- * deliveries. Everything between the markers is pasted verbatim into README.md (a test checks
+ * The merchant-side verification recipe docs/webhooks.md shows, kept here so tests run it against real
+ * deliveries. Everything between the markers is pasted verbatim into docs/webhooks.md (a test checks
  * they match), so it must stay self-contained: node:crypto only, nothing from this repository.
  */
 // --- verify-webhook: begin ---

@@ -1,4 +1,4 @@
-/** Checks a webhook delivery the three ways a merchant could: by hand, with Standard Webhooks, with the README recipe. */
+/** Checks a webhook delivery the three ways a merchant could: by hand, with Standard Webhooks, with the docs/webhooks.md recipe. */
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from './merchant-verify';
@@ -19,6 +19,6 @@ export function expectGenuine(
       'webhook-signature': String(r.headers['webhook-signature']),
     }),
   ).not.toThrow();
-  // By the recipe merchants copy from the README.
+  // By the recipe merchants copy from docs/webhooks.md.
   expect(verifyWebhook(r.rawBody, r.headers as Record<string, string>, secret)).toMatchObject({ ok: true });
 }

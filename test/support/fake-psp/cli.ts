@@ -1,5 +1,5 @@
 /**
- * The fake PSP on its own, for the local live stage (README "Live PIX through API Pix"):
+ * The fake PSP on its own, for the local live stage (docs/live-stage.md "Live PIX through API Pix"):
  *   npx tsx test/support/fake-psp/cli.ts --providers-out .local/providers.json [--port N] [--control-port 4100] [--webhook-token T]
  * writes a providers document pointing at it (mode 0600) and serves a plain-HTTP control API on 127.0.0.1:
  *   GET  /cobs                 every cob (txid, status, amount)
