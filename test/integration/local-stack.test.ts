@@ -2,7 +2,8 @@
  * `npm start` as a newcomer runs it: the real entry point in a child process.
  * It serves the API with a seeded merchant, writes .local/sandbox.json, stops
  * everything it started (the Java process included) on SIGTERM/SIGINT, and
- * reuses its data on the next start.
+ * reuses its data on the next start. It runs the command package.json's `start` script runs, so the signal a test
+ * sends reaches the process that stops the stack, as the user's Ctrl-C or a process manager's SIGTERM does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,15 +17,28 @@ import { customer } from '../support/sample-data';
 
 jest.setTimeout(150_000);
 
+/**
+ * package.json's `start` command for `entry` instead of bin/local.ts: [executable, ...args]. It must be one process
+ * (node with tsx as a loader), not the tsx CLI, which runs the stack as a child, relays a signal, and when the
+ * child has not acknowledged it within 2 x 30 ms (a busy event loop on a loaded machine) SIGKILLs it and exits 143.
+ */
+function startCommand(entry = 'bin/local.ts'): [string, string[]] {
+  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const [exe, ...args] = scripts.start!.split(/\s+/);
+  expect(args.at(-1)).toBe('bin/local.ts');
+  return [exe === 'node' ? process.execPath : resolve('node_modules/.bin', exe!), [...args.slice(0, -1), entry]];
+}
+
 interface Started {
   child: ChildProcess;
   output: () => string;
   sandbox: { base_url: string; merchant_id: string; api_key: string; webhook_secret: string };
-  stack: { dynamodb_pid: number };
+  stack: { pid: number; dynamodb_pid: number };
 }
 
 async function start(stateDir: string, ...args: string[]): Promise<Started> {
-  const child = spawn(resolve('node_modules/.bin/tsx'), ['bin/local.ts', '--port', '0', '--state-dir', stateDir, ...args], {
+  const [exe, entry] = startCommand();
+  const child = spawn(exe, [...entry, '--port', '0', '--state-dir', stateDir, ...args], {
     env: { ...process.env, TABLE_NAME: '', DYNAMODB_ENDPOINT: '', SQS_ENDPOINT: '', POWERTOOLS_LOG_LEVEL: 'WARN' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -75,6 +89,28 @@ async function stop(s: Started, signal: NodeJS.Signals) {
 describe('npm start', () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'local-stack-'));
 
+  it('delivers a stop signal to a busy process itself: its own handler runs and it exits 0', async () => {
+    const [exe, args] = startCommand(resolve('test/support/fixtures/busy-until-signal.ts'));
+    const child = spawn(exe, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    let busyPid = 0;
+    try {
+      while (!(busyPid = Number(/busy process (\d+) ready/.exec(out)?.[1] ?? 0))) {
+        if (child.exitCode !== null) throw new Error(`exited early: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0); // behind the tsx CLI: 143, the process SIGKILLed before its handler ran
+      expect(out).toContain('stopped by its own handler');
+      expect(busyPid).toBe(child.pid); // no wrapper process between the signal and the handler
+    } finally {
+      if (busyPid && alive(busyPid)) process.kill(busyPid, 'SIGKILL');
+    }
+  });
+
   it('serves the API with a seeded sandbox merchant and stops everything on SIGTERM', async () => {
     const s = await start(stateDir);
     expect(s.sandbox.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -82,6 +118,7 @@ describe('npm start', () => {
     expect(s.sandbox.api_key).toMatch(/^sk_test_/);
     expect(s.sandbox.webhook_secret).toMatch(/^whsec_/);
     expect(s.output()).toContain(s.sandbox.api_key);
+    expect(s.stack.pid).toBe(s.child.pid); // the signal below goes to the stack's own process
 
     const health = await contractFetch(`${s.sandbox.base_url}/health`);
     expect(health.status).toBe(200);

@@ -131,10 +131,10 @@ it('the README quickstart works as written: the receiver verifies a signed payme
   ]);
   const env = { LOCAL_STATE_DIR: stateDir };
 
-  // 1. npm start, which is `tsx bin/local.ts`: on a free port with its own state dir.
+  // 1. npm start, which is `node --import tsx bin/local.ts`: on a free port with its own state dir.
   expect(command(/npm start/)).toBe('npm ci && npm start');
-  expect(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start).toBe('tsx bin/local.ts');
-  const stack = run('npx tsx bin/local.ts --port 0', { env });
+  expect(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start).toBe('node --import tsx bin/local.ts');
+  const stack = run('node --import tsx bin/local.ts --port 0', { env });
   await waitFor(stack, /ready in \d+ ms/, 'the local stack');
   const sandbox = JSON.parse(readFileSync(join(stateDir, 'sandbox.json'), 'utf8'));
   expect(sandbox.base_url).not.toMatch(/:3000$/);

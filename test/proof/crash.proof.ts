@@ -1,7 +1,7 @@
 /**
  * Crash-consistency proof (issue 10): `npm run proof`.
  *
- * Starts the local stack (`tsx bin/local.ts`) as a detached child (its own process group: tsx and node) on a
+ * Starts the local stack (`node --import tsx bin/local.ts`, as `npm start` does) as a detached child (its own group) on a
  * fresh state dir, on a DynamoDB Local with persisted data that outlives the kills (stack-process.ts), registers a
  * loopback webhook receiver as the sandbox merchant's notification_url, drives concurrent load (direct
  * PIX and card payments, hosted checkout sessions processed and simulated, refunds, payouts), SIGKILLs the

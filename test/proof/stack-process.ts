@@ -1,6 +1,7 @@
 /**
- * The local stack as a child process group, for the proofs: started detached (tsx and node in one group), ready
- * when it prints its banner, killed as a group (SIGKILL mid-load is the point), restarted on the same state dir.
+ * The local stack as a child process group, for the proofs: started detached in its own group, as `npm start`
+ * runs it (node with tsx as its loader), ready when it prints its banner, killed as a group (SIGKILL mid-load is
+ * the point), restarted on the same state dir.
  * DynamoDB Local is not in that group: the proof starts it once, on the state dir's data, and every stack uses it
  * (--dynamodb-endpoint). What a crash proof kills is the service, as a Lambda dies; DynamoDB does not die with
  * it, and what it acknowledged stays written. DynamoDB Local's JVM gives no such promise when it is itself
@@ -18,7 +19,6 @@ import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib
 import { startDynamoDbLocal } from '../../bin/local/services';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface Stack {
@@ -110,7 +110,7 @@ export async function startStack(n: number, stateDir: string, port: number, opts
   const logFile: WriteStream = createWriteStream(join(stateDir, `stack-${n}.log`));
   const { endpoint } = await engineFor(stateDir);
   const args = ['bin/local.ts', '--state-dir', stateDir, '--port', String(port), '--dynamodb-endpoint', endpoint, ...(opts.args ?? [])];
-  const child = spawn(process.execPath, [TSX_CLI, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
