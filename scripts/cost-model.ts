@@ -343,13 +343,14 @@ export function renderMix(name: string, flow: string, runs: number, lines: reado
 export const total = (lines: readonly Line[]) => lines.reduce((sum, l) => sum + l.dollarsPerMillion, 0);
 
 /**
- * Goals, $ per 1M payments, per mix (by name), and per stage a month: issue 31's, set once issue 22's levers
- * were decided (issue 22 had $30, $12 and $18; the payout's floor alone was above its $18).
+ * The bill's guard (issue 40), $ per 1M payments per mix (by name), and per stage a month: `npm run cost` exits 1
+ * when a mix or the fixed cost is over it, and a new feature must not raise an existing flow's cost. Issue 31 had set
+ * $31, $13.50 and $20 as goals to reach; issue 40 kept the payout counters item and the events and fixed these.
  */
 export const GOALS: Readonly<Record<string, number>> = {
-  'Hosted checkout, PIX': 31,
-  'Direct card': 13.5,
-  'Payout, PIX': 20,
+  'Hosted checkout, PIX': 35,
+  'Direct card': 15.5,
+  'Payout, PIX': 27,
 };
 export const FIXED_GOAL_PER_MONTH = 20;
 

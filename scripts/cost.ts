@@ -48,6 +48,8 @@ const sqsChunks = (bytes: number) => Math.max(1, Math.ceil(bytes / 65536));
 /** Every metric series the EMF lines define (namespace, dimensions and their values, metric): each is a custom metric. */
 const emfSeries = new Set<string>();
 let inFlight = 0;
+/** A mix or the fixed cost over the bill's guard (M.GOALS, M.FIXED_GOAL_PER_MONTH): the run exits 1. */
+let overGuard = false;
 let lastActivity = 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits until no invocation has run for `ms` (the last deliveries' bookkeeping). */
@@ -307,6 +309,7 @@ async function main() {
   const metricsMonthly = emfSeries.size * M.PRICES.customMetricMonth;
   const stage = await stageResources();
   const fixedTotal = fixed.reduce((s, j) => s + j.dollarsPerMonth, 0) + esmIdle + metricsMonthly + stage.dollars;
+  overGuard = results.some((r) => !(r.total <= r.goal)) || !(fixedTotal <= M.FIXED_GOAL_PER_MONTH);
 
   if (JSON_OUT) {
     const metrics = { series: emfSeries.size, dollarsPerMonth: metricsMonthly };
@@ -494,7 +497,10 @@ function meterLogs() {
 }
 
 main().then(
-  () => process.exit(0),
+  () => {
+    if (overGuard) console.error("\nnpm run cost: over the bill's guard (scripts/cost-model.ts GOALS, FIXED_GOAL_PER_MONTH)");
+    process.exit(overGuard ? 1 : 0);
+  },
   (e: unknown) => {
     console.error(e);
     process.exit(1);
