@@ -5,7 +5,7 @@
  * it, bundling skipped (`aws:cdk:bundling-stacks: []`), and checked with the cdk-nag packs bin/app.ts applies.
  */
 import { App, Stack } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { buildApp, type BuiltApp } from '../../lib/app';
 import {
@@ -18,6 +18,7 @@ import {
 import { EDGE_REGION, edgeStackName } from '../../lib/edge-stack';
 import { applyNagPacks } from '../../lib/nag';
 import { STAGES, type Stage } from '../../lib/stage-config';
+import { annotationsOf, templateOf } from '../support/cdk-assertions';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -60,7 +61,7 @@ describe.each([
   let t: Template;
   beforeAll(() => {
     b = build(stage, context);
-    t = Template.fromStack(b.edge!);
+    t = templateOf(b.edge!);
   }, 120_000);
 
   test('its own stack in us-east-1, beside the stage, with no reference to it', () => {
@@ -74,7 +75,7 @@ describe.each([
     expect(JSON.stringify(t.toJSON())).not.toContain('Fn::ImportValue');
     // The stage's own stacks stay environment-agnostic (synth offline, deploy to any region).
     expect(b.stateless.region).not.toBe(EDGE_REGION);
-    expect(JSON.stringify(Template.fromStack(b.stateless).toJSON())).not.toContain('Edge');
+    expect(JSON.stringify(templateOf(b.stateless).toJSON())).not.toContain('Edge');
   });
 
   test('web ACL: CLOUDFRONT scope, allow by default, the managed rule groups and the per-IP rate rule', () => {
@@ -168,13 +169,13 @@ describe.each([
   test('no unsuppressed AwsSolutions or PCI DSS 3.2.1 finding, every suppression with a reason', () => {
     const b = build(stage, context, true);
     b.app.synth();
-    const annotations = Annotations.fromStack(b.edge!);
+    const annotations = annotationsOf(b.edge!);
     const rule = Match.stringLikeRegexp('AwsSolutions-.*|PCI.DSS.321-.*');
     const found = [...annotations.findError('*', rule), ...annotations.findWarning('*', rule)].map(
       (m) => `${m.id}: ${String(m.entry.data)}`,
     );
     expect(found).toEqual([]);
-    const suppressed = Object.values(Template.fromStack(b.edge!).toJSON().Resources as Record<string, any>).flatMap(
+    const suppressed = Object.values(templateOf(b.edge!).toJSON().Resources as Record<string, any>).flatMap(
       (r) => (r.Metadata?.cdk_nag?.rules_to_suppress ?? []) as { id: string; reason: string }[],
     );
     expect(suppressed.map((s) => s.id).sort()).toEqual(
@@ -208,7 +209,7 @@ describe('edge context errors name the fix', () => {
 
 describe('links through the edge: -c publicBaseUrl', () => {
   const baseUrls = (b: BuiltApp) => {
-    const fns = Object.values(Template.fromStack(b.stateless).findResources('AWS::Lambda::Function')) as Resource[];
+    const fns = Object.values(templateOf(b.stateless).findResources('AWS::Lambda::Function')) as Resource[];
     return new Set(fns.map((f) => JSON.stringify(f.Properties.Environment.Variables.PUBLIC_BASE_URL)));
   };
 

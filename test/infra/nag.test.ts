@@ -6,7 +6,7 @@
  * roles, `Resource: *` for X-Ray only, reserved concurrency from the stage config.
  */
 import { App, Stack, type CfnElement } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { buildApp, type BuiltApp } from '../../lib/app';
 import { applyNagPacks } from '../../lib/nag';
@@ -14,6 +14,7 @@ import { stageConfig, STAGES, type Stage } from '../../lib/stage-config';
 import { JOBS } from '../../shared/manifest/jobs';
 import { MANIFEST } from '../../lib/manifest';
 import { queueDefinitions } from '../../shared/manifest/queues';
+import { annotationsOf, templateOf } from '../support/cdk-assertions';
 
 type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
 interface Suppression {
@@ -44,14 +45,14 @@ function buildChecked(stage: Stage): Checked {
  * its parent's (the cloud assembly has no artifact for it), so top-level stacks only.
  */
 function findings(stack: Stack, level: 'error' | 'warning'): string[] {
-  const annotations = Annotations.fromStack(stack);
+  const annotations = annotationsOf(stack);
   const found = level === 'error' ? annotations.findError('*', NAG_RULE) : annotations.findWarning('*', NAG_RULE);
   return found.map((m) => `${m.id}: ${String(m.entry.data).split(': ')[0]}`);
 }
 
 /** Every suppression of a stack's template: the stack's own and each resource's. */
 function suppressionsOf(stack: Stack): { where: string; suppression: Suppression }[] {
-  const template = Template.fromStack(stack).toJSON() as { Metadata?: Record<string, any>; Resources: Record<string, Resource> };
+  const template = templateOf(stack).toJSON() as { Metadata?: Record<string, any>; Resources: Record<string, Resource> };
   const entries: { where: string; rules: Suppression[] }[] = [
     { where: `${stack.stackName} (stack)`, rules: template.Metadata?.cdk_nag?.rules_to_suppress ?? [] },
     ...Object.entries(template.Resources).map(([id, r]) => ({
@@ -67,7 +68,7 @@ function suppressionsOf(stack: Stack): { where: string; suppression: Suppression
   );
 }
 
-const resourcesOf = (stack: Stack, type: string) => Object.values(Template.fromStack(stack).findResources(type)) as Resource[];
+const resourcesOf = (stack: Stack, type: string) => Object.values(templateOf(stack).findResources(type)) as Resource[];
 const statementsOf = (stack: Stack) =>
   resourcesOf(stack, 'AWS::IAM::Policy').flatMap(
     (p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
@@ -79,7 +80,7 @@ const statelessStacks = (c: Checked) => [c.stateless, c.stateless.workers, c.sta
 /** The resources of the stack (top-level or nested) that holds the construct, and its logical id there. */
 function placed(construct: IConstruct): { resources: Record<string, Resource>; id: string } {
   const stack = Stack.of(construct);
-  return { resources: Template.fromStack(stack).toJSON().Resources as Record<string, Resource>, id: logicalId(stack, construct) };
+  return { resources: templateOf(stack).toJSON().Resources as Record<string, Resource>, id: logicalId(stack, construct) };
 }
 
 describe.each(STAGES)('%s stage', (stage) => {
@@ -118,7 +119,7 @@ describe.each(STAGES)('%s stage', (stage) => {
     for (const key of keys)
       expect(key.Properties).toMatchObject({ EnableKeyRotation: true, PendingWindowInDays: config.kmsPendingWindowDays });
     const arnOf = (key: IConstruct) => ({ 'Fn::GetAtt': [logicalId(stateful, key), 'Arn'] });
-    const t = Template.fromStack(stateful);
+    const t = templateOf(stateful);
     t.hasResourceProperties('AWS::DynamoDB::Table', {
       SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: arnOf(stateful.keys.table) },
     });
@@ -234,14 +235,14 @@ describe.each(STAGES)('%s stage', (stage) => {
       if (!def.consumer) continue;
       const fn = stateless.functions.get(`${def.id}Consumer`)!;
       expected.set(key(fn), config.concurrency.consumers[def.id]);
-      Template.fromStack(Stack.of(fn)).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      templateOf(Stack.of(fn)).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
         FunctionName: { Ref: placed(fn).id },
         ScalingConfig: { MaximumConcurrency: config.concurrency.consumers[def.id] },
       });
     }
     for (const job of JOBS) expected.set(key(stateless.functions.get(`${job.id}Job`)!), config.concurrency.jobs);
     for (const stack of statelessStacks(checked)) {
-      const fns = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, Resource>;
+      const fns = templateOf(stack).findResources('AWS::Lambda::Function') as Record<string, Resource>;
       for (const [id, fn] of Object.entries(fns)) {
         const where = `${stack.node.path}/${id}`;
         expect([where, fn.Properties.ReservedConcurrentExecutions]).toEqual([where, expected.get(where)]);

@@ -3,7 +3,7 @@
  * manifests as bin/app.ts. Bundling is skipped (`aws:cdk:bundling-stacks: []`).
  */
 import { App, Stack, type CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { buildApp, type BuiltApp } from '../../lib/app';
 import { DEFAULT_MEMORY_MB, functionEntries } from '../../lib/bundling';
@@ -14,6 +14,7 @@ import { STREAM_CONSUMERS } from '../../shared/manifest/streams';
 import { dlqName, queueDefinitions, queueName, queueUrlEnv, type QueueDefinition } from '../../shared/manifest/queues';
 import { FALLBACK_ROUTE, ROUTES, type RouteDefinition } from '../../shared/manifest/routes';
 import { TABLE } from '../../shared/manifest/table';
+import { templateOf } from '../support/cdk-assertions';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 
@@ -30,9 +31,9 @@ function build(stage: Stage, manifest?: ServiceManifest): Built {
   const built = buildApp(app, stage, manifest);
   return {
     ...built,
-    statefulTemplate: Template.fromStack(built.stateful),
-    statelessTemplate: Template.fromStack(built.stateless),
-    statelessTemplates: [built.stateless, built.stateless.workers, built.stateless.providerCallbacks].map((s) => Template.fromStack(s)),
+    statefulTemplate: templateOf(built.stateful),
+    statelessTemplate: templateOf(built.stateless),
+    statelessTemplates: [built.stateless, built.stateless.workers, built.stateless.providerCallbacks].map((s) => templateOf(s)),
   };
 }
 
@@ -53,7 +54,7 @@ function logicalId(stack: Stack, construct: { node: { defaultChild?: unknown } }
 /** The template of the stack (top-level or nested) that holds the construct, and its logical id there. */
 function placed(construct: IFunction | NonNullable<IFunction['role']>): { template: Template; id: string } {
   const stack = Stack.of(construct);
-  return { template: Template.fromStack(stack), id: logicalId(stack, construct) };
+  return { template: templateOf(stack), id: logicalId(stack, construct) };
 }
 
 /** Resources of a type across the stateless stack and its nested stacks. */
@@ -312,17 +313,16 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
 
 describe('listing index migration (issue 31)', () => {
   test('-c keepRetiredIndexes=true keeps GSI1 (ALL) beside GSI1K (KEYS_ONLY); without it only the manifest indexes', () => {
-    const indexesOf = (context: Record<string, unknown>) => {
-      const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-      const table = Object.values(
-        Template.fromStack(buildApp(app, 'sandbox').stateful).findResources('AWS::DynamoDB::Table'),
-      )[0] as Resource;
+    const indexesOf = (stateful: Template) => {
+      const table = Object.values(stateful.findResources('AWS::DynamoDB::Table'))[0] as Resource;
       return (table.Properties.GlobalSecondaryIndexes as Array<{ IndexName: string; Projection: { ProjectionType: string } }>).map(
         (i) => `${i.IndexName}:${i.Projection.ProjectionType}`,
       );
     };
-    expect(indexesOf({ keepRetiredIndexes: 'true' }).sort()).toEqual(['GSI1:ALL', 'GSI1K:KEYS_ONLY', 'GSI2:ALL']);
-    expect(indexesOf({}).sort()).toEqual(['GSI1K:KEYS_ONLY', 'GSI2:ALL']);
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], keepRetiredIndexes: 'true' } });
+    expect(indexesOf(templateOf(buildApp(app, 'sandbox').stateful)).sort()).toEqual(['GSI1:ALL', 'GSI1K:KEYS_ONLY', 'GSI2:ALL']);
+    // Without it: the sandbox stage as built with no context, as the tests above read it.
+    expect(indexesOf(built('sandbox').statefulTemplate).sort()).toEqual(['GSI1K:KEYS_ONLY', 'GSI2:ALL']);
   });
 });
 
@@ -378,7 +378,7 @@ describe('manifest with a queue consumer, a job and a sending route', () => {
     const queueId = logicalId(b.stateful, b.stateful.queues.get('webhooks')!.queue);
     const consumer = functionOf(b, 'webhooksConsumer');
     // The workers live in their nested stack (lib/stateless-stack.ts), which imports the queue from the stateful stack.
-    const workers = Template.fromStack(b.stateless.workers);
+    const workers = templateOf(b.stateless.workers);
     expect(Stack.of(consumer)).toBe(b.stateless.workers);
     workers.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(b.stateless.workers, consumer) },
