@@ -9,6 +9,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { ProviderRejected, ProviderUnavailable } from '../../shared/application/providers';
 import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
+import { providerHttp, type ProviderHttp } from '../../shared/adapters/providers/http-client';
+import { dlocalClient } from '../../shared/adapters/providers/dlocal/dlocal.client';
 import {
   dlocalConnectors,
   type DlocalConnectors,
@@ -26,11 +28,9 @@ let receiverUrl: string;
 /** What our notification route received last: headers and the raw body, verified and parsed by the connector. */
 const received: Array<{ path: string; headers: IncomingHttpHeaders; raw: string }> = [];
 
-const connect = (over: Record<string, unknown> = {}) =>
-  dlocalConnectors(
-    parseProvidersConfig({ dlocal: { ...fake.dlocalConfig(), timeouts: { connect_ms: 1000, total_ms: TOTAL_MS }, ...over } }, 'test')
-      .dlocal!,
-  );
+const configOf = (over: Record<string, unknown> = {}) =>
+  parseProvidersConfig({ dlocal: { ...fake.dlocalConfig(), timeouts: { connect_ms: 1000, total_ms: TOTAL_MS }, ...over } }, 'test').dlocal!;
+const connect = (over: Record<string, unknown> = {}) => dlocalConnectors(configOf(over));
 
 beforeAll(async () => {
   fake = await startFakeDlocal({ hangMs: 5_000 });
@@ -284,6 +284,7 @@ describe('dLocal payouts v3 through the connector', () => {
     const fresh = connect();
     try {
       const before = fake.tokensIssued();
+      const sent = fake.requests.length;
       const req = payout();
       const [created, none] = await Promise.all([fresh.payouts!.create(req), fresh.payouts!.get(payoutId())]);
       expect(created).toEqual({ kind: 'pending', orderId: expect.stringMatching(/^PO-/), held: false });
@@ -291,6 +292,19 @@ describe('dLocal payouts v3 through the connector', () => {
       expect(await fresh.payouts!.get(req.payoutId)).toEqual(created);
       expect(fake.tokensIssued() - before).toBe(1);
       expect(fresh.client.tokenRequests()).toBe(1);
+      // Every payouts v3 call carries the token with X-Date (ISO 8601 UTC) and X-Version 3.0 (dLocal's payouts v3
+      // security page); the token request itself is plain JSON, as that page shows it.
+      const calls = fake.requests.slice(sent).filter((r) => r.path.startsWith('/payouts/v3'));
+      expect(calls.map((r) => r.method).sort()).toEqual(['GET', 'GET', 'POST']);
+      for (const r of calls) {
+        expect(r.headers).toMatchObject({
+          authorization: expect.stringMatching(/^Bearer \S+$/),
+          'x-version': '3.0',
+          'x-date': expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        });
+        expect(Math.abs(Date.parse(String(r.headers['x-date'])) - r.at)).toBeLessThan(5_000);
+      }
+      expect(fake.requests.slice(sent).find((r) => r.path === '/oauth/token')?.headers['x-version']).toBeUndefined();
       expect(fake.payout(externalIdOf(req.payoutId))?.request).toEqual({
         external_id: externalIdOf(req.payoutId),
         country: 'PE',
@@ -324,6 +338,44 @@ describe('dLocal payouts v3 through the connector', () => {
     } finally {
       fake.setTokenLifetime(180);
       fresh.client.close();
+    }
+  });
+
+  it('a payouts call without X-Date or X-Version 3.0 (or a malformed X-Date) is refused by the fake as a bad token', async () => {
+    // Our client's calls, with one header taken away or changed on the way out; the fake's answers as it gave them.
+    const cases: Array<[string, (h: Record<string, string>) => Record<string, string>, string]> = [
+      ['no X-Date', ({ 'x-date': _d, ...h }) => h, 'no X-Date'],
+      ['no X-Version', ({ 'x-version': _v, ...h }) => h, 'no X-Version'],
+      ['an RFC 1123 X-Date', (h) => ({ ...h, 'x-date': new Date().toUTCString() }), 'X-Date is not ISO 8601 UTC'],
+      ['a local-time X-Date', (h) => ({ ...h, 'x-date': '2026-11-25T10:00:00.000-05:00' }), 'X-Date is not ISO 8601 UTC'],
+      ['the pay-ins X-Version', (h) => ({ ...h, 'x-version': '2.1' }), 'X-Version is not 3.0'],
+    ];
+    for (const [what, alter, violation] of cases) {
+      const cfg = configOf();
+      const inner = providerHttp('dlocal', { caPem: cfg.ca_pem }, { connectMs: 1000, totalMs: TOTAL_MS });
+      const statuses: number[] = [];
+      const altering: ProviderHttp = {
+        async send(r) {
+          const payoutsCall = new URL(r.url).pathname.startsWith('/payouts/v3');
+          const a = await inner.send(payoutsCall ? { ...r, headers: alter(r.headers ?? {}) } : r);
+          if (payoutsCall) statuses.push(a.status);
+          return a;
+        },
+        close: () => inner.close(),
+      };
+      const off = dlocalConnectors(cfg, dlocalClient(cfg, altering));
+      try {
+        const req = payout();
+        const e = await off.payouts!.create(req).catch((x: unknown) => x);
+        expect([what, e]).toEqual([what, expect.any(ProviderUnavailable)]);
+        // dLocal's authentication failure (401), once with the cached token and once with a fresh one; nothing made.
+        expect([what, statuses]).toEqual([what, [401, 401]]);
+        expect(off.client.tokenRequests()).toBe(2);
+        expect(fake.payoutCreates(externalIdOf(req.payoutId))).toBe(0);
+        expect([what, fake.violations.splice(0)]).toEqual([what, [`payouts: ${violation}`, `payouts: ${violation}`]]);
+      } finally {
+        off.client.close();
+      }
     }
   });
 

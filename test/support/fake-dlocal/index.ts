@@ -4,8 +4,9 @@
  * GET /payments/{id}/refunds) where
  * every request must carry X-Login, X-Trans-Key, X-Version 2.1 and a V2-HMAC-SHA256 signature over
  * X-Login + X-Date + body, and payouts v3 (POST /oauth/token, POST /payouts/v3, GET /payouts/v3?external_id=) behind
- * bearer tokens that expire. Bodies are checked against our schemas (state.ts); a second create with one order_id is
- * dLocal's 5009 "duplicated", one external_id its 511. It signs notifications as dLocal signs them (or forges
+ * bearer tokens that expire, each payouts call with X-Date (ISO 8601 UTC) and X-Version 3.0 beside its token
+ * (docs.dlocal.com/reference/security-payouts-v3). Bodies are checked against our schemas (state.ts); a second
+ * create with one order_id is dLocal's 5009 "duplicated", one external_id its 511. It signs notifications as dLocal signs them (or forges
  * them), sends them twice, out of order or not at all, and fails on demand (a status, a hang, a lost answer). A
  * REDIRECT payment's redirect_url is a payer page of its own (Pay or Reject, then back to the callback_url).
  */
@@ -83,6 +84,9 @@ export interface FakeDlocal {
   close(): Promise<void>;
 }
 
+/** X-Date as dLocal takes it: ISO 8601 with the UTC designator (2018-07-12T13:46:28.629Z). */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
 function opOf(method: string, path: string): FakeDlocalOp | null {
   if (method === 'POST' && path === '/payments') return 'payments';
   if (method === 'GET' && /^\/payments\/[^/]+$/.test(path)) return 'payment';
@@ -117,6 +121,23 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     res.end(JSON.stringify(body));
   };
 
+  /**
+   * A payouts v3 call with the headers dLocal's payouts v3 security page shows beside the token (X-Date, ISO 8601
+   * UTC; X-Version 3.0): what is missing or wrong is a violation, answered as a bad token is (401 Unauthorized).
+   */
+  function checkPayoutsHeaders(op: FakeDlocalOp, req: IncomingMessage) {
+    const h = req.headers;
+    const problems: string[] = [];
+    if (h['x-version'] !== '3.0') problems.push(h['x-version'] === undefined ? 'no X-Version' : 'X-Version is not 3.0');
+    if (h['x-date'] === undefined) problems.push('no X-Date');
+    else if (!ISO_UTC.test(String(h['x-date'])) || Number.isNaN(Date.parse(String(h['x-date']))))
+      problems.push('X-Date is not ISO 8601 UTC');
+    if (problems.length) {
+      state.violations.push(`${op}: ${problems.join('; ')}`);
+      throw new DlocalError(401, 401, 'Unauthorized');
+    }
+  }
+
   /** A pay-ins call signed as dLocal requires; what is wrong is a violation, answered 403 3001 as dLocal does. */
   function checkSigned(op: FakeDlocalOp, req: IncomingMessage, text: string) {
     const h = req.headers;
@@ -124,7 +145,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     if (h['x-login'] !== xLogin) problems.push('X-Login is not ours');
     if (h['x-trans-key'] !== xTransKey) problems.push('X-Trans-Key is not ours');
     if (h['x-version'] !== '2.1') problems.push('X-Version is not 2.1');
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(String(h['x-date'] ?? ''))) problems.push('X-Date is not ISO 8601 UTC');
+    if (!ISO_UTC.test(String(h['x-date'] ?? ''))) problems.push('X-Date is not ISO 8601 UTC');
     if (req.method === 'POST' && h['content-type']?.split(';')[0] !== 'application/json') problems.push('content-type is not JSON');
     if (!signatureValid(h, text, { xLogin, secretKey })) problems.push('the V2-HMAC-SHA256 signature does not match');
     if (problems.length) {
@@ -143,6 +164,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
   ): [number, unknown] {
     if (op === 'token') return [200, state.issueToken(body)];
     if (op === 'payouts' || op === 'payout') {
+      checkPayoutsHeaders(op, req);
       if (!state.bearerValid(req.headers.authorization)) throw new DlocalError(401, 401, 'Unauthorized');
       if (op === 'payouts') return [200, state.createPayout(body)];
       const externalId = query.get('external_id');

@@ -1,7 +1,9 @@
 /**
  * The dLocal client: pay-ins calls signed V2-HMAC-SHA256 (dlocal.signature.ts), payouts v3 calls with an OAuth2
  * bearer token (client credentials; cached and refreshed before it expires, one refresh in flight at a time; a
- * 401 drops it and the call is sent once more with a new one), a connect and a total time limit on every call.
+ * 401 drops it and the call is sent once more with a new one) beside X-Date (ISO 8601 UTC, as pay-ins send it) and
+ * X-Version 3.0, as docs.dlocal.com/reference/security-payouts-v3 shows every call after the token request; a
+ * connect and a total time limit on every call.
  * Only idempotent reads are retried (once, after no answer or a 5xx). No answer, a 5xx, our credentials refused,
  * or an answer off our schema is ProviderUnavailable; a 4xx comes back as `{refused}` with dLocal's numeric
  * code for the connector to map. Neither a body nor a secret reaches a log line.
@@ -15,6 +17,19 @@ import { errorSchema, tokenAnswerSchema } from './dlocal.schemas';
 import { signedHeaders } from './dlocal.signature';
 
 export const DLOCAL = 'dlocal';
+
+/** The X-Version of every payouts v3 call (docs.dlocal.com/reference/security-payouts-v3). */
+export const DLOCAL_PAYOUTS_API_VERSION = '3.0';
+
+/** The headers of one payouts v3 call: the bearer token, X-Date (ISO 8601 UTC, made at each send) and X-Version 3.0. */
+export function payoutsHeaders(token: string, withBody: boolean, now: Date = new Date()): Record<string, string> {
+  return {
+    'x-date': now.toISOString(),
+    'x-version': DLOCAL_PAYOUTS_API_VERSION,
+    authorization: `Bearer ${token}`,
+    ...(withBody ? { 'content-type': 'application/json' } : {}),
+  };
+}
 
 export type DlocalOp = 'payments' | 'payment' | 'order' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout';
 
@@ -134,10 +149,8 @@ export function dlocalClient(cfg: DlocalConfig, http?: ProviderHttp, now: () => 
     },
     async payouts(call) {
       const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-      const headersWith = (t: string) => () => ({
-        authorization: `Bearer ${t}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      });
+      // Made at each send (a retried read carries a new X-Date).
+      const headersWith = (t: string) => () => payoutsHeaders(t, body !== undefined);
       let a = await send(call, `${payoutsBase}${call.path}`, headersWith(await bearer()), body);
       if (a.status === 401) {
         // The token was revoked or expired early: nothing was done with it; one more call with a fresh one.
