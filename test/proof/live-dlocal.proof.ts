@@ -32,6 +32,7 @@ import { orderIdOf, refundReferenceOf } from '../../shared/adapters/providers/dl
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
+import { balanceViolations } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const num = (name: string, fallback: number) =>
@@ -199,7 +200,6 @@ function check(items: Item[], dlocal: FakeDlocal, receiver: Receiver): string[] 
   const payments = items.filter((i) => String(i.PK).startsWith('PAYMENT#') && i.livemode === true);
   const refunds = items.filter((i) => String(i.PK).startsWith('REFUND#') && i.livemode === true);
   const ledger = items.filter((i) => i.entity === 'ledger_entry' && i.mode === 'live');
-  const balances = items.filter((i) => i.entity === 'balance' && i.mode === 'live');
   const credits = new Map<string, number>();
   for (const l of ledger) if (l.reason === 'payment') credits.set(l.object_id, (credits.get(l.object_id) ?? 0) + 1);
   for (const p of payments) {
@@ -226,14 +226,7 @@ function check(items: Item[], dlocal: FakeDlocal, receiver: Receiver): string[] 
   const delivered = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
   for (const e of items.filter((i) => String(i.PK).startsWith('EVENT#') && i.livemode === true))
     if (!delivered.has(e.event_id)) v.push(`d: event ${e.event_id} (${e.type}) never delivered`);
-  const sum = ledger.reduce((s, l) => s + Number(l.amount_minor), 0);
-  // A credit (a payment, a failed refund's credit-back) reaches the balance item through its pending credit, folded
-  // within the fold's 30 s window (or the sweep's 120 s): the balance with what is still to fold equals the ledger.
-  const unfolded = items.filter((i) => i.entity === 'pending_credit' && i.mode === 'live').reduce((s, c) => s + Number(c.amount_minor), 0);
-  for (const b of balances) {
-    if (Number(b.available_minor) + unfolded !== sum) v.push(`e: balance ${b.available_minor} + ${unfolded} to fold != ledger ${sum}`);
-    if (Number(b.available_minor) < 0) v.push(`e: negative balance ${b.available_minor}`);
-  }
+  v.push(...balanceViolations(items, 'e'));
   for (const r of refunds) {
     const held = dlocal.refundsFor(refundReferenceOf(r.refund_id));
     if (held.length > 1) v.push(`c: ${held.length} dLocal refunds for ${r.refund_id}`);

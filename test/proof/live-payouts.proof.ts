@@ -27,6 +27,7 @@ import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { startFakeEfi, type FakeEfi } from '../support/fake-efi';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
+import { balanceViolations } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const num = (name: string, fallback: number) =>
@@ -174,7 +175,6 @@ function check(items: Item[], efi: FakeEfi, dlocal: FakeDlocal, receiver: Receiv
   const v: string[] = [];
   const payouts = items.filter((i) => String(i.PK).startsWith('PAYOUT#') && i.livemode === true);
   const ledger = items.filter((i) => i.entity === 'ledger_entry' && i.mode === 'live');
-  const balances = items.filter((i) => i.entity === 'balance' && i.mode === 'live');
   for (const p of payouts) {
     const h = held(efi, dlocal, p);
     const want = h ? EXPECTED[h] : 'a send at its provider';
@@ -187,11 +187,7 @@ function check(items: Item[], efi: FakeEfi, dlocal: FakeDlocal, receiver: Receiv
     if (credits !== (p.status === 'failed' ? 1 : 0)) v.push(`c: ${p.payout_id} (${p.status}) has ${credits} credits`);
   }
   v.push(...efi.violations.map((x) => `b: Efí ${x}`), ...dlocal.violations.map((x) => `b: dLocal ${x}`));
-  for (const b of balances) {
-    const sum = ledger.filter((l) => l.currency === b.currency).reduce((s, l) => s + Number(l.amount_minor), 0);
-    if (Number(b.available_minor) !== sum) v.push(`d: ${b.currency} balance ${b.available_minor} != ledger ${sum}`);
-    if (Number(b.available_minor) < 0) v.push(`d: negative ${b.currency} balance ${b.available_minor}`);
-  }
+  v.push(...balanceViolations(items, 'd'));
   const delivered = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
   for (const e of items.filter((i) => String(i.PK).startsWith('EVENT#') && i.livemode === true))
     if (!delivered.has(e.event_id)) v.push(`e: event ${e.event_id} (${e.type}) never delivered`);

@@ -28,6 +28,7 @@ import { parseProvidersConfig } from '../../shared/adapters/providers/providers.
 import { startFakePsp, type FakePsp } from '../support/fake-psp';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
+import { balanceViolations } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const num = (name: string, fallback: number) =>
@@ -139,7 +140,6 @@ function check(items: Item[], psp: FakePsp, receiver: Receiver): string[] {
   const payments = items.filter((i) => String(i.PK).startsWith('PAYMENT#') && i.livemode === true);
   const refunds = items.filter((i) => String(i.PK).startsWith('REFUND#') && i.livemode === true);
   const ledger = items.filter((i) => i.entity === 'ledger_entry' && i.mode === 'live');
-  const balances = items.filter((i) => i.entity === 'balance' && i.mode === 'live');
   const credits = new Map<string, number>();
   for (const l of ledger) if (l.reason === 'payment') credits.set(l.object_id, (credits.get(l.object_id) ?? 0) + 1);
   for (const p of payments) {
@@ -159,11 +159,7 @@ function check(items: Item[], psp: FakePsp, receiver: Receiver): string[] {
   const delivered = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
   for (const e of items.filter((i) => String(i.PK).startsWith('EVENT#') && i.livemode === true))
     if (!delivered.has(e.event_id)) v.push(`d: event ${e.event_id} (${e.type}) never delivered`);
-  const sum = ledger.reduce((s, l) => s + Number(l.amount_minor), 0);
-  for (const b of balances) {
-    if (Number(b.available_minor) !== sum) v.push(`e: balance ${b.available_minor} != ledger ${sum}`);
-    if (Number(b.available_minor) < 0) v.push(`e: negative balance ${b.available_minor}`);
-  }
+  v.push(...balanceViolations(items, 'e'));
   for (const r of refunds) {
     const p = payments.find((x) => x.payment_id === r.payment_id);
     const e2e = p?.provider?.details?.end_to_end_id;

@@ -31,6 +31,7 @@ import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transfor
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
+import { balanceViolations } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const num = (name: string, fallback: number) =>
@@ -216,7 +217,6 @@ function check(items: Item[], stp: FakeStp, receiver: Receiver): string[] {
   const payouts = items.filter((i) => String(i.PK).startsWith('PAYOUT#') && i.livemode === true);
   const payments = items.filter((i) => String(i.PK).startsWith('PAYMENT#') && i.livemode === true);
   const ledger = items.filter((i) => i.entity === 'ledger_entry' && i.mode === 'live');
-  const balances = items.filter((i) => i.entity === 'balance' && i.mode === 'live');
   const entries = (id: string, reason: string) => ledger.filter((l) => l.object_id === id && l.reason === reason).length;
   for (const p of payouts) {
     const clave = claveRastreoOf(p.payout_id);
@@ -236,11 +236,7 @@ function check(items: Item[], stp: FakeStp, receiver: Receiver): string[] {
     if (p.status === 'success' && entries(p.payment_id, 'payment') !== 1)
       v.push(`c: ${p.payment_id} has ${entries(p.payment_id, 'payment')} credits`);
   }
-  const sum = ledger.reduce((s, l) => s + Number(l.amount_minor), 0);
-  for (const b of balances) {
-    if (Number(b.available_minor) !== sum) v.push(`e: balance ${b.available_minor} != ledger ${sum}`);
-    if (Number(b.available_minor) < 0) v.push(`e: negative balance ${b.available_minor}`);
-  }
+  v.push(...balanceViolations(items, 'e'));
   const delivered = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
   for (const e of items.filter((i) => String(i.PK).startsWith('EVENT#') && i.livemode === true))
     if (!delivered.has(e.event_id)) v.push(`f: event ${e.event_id} (${e.type}) never delivered`);
