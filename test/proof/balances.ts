@@ -1,4 +1,4 @@
-/** A table item as the proofs Scan it (stack-process.ts Item). */
+/** A table item as the proofs Scan it (stack-process.ts Item). Helpers of the live proofs that read no engine. */
 type Item = Record<string, any>;
 
 /**
@@ -22,4 +22,12 @@ export function balanceViolations(items: readonly Item[], label: string): string
     if (Number(b.available_minor) < 0) v.push(`${label}: negative ${b.currency} balance ${b.available_minor}`);
   }
   return v;
+}
+
+/** A wait line's summary of what is still outstanding, by check: `3 outstanding (a 1, d 2)`. */
+export function outstandingSummary(violations: readonly string[]): string {
+  const byCheck = new Map<string, number>();
+  for (const v of violations) byCheck.set(v.split(':')[0]!, (byCheck.get(v.split(':')[0]!) ?? 0) + 1);
+  const parts = [...byCheck].sort(([a], [b]) => a.localeCompare(b)).map(([check, n]) => `${check} ${n}`);
+  return `${violations.length} outstanding${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }

@@ -32,7 +32,7 @@ import { orderIdOf, refundReferenceOf } from '../../shared/adapters/providers/dl
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
-import { balanceViolations } from './balances';
+import { balanceViolations, outstandingSummary } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const num = (name: string, fallback: number) =>
@@ -285,7 +285,7 @@ async function main(): Promise<number> {
     for (;;) {
       await sleep(3000);
       violations = check(await scanAll(stack), dlocal, receiver);
-      log(`waiting: ${violations.length} outstanding`);
+      log(`waiting: ${outstandingSummary(violations)}`);
       if (violations.length === 0 || Date.now() > deadline) break;
     }
     const duplicates = [...answered].filter((id) => dlocal.creates(orderIdOf(id)) > 1).length;

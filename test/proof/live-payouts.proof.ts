@@ -27,7 +27,7 @@ import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { startFakeEfi, type FakeEfi } from '../support/fake-efi';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
-import { balanceViolations } from './balances';
+import { balanceViolations, outstandingSummary } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const num = (name: string, fallback: number) =>
@@ -259,7 +259,7 @@ async function main(): Promise<number> {
         else dlocal.setPayoutStatus(externalIdOf(p.payout_id), 'PAID');
       }
       violations = check(await scanAll(stack), efi, dlocal, receiver);
-      log(`waiting: ${violations.length} outstanding`);
+      log(`waiting: ${outstandingSummary(violations)}`);
       if (violations.length === 0 || Date.now() > deadline) break;
     }
     log(`load: ${JSON.stringify(counts)}; Efí requests ${efi.requests.length}; dLocal requests ${dlocal.requests.length}`);

@@ -31,7 +31,7 @@ import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transfor
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
-import { balanceViolations } from './balances';
+import { balanceViolations, outstandingSummary } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const num = (name: string, fallback: number) =>
@@ -292,7 +292,7 @@ async function main(): Promise<number> {
         if (stp.order(clave)?.estado === 'L') await stp.settle(clave, { callback: false });
       }
       violations = check(await scanAll(stack), stp, receiver);
-      log(`waiting: ${violations.length} outstanding`);
+      log(`waiting: ${outstandingSummary(violations)}`);
       if (violations.length === 0 || Date.now() > deadline) break;
     }
     log(`load: ${JSON.stringify(counts)}; STP requests ${stp.requests.length}; webhooks received ${receiver.received.length}`);

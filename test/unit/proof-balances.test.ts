@@ -1,5 +1,5 @@
 /** The live proofs' money check (test/proof/balances.ts): the balance item plus its credits still to fold is the ledger. */
-import { balanceViolations } from '../proof/balances';
+import { balanceViolations, outstandingSummary } from '../proof/balances';
 
 const balance = (currency: string, available: number) => ({ entity: 'balance', mode: 'live', currency, available_minor: available });
 const entry = (currency: string, amount: number) => ({ entity: 'ledger_entry', mode: 'live', currency, amount_minor: amount });
@@ -26,4 +26,11 @@ it('counts a currency’s pending credits and ledger only for that currency, and
   ];
   expect(balanceViolations(items, 'e')).toEqual([]);
   expect(balanceViolations([...items, pending('BRL', 1)], 'e')).toEqual(['e: BRL balance 100 + 1 to fold != ledger 100']);
+});
+
+it('summarizes what a proof still waits for, by check', () => {
+  expect(outstandingSummary([])).toBe('0 outstanding');
+  expect(outstandingSummary(['d: event x never delivered', 'a: p1 status=pending', 'd: event y never delivered'])).toBe(
+    '3 outstanding (a 1, d 2)',
+  );
 });

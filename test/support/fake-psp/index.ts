@@ -53,6 +53,8 @@ export interface FakePsp {
   readonly violations: readonly string[];
   cob(txid: string): Cob | undefined;
   failNext(op: FakeOp, how: Fault, times?: number): void;
+  /** The outage ends: drops every scripted fault not yet met; returns how many there were. */
+  clearFaults(): number;
   revokeTokens(): void;
   pay(
     txid: string,
@@ -245,6 +247,11 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
     cob: (txid) => state.cobs.get(txid),
     failNext(op, how, times = 1) {
       state.faults.set(op, [...(state.faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
+    },
+    clearFaults() {
+      const pending = [...state.faults.values()].reduce((n, queue) => n + queue.length, 0);
+      state.faults.clear();
+      return pending;
     },
     revokeTokens() {
       state.revoked = true;
