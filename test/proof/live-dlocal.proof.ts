@@ -22,8 +22,8 @@
  *       holds it (SUCCESS succeeded, REJECTED failed; pending while dLocal holds it PENDING or has none yet);
  *   (f) every payment the load got 200 or 502 PROVIDER_UNAVAILABLE for exists.
  * Exits 1 on a violation, 2 when the proof could not run. Knobs: PROOF_KILLS (default 2), PROOF_PHASE_SECONDS
- * (default 4), PROOF_SETTLE_SECONDS (default 80: a refund whose answer and notification were both lost waits for
- * the settlement resume job's grace of a minute).
+ * (default 4), PROOF_SETTLE_SECONDS (default 120, ended as soon as every check holds: a refund whose answer and
+ * notification were both lost waits for the settlement resume job's grace of a minute).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +39,7 @@ const num = (name: string, fallback: number) =>
   process.env[name] !== undefined && Number.isFinite(Number(process.env[name])) ? Number(process.env[name]) : fallback;
 const KILLS = Math.max(0, Math.min(3, Math.floor(num('PROOF_KILLS', 2))));
 const PHASE_SECONDS = Math.max(1, num('PROOF_PHASE_SECONDS', 4));
-const SETTLE_SECONDS = Math.max(20, num('PROOF_SETTLE_SECONDS', 80));
+const SETTLE_SECONDS = Math.max(20, num('PROOF_SETTLE_SECONDS', 120));
 const LOST_INTENT_SECONDS = 10;
 const started = Date.now();
 const log = (msg: string) => console.log(`[dlocal proof +${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
