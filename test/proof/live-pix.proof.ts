@@ -13,7 +13,7 @@
  *       every live PIX payment has its provider reference, the txid derived from its id;
  *   (c) the PSP saw no request off its schemas, and never two different requests for one txid or devolução id;
  *   (d) every committed event reached the merchant's receiver;
- *   (e) the balance equals the sum of its ledger entries and is never negative; refunds final as the PSP
+ *   (e) the balance plus its credits to fold equals the sum of its ledger entries, never negative; refunds final as the PSP
  *       decided (or pending only while the PSP holds their devolução in EM_PROCESSAMENTO);
  *   (f) every payment the load got 200 or 502 PROVIDER_UNAVAILABLE for exists.
  * Exits 1 on a violation, 2 when the proof could not run. Knobs: PROOF_KILLS (default 2), PROOF_PHASE_SECONDS

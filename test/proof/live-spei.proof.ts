@@ -18,7 +18,7 @@
  *   (c) a payment is success exactly when an abono with its amount reached its CLABE (answered 200: one the
  *       stack died on is posted again once it is back, as STP posts it until answered), with one payment credit;
  *   (d) every payout has one debit, and one credit-back exactly when failed or refunded;
- *   (e) the balance equals the sum of its ledger entries and is never negative;
+ *   (e) the balance plus its credits still to fold equals the sum of its ledger entries, and is never negative;
  *   (f) every committed event reached the merchant's receiver; every payout answered 200 or 502 exists.
  * Exits 1 on a violation, 2 when the proof could not run. Knobs: PROOF_KILLS (default 2), PROOF_PHASE_SECONDS
  * (default 4), PROOF_SETTLE_SECONDS (default 150, ended as soon as every check holds: the resume job's grace is a minute).
