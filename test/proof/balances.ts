@@ -1,5 +1,5 @@
-/** A table item as the proofs Scan it (stack-process.ts Item). Helpers of the live proofs that read no engine. */
-type Item = Record<string, any>;
+/** Helpers of the live proofs that read no engine. */
+import type { Item } from './stack-process';
 
 /**
  * The live balances against their ledger, per currency: each balance item plus the credits still to fold into it

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { USAGE } from '../../bin/cli/run';
 import { scenarioName } from '../../bin/cli/trigger';
+import { codeBlocks } from '../support/markdown-commands';
 
 const ROOT = join(__dirname, '..', '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -41,16 +42,8 @@ function outsideFences(markdown: string): string {
     .join('\n');
 }
 
-/** The fenced code blocks' lines. */
-function insideFences(markdown: string): string[] {
-  let fenced = false;
-  const lines: string[] = [];
-  for (const line of markdown.split('\n')) {
-    if (/^\s*```/.test(line)) fenced = !fenced;
-    else if (fenced) lines.push(line);
-  }
-  return lines;
-}
+/** The fenced code blocks' lines as written (indentation kept). */
+const insideFences = (markdown: string) => codeBlocks(markdown).flatMap((b) => b.code.split('\n'));
 
 /** Inline code spans of Markdown prose. */
 const inlineCode = (prose: string) => [...prose.matchAll(/(`+)([^`]+?)\1/g)].map((m) => m[2]!.trim());
