@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as z from '../../domain/zod';
+import { WALLET_CHOICES } from '../../application/providers/local';
 
 const text = (max = 4096) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 const httpsUrl = z.string().check(z.regex(/^https:\/\/[^\s/$.?#][^\s]*$/, 'must be an https:// URL'));
@@ -89,6 +90,11 @@ export const dlocalConfigSchema = z.strictObject({
   payouts: z.optional(z.strictObject({ base_url: z.optional(httpsUrl), client_id: text(256), client_secret: text(1024) })),
   /** When present, the only certificate authority trusted for dLocal's server certificate (the fake dLocal locally). */
   ca_pem: z.optional(pem('CERTIFICATE')),
+  /**
+   * The Brazilian wallets the dLocal account serves (svc-mt-9), in the order the page offers them; default all three.
+   * A process request may name one of them (`wallet`); another is a 400 naming the field.
+   */
+  wallets: z.optional(z.array(z.enum(WALLET_CHOICES)).check(z.minLength(1), z.maxLength(WALLET_CHOICES.length))),
   timeouts,
 });
 export type DlocalConfig = z.infer<typeof dlocalConfigSchema>;
@@ -107,12 +113,30 @@ export const efiConfigSchema = z.extend(apiPixConfigSchema, {
 export const EFI_RETURN_WATCH_SECONDS = 259_200;
 export type EfiConfig = z.infer<typeof efiConfigSchema>;
 
+/**
+ * Binance Pay (crypto, svc-mt-4; DESIGN.md section 9.1): the merchant API, requests signed HMAC-SHA512 with
+ * `secret_key` and identified by `api_key` (sent as BinancePay-Certificate-SN). `base_url` is the API's root
+ * (https://bpay.binanceapi.com: paths such as /binancepay/openapi/v3/order are appended).
+ */
+export const binancePayConfigSchema = z.strictObject({
+  base_url: httpsUrl,
+  api_key: text(256),
+  secret_key: text(1024),
+  /** When present, the only certificate authority trusted for Binance Pay's server certificate (the fake locally). */
+  ca_pem: z.optional(pem('CERTIFICATE')),
+  /** Minutes a crypto order stays payable (Binance Pay allows at most 60); default 30, never past the session. */
+  order_expiry_minutes: z.optional(z.number().check(z.int(), z.gte(5), z.lte(60))),
+  timeouts,
+});
+export type BinancePayConfig = z.infer<typeof binancePayConfigSchema>;
+
 export const providersConfigSchema = z.strictObject({
   api_pix: z.optional(apiPixConfigSchema),
   adyen: z.optional(adyenConfigSchema),
   stp: z.optional(stpConfigSchema),
   dlocal: z.optional(dlocalConfigSchema),
   efi: z.optional(efiConfigSchema),
+  binance_pay: z.optional(binancePayConfigSchema),
 });
 export type ProvidersConfig = z.infer<typeof providersConfigSchema>;
 

@@ -6,8 +6,15 @@
  */
 import type { CountryCode, CurrencyCode } from '../../domain/geo';
 
-/** How the shopper pays a held local payment: on the provider's page, or with a ticket paid elsewhere. */
-export type LocalFlow = 'redirect' | 'ticket';
+/**
+ * How the shopper pays a held local payment: on the provider's page, with a ticket paid elsewhere, or by scanning a
+ * QR our page shows with its countdown (Bre-B; a crypto order, which also has the provider's checkout page).
+ */
+export type LocalFlow = 'redirect' | 'ticket' | 'qr';
+
+/** Wallets a shopper may name for a wallet payment served by several (SPEC.md svc-mt-9 in Brazil). */
+export const WALLET_CHOICES = ['mercado_pago', 'picpay', 'nupay'] as const;
+export type WalletChoice = (typeof WALLET_CHOICES)[number];
 
 export interface LocalPaymentRequest {
   readonly paymentId: string;
@@ -21,13 +28,35 @@ export interface LocalPaymentRequest {
   /** Our notification route and where the payer's browser comes back from the provider's page. */
   readonly notificationUrl: string;
   readonly returnUrl: string;
+  /** The wallet the shopper chose, for a method served by several wallets (one the connector serves). */
+  readonly wallet?: WalletChoice;
+  /** When the payment stops being payable here (ISO 8601): a QR order should expire no later. */
+  readonly expiresAt?: string;
+  /** Shown to the shopper by the provider (a crypto order's goods name); at most 100 characters. */
+  readonly merchantName?: string;
 }
 
 /** What the shopper is given once the provider holds the payment. */
 export type LocalPaymentArtefact =
   | { readonly kind: 'redirect'; readonly redirectUrl: string }
   /** The ticket's fields as the provider gives them: number, barcode, reference, expiration_date, image_url, ... */
-  | { readonly kind: 'ticket'; readonly ticket: Readonly<Record<string, string>> };
+  | { readonly kind: 'ticket'; readonly ticket: Readonly<Record<string, string>> }
+  /**
+   * A QR our page shows (its content, rendered by us), with its expiry when the provider gives one, and the provider's
+   * own checkout page when it has one (a crypto order: pay on Binance's page or scan its QR).
+   */
+  | { readonly kind: 'qr'; readonly qrContent: string; readonly expiresAt?: string; readonly checkoutUrl?: string };
+
+/**
+ * A payment priced by the provider in another currency (a crypto order in a fiat session): what it asks the shopper
+ * to pay, as the provider quoted it. The payment keeps its own amount; this is shown beside it.
+ */
+export interface ProviderQuote {
+  /** The currency the shopper pays in (USDT). */
+  readonly currency: string;
+  /** The amount the provider quoted, as a decimal string (up to 8 places). */
+  readonly amount: string;
+}
 
 /** Where a held local payment stands at the provider. */
 export type LocalPaymentOutcome =
@@ -40,7 +69,13 @@ export type LocalPaymentOutcome =
 /** A payment as the provider holds it: its id there, where it stands, and the artefact while it is open. */
 export type LocalPaymentState =
   | { readonly kind: 'not_found' }
-  | { readonly providerPaymentId: string; readonly outcome: LocalPaymentOutcome; readonly artefact?: LocalPaymentArtefact };
+  | {
+      readonly providerPaymentId: string;
+      readonly outcome: LocalPaymentOutcome;
+      readonly artefact?: LocalPaymentArtefact;
+      /** A payment the provider priced in another currency: its quote (and, once paid, what was paid). */
+      readonly quote?: ProviderQuote;
+    };
 
 export type FoundLocalPayment = Exclude<LocalPaymentState, { kind: 'not_found' }>;
 
@@ -48,6 +83,8 @@ export interface HeldLocalPaymentConnector {
   readonly provider: { readonly name: string; reference(paymentId: string): string };
   /** The flow of a method code in a country it serves live, or null (not offered live). */
   flowOf(methodCode: string, country: CountryCode): LocalFlow | null;
+  /** The wallets it serves for a method code in a country (in the order offered), or an empty list. */
+  walletsOf?(methodCode: string, country: CountryCode): readonly WalletChoice[];
   /**
    * Creates the payment at the provider (the intent is already committed). A second create for the same payment (a
    * retry after a lost answer) is answered by reading the payment back, never by a second payment.
@@ -75,11 +112,15 @@ export type LocalNotification =
 
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
+export type LocalNotificationParse = { readonly item: LocalNotification } | { readonly forged: true } | null;
+
 export interface LocalPaymentNotifications {
   readonly provider: string;
   /**
    * The signature checked over the raw body before anything of it is read: `forged` (bad or missing signature),
    * null (signed, but not the provider's shape), or what to read back.
    */
-  parse(headers: RequestHeaders, rawBody: string): { readonly item: LocalNotification } | { readonly forged: true } | null;
+  parse(headers: RequestHeaders, rawBody: string): LocalNotificationParse | Promise<LocalNotificationParse>;
+  /** The body the provider expects in answer to a notification taken (dLocal: none; Binance Pay: its return code). */
+  readonly acknowledgement?: unknown;
 }

@@ -36,6 +36,8 @@ export interface LocalRefundConnector {
     refundId: string;
     amountMinor: number;
     currency: CurrencyCode;
+    /** The payment's own amount (a provider that priced it in another currency refunds in proportion). */
+    paymentAmountMinor?: number;
     /** Our notification route, where the provider reports the refund's final state. */
     notificationUrl: string;
   }): Promise<ProviderRefundState>;

@@ -23,6 +23,7 @@ import { recordMismatch } from './held-pix';
 import type { HeldOutcome, ReconcileOptions } from './held-types';
 import { redirectPatch } from './held-redirect';
 import { ticketPatch } from './held-ticket';
+import { qrPatch } from './held-qr';
 import { VOUCHER_GRACE_SECONDS } from './held-voucher';
 
 /** Our routes of a local provider: its notifications, and where the shopper's browser comes back from its page. */
@@ -31,11 +32,21 @@ export const heldLocalPaths = (provider: string, paymentId: string) => ({
   return: `/providers/${provider}/return/${paymentId}`,
 });
 
-/** What an open payment shows for the artefact the provider gave: a redirect (held-redirect.ts) or a ticket (held-ticket.ts). */
+/**
+ * What an open payment shows for the artefact the provider gave: a redirect (held-redirect.ts), a ticket
+ * (held-ticket.ts) or a QR (held-qr.ts).
+ */
 function artefactPatch(payment: Payment, state: FoundLocalPayment): Partial<Payment> | null {
   const a = state.artefact;
   if (!a) return null;
-  return a.kind === 'redirect' ? redirectPatch(a.redirectUrl) : ticketPatch(payment, a.ticket);
+  switch (a.kind) {
+    case 'redirect':
+      return redirectPatch(a.redirectUrl);
+    case 'ticket':
+      return ticketPatch(payment, a.ticket);
+    case 'qr':
+      return qrPatch(payment, a, state.quote);
+  }
 }
 
 /** The provider's id of the payment, kept once known (a later read-back asks for it by that id). */

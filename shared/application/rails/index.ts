@@ -10,6 +10,7 @@ export * from './held-voucher';
 export * from './held-local';
 export * from './held-redirect';
 export * from './held-ticket';
+export * from './held-qr';
 export * from './local-notifications';
 export * from './reconcile-held';
 export * from './pix-reconcile';

@@ -54,7 +54,7 @@ export async function receiveLocalNotification(
   const notifications = connectors?.localNotifications;
   const local = connectors?.heldLocal;
   if (!notifications || !local || notifications.provider !== provider) throw new AppError('NOT_FOUND');
-  const parsed = notifications.parse(headers, rawBody);
+  const parsed = await notifications.parse(headers, rawBody);
   if (parsed && 'forged' in parsed) throw new AppError('UNAUTHORIZED', 'The notification signature does not verify.');
   if (!parsed) throw new AppError('VALIDATION_ERROR', "The body is not the provider's notification shape.");
   const n = parsed.item;
