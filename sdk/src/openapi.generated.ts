@@ -1286,7 +1286,7 @@ export interface components {
                  * @example pix
                  * @enum {string}
                  */
-                id: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                id: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                 type: string;
                 name: string;
                 method_code: string;
@@ -1302,6 +1302,8 @@ export interface components {
                     label: string;
                     required: boolean;
                 }[];
+                /** @description The wallets the shopper may choose (`wallet` on process): mercado_pago, picpay, nupay. */
+                wallets?: string[];
             }[];
             /**
              * Format: uri
@@ -3446,7 +3448,7 @@ export interface operations {
                 "application/json": {
                     session_id: string;
                     /** @enum {string} */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     customer: {
                         name: string;
                         /** Format: email */
@@ -3478,6 +3480,9 @@ export interface operations {
                         /** @enum {string} */
                         state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
                     };
+                    method_code?: string;
+                    /** @enum {string} */
+                    wallet?: "mercado_pago" | "picpay" | "nupay";
                 };
             };
         };
@@ -3499,7 +3504,10 @@ export interface operations {
                      *       "status": "success",
                      *       "payment_method": "pix",
                      *       "pix_code": "00020126580014br.gov.bcb.pix...",
+                     *       "crypto_amount": "20.00",
+                     *       "crypto_currency": "USDT",
                      *       "pix_qr_code": "https://shop.example.com/orders/1001",
+                     *       "qr_code_image": "https://shop.example.com/orders/1001",
                      *       "redirect_url": "https://shop.example.com/orders/1001",
                      *       "card_brand": "visa",
                      *       "card_last_four": "4242"
@@ -3522,7 +3530,7 @@ export interface operations {
                          * @example pix
                          * @enum {string}
                          */
-                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                         /**
                          * @description PIX copia e cola (BR Code).
                          * @example 00020126580014br.gov.bcb.pix...
@@ -3549,12 +3557,32 @@ export interface operations {
                         barcode?: string;
                         /** @description The provider’s printable ticket, when it gives one. */
                         ticket_url?: string;
+                        /** @description A QR to scan: Bre-B (Colombia) or a crypto order (USDT); its image is qr_code_image. */
+                        qr_code?: string;
+                        /** @description A crypto order: the provider’s checkout page (Binance Pay). */
+                        checkout_url?: string;
+                        /**
+                         * @description A crypto order: the amount in crypto_currency the provider quoted (up to 8 decimals).
+                         * @example 20.00
+                         */
+                        crypto_amount?: string;
+                        /**
+                         * @description A crypto order: the currency the shopper pays in.
+                         * @example USDT
+                         */
+                        crypto_currency?: string;
                         /**
                          * Format: uri
                          * @description PNG of the PIX QR code.
                          * @example https://shop.example.com/orders/1001
                          */
                         pix_qr_code?: string;
+                        /**
+                         * Format: uri
+                         * @description PNG of qr_code (Bre-B, a crypto order).
+                         * @example https://shop.example.com/orders/1001
+                         */
+                        qr_code_image?: string;
                         /**
                          * Format: uri
                          * @description Where the shopper goes next (3-D Secure, wallet).
@@ -4263,7 +4291,8 @@ export interface operations {
                      *       "currency": "BRL",
                      *       "paid_at": "2026-11-23T14:05:09.120Z",
                      *       "refunded_amount": 150.5,
-                     *       "created_at": "2026-11-23T14:05:09.120Z"
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "crypto_currency": "USDT"
                      *     }
                      */
                     "application/json": {
@@ -4286,7 +4315,7 @@ export interface operations {
                          * @example pix
                          * @enum {string}
                          */
-                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                         /**
                          * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
                          * @example 150.5
@@ -4310,6 +4339,10 @@ export interface operations {
                          * @example 2026-11-23T14:05:09.120Z
                          */
                         created_at: string;
+                        /** @description A crypto payment: the amount the provider quoted (what the shopper pays). */
+                        crypto_amount?: string;
+                        /** @example USDT */
+                        crypto_currency?: string;
                         /** @description Present once the payment was charged back. */
                         dispute?: components["schemas"]["PaymentDisputeOutput"];
                     };
@@ -5630,6 +5663,7 @@ export interface operations {
                      *       "paid_at": "2026-11-23T14:05:09.120Z",
                      *       "refunded_amount": 150.5,
                      *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "crypto_currency": "USDT",
                      *       "success": true
                      *     }
                      */
@@ -5653,7 +5687,7 @@ export interface operations {
                          * @example pix
                          * @enum {string}
                          */
-                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                         /**
                          * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
                          * @example 150.5
@@ -5677,6 +5711,10 @@ export interface operations {
                          * @example 2026-11-23T14:05:09.120Z
                          */
                         created_at: string;
+                        /** @description A crypto payment: the amount the provider quoted (what the shopper pays). */
+                        crypto_amount?: string;
+                        /** @example USDT */
+                        crypto_currency?: string;
                         /** @description Present once the payment was charged back. */
                         dispute?: components["schemas"]["PaymentDisputeOutput"];
                         /** @constant */
@@ -6192,7 +6230,7 @@ export interface operations {
                              * @example pix
                              * @enum {string}
                              */
-                            payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                            payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                             expires_at: string | null;
                             failure_code: string | null;
                             redirect_url: string | null;
@@ -13083,7 +13121,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13226,7 +13264,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13369,7 +13407,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13512,7 +13550,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13655,7 +13693,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13798,7 +13836,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -13941,7 +13979,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -14084,7 +14122,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
@@ -14227,7 +14265,7 @@ export interface operations {
                      * @example pix
                      * @enum {string}
                      */
-                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin";
+                    payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
                     paid_at: string | null;
                     /**
                      * @description Major units with the currency’s decimals (10.5 is BRL 10,50).

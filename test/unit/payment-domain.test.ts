@@ -128,7 +128,9 @@ describe('method kinds', () => {
       ['bank_transfer', 'svc-mt-17', 'embedded'],
       ['cash', 'svc-mt-16', 'embedded'],
       ['wallet', 'svc-mt-15', 'redirect'],
+      ['crypto', 'svc-mt-4', 'embedded'],
     ]);
+    expect(col.find((m) => m.method_code === 'svc-mt-17')).toMatchObject({ name: 'Bre-B', type: 'bank_transfer' });
     for (const country of COUNTRY_CODES.filter((c) => c !== 'COL'))
       expect(availableMethods(country, 'USD', 100, all).map((m) => m.id)).not.toContain('pse');
     // Payable and refunded as the other bank transfers: a day to pay, 180 days to refund, to a beneficiary account.
@@ -151,6 +153,7 @@ describe('method kinds', () => {
       ['bank_transfer', 'svc-mt-11', 'embedded'],
       ['cip', 'svc-mt-12', 'embedded'],
       ['wallet', 'svc-mt-13', 'redirect'],
+      ['crypto', 'svc-mt-4', 'embedded'],
     ]);
     expect(per.find((m) => m.id === 'payin')).toMatchObject({ type: 'payin', name: 'Online banking', enabled: true });
     // Not enabled when the merchant lacks svc-mt-3.

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CardOutcome, Connectors, DeclineCode } from '../../application/providers';
+import type { CurrencyCode } from '../../domain/geo';
 import { fromMinor } from '../../domain/money';
 import { authorizationCode } from '../../domain/payments/card';
 import { buildPixBrCode } from '../../domain/payments/pix-brcode';
@@ -38,6 +39,27 @@ const SANDBOX_PIX_CITY = 'SAO PAULO';
 /** Sandbox bank codes for boleto and SPEI (Itaú 341; STP 646). */
 const BOLETO_BANK = '341';
 const SPEI_BANK = '646';
+
+/**
+ * The sandbox provider's own USDT price of one unit of each currency (fixed, so a test can predict it; live, Binance
+ * Pay quotes each order). Not an exchange rate of ours: it stands for the provider's quote.
+ */
+const SANDBOX_USDT_PER_UNIT: Readonly<Record<CurrencyCode, number>> = {
+  BRL: 0.2,
+  PEN: 0.27,
+  COP: 0.00025,
+  CLP: 0.00105,
+  MXN: 0.055,
+  USD: 1,
+  ARS: 0.001,
+  USDT: 1,
+};
+
+/** The sandbox's USDT quote of an amount (2 decimals, at least 0.01). */
+export function sandboxUsdtQuote(amountMinor: number, currency: CurrencyCode): string {
+  const usdt = fromMinor(amountMinor, currency) * SANDBOX_USDT_PER_UNIT[currency];
+  return Math.max(0.01, Math.round(usdt * 100) / 100).toFixed(2);
+}
 
 const digits = (n: number) => Array.from(random(n), (b) => String(b % 10)).join('');
 
@@ -95,6 +117,12 @@ export function sandboxConnectors(baseUrl: () => string): Connectors {
     wallet: {
       async start({ paymentId }) {
         return { redirectUrl: `${baseUrl()}/sandbox/wallet/${paymentId}` };
+      },
+    },
+    crypto: {
+      async order({ paymentId, amountMinor, currency }) {
+        const checkoutUrl = `${baseUrl()}/sandbox/pay/${paymentId}`;
+        return { qrContent: checkoutUrl, checkoutUrl, quote: { currency: 'USDT', amount: sandboxUsdtQuote(amountMinor, currency) } };
       },
     },
   };

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as z from '../../domain/zod';
-import { WALLET_CHOICES } from '../../application/providers/local';
+import { WALLET_CHOICES } from '../../domain/payments/methods';
 
 const text = (max = 4096) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 const httpsUrl = z.string().check(z.regex(/^https:\/\/[^\s/$.?#][^\s]*$/, 'must be an https:// URL'));

@@ -6,7 +6,8 @@ import { allowedInstallments, isAllowedInstallments } from '../../domain/payment
 import type { CreateSessionInput, ProcessInput } from '../../domain/payments/payment.schemas';
 import type { CheckoutSession } from '../../domain/payments/session';
 import type { Principal } from '../access';
-import { initiatePayment } from '../payins';
+import { chooseMethod, initiatePayment, servedMerchant } from '../payins';
+import { availableMethods } from '../../domain/payments/methods';
 import type { Payment } from '../../domain/payments/payment';
 import { closeRetrying, requireSafeNotificationUrl, settleExpiry } from '../payments';
 import type { Answering, PaymentDeps } from '../ports';
@@ -111,6 +112,13 @@ export async function processCheckoutPayment(
   if (s.status !== 'pending' && s.status !== 'processing') throw new AppError('SESSION_NOT_PENDING', `The session is ${s.status}.`);
   const merchant = await deps.merchants.get(s.merchant_id);
   if (!merchant || merchant.status !== 'active') throw new AppError('MERCHANT_INACTIVE');
+  const served = await servedMerchant(deps, merchant, s.livemode);
+  const offered = availableMethods(s.country, s.currency, s.amount_minor, served).filter((m) => m.enabled);
+  const choice = chooseMethod(
+    { paymentMethod: input.payment_method, methodCode: input.method_code, wallet: input.wallet },
+    s.country,
+    offered,
+  );
   const installments = input.payment_method === 'card' ? input.card?.installments : undefined;
   if (installments !== undefined && !isAllowedInstallments(s.country, s.amount_minor, s.currency, installments)) {
     const allowed = allowedInstallments(s.country, s.amount_minor, s.currency).join(', ');
@@ -123,7 +131,8 @@ export async function processCheckoutPayment(
     paymentId,
     merchant,
     livemode: s.livemode,
-    kind: input.payment_method,
+    kind: choice.kind,
+    ...(choice.wallet ? { wallet: choice.wallet } : {}),
     amountMinor: s.amount_minor,
     currency: s.currency,
     country: s.country,

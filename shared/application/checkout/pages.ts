@@ -34,10 +34,10 @@ export async function resultPagePayment(deps: PaymentDeps, paymentId: string): P
   return p.livemode ? p : settlePaymentExpiry(deps, p);
 }
 
-/** The PNG of a PIX payment's QR code (the hosted page's image). */
+/** The PNG of a payment's QR code (the hosted page's image): a PIX code, or a Bre-B or crypto order's QR. */
 export async function pixQrImage(deps: Pick<PaymentDeps, 'store'> & { readonly qr: QrCodes }, paymentId: string): Promise<Buffer> {
   const p = await deps.store.getPayment(paymentId);
-  const code = p?.artefact?.pix_code;
+  const code = p?.artefact?.pix_code ?? p?.artefact?.qr_code;
   if (!p || !code) throw new AppError('PAYMENT_NOT_FOUND');
   return deps.qr.png(code);
 }

@@ -2,3 +2,4 @@
 export * from './initiate-payment';
 export * from './direct-payments';
 export * from './served-methods';
+export * from './choose-method';

@@ -14,7 +14,7 @@ import type { CardInput } from '../../domain/payments/payment.schemas';
 import { recordStarted, type Initiated, type InitiateRequest } from '../payments';
 import type { PaymentDeps } from '../ports';
 import type { CardOutcome } from '../providers';
-import { heldStart } from '../rails';
+import { heldStart, qrPatch } from '../rails';
 
 function checkInputs(req: InitiateRequest, now: Date) {
   const errors: FieldError[] = [];
@@ -137,6 +137,15 @@ export async function initiatePayment(deps: PaymentDeps, req: InitiateRequest): 
         country: req.country,
       });
       payment = { ...base, redirect_url: w.redirectUrl };
+      break;
+    }
+    // A crypto order priced by the provider (the sandbox's simulated one here; live orders are held, heldStart).
+    case 'crypto': {
+      if (!connectors?.crypto) throw unavailable();
+      const o = await connectors.crypto.order({ paymentId: req.paymentId, amountMinor: req.amountMinor, currency: req.currency });
+      const shown = qrPatch(base, { kind: 'qr', qrContent: o.qrContent }, o.quote);
+      // The sandbox's own checkout page (on our base URL, http locally): where the simulated provider is "paid".
+      payment = { ...base, ...shown, artefact: { ...shown.artefact, checkout_url: o.checkoutUrl } };
       break;
     }
     default: {

@@ -7,7 +7,8 @@ import type { Merchant } from '../../domain/merchant';
 import type { CountryCode } from '../../domain/geo';
 import { paidOnRedirect, placesOfCode } from '../../domain/payments/methods';
 import type { PaymentMethod } from '../../domain/payments/payment';
-import type { Connectors } from '../providers';
+import { WALLET_CHOICE_CODE, WALLET_CHOICES, type WalletChoice } from '../../domain/payments/methods';
+import { localRails, type Connectors } from '../providers';
 import { heldServes } from '../rails';
 import type { PaymentDeps } from '../ports';
 
@@ -20,14 +21,24 @@ function serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boole
       return Boolean(c.pix);
     case 'card':
       return Boolean(c.card);
+    case 'crypto':
+      return Boolean(c.crypto);
     default:
       return Boolean(c.voucher);
   }
 }
 
-export async function servedMerchant(deps: Pick<PaymentDeps, 'connectors'>, merchant: Merchant, livemode: boolean): Promise<Merchant> {
-  if (!livemode) return merchant;
+/** A merchant as a mode serves it: the codes it can be paid with, and the wallets its wallet method offers by name. */
+export type ServedMerchant = Merchant & { readonly wallets: readonly WalletChoice[] };
+
+export async function servedMerchant(
+  deps: Pick<PaymentDeps, 'connectors'>,
+  merchant: Merchant,
+  livemode: boolean,
+): Promise<ServedMerchant> {
+  if (!livemode) return { ...merchant, wallets: WALLET_CHOICES };
   const c = await deps.connectors.forMode(true);
   const served = (code: string) => Boolean(c) && placesOfCode(code).some((p) => serves(c!, p.kind, p.country));
-  return { ...merchant, methods: merchant.methods.filter(served) };
+  const wallets = (c ? localRails(c) : []).flatMap((r) => r.payments.walletsOf?.(WALLET_CHOICE_CODE, 'BRA') ?? []);
+  return { ...merchant, methods: merchant.methods.filter(served), wallets };
 }

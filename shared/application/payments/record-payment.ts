@@ -1,4 +1,5 @@
 /** A new payment's request and its first write, shared by the sandbox path and every held rail. */
+import type { WalletChoice } from '../../domain/payments/methods';
 import type { CountryCode, CurrencyCode } from '../../domain/geo';
 import { AppError } from '../../domain/errors';
 import { paymentEvent } from '../../domain/events';
@@ -32,6 +33,8 @@ export interface InitiateRequest {
   readonly browser?: ShopperBrowser;
   /** The payer's address (a live boleto is registered with it). */
   readonly billingAddress?: BillingAddress;
+  /** The wallet the shopper chose (Brazil's wallets), one the mode serves (checked by chooseMethod). */
+  readonly wallet?: WalletChoice;
   /** A keyed request's answer for the payment, recorded with its first write when the provider already answered. */
   readonly answering?: Answering<Payment>;
 }

@@ -5,6 +5,7 @@
  * reading it back (never from a notification's body).
  */
 import type { CountryCode, CurrencyCode } from '../../domain/geo';
+import type { WalletChoice } from '../../domain/payments/methods';
 
 /**
  * How the shopper pays a held local payment: on the provider's page, with a ticket paid elsewhere, or by scanning a
@@ -12,9 +13,7 @@ import type { CountryCode, CurrencyCode } from '../../domain/geo';
  */
 export type LocalFlow = 'redirect' | 'ticket' | 'qr';
 
-/** Wallets a shopper may name for a wallet payment served by several (SPEC.md svc-mt-9 in Brazil). */
-export const WALLET_CHOICES = ['mercado_pago', 'picpay', 'nupay'] as const;
-export type WalletChoice = (typeof WALLET_CHOICES)[number];
+export { WALLET_CHOICES, type WalletChoice } from '../../domain/payments/methods';
 
 export interface LocalPaymentRequest {
   readonly paymentId: string;
@@ -96,6 +95,15 @@ export interface HeldLocalPaymentConnector {
   /** The payment read back by the provider's id. */
   getByProviderId(providerPaymentId: string): Promise<LocalPaymentState>;
 }
+
+/**
+ * Our routes of a local provider: its notifications, and where the shopper's browser comes back from its page. The
+ * route segment is the provider's name as the providers document spells it, with hyphens (binance_pay: binance-pay).
+ */
+export const heldLocalPaths = (provider: string, paymentId: string) => {
+  const segment = provider.replace(/_/g, '-');
+  return { notifications: `/providers/${segment}/notifications`, return: `/providers/${segment}/return/${paymentId}` };
+};
 
 /** A verified notification of a held local payment: which payment to read back (and the status it claims, for the log). */
 export type LocalNotification =

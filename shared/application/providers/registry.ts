@@ -9,7 +9,7 @@ import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './loc
 import type { PayoutCallbacks, PayoutConnector, SignedPayoutNotifications } from './payouts';
 import type { PixCallbacks, PixConnector, PixDisputeReader } from './pix';
 import type { CardRefundConnector, LocalRefundConnector, PixRefundConnector } from './refunds';
-import type { HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
+import type { CryptoOrderConnector, HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
 
 /** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */
 export interface Connectors {
@@ -22,6 +22,8 @@ export interface Connectors {
   readonly pix?: PixConnector;
   readonly voucher?: VoucherConnector;
   readonly wallet?: WalletConnector;
+  /** The sandbox's crypto orders (a simulated quote, QR and checkout page); live ones are `heldCrypto`. */
+  readonly crypto?: CryptoOrderConnector;
   readonly pixRefunds?: PixRefundConnector;
   readonly pixCallbacks?: PixCallbacks;
   /** Infractions (MED) against received Pix, read on a schedule. */
@@ -41,7 +43,30 @@ export interface Connectors {
   readonly localNotifications?: LocalPaymentNotifications;
   /** Live refunds of those local payments (their notifications come through `localNotifications`). */
   readonly localRefunds?: LocalRefundConnector;
+  /** Live crypto orders (USDT, svc-mt-4) a crypto provider holds, its signed notifications and its refunds. */
+  readonly heldCrypto?: HeldLocalPaymentConnector;
+  readonly cryptoNotifications?: LocalPaymentNotifications;
+  readonly cryptoRefunds?: LocalRefundConnector;
 }
+
+/** One provider's held local payments with their notifications and refunds (dLocal's; a crypto provider's). */
+export interface LocalRail {
+  readonly payments: HeldLocalPaymentConnector;
+  readonly notifications?: LocalPaymentNotifications;
+  readonly refunds?: LocalRefundConnector;
+}
+
+/** The configured local rails, in the order a method is looked up: the local aggregator first, then crypto. */
+export function localRails(c: Connectors): LocalRail[] {
+  const rails: LocalRail[] = [];
+  if (c.heldLocal) rails.push({ payments: c.heldLocal, notifications: c.localNotifications, refunds: c.localRefunds });
+  if (c.heldCrypto) rails.push({ payments: c.heldCrypto, notifications: c.cryptoNotifications, refunds: c.cryptoRefunds });
+  return rails;
+}
+
+/** The local rail of a provider by its name (a stored payment's provider, a notification's route), or null. */
+export const localRailOf = (c: Connectors | null | undefined, provider: string | undefined): LocalRail | null =>
+  (c && provider ? localRails(c).find((r) => r.payments.provider.name === provider) : undefined) ?? null;
 
 export interface ConnectorRegistry {
   /** The connectors of a mode, or null when none is configured. Live connectors may load their configuration. */

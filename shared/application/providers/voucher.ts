@@ -37,6 +37,18 @@ export interface HeldVoucherConnector {
 
 type PaymentMethodKind = VoucherKind | 'card' | 'pix' | 'wallet';
 
+/**
+ * A crypto order in the sandbox: what the shopper is shown (a QR and a checkout page) and the simulated provider's
+ * quote in USDT for the payment's own amount (the sandbox's provider prices it, as Binance Pay does live).
+ */
+export interface CryptoOrderConnector {
+  order(req: { paymentId: string; amountMinor: number; currency: CurrencyCode }): Promise<{
+    readonly qrContent: string;
+    readonly checkoutUrl: string;
+    readonly quote: { readonly currency: string; readonly amount: string };
+  }>;
+}
+
 /** A redirect the shopper finishes elsewhere: a wallet's approval, or (in the sandbox) PSE's or online banking's bank page. */
 export interface WalletConnector {
   /** The URL where the customer approves the payment in their wallet (or pays it at their bank: PSE, online banking). */

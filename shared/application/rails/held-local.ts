@@ -16,6 +16,8 @@ import {
   type LocalPaymentState,
   ProviderRejected,
   ProviderUnavailable,
+  heldLocalPaths,
+  localRailOf,
 } from '../providers';
 import { type Initiated, type InitiateRequest, recordNewPayment, shopperNextUrl, transition } from '../payments';
 import type { PaymentDeps } from '../ports';
@@ -23,14 +25,11 @@ import { recordMismatch } from './held-pix';
 import type { HeldOutcome, ReconcileOptions } from './held-types';
 import { redirectPatch } from './held-redirect';
 import { ticketPatch } from './held-ticket';
+import { WALLET_CHOICES, type WalletChoice } from '../../domain/payments/methods';
 import { qrPatch } from './held-qr';
 import { VOUCHER_GRACE_SECONDS } from './held-voucher';
 
-/** Our routes of a local provider: its notifications, and where the shopper's browser comes back from its page. */
-export const heldLocalPaths = (provider: string, paymentId: string) => ({
-  notifications: `/providers/${provider}/notifications`,
-  return: `/providers/${provider}/return/${paymentId}`,
-});
+export { heldLocalPaths } from '../providers';
 
 /**
  * What an open payment shows for the artefact the provider gave: a redirect (held-redirect.ts), a ticket
@@ -48,6 +47,8 @@ function artefactPatch(payment: Payment, state: FoundLocalPayment): Partial<Paym
       return qrPatch(payment, a, state.quote);
   }
 }
+
+const isWalletChoice = (v: string | undefined): v is WalletChoice => (WALLET_CHOICES as readonly (string | undefined)[]).includes(v);
 
 /** The provider's id of the payment, kept once known (a later read-back asks for it by that id). */
 const PROVIDER_ID = 'provider_payment_id';
@@ -72,7 +73,12 @@ export async function initiateHeldLocal(
     ...base,
     status: 'processing',
     return_url: req.returnUrl ?? null,
-    provider: { name: local.provider.name, reference: local.provider.reference(req.paymentId), details: {} },
+    // The wallet chosen is part of the intent: a retry sends the provider the same request, never another wallet's.
+    provider: {
+      name: local.provider.name,
+      reference: local.provider.reference(req.paymentId),
+      details: req.wallet ? { wallet: req.wallet } : {},
+    },
   };
   const existing = await recordNewPayment(deps, req, {
     payment: intent,
@@ -95,6 +101,9 @@ export async function initiateHeldLocal(
       ...(payment.description ? { description: payment.description } : {}),
       notificationUrl: `${deps.baseUrl()}${heldLocalPaths(local.provider.name, payment.payment_id).notifications}`,
       returnUrl: `${deps.baseUrl()}${heldLocalPaths(local.provider.name, payment.payment_id).return}`,
+      ...(isWalletChoice(payment.provider?.details.wallet) ? { wallet: payment.provider.details.wallet } : {}),
+      ...(payment.expires_at ? { expiresAt: payment.expires_at } : {}),
+      merchantName: req.merchant.name.slice(0, 100),
     });
   } catch (e) {
     if (e instanceof ProviderUnavailable) {
@@ -257,9 +266,8 @@ export const heldLocally = (local: HeldLocalPaymentConnector, p: Payment | null,
  */
 export async function completeLocalReturn(deps: PaymentDeps, provider: string, paymentId: string): Promise<string> {
   const payment = await deps.store.getPayment(paymentId);
-  const local = (await deps.connectors.forMode(true))?.heldLocal;
-  if (!payment || !payment.livemode || !local || local.provider.name !== provider || payment.provider?.name !== provider)
-    throw new AppError('PAYMENT_NOT_FOUND');
+  const local = localRailOf(await deps.connectors.forMode(true), provider)?.payments;
+  if (!payment || !payment.livemode || !local || payment.provider?.name !== provider) throw new AppError('PAYMENT_NOT_FOUND');
   try {
     await reconcileHeldLocal(deps, local, paymentId, deps.clock.now());
   } catch (e) {

@@ -9,7 +9,7 @@ import type { CountryCode } from '../../domain/geo';
 import { methodCodeFor, paidOnRedirect } from '../../domain/payments/methods';
 import type { PaymentMethod } from '../../domain/payments/payment';
 import { recordStarted } from '../payments';
-import type { Connectors, LocalFlow, VoucherKind } from '../providers';
+import { localRailOf, localRails, type Connectors, type LocalFlow, type VoucherKind } from '../providers';
 import { initiateHeldCard, reconcileHeldCard } from './held-card';
 import { initiateHeldPix } from './held-pix';
 import { heldLocally, initiateHeldLocal, reconcileHeldLocal } from './held-local';
@@ -18,25 +18,28 @@ import { initiateHeldVoucher, reconcileHeldVoucher } from './held-voucher';
 import { reconcileOne } from './pix-reconcile';
 import { liveSpeiArtefact } from './spei-deposits';
 
-/** Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds): not a card, PIX or a redirect. */
-const isVoucherKind = (kind: PaymentMethod): kind is VoucherKind => kind !== 'card' && kind !== 'pix' && !paidOnRedirect(kind);
+/** Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds): not a card, PIX, crypto or a redirect. */
+const isVoucherKind = (kind: PaymentMethod): kind is VoucherKind =>
+  kind !== 'card' && kind !== 'pix' && kind !== 'crypto' && !paidOnRedirect(kind);
 
-/** A local payment an aggregator holds with this flow (held-local.ts): its offer, its start, its read-back. */
+/**
+ * A local payment a provider holds with this flow (held-local.ts): its offer, its start, its read-back. The local
+ * rails (the aggregator's, the crypto provider's) are asked in order; the first serving the kind's code takes it.
+ */
 function localRow(flow: LocalFlow): HeldStrategy {
-  const flowOf = (c: Connectors, kind: PaymentMethod, country: CountryCode) => {
+  const railFor = (c: Connectors, kind: PaymentMethod, country: CountryCode) => {
     const code = methodCodeFor(kind, country);
-    return code ? (c.heldLocal?.flowOf(code, country) ?? null) : null;
+    return code ? (localRails(c).find((r) => r.payments.flowOf(code, country) === flow)?.payments ?? null) : null;
   };
   return {
     readsBack: true,
-    serves: (c, kind, country) => flowOf(c, kind, country) === flow,
+    serves: (c, kind, country) => railFor(c, kind, country) !== null,
     start: (c, req) => {
-      const local = c.heldLocal;
-      if (!req.livemode || !local || flowOf(c, req.kind, req.country) !== flow) return null;
-      return (deps, r, base) => initiateHeldLocal(deps, r, base, local);
+      const local = req.livemode ? railFor(c, req.kind, req.country) : null;
+      return local ? (deps, r, base) => initiateHeldLocal(deps, r, base, local) : null;
     },
     check: (c, id, p) => {
-      const local = c.heldLocal;
+      const local = localRailOf(c, p?.provider?.name)?.payments;
       if (!local || !heldLocally(local, p, flow)) return null;
       return (deps, now, opts) => reconcileHeldLocal(deps, local, id, now, opts);
     },
@@ -89,6 +92,8 @@ export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
   redirect: localRow('redirect'),
   // A local payment paid elsewhere with its ticket (CIP, Efecty, Servipag): read back until paid or expired.
   ticket: localRow('ticket'),
+  // A QR our page shows (Bre-B; a crypto order, also payable on the provider's page): read back until paid or expired.
+  qr: localRow('qr'),
   // A charge read back from the provider (missed callbacks, timeouts, expiry): the job's default.
   pix: {
     readsBack: true,

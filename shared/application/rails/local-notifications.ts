@@ -7,7 +7,13 @@
  */
 import { AppError } from '../../domain/errors';
 import { awaitsProvider, type Payment } from '../../domain/payments/payment';
-import { type HeldLocalPaymentConnector, type LocalNotification, ProviderUnavailable, type RequestHeaders } from '../providers';
+import {
+  type HeldLocalPaymentConnector,
+  type LocalNotification,
+  localRailOf,
+  ProviderUnavailable,
+  type RequestHeaders,
+} from '../providers';
 import { settlePendingRefunds } from '../refunds';
 import type { PaymentDeps } from '../ports';
 import { reconcileHeldLocal } from './held-local';
@@ -50,9 +56,9 @@ export async function receiveLocalNotification(
   headers: RequestHeaders,
   rawBody: string,
 ): Promise<{ readonly outcome: LocalNotificationOutcome; readonly claimed: string | null }> {
-  const connectors = await deps.connectors.forMode(true);
-  const notifications = connectors?.localNotifications;
-  const local = connectors?.heldLocal;
+  const rail = localRailOf(await deps.connectors.forMode(true), provider);
+  const notifications = rail?.notifications;
+  const local = rail?.payments;
   if (!notifications || !local || notifications.provider !== provider) throw new AppError('NOT_FOUND');
   const parsed = await notifications.parse(headers, rawBody);
   if (parsed && 'forged' in parsed) throw new AppError('UNAUTHORIZED', 'The notification signature does not verify.');

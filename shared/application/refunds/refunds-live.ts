@@ -7,7 +7,14 @@
 import { AppError } from '../../domain/errors';
 import type { Payment } from '../../domain/payments/payment';
 import type { Refund } from '../../domain/refunds/refund';
-import { type Connectors, type ProviderRefundState, ProviderRejected, ProviderUnavailable } from '../providers';
+import {
+  type Connectors,
+  heldLocalPaths,
+  localRailOf,
+  type ProviderRefundState,
+  ProviderRejected,
+  ProviderUnavailable,
+} from '../providers';
 import type { PaymentDeps } from '../ports';
 import { applyRefundDecision, type RefundDecision } from './refund-decision';
 
@@ -75,7 +82,7 @@ const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: Paymen
   // whose answer was lost is never sent again); a definite no fails the refund. Its notifications come to the
   // payment notifications route.
   (c, payment, deps) => {
-    const refunds = c.localRefunds;
+    const refunds = localRailOf(c, payment.provider?.name)?.refunds;
     const providerPaymentId = payment.provider?.details.provider_payment_id;
     if (!refunds || payment.provider?.name !== refunds.provider.name || !providerPaymentId) return null;
     const known = (refund: Refund) => refunds.get({ providerPaymentId, refundId: refund.refund_id });
@@ -98,7 +105,8 @@ const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: Paymen
             refundId: refund.refund_id,
             amountMinor: refund.amount_minor,
             currency: refund.currency,
-            notificationUrl: `${deps.baseUrl()}/providers/${refunds.provider.name}/notifications`,
+            paymentAmountMinor: payment.amount_minor,
+            notificationUrl: `${deps.baseUrl()}${heldLocalPaths(refunds.provider.name, payment.payment_id).notifications}`,
           });
         } catch (e) {
           if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };

@@ -30,6 +30,8 @@ const CODES: Readonly<Record<PaymentMethod, Partial<Record<CountryCode, string>>
   payin: { PER: 'svc-mt-3' },
   cash: { COL: 'svc-mt-16', CHL: 'svc-mt-19', MEX: 'svc-mt-24' },
   wallet: { BRA: 'svc-mt-9', PER: 'svc-mt-13', COL: 'svc-mt-15' },
+  // USDT (svc-mt-4, a global method): offered in every country, priced by the provider's own quote.
+  crypto: { BRA: 'svc-mt-4', PER: 'svc-mt-4', COL: 'svc-mt-4', CHL: 'svc-mt-4', MEX: 'svc-mt-4', ECU: 'svc-mt-4', ARG: 'svc-mt-4' },
 };
 
 export const methodCodeFor = (kind: PaymentMethod, country: CountryCode): string | null => CODES[kind][country] ?? null;
@@ -61,6 +63,7 @@ export function payableForSeconds(kind: PaymentMethod): number {
       return 86400;
     case 'wallet':
     case 'card':
+    case 'crypto': // a crypto order is payable at most an hour at the provider; ours, as a wallet's
       return 1800;
   }
 }
@@ -73,6 +76,8 @@ export interface AvailableMethod {
   readonly enabled: boolean;
   readonly flow_type: 'embedded' | 'redirect';
   readonly required_fields: RequiredFieldInfo[];
+  /** The wallets a shopper may choose under this method (Brazil's svc-mt-9), when more than one serves it. */
+  readonly wallets?: readonly string[];
 }
 
 /**
@@ -82,14 +87,33 @@ export interface AvailableMethod {
 export const REDIRECT_KINDS: readonly PaymentMethod[] = ['wallet', 'pse', 'payin'];
 export const paidOnRedirect = (kind: PaymentMethod) => REDIRECT_KINDS.includes(kind);
 
-const KINDS: readonly PaymentMethod[] = ['pix', 'card', 'boleto', 'spei', 'pse', 'payin', 'bank_transfer', 'cip', 'cash', 'wallet'];
+const KINDS: readonly PaymentMethod[] = [
+  'pix',
+  'card',
+  'boleto',
+  'spei',
+  'pse',
+  'payin',
+  'bank_transfer',
+  'cip',
+  'cash',
+  'wallet',
+  'crypto',
+];
+
+/**
+ * Whether an amount in the session's currency fits a method's bounds. A crypto method's bounds are in USDT and the
+ * provider prices the order (never a rate of ours), so only the provider can refuse its amount.
+ */
+const fits = (info: { currency: string; min_amount: number; max_amount: number }, amount: number, currency: CurrencyCode) =>
+  info.currency !== currency && info.currency === 'USDT' ? true : amount >= info.min_amount && amount <= info.max_amount;
 
 /** The methods a session in `country` can show; enabled when the merchant has them and the amount fits. */
 export function availableMethods(
   country: CountryCode,
   currency: CurrencyCode,
   amountMinor: number,
-  enabled: Enablement,
+  enabled: Enablement & { readonly wallets?: readonly string[] },
 ): AvailableMethod[] {
   const amount = fromMinor(amountMinor, currency);
   const out: AvailableMethod[] = [];
@@ -104,16 +128,24 @@ export function availableMethods(
       type: info.payment_type,
       name: info.name,
       method_code: code,
-      enabled: usable && amount >= info.min_amount && amount <= info.max_amount,
+      enabled: usable && fits(info, amount, currency),
       flow_type: info.flow_type,
       required_fields: info.required_fields,
+      ...(kind === 'wallet' && code === WALLET_CHOICE_CODE && enabled.wallets?.length ? { wallets: enabled.wallets } : {}),
     });
   }
   return out;
 }
 
-/** Amount bounds of a method code in a country, in the country's currency. */
+/** Amount bounds of a method code in a country, in the country's currency (null: the provider prices it, crypto). */
 export function boundsOf(code: string, country: CountryCode): { min: number; max: number } | null {
   const info = findMethod(code, { methods: [code], countries: [country] }, country);
-  return info ? { min: info.min_amount, max: info.max_amount } : null;
+  if (!info || info.currency === 'USDT') return null;
+  return { min: info.min_amount, max: info.max_amount };
 }
+
+/** The method code whose wallet a shopper may choose by name (Brazil's wallets: Mercado Pago, PicPay, NuPay). */
+export const WALLET_CHOICE_CODE = 'svc-mt-9';
+/** Wallets a shopper may name for that method (`wallet` on POST /api/v1/checkout/process). */
+export const WALLET_CHOICES = ['mercado_pago', 'picpay', 'nupay'] as const;
+export type WalletChoice = (typeof WALLET_CHOICES)[number];

@@ -4,6 +4,7 @@ import * as z from '../zod';
 import { COUNTRIES, COUNTRY_CODES } from '../geo';
 import { toMinor } from '../money';
 import { SESSION_EXPIRY_MINUTES } from './session';
+import { WALLET_CHOICES } from './methods';
 
 /** Currencies an amount can be charged in (SPEC.md 2.1). */
 export const CHARGE_CURRENCIES = ['BRL', 'PEN', 'COP', 'CLP', 'MXN', 'USD', 'ARS'] as const;
@@ -100,7 +101,19 @@ export const processCardSchema = z.object({ ...cardFields, installments: z.optio
 export const directCardSchema = z.object({ ...cardFields, installments: z._default(z.number().check(z.int(), z.gte(1), z.lte(12)), 1) });
 export type CardInput = z.infer<typeof processCardSchema>;
 
-export const PROCESS_METHODS = ['pix', 'card', 'boleto', 'bank_transfer', 'cash', 'wallet', 'spei', 'cip', 'pse', 'payin'] as const;
+export const PROCESS_METHODS = [
+  'pix',
+  'card',
+  'boleto',
+  'bank_transfer',
+  'cash',
+  'wallet',
+  'spei',
+  'cip',
+  'pse',
+  'payin',
+  'crypto',
+] as const;
 
 const requireCard = (v: { payment_method: string; card?: unknown }, ctx: z.core.$RefinementCtx) => {
   if (v.payment_method === 'card' && !v.card) ctx.addIssue({ code: 'custom', path: ['card'], message: 'is required for card payments' });
@@ -144,6 +157,10 @@ export const processBody = z
     card: z.optional(processCardSchema),
     browser_info: z.optional(browserInfoSchema),
     billing_address: z.optional(billingAddressSchema),
+    /** One of the session's offered method codes, when two share a kind in its country (Bre-B and PSE). */
+    method_code: z.optional(z.string().check(z.regex(/^svc-mt-\d{1,3}$/, 'must be a method code such as svc-mt-17'))),
+    /** Brazil's wallets (svc-mt-9): which one the shopper pays with; default the first the session offers. */
+    wallet: z.optional(z.enum(WALLET_CHOICES)),
   })
   .check(z.superRefine(requireCard));
 export type ProcessInput = z.infer<typeof processBody>;

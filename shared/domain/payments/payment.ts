@@ -9,7 +9,19 @@ import type { Dispute } from './dispute';
 export const PAYMENT_STATUSES = ['pending', 'pending_3ds', 'processing', 'success', 'failed', 'cancelled', 'expired', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-export const PAYMENT_METHODS = ['pix', 'card', 'boleto', 'bank_transfer', 'cash', 'wallet', 'spei', 'cip', 'pse', 'payin'] as const;
+export const PAYMENT_METHODS = [
+  'pix',
+  'card',
+  'boleto',
+  'bank_transfer',
+  'cash',
+  'wallet',
+  'spei',
+  'cip',
+  'pse',
+  'payin',
+  'crypto',
+] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** The transition table: from -> the statuses it may move to. */

@@ -40,13 +40,16 @@ export const REFUND_WINDOW_DAYS: Readonly<Record<PaymentMethod, number>> = {
   cip: 180,
   pse: 180,
   payin: 180,
+  // A crypto order refunds in the currency paid; the provider refuses one past its own window.
+  crypto: 180,
 };
 
 /**
- * Methods whose refunds go back to the original instrument; the others need a beneficiary account (a PSE or Peruvian
+ * Methods whose refunds go back to the original instrument (a crypto order: the payer's account at the provider, in
+ * the currency paid); the others need a beneficiary account (a PSE or Peruvian
  * online-banking (`payin`) payment is a bank transfer: its refund goes to an account, as bank_transfer's does).
  */
-export const REFUNDS_TO_INSTRUMENT: readonly PaymentMethod[] = ['pix', 'card', 'wallet'];
+export const REFUNDS_TO_INSTRUMENT: readonly PaymentMethod[] = ['pix', 'card', 'wallet', 'crypto'];
 export const needsBeneficiary = (m: PaymentMethod) => !REFUNDS_TO_INSTRUMENT.includes(m);
 
 /** A traditional bank transfer to the shopper's account in `country`, with SPEC.md 2.6's bank-transfer fields. */

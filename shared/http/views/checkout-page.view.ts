@@ -56,7 +56,7 @@ export function pagePayment(ctx: Pick<ViewContext, 'baseUrl'>, p: Payment): Page
     expires_at: p.expires_at,
     failure_code: publicFailureCode(p.failure_code),
     redirect_url: p.redirect_url,
-    pix_qr_code: p.payment_method === 'pix' && p.artefact?.pix_code ? pixQrUrl(ctx, p.payment_id) : null,
+    pix_qr_code: (p.payment_method === 'pix' && p.artefact?.pix_code) || p.artefact?.qr_code ? pixQrUrl(ctx, p.payment_id) : null,
     artefact: artefactFields(p),
   };
 }

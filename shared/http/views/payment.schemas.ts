@@ -29,6 +29,16 @@ const artefact = {
     .optional()
     .meta({ description: 'A live ticket’s barcode number (Efecty, Servipag, PagoEfectivo), when the provider gives one.' }),
   ticket_url: z.string().optional().meta({ description: 'The provider’s printable ticket, when it gives one.' }),
+  qr_code: z
+    .string()
+    .optional()
+    .meta({ description: 'A QR to scan: Bre-B (Colombia) or a crypto order (USDT); its image is qr_code_image.' }),
+  checkout_url: z.string().optional().meta({ description: 'A crypto order: the provider’s checkout page (Binance Pay).' }),
+  crypto_amount: z
+    .string()
+    .optional()
+    .meta({ description: 'A crypto order: the amount in crypto_currency the provider quoted (up to 8 decimals).', example: '20.00' }),
+  crypto_currency: z.string().optional().meta({ description: 'A crypto order: the currency the shopper pays in.', example: 'USDT' }),
 };
 
 /** POST /api/v1/checkout/process, 200. */
@@ -39,6 +49,7 @@ export const processedPayment = z.object({
   payment_method: paymentMethod,
   ...artefact,
   pix_qr_code: url.optional().meta({ description: 'PNG of the PIX QR code.' }),
+  qr_code_image: url.optional().meta({ description: 'PNG of qr_code (Bre-B, a crypto order).' }),
   redirect_url: url.optional().meta({ description: 'Where the shopper goes next (3-D Secure, wallet).' }),
   card_brand: z.string().optional().meta({ example: 'visa' }),
   card_last_four: z.string().optional().meta({ example: '4242' }),
@@ -116,6 +127,8 @@ export const paymentStatusRecord = z.object({
   paid_at: timestamp.nullable(),
   refunded_amount: amount,
   created_at: timestamp,
+  crypto_amount: z.string().optional().meta({ description: 'A crypto payment: the amount the provider quoted (what the shopper pays).' }),
+  crypto_currency: z.string().optional().meta({ example: 'USDT' }),
   dispute: paymentDispute.optional().meta({ description: 'Present once the payment was charged back.' }),
 });
 
@@ -164,6 +177,10 @@ const availableMethod = z.object({
   enabled: z.boolean(),
   flow_type: z.enum(['embedded', 'redirect']),
   required_fields: z.array(requiredField),
+  wallets: z
+    .array(z.string())
+    .optional()
+    .meta({ description: 'The wallets the shopper may choose (`wallet` on process): mercado_pago, picpay, nupay.' }),
 });
 
 /** GET /api/v1/checkout/{session_id}, 200 (SPEC.md 2.1). */

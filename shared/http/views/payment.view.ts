@@ -46,6 +46,7 @@ export function processPaymentView(ctx: Pick<ViewContext, 'baseUrl'>, p: Payment
       payment_method: p.payment_method,
       ...artefactFields(p),
       ...(p.payment_method === 'pix' ? { pix_qr_code: pixQrUrl(ctx, p.payment_id) } : {}),
+      ...(p.artefact?.qr_code ? { qr_code_image: pixQrUrl(ctx, p.payment_id) } : {}),
       ...(p.redirect_url ? { redirect_url: p.redirect_url } : {}),
       ...(p.card && p.status === 'success' ? { card_brand: p.card.brand, card_last_four: p.card.last_four } : {}),
       ...(p.status === 'pending' || p.status === 'processing' ? { expires_at: p.expires_at } : {}),
@@ -83,6 +84,7 @@ export function paymentStatusView(p: Payment) {
     paid_at: p.paid_at,
     refunded_amount: fromMinor(p.refunded_minor ?? 0, p.currency),
     created_at: p.created_at,
+    ...(p.artefact?.crypto_amount ? { crypto_amount: p.artefact.crypto_amount, crypto_currency: p.artefact.crypto_currency } : {}),
     ...(p.dispute ? { dispute: disputeFields(p) } : {}),
   };
 }

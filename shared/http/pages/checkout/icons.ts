@@ -28,6 +28,8 @@ export const METHOD_ICONS: Readonly<Record<PaymentMethod, string>> = {
     '<path d="M5 9h20a3 3 0 013 3v12a3 3 0 01-3 3H6a2 2 0 01-2-2V8a3 3 0 013-3h15"/><circle cx="22" cy="18" r="1.5"/>',
     '#a3156e',
   ),
+  // A coin with the tether's T: USDT.
+  crypto: svg('<circle cx="16" cy="16" r="12"/><path d="M10 10h12M16 10v13M11 15c3 1.5 7 1.5 10 0"/>', '#26a17b'),
 };
 
 /** Favicon as a data URI, so the browser does not ask for /favicon.ico (a 404 in the console). */
