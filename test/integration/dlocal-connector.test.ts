@@ -11,6 +11,7 @@ import { ProviderRejected, ProviderUnavailable } from '../../shared/application/
 import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import { providerHttp, type ProviderHttp } from '../../shared/adapters/providers/http-client';
 import { dlocalClient } from '../../shared/adapters/providers/dlocal/dlocal.client';
+import { paymentSchema } from '../../shared/adapters/providers/dlocal/dlocal.schemas';
 import {
   dlocalConnectors,
   type DlocalConnectors,
@@ -230,16 +231,31 @@ describe('dLocal pay-ins through the connector', () => {
     });
   });
 
-  it('a refund read-back that cannot tell ours apart (a dashboard refund, no reference) is unavailable, never "not sent"', async () => {
+  it('a refund is read back by our reference (GET /orders/{order_refund_id}), never by a list of the payment’s refunds', async () => {
     const req = payment();
     const { providerPaymentId } = await live.payments.create(req);
     fake.setStatus(orderIdOf(req.paymentId), 'PAID');
     const rid = refundId();
+    const ref = refundReferenceOf(rid);
+    const reads = () => fake.requests.filter((q) => q.method === 'GET' && q.path === `/orders/${ref}`).length;
     expect(await live.refunds.get({ providerPaymentId, refundId: rid })).toBeNull();
+    expect(reads()).toBe(1);
+    // A refund made in dLocal's dashboard (no reference of ours) does not blur the read: ours is still not there.
     fake.dashboardRefund(orderIdOf(req.paymentId), 10);
-    await expect(live.refunds.get({ providerPaymentId, refundId: rid })).rejects.toBeInstanceOf(ProviderUnavailable);
+    expect(await live.refunds.get({ providerPaymentId, refundId: rid })).toBeNull();
+    await live.refunds.send({ refundId: rid, providerPaymentId, amountMinor: 1_000, currency: 'PEN', notificationUrl: receiverUrl });
+    expect(await live.refunds.get({ providerPaymentId, refundId: rid })).toEqual({ refundId: rid, kind: 'pending' });
+    expect(reads()).toBe(3);
+    expect(fake.requests.some((q) => /^\/payments\/[^/]+\/refunds$/.test(q.path))).toBe(false);
+    // Asked about another payment's refund (a mix-up of ours), the answer is not taken: unavailable.
+    await expect(live.refunds.get({ providerPaymentId: 'D-4-someone-else', refundId: rid })).rejects.toBeInstanceOf(ProviderUnavailable);
+    // A 404 that is not dLocal's "not found" (4000) is no proof that nothing was sent: unavailable, never null.
+    const other = refundId();
     fake.failNext('refund', { status: 404 });
-    await expect(live.refunds.get({ providerPaymentId, refundId: rid })).rejects.toBeInstanceOf(ProviderUnavailable);
+    await expect(live.refunds.get({ providerPaymentId, refundId: other })).rejects.toBeInstanceOf(ProviderUnavailable);
+    fake.failNext('refund', { status: 503 }, 2);
+    await expect(live.refunds.get({ providerPaymentId, refundId: other })).rejects.toBeInstanceOf(ProviderUnavailable);
+    expect(await live.refunds.get({ providerPaymentId, refundId: other })).toBeNull();
   });
 
   it('notifications: signed raw body checked; forged or unsigned never read; repeats and stale ones name the read-back', async () => {
@@ -276,6 +292,188 @@ describe('dLocal pay-ins through the connector', () => {
     expect(await live.payments.get(req.paymentId)).toMatchObject({ outcome: { kind: 'pending' } });
     fake.failNext('order', { status: 500 }, 2);
     await expect(live.payments.get(req.paymentId)).rejects.toBeInstanceOf(ProviderUnavailable);
+  });
+});
+
+describe('the last SPEC codes through dLocal (issue 41)', () => {
+  const brazilian = { name: 'Thiago Gabriel', email: 'thiago@example.com.br', document: '530.333.155-50' };
+  const sent = (req: LocalPaymentRequest) => fake.payment(orderIdOf(req.paymentId))?.request;
+
+  it('svc-mt-7 is Pix via Open Finance: a REDIRECT to the shopper’s bank with our return URL, in reais', async () => {
+    const req = payment({ methodCode: 'svc-mt-7', country: 'BRA', currency: 'BRL', amountMinor: 25_990, payer: brazilian });
+    expect(live.payments.flowOf('svc-mt-7', 'BRA')).toBe('redirect');
+    const r = await live.payments.create(req);
+    expect(r).toMatchObject({
+      outcome: { kind: 'pending' },
+      artefact: { kind: 'redirect', redirectUrl: expect.stringContaining(fake.baseUrl) },
+    });
+    expect(sent(req)).toEqual({
+      amount: 259.9,
+      currency: 'BRL',
+      country: 'BR',
+      payment_method_id: 'OF',
+      payment_method_flow: 'REDIRECT',
+      payer: { name: 'Thiago Gabriel', email: 'thiago@example.com.br', document: '53033315550' },
+      order_id: orderIdOf(req.paymentId),
+      notification_url: receiverUrl,
+      callback_url: req.returnUrl,
+    });
+    expect(live.payments.walletsOf!('svc-mt-7', 'BRA')).toEqual([]);
+  });
+
+  it('svc-mt-3 is BCP, a REDIRECT bank transfer in soles', async () => {
+    const req = payment({ methodCode: 'svc-mt-3' });
+    expect(live.payments.flowOf('svc-mt-3', 'PER')).toBe('redirect');
+    expect(await live.payments.create(req)).toMatchObject({ artefact: { kind: 'redirect' } });
+    expect(sent(req)).toMatchObject({ payment_method_id: 'BC', payment_method_flow: 'REDIRECT', country: 'PE', currency: 'PEN' });
+    // Not a Brazilian or Colombian code: refused before any call.
+    const before = fake.requests.length;
+    const e = await live.payments.create(payment({ methodCode: 'svc-mt-3', country: 'COL', currency: 'COP' })).catch((x: unknown) => x);
+    expect((e as ProviderRejected).code).toBe('method_not_available');
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('svc-mt-9: the wallet chosen by name is the id sent; without a choice, the first the account serves', async () => {
+    const wallet = (over: Partial<LocalPaymentRequest>) =>
+      payment({ methodCode: 'svc-mt-9', country: 'BRA', currency: 'BRL', amountMinor: 5_000, payer: brazilian, ...over });
+    expect(live.payments.flowOf('svc-mt-9', 'BRA')).toBe('redirect');
+    for (const [choice, id] of [
+      [undefined, 'MP'],
+      ['mercado_pago', 'MP'],
+      ['picpay', 'PP'],
+      ['nupay', 'NU'],
+    ] as const) {
+      const req = wallet(choice ? { wallet: choice } : {});
+      expect(await live.payments.create(req)).toMatchObject({ artefact: { kind: 'redirect' } });
+      expect([choice, sent(req)]).toEqual([
+        choice,
+        expect.objectContaining({ payment_method_id: id, payment_method_flow: 'REDIRECT', callback_url: req.returnUrl }),
+      ]);
+    }
+  });
+
+  it('walletsOf honours dlocal.wallets; a wallet the account does not serve is refused before any call', async () => {
+    expect(live.payments.walletsOf!('svc-mt-9', 'BRA')).toEqual(['mercado_pago', 'picpay', 'nupay']);
+    expect(live.payments.walletsOf!('svc-mt-9', 'COL')).toEqual([]);
+    expect(live.payments.walletsOf!('svc-mt-15', 'COL')).toEqual([]);
+    const narrow = connect({ wallets: ['nupay', 'picpay'] });
+    try {
+      expect(narrow.payments.walletsOf!('svc-mt-9', 'BRA')).toEqual(['nupay', 'picpay']);
+      const base = { methodCode: 'svc-mt-9', country: 'BRA', currency: 'BRL', payer: brazilian } as const;
+      const first = payment(base);
+      await narrow.payments.create(first);
+      expect(sent(first)?.payment_method_id).toBe('NU');
+      const before = fake.requests.length;
+      const e = await narrow.payments.create(payment({ ...base, wallet: 'mercado_pago' })).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ProviderRejected);
+      expect(e).toMatchObject({ code: 'method_not_available' });
+      // Nor is a wallet named for a method that offers none.
+      const pix = payment({ methodCode: 'svc-mt-7', country: 'BRA', currency: 'BRL', payer: brazilian, wallet: 'picpay' });
+      await expect(narrow.payments.create(pix)).rejects.toMatchObject({ code: 'method_not_available' });
+      expect(fake.requests.length).toBe(before);
+    } finally {
+      narrow.client.close();
+    }
+  });
+
+  it('svc-mt-17 is Bre-B: a DIRECT payment whose QR (content and expiry) our page shows; paid, it is read back paid', async () => {
+    const req = payment({
+      methodCode: 'svc-mt-17',
+      country: 'COL',
+      currency: 'COP',
+      amountMinor: 8_500_000,
+      payer: {
+        name: 'Camila Rojas',
+        email: 'camila@example.co',
+        document: '1.020.304.050',
+      },
+    });
+    expect(live.payments.flowOf('svc-mt-17', 'COL')).toBe('qr');
+    expect(live.payments.flowOf('svc-mt-14', 'COL')).toBe('redirect');
+    const created = await live.payments.create(req);
+    const orderId = orderIdOf(req.paymentId);
+    const qr = fake.qrOf(orderId);
+    expect(qr?.qr_code).toMatch(/^000201/);
+    expect(created).toEqual({
+      providerPaymentId: fake.payment(orderId)?.id,
+      outcome: { kind: 'pending' },
+      artefact: { kind: 'qr', qrContent: qr?.qr_code, expiresAt: qr?.expiration_date },
+    });
+    // DIRECT: no callback_url (the shopper never leaves our page), COP in whole pesos.
+    expect(sent(req)).toEqual({
+      amount: 85_000,
+      currency: 'COP',
+      country: 'CO',
+      payment_method_id: 'BQ',
+      payment_method_flow: 'DIRECT',
+      payer: { name: 'Camila Rojas', email: 'camila@example.co', document: '1020304050' },
+      order_id: orderId,
+      notification_url: receiverUrl,
+    });
+    // Read back while open: the same QR, by our order and by dLocal's id.
+    expect(await live.payments.get(req.paymentId)).toEqual(created);
+    // Paid in the shopper's bank app, with no notification (a missed one): the read-back says paid, with its amount.
+    fake.setStatus(orderId, 'PAID');
+    expect(await live.payments.get(req.paymentId)).toEqual({
+      providerPaymentId: created.providerPaymentId,
+      outcome: { kind: 'paid', at: expect.any(String), amountMinor: 8_500_000 },
+    });
+    expect(await live.payments.getByProviderId(created.providerPaymentId)).toMatchObject({ outcome: { kind: 'paid' } });
+  });
+
+  it('a Bre-B answer without its QR is unavailable (never a ticket or an empty QR on our page)', async () => {
+    const req = payment({ methodCode: 'svc-mt-17', country: 'COL', currency: 'COP', amountMinor: 100_000 });
+    // The answer altered on the way in: the QR taken out of its ticket, which is left as a cash ticket's.
+    const cfg = configOf();
+    const inner = providerHttp('dlocal', { caPem: cfg.ca_pem }, { connectMs: 1000, totalMs: TOTAL_MS });
+    const stripping: ProviderHttp = {
+      async send(r) {
+        const a = await inner.send(r);
+        if (new URL(r.url).pathname !== '/payments') return a;
+        const body = JSON.parse(a.text) as { ticket?: Record<string, unknown> };
+        if (body.ticket) body.ticket = { type: 'CUSTOM', number: '12345678', expiration_date: body.ticket.expiration_date };
+        return { ...a, text: JSON.stringify(body) };
+      },
+      close: () => inner.close(),
+    };
+    const off = dlocalConnectors(cfg, dlocalClient(cfg, stripping));
+    try {
+      await expect(off.payments.create(req)).rejects.toBeInstanceOf(ProviderUnavailable);
+    } finally {
+      off.client.close();
+    }
+  });
+
+  it('the fake refuses what dLocal’s pages do not allow: an id of another country, a flow the method has not', async () => {
+    const body = (over: Record<string, unknown>) => ({
+      amount: 10,
+      currency: 'PEN',
+      country: 'PE',
+      payment_method_id: 'BC',
+      payment_method_flow: 'REDIRECT',
+      payer: { name: 'Rosa Quispe', email: 'rosa@example.pe', document: '45678912' },
+      order_id: orderIdOf(paymentId()),
+      notification_url: receiverUrl,
+      callback_url: 'https://merchant.example/return',
+      ...over,
+    });
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ payment_method_id: 'BQ' }, 'BQ is not a method in PE'],
+      [{ payment_method_flow: 'DIRECT' }, 'BC allows REDIRECT, not DIRECT'],
+      [{ country: 'BR', currency: 'BRL', payment_method_id: 'NU', payment_method_flow: 'DIRECT' }, 'NU allows REDIRECT, not DIRECT'],
+      [{ country: 'CO', currency: 'PEN', payment_method_id: 'BQ', payment_method_flow: 'DIRECT' }, 'BQ is charged in COP, not PEN'],
+    ];
+    for (const [over, violation] of cases) {
+      const a = await live.client.payins({
+        op: 'payments',
+        method: 'POST',
+        path: '/payments',
+        schema: paymentSchema,
+        body: body(over) as never,
+      });
+      expect([violation, a]).toEqual([violation, { refused: expect.objectContaining({ status: 400, code: 5010 }) }]);
+      expect(fake.violations.splice(0)).toEqual([`POST /payments: ${violation}`]);
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import {
   failureCodeOf,
   LIVE_METHODS,
   liveMethodOf,
+  methodIdFor,
   minorOf,
   orderIdOf,
   outcomeOfStatus,
@@ -15,6 +16,7 @@ import {
   refundIdOfReference,
   refundReferenceOf,
   refusalCodeOf,
+  servedWallets,
 } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
 import { payoutRequestOf, splitName, type BankPayoutRequest } from '../../shared/adapters/providers/dlocal/dlocal.payouts';
 import { parseProvidersConfig, ProvidersConfigError } from '../../shared/adapters/providers/providers.config';
@@ -68,14 +70,48 @@ describe('the live method table', () => {
       artefact: 'redirect',
     });
     expect(liveMethodOf('svc-mt-25', 'ECU')).toBeNull();
-    // PSE is svc-mt-14; svc-mt-17 (a transfer to an account shown) has no dLocal method, so it is not sent as PSE.
+    // PSE is svc-mt-14; Colombia's other bank transfer, svc-mt-17, is Bre-B: a QR shown on our page (DIRECT).
     expect(liveMethodOf('svc-mt-14', 'COL')).toMatchObject({ paymentMethodId: 'PC', flow: 'REDIRECT', artefact: 'redirect' });
-    expect(liveMethodOf('svc-mt-17', 'COL')).toBeNull();
+    expect(liveMethodOf('svc-mt-17', 'COL')).toMatchObject({ paymentMethodId: 'BQ', flow: 'DIRECT', artefact: 'qr' });
+    // Peru's online banking is BCP; Brazil's bank transfer is Pix via Open Finance, its wallet the wallets' choice.
+    expect(liveMethodOf('svc-mt-3', 'PER')).toMatchObject({ currency: 'PEN', paymentMethodId: 'BC', flow: 'REDIRECT' });
+    expect(liveMethodOf('svc-mt-7', 'BRA')).toMatchObject({ currency: 'BRL', paymentMethodId: 'OF', flow: 'REDIRECT' });
+    expect(liveMethodOf('svc-mt-9', 'BRA')?.wallets).toEqual({ mercado_pago: 'MP', picpay: 'PP', nupay: 'NU' });
     expect(liveMethodOf('svc-mt-1', 'BRA')).toBeNull();
-    for (const m of Object.values(LIVE_METHODS)) expect(m.artefact === 'ticket').toBe(m.flow === 'DIRECT');
+    // A ticket is DIRECT; a redirect is REDIRECT; a QR is DIRECT (shown by our page).
+    for (const m of Object.values(LIVE_METHODS)) expect(m.flow).toBe(m.artefact === 'redirect' ? 'REDIRECT' : 'DIRECT');
     expect(Object.keys(LIVE_METHODS).sort()).toEqual(
-      ['svc-mt-11', 'svc-mt-12', 'svc-mt-13', 'svc-mt-14', 'svc-mt-15', 'svc-mt-16', 'svc-mt-18', 'svc-mt-19', 'svc-mt-25'].sort(),
+      [
+        'svc-mt-3',
+        'svc-mt-7',
+        'svc-mt-9',
+        'svc-mt-11',
+        'svc-mt-12',
+        'svc-mt-13',
+        'svc-mt-14',
+        'svc-mt-15',
+        'svc-mt-16',
+        'svc-mt-17',
+        'svc-mt-18',
+        'svc-mt-19',
+        'svc-mt-25',
+      ].sort(),
     );
+  });
+
+  it('the Brazilian wallets: those the account serves, in its order; the chosen one’s id, default the first served', () => {
+    const wallet = liveMethodOf('svc-mt-9', 'BRA');
+    expect(servedWallets(wallet, undefined)).toEqual(['mercado_pago', 'picpay', 'nupay']);
+    expect(servedWallets(wallet, ['nupay', 'picpay', 'nupay'])).toEqual(['nupay', 'picpay']);
+    expect(servedWallets(liveMethodOf('svc-mt-7', 'BRA'), undefined)).toEqual([]);
+    expect(servedWallets(null, ['picpay'])).toEqual([]);
+    expect(methodIdFor(wallet!, ['mercado_pago', 'picpay', 'nupay'], undefined)).toBe('MP');
+    expect(methodIdFor(wallet!, ['nupay', 'picpay'], undefined)).toBe('NU');
+    expect(methodIdFor(wallet!, ['nupay', 'picpay'], 'picpay')).toBe('PP');
+    expect(methodIdFor(wallet!, ['nupay', 'picpay'], 'mercado_pago')).toBeNull();
+    // A wallet named for a method that offers no choice is not served either.
+    expect(methodIdFor(liveMethodOf('svc-mt-7', 'BRA')!, [], undefined)).toBe('OF');
+    expect(methodIdFor(liveMethodOf('svc-mt-7', 'BRA')!, [], 'picpay')).toBeNull();
   });
 });
 

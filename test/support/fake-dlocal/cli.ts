@@ -4,7 +4,8 @@
  * adds a `dlocal` block pointing at it to the providers document (keeping the others there; mode 0600).
  * Notifications go where each payment, refund or payout asked (its notification_url), signed as dLocal signs them.
  * A plain-HTTP control API on 127.0.0.1:
- *   GET  /payments | /payouts      every payment (order_id, id, status, method, amount) / payout (external_id, ...)
+ *   GET  /payments | /payouts      every payment (order_id, id, status, method, amount; a Bre-B QR's qr_code and
+ *                                  qr_expires) / payout (external_id, ...)
  *   POST /status                   {"order_id": "dp...", "status": "PAID" | "REJECTED" | "CANCELLED" | "EXPIRED",
  *                                   "status_code": "302", "notify": true, "sign": "forged",
  *                                   "paid_amount": 99.5 (dLocal reports another amount than asked)}
@@ -20,6 +21,9 @@
  *                                  {"hangAfter": true} (done, answer lost), {"times": 2}
  *   POST /token-lifetime           {"seconds": 30}
  *   GET  /violations               requests off our schemas or unsigned
+ * Every method the fake knows (state.ts FAKE_METHODS: Peru EF IO YP BC, Colombia PC QP EY BQ, Chile WP SP,
+ * Argentina IO, Brazil OF MP PP NU) is paid, rejected or expired with POST /status; a REDIRECT one also from its
+ * redirect_url's page (Pay / Reject), a Bre-B QR (BQ, DIRECT) only with /status, as the shopper's bank app would.
  * until SIGINT or SIGTERM.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -60,7 +64,18 @@ const control = controlServer(async ({ method, path, body }, reply) => {
       200,
       [...ids].flatMap((orderId) => {
         const p = dlocal.payment(orderId);
-        return p ? [{ order_id: orderId, id: p.id, status: p.status, method: p.request.payment_method_id, amount: p.request.amount }] : [];
+        if (!p) return [];
+        const qr = p.request.payment_method_id === 'BQ' && p.status === 'PENDING' ? dlocal.qrOf(orderId) : null;
+        return [
+          {
+            order_id: orderId,
+            id: p.id,
+            status: p.status,
+            method: p.request.payment_method_id,
+            amount: p.request.amount,
+            ...(qr ? { qr_code: qr.qr_code, qr_expires: qr.expiration_date } : {}),
+          },
+        ];
       }),
     );
   }

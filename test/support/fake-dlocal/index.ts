@@ -1,14 +1,17 @@
 /**
  * A fake dLocal for the tests and the local live stage: HTTPS with its own CA (given to our client as ca_pem); the
  * pay-ins API (POST /payments, GET /payments/{id}, GET /orders/{order_id}, POST /refunds, GET /refunds/{id},
- * GET /payments/{id}/refunds) where
+ * GET /orders/{order_refund_id} for a refund by our reference) where
  * every request must carry X-Login, X-Trans-Key, X-Version 2.1 and a V2-HMAC-SHA256 signature over
  * X-Login + X-Date + body, and payouts v3 (POST /oauth/token, POST /payouts/v3, GET /payouts/v3?external_id=) behind
  * bearer tokens that expire, each payouts call with X-Date (ISO 8601 UTC) and X-Version 3.0 beside its token
  * (docs.dlocal.com/reference/security-payouts-v3). Bodies are checked against our schemas (state.ts); a second
  * create with one order_id is dLocal's 5009 "duplicated", one external_id its 511. It signs notifications as dLocal signs them (or forges
  * them), sends them twice, out of order or not at all, and fails on demand (a status, a hang, a lost answer). A
- * REDIRECT payment's redirect_url is a payer page of its own (Pay or Reject, then back to the callback_url).
+ * REDIRECT payment's redirect_url is a payer page of its own (Pay or Reject, then back to the callback_url); a Bre-B
+ * (BQ, DIRECT) payment answers its QR in the ticket (`qr_code`, `expiration_date`) and is paid with setStatus. Each
+ * payment_method_id is checked against its country, currency and flows (state.ts FAKE_METHODS); GET
+ * /payments/{id}/refunds, which dLocal's own pages do not name, is answered 404 and recorded as a violation.
  */
 import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
@@ -49,6 +52,8 @@ export interface FakeDlocal {
   readonly violations: string[];
   payment(orderId: string): FakePayment | undefined;
   payout(externalId: string): FakePayout | undefined;
+  /** An open Bre-B payment's QR as dLocal answers it (the ticket's qr_code and expiration_date), or null. */
+  qrOf(orderId: string): { qr_code: string; expiration_date: string } | null;
   refund(id: string): FakeRefund | undefined;
   /** The refunds dLocal holds for one of our refund references (order_refund_id): more than one is a double refund. */
   refundsFor(orderRefundId: string): FakeRefund[];
@@ -90,9 +95,11 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 function opOf(method: string, path: string): FakeDlocalOp | null {
   if (method === 'POST' && path === '/payments') return 'payments';
   if (method === 'GET' && /^\/payments\/[^/]+$/.test(path)) return 'payment';
+  // A refund read back by our reference (`dr` + 32 hex) is a refund read; a payment's order (`dp...`) an order read.
+  if (method === 'GET' && /^\/orders\/dr[0-9a-f]{32}$/.test(path)) return 'refund';
   if (method === 'GET' && /^\/orders\/[^/]+$/.test(path)) return 'order';
   if (method === 'POST' && path === '/refunds') return 'refunds';
-  if (method === 'GET' && (/^\/refunds\/[^/]+$/.test(path) || /^\/payments\/[^/]+\/refunds$/.test(path))) return 'refund';
+  if (method === 'GET' && /^\/refunds\/[^/]+$/.test(path)) return 'refund';
   if (method === 'POST' && path === '/oauth/token') return 'token';
   if (method === 'POST' && path === '/payouts/v3') return 'payouts';
   if (method === 'GET' && path === '/payouts/v3') return 'payout';
@@ -188,8 +195,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       case 'refunds':
         return [200, state.createRefund(body)];
       default: {
-        const ofPayment = /^\/payments\/([^/]+)\/refunds$/.exec(path);
-        if (ofPayment) return [200, state.refundsOfPayment(decodeURIComponent(ofPayment[1] as string))];
+        if (path.startsWith('/orders/')) return [200, state.refundByOrder(last)];
         const r = state.refunds.get(last);
         if (!r) throw new DlocalError(404, 4000, 'Refund not found.');
         return [200, state.refundObject(r)];
@@ -304,6 +310,11 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     violations: state.violations,
     payment: (orderId) => state.byOrderId.get(orderId),
     payout: (externalId) => state.byExternalId.get(externalId),
+    qrOf(orderId) {
+      const p = state.byOrderId.get(orderId);
+      const t = p ? (state.paymentObject(p).ticket as { qr_code?: string; expiration_date: string } | undefined) : undefined;
+      return t?.qr_code ? { qr_code: t.qr_code, expiration_date: t.expiration_date } : null;
+    },
     refund: (id) => state.refunds.get(id),
     refundsFor: (orderRefundId) => [...state.refunds.values()].filter((r) => r.orderRefundId === orderRefundId),
     nextRefund: (status) => void state.refundScripts.push(status),

@@ -34,6 +34,8 @@ export interface FakePayment {
   readonly createdDate: string;
   /** A ticket's due date, fixed when the ticket is issued. */
   readonly expirationDate: string;
+  /** A QR's expiry (Bre-B), fixed when the QR is issued. */
+  readonly qrExpirationDate: string;
   approvedDate?: string;
   /** What dLocal reports as paid, when it is not the amount asked for (the payer paid another amount). */
   paidAmount?: number;
@@ -97,7 +99,50 @@ export const PAYOUT_CODES: Readonly<Record<PayoutStatus, string>> = {
   ON_HOLD_BY_COMPLIANCE: '700',
 };
 const REFUND_CODES = { PENDING: '100', SUCCESS: '200', REJECTED: '300', CANCELLED: '400' } as const;
-const TICKETS = new Set(['EF', 'EY', 'SP']);
+
+/**
+ * The methods the fake serves, as the country pages list them (see LIVE_METHODS in dlocal.transformers.ts for the
+ * sources): country, currency, payment_method_type, allowed flows, and what a DIRECT answer carries (a cash ticket or
+ * a QR). A payment with another id, country, currency or flow is a violation answered as dLocal answers an unknown
+ * method (400, 5010 "Payment method not available"). None of these pages asks for a request field beyond the
+ * payer's name, email and document.
+ */
+interface FakeMethod {
+  readonly currency: string;
+  readonly type: 'TICKET' | 'BANK_TRANSFER' | 'WALLET';
+  readonly flows: ReadonlyArray<'DIRECT' | 'REDIRECT'>;
+  readonly direct?: 'ticket' | 'qr';
+}
+export const FAKE_METHODS: Readonly<Record<string, FakeMethod>> = {
+  'PE:EF': { currency: 'PEN', type: 'TICKET', flows: ['DIRECT', 'REDIRECT'], direct: 'ticket' },
+  'PE:IO': { currency: 'PEN', type: 'BANK_TRANSFER', flows: ['REDIRECT'] },
+  'PE:YP': { currency: 'PEN', type: 'WALLET', flows: ['REDIRECT'] },
+  'PE:BC': { currency: 'PEN', type: 'BANK_TRANSFER', flows: ['REDIRECT'] },
+  'CO:PC': { currency: 'COP', type: 'BANK_TRANSFER', flows: ['REDIRECT'] },
+  'CO:QP': { currency: 'COP', type: 'WALLET', flows: ['REDIRECT'] },
+  'CO:EY': { currency: 'COP', type: 'TICKET', flows: ['DIRECT', 'REDIRECT'], direct: 'ticket' },
+  'CO:BQ': { currency: 'COP', type: 'BANK_TRANSFER', flows: ['DIRECT'], direct: 'qr' },
+  'CL:WP': { currency: 'CLP', type: 'BANK_TRANSFER', flows: ['REDIRECT'] },
+  'CL:SP': { currency: 'CLP', type: 'TICKET', flows: ['DIRECT', 'REDIRECT'], direct: 'ticket' },
+  'AR:IO': { currency: 'ARS', type: 'BANK_TRANSFER', flows: ['DIRECT', 'REDIRECT'] },
+  'BR:OF': { currency: 'BRL', type: 'BANK_TRANSFER', flows: ['REDIRECT'] },
+  'BR:MP': { currency: 'BRL', type: 'WALLET', flows: ['REDIRECT'] },
+  'BR:PP': { currency: 'BRL', type: 'WALLET', flows: ['REDIRECT'] },
+  'BR:NU': { currency: 'BRL', type: 'WALLET', flows: ['REDIRECT'] },
+};
+
+/** A Bre-B QR's content as an EMVCo payload (payload format 01, the order's id, the amount, CRC left as zeros). */
+function emvPayload(p: { id: string; request: CreatePaymentRequest }): string {
+  const field = (tag: string, value: string) => `${tag}${String(value.length).padStart(2, '0')}${value}`;
+  const body =
+    field('00', '01') +
+    field('26', field('00', 'CO.COM.BREB') + field('01', p.id.slice(-25))) +
+    field('53', '170') +
+    field('54', String(p.request.amount)) +
+    field('58', 'CO') +
+    field('62', field('05', p.request.order_id.slice(0, 25)));
+  return `${body}6304` + '0000';
+}
 
 export class DlocalState {
   readonly violations: string[] = [];
@@ -115,6 +160,8 @@ export class DlocalState {
   readonly tokens = new Map<string, number>();
   tokensIssued = 0;
   tokenLifetimeSeconds = 180;
+  /** How long a Bre-B QR is payable (dLocal's page gives no figure: 10 minutes here). */
+  qrLifetimeSeconds = 600;
 
   constructor(
     readonly origin: () => string,
@@ -134,16 +181,25 @@ export class DlocalState {
     throw new DlocalError(400, 5001, 'Invalid parameter', r.error.issues[0]?.path.join('.'));
   }
 
+  methodOf(r: CreatePaymentRequest): FakeMethod {
+    const m = FAKE_METHODS[`${r.country}:${r.payment_method_id}`];
+    if (!m) throw new Error(`fake dLocal: no method ${r.payment_method_id} in ${r.country}`);
+    return m;
+  }
+
   paymentObject(p: FakePayment): Record<string, unknown> {
     const r = p.request;
-    const ticket = TICKETS.has(r.payment_method_id) && r.payment_method_flow === 'DIRECT';
+    const m = this.methodOf(r);
+    const direct = r.payment_method_flow === 'DIRECT' ? m.direct : undefined;
+    const open = p.status === 'PENDING';
+    const digits = p.id.replace(/\D/g, '');
     return {
       id: p.id,
       amount: p.paidAmount ?? r.amount,
       currency: r.currency,
       country: r.country,
       payment_method_id: r.payment_method_id,
-      payment_method_type: ticket ? 'TICKET' : r.payment_method_id === 'YP' || r.payment_method_id === 'QP' ? 'WALLET' : 'BANK_TRANSFER',
+      payment_method_type: m.type,
       payment_method_flow: r.payment_method_flow,
       payer: { name: r.payer.name, email: r.payer.email },
       order_id: r.order_id,
@@ -153,18 +209,32 @@ export class DlocalState {
       status: p.status,
       status_code: p.statusCode,
       status_detail: `The payment is ${p.status.toLowerCase()}.`,
-      ...(p.status === 'PENDING' && !ticket ? { redirect_url: `${this.origin()}/checkout/${p.id}` } : {}),
-      ...(p.status === 'PENDING' && ticket
+      ...(open && r.payment_method_flow === 'REDIRECT' ? { redirect_url: `${this.origin()}/checkout/${p.id}` } : {}),
+      ...(open && direct === 'ticket'
         ? {
             ticket: {
               type: 'CUSTOM',
-              number: p.id.replace(/\D/g, '').slice(0, 8).padEnd(8, '7'),
+              number: digits.slice(0, 8).padEnd(8, '7'),
               // Cash slips (Efecty, Servipag) carry a barcode; a PagoEfectivo CIP is only its number.
-              ...(r.payment_method_id === 'EF' ? {} : { barcode: `7709998${p.id.replace(/\D/g, '').padEnd(22, '0').slice(0, 22)}` }),
+              ...(r.payment_method_id === 'EF' ? {} : { barcode: `7709998${digits.padEnd(22, '0').slice(0, 22)}` }),
               expiration_date: p.expirationDate,
               id: `${r.payment_method_id}-${p.id.slice(-8)}`,
               provider_name: r.payment_method_id,
               image_url: `${this.origin()}/tickets/${p.id}`,
+              amount: r.amount,
+              currency: r.currency,
+            },
+          }
+        : {}),
+      // A Bre-B QR: its EMVCo content, its expiry and an image of it, in the DIRECT answer's ticket.
+      ...(open && direct === 'qr'
+        ? {
+            ticket: {
+              type: 'CUSTOM',
+              qr_code: emvPayload(p),
+              expiration_date: p.qrExpirationDate,
+              id: `${r.payment_method_id}-${p.id.slice(-8)}`,
+              image_url: `${this.origin()}/qr/${p.id}.png`,
               amount: r.amount,
               currency: r.currency,
             },
@@ -175,6 +245,18 @@ export class DlocalState {
 
   createPayment(body: unknown): Record<string, unknown> {
     const r = this.check('POST /payments', createPaymentRequestSchema, body);
+    const m = FAKE_METHODS[`${r.country}:${r.payment_method_id}`];
+    const off = !m
+      ? `${r.payment_method_id} is not a method in ${r.country}`
+      : m.currency !== r.currency
+        ? `${r.payment_method_id} is charged in ${m.currency}, not ${r.currency}`
+        : !m.flows.includes(r.payment_method_flow)
+          ? `${r.payment_method_id} allows ${m.flows.join('|')}, not ${r.payment_method_flow}`
+          : null;
+    if (off) {
+      this.violations.push(`POST /payments: ${off}`);
+      throw new DlocalError(400, 5010, 'Payment method not available.', 'payment_method_id');
+    }
     this.creates.set(r.order_id, (this.creates.get(r.order_id) ?? 0) + 1);
     if (this.byOrderId.has(r.order_id)) throw new DlocalError(400, 5009, 'Order ID is duplicated.');
     const script = this.scripts.shift();
@@ -186,6 +268,7 @@ export class DlocalState {
       statusCode: script ? script.statusCode : '100',
       createdDate: new Date().toISOString(),
       expirationDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      qrExpirationDate: new Date(Date.now() + this.qrLifetimeSeconds * 1000).toISOString(),
     };
     this.payments.set(p.id, p);
     this.byOrderId.set(r.order_id, p);
@@ -249,10 +332,15 @@ export class DlocalState {
     return refund;
   }
 
-  /** GET /payments/{id}/refunds: the payment's refunds. */
-  refundsOfPayment(paymentId: string): Record<string, unknown>[] {
-    if (!this.payments.has(paymentId)) throw new DlocalError(404, 4000, 'Payment not found.');
-    return [...this.refunds.values()].filter((r) => r.paymentId === paymentId).map((r) => this.refundObject(r));
+  /**
+   * GET /orders/{order_refund_id}: the refund dLocal holds for one of our refund references ("Retrieve an order" in
+   * the Refunds section of dLocal's reference), or dLocal's 404 4000. Two refunds for one reference (a double send)
+   * answer the first; the test sees both through refundsFor.
+   */
+  refundByOrder(orderRefundId: string): Record<string, unknown> {
+    const r = [...this.refunds.values()].find((x) => x.orderRefundId === orderRefundId);
+    if (!r) throw new DlocalError(404, 4000, 'Refund not found.');
+    return this.refundObject(r);
   }
 
   createRefund(body: unknown): Record<string, unknown> {

@@ -1,16 +1,18 @@
 /**
- * The dLocal connector: local pay-ins held by dLocal (a redirect to the bank or wallet, or a ticket paid elsewhere:
- * PagoEfectivo's CIP, Efecty, Servipag), their read-back by our order_id, refunds (dlocal.refunds.ts), the signed notifications; and
+ * The dLocal connector: local pay-ins held by dLocal (a redirect to the bank or wallet, Brazil's Pix via Open Finance
+ * and its wallets among them; a ticket paid elsewhere: PagoEfectivo's CIP, Efecty, Servipag; or a QR our page shows:
+ * Colombia's Bre-B), their read-back by our order_id, refunds (dlocal.refunds.ts), the signed notifications; and
  * payouts v3 to bank accounts (Peru, Argentina CBU/CVU, Colombia) created idempotently by our external_id.
  * Every call is made after the application committed its intent; dLocal's texts never leave this module.
  *
- * It implements the application's held local payment port (application/providers/local.ts: a redirect or a
- * ticket); the bank-account payout below is a kind the application does not have yet (like PayoutConnector,
- * without its CLABE order sealing).
+ * It implements the application's held local payment port (application/providers/local.ts: a redirect, a ticket or
+ * a QR; the Brazilian wallets the account serves, `dlocal.wallets`, through walletsOf); the bank-account payout
+ * below is a kind the application does not have yet (like PayoutConnector, without its CLABE order sealing).
  */
 import type { CountryCode } from '../../../domain/geo';
 import {
   type HeldLocalPaymentConnector,
+  type LocalPaymentArtefact,
   type LocalPaymentState,
   type LocalRefundConnector,
   ProviderRejected,
@@ -26,11 +28,14 @@ import {
   dlocalAmount,
   externalIdOf,
   liveMethodOf,
+  LIVE_METHODS,
   LIVE_PAYOUT_METHODS,
+  methodIdFor,
   orderIdOf,
   outcomeOfStatus,
   payoutStateOf,
   refusalCodeOf,
+  servedWallets,
   type DlocalPayoutState,
 } from './dlocal.transformers';
 import { dlocalNotifications, type DlocalNotifications } from './dlocal.notifications';
@@ -72,10 +77,33 @@ function rejected(op: string, a: Extract<DlocalAnswer<unknown>, { refused: unkno
   return new ProviderRejected(DLOCAL, op, code, a.refused.status);
 }
 
+/** The payment_method_ids whose DIRECT answer is a QR to show (Bre-B). */
+const QR_METHOD_IDS: ReadonlySet<string> = new Set(
+  Object.values(LIVE_METHODS).flatMap((m) => (m.artefact === 'qr' ? [m.paymentMethodId] : [])),
+);
+
+/** An EMVCo merchant-presented QR payload (Bre-B's, like Pix's): it opens with the payload format indicator 00 02 01. */
+const EMV_QR = /^000201\S{10,}$/;
+
+/**
+ * The QR of a DIRECT answer: the ticket's `qr_code`, or, for a QR method, its `number`, when it is the EMVCo payload
+ * our page renders (not an image, not a cash ticket's number), with the ticket's expiration_date; null otherwise.
+ */
+function qrOf(p: DlocalPayment): Extract<LocalPaymentArtefact, { kind: 'qr' }> | null {
+  const t = p.ticket;
+  if (!t) return null;
+  const candidates = [t.qr_code, p.payment_method_id && QR_METHOD_IDS.has(p.payment_method_id) ? t.number : undefined];
+  const content = candidates.find((c): c is string => typeof c === 'string' && EMV_QR.test(c));
+  if (!content) return null;
+  return { kind: 'qr', qrContent: content, ...(t.expiration_date ? { expiresAt: t.expiration_date } : {}) };
+}
+
 function stateOf(p: DlocalPayment): Exclude<LocalPaymentState, { kind: 'not_found' }> {
   const outcome = outcomeOfStatus(p.status, p.status_code, p);
   if (outcome.kind !== 'pending') return { providerPaymentId: p.id, outcome };
   if (p.redirect_url) return { providerPaymentId: p.id, outcome, artefact: { kind: 'redirect', redirectUrl: p.redirect_url } };
+  const qr = qrOf(p);
+  if (qr) return { providerPaymentId: p.id, outcome, artefact: qr };
   const t = p.ticket;
   if (t && (t.number || t.barcode || t.reference)) {
     const ticket: Record<string, string> = {};
@@ -120,14 +148,18 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
     provider: { name: DLOCAL, reference: orderIdOf },
     serves: (methodCode, country) => liveMethodOf(methodCode, country) !== null,
     flowOf: (methodCode, country) => liveMethodOf(methodCode, country)?.artefact ?? null,
+    walletsOf: (methodCode, country) => servedWallets(liveMethodOf(methodCode, country), cfg.wallets),
     async create(req) {
       const m = liveMethodOf(req.methodCode, req.country);
       if (!m || m.currency !== req.currency) throw new ProviderRejected(DLOCAL, 'payments', 'method_not_available', 0);
+      // A wallet the account does not serve (or one named for a method that has no choice) is refused before any call.
+      const paymentMethodId = methodIdFor(m, servedWallets(m, cfg.wallets), req.wallet);
+      if (!paymentMethodId) throw new ProviderRejected(DLOCAL, 'payments', 'method_not_available', 0);
       const body: CreatePaymentRequest = {
         amount: dlocalAmount(req.amountMinor, req.currency),
         currency: req.currency,
         country: ALPHA2[req.country],
-        payment_method_id: m.paymentMethodId,
+        payment_method_id: paymentMethodId,
         payment_method_flow: m.flow,
         payer: { name: req.payer.name, email: req.payer.email, document: req.payer.document.replace(/[^0-9A-Za-z]/g, '') },
         order_id: orderIdOf(req.paymentId),
@@ -148,8 +180,12 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
       if (a.ok.order_id !== undefined && a.ok.order_id !== body.order_id)
         throw new ProviderUnavailable(DLOCAL, 'payments', 'dLocal answered another order');
       const state = stateOf(a.ok);
-      if (state.outcome.kind === 'pending' && !state.artefact)
-        throw new ProviderUnavailable(DLOCAL, 'payments', `no ${m.artefact === 'ticket' ? 'ticket' : 'redirect_url'} in the answer`);
+      if (state.outcome.kind === 'pending' && state.artefact?.kind !== m.artefact)
+        throw new ProviderUnavailable(
+          DLOCAL,
+          'payments',
+          `no ${{ ticket: 'ticket', qr: 'QR', redirect: 'redirect_url' }[m.artefact]} in the answer`,
+        );
       return state;
     },
     get,

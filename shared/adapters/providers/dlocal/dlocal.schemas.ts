@@ -43,8 +43,9 @@ const url = z.string().check(z.regex(/^https?:\/\/\S+$/, 'must be a URL'), z.max
 export const orderIdSchema = z.string().check(z.regex(/^dp[0-9a-f]{32}$/, 'must be one of our order ids'));
 export const externalIdSchema = z.string().check(z.regex(/^do[0-9a-f]{32}$/, 'must be one of our external ids'));
 
-/** The APM ids we send (country pages); cards are not routed to dLocal. */
-export const PAYMENT_METHOD_IDS = ['EF', 'IO', 'YP', 'PC', 'QP', 'EY', 'WP', 'SP'] as const;
+/** The APM ids we send (country pages, LIVE_METHODS in dlocal.transformers.ts); cards are not routed to dLocal. */
+export const PAYMENT_METHOD_IDS = ['EF', 'IO', 'YP', 'PC', 'QP', 'EY', 'WP', 'SP', 'BC', 'OF', 'MP', 'PP', 'NU', 'BQ'] as const;
+export type DlocalMethodId = (typeof PAYMENT_METHOD_IDS)[number];
 
 export const createPaymentRequestSchema = z.strictObject({
   amount,
@@ -75,9 +76,13 @@ const statusCode = z.pipe(
   z.transform((v) => String(v)),
 );
 
-/** A ticket (cash or CIP voucher) of a DIRECT ticket payment. */
+/**
+ * The ticket of a DIRECT payment: a cash or CIP voucher (number, barcode, due date, image), or a QR to scan (Bre-B:
+ * its EMVCo content in `qr_code`, or in `number`, with `expiration_date` and the QR's `image_url`).
+ */
 export const ticketSchema = z.looseObject({
   number: z.optional(z.string()),
+  qr_code: z.optional(z.string()),
   id: z.optional(z.string()),
   expiration_date: z.optional(z.string()),
   barcode: z.optional(z.string()),
@@ -151,10 +156,21 @@ export const refundSchema = z.looseObject({
 export type DlocalRefund = z.infer<typeof refundSchema>;
 
 /**
- * GET /payments/{payment_id}/refunds: a payment's refunds ("Retrieve order refund" of dLocal's Refunds API
- * description; not on the reference pages we read: to confirm in dLocal's sandbox). A list, or an object holding one.
+ * GET /orders/{order_refund_id}: a refund read back by our reference. dLocal's reference "Retrieve an order" of its
+ * Refunds section (reference/retrieve-order-refund): "Refunds can include an order_refund_id ... Merchants can
+ * retrieve refunds based on this ID", with the warning that the order ID given must be the refund's, not the
+ * payment's; the orders read is GET /orders/{order_id} (reference/the-order-object). Its answer is read as the refund
+ * object (reference/the-refund-object: id, payment_id, status); which of our ids it echoes is to confirm in the sandbox.
  */
-export const paymentRefundsSchema = z.union([z.array(refundSchema), z.looseObject({ refunds: z.array(refundSchema) })]);
+export const refundOrderSchema = z.looseObject({
+  id: z.optional(text(100)),
+  payment_id: text(100),
+  status: z.enum(REFUND_STATUSES),
+  status_code: z.optional(statusCode),
+  amount: z.optional(z.number()),
+  currency: z.optional(currency),
+  order_refund_id: z.optional(z.string()),
+});
 
 // --- Payouts v3 ------------------------------------------------------------------------------------------
 

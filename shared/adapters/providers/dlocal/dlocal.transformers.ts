@@ -4,9 +4,9 @@
  * and what a status and a rejection code mean to us. dLocal's texts (status_detail, message) never leave here.
  */
 import { CURRENCY_DECIMALS, type CountryCode, type CurrencyCode } from '../../../domain/geo';
-import type { LocalPaymentOutcome } from '../../../application/providers';
+import { WALLET_CHOICES, type LocalPaymentOutcome, type WalletChoice } from '../../../application/providers';
 import { fromReference, toReference } from '../references';
-import type { DlocalPayment, DlocalPayout, PaymentStatus } from './dlocal.schemas';
+import type { DlocalMethodId, DlocalPayment, DlocalPayout, PaymentStatus } from './dlocal.schemas';
 
 /** order_id of a payment: `dp` + 32 hex (34 characters: within dLocal's order_id, letters and digits only). */
 export const orderIdOf = (paymentId: string) => toReference(paymentId, 'pi_', 'dp');
@@ -38,46 +38,84 @@ export const ALPHA2: Readonly<Record<CountryCode, string>> = {
   ARG: 'AR',
 };
 
-/** What the shopper is given: a page of dLocal's (or the bank's) to go to, or a ticket to pay elsewhere. */
-export type DlocalArtefactKind = 'redirect' | 'ticket';
+/**
+ * What the shopper is given: a page of dLocal's (or the bank's or wallet's) to go to, a ticket to pay elsewhere, or a
+ * QR our page shows (its content, from dLocal's DIRECT answer).
+ */
+export type DlocalArtefactKind = 'redirect' | 'ticket' | 'qr';
 
 export interface LiveMethod {
   readonly country: CountryCode;
   readonly currency: CurrencyCode;
-  readonly paymentMethodId: 'EF' | 'IO' | 'YP' | 'PC' | 'QP' | 'EY' | 'WP' | 'SP';
+  readonly paymentMethodId: DlocalMethodId;
   readonly flow: 'DIRECT' | 'REDIRECT';
   readonly artefact: DlocalArtefactKind;
+  /**
+   * A method served by several wallets (svc-mt-9 in Brazil): the payment_method_id of each, in WALLET_CHOICES order.
+   * `paymentMethodId` is then the first's; the one sent is the shopper's choice among those the account serves.
+   */
+  readonly wallets?: Readonly<Record<WalletChoice, DlocalMethodId>>;
 }
 
 /**
- * The live pay-in methods through dLocal, each row checked against dLocal's country page (payment_method_id,
- * payment_method_type, allowed flows):
- *   Peru (docs/peru): EF Pago Efectivo TICKET DIRECT|REDIRECT; IO bank transfer (Payvalida) BANK_TRANSFER REDIRECT;
- *     YP Yape WALLET REDIRECT.
- *   Colombia (docs/colombia): PC PSE BANK_TRANSFER REDIRECT (svc-mt-14, the `pse` kind); QP Nequi WALLET REDIRECT;
- *     EY Efecty TICKET DIRECT|REDIRECT.
- *   Chile (docs/chile): WP Webpay BANK_TRANSFER REDIRECT (IO Khipu is the other); SP Servipag TICKET DIRECT|REDIRECT.
- *   Argentina (docs/argentina): IO Bank Transfer BANK_TRANSFER DIRECT|REDIRECT (REDIRECT used: dLocal's page shows
- *     the transfer details) serves svc-mt-25, our Argentine bank transfer (`bank_transfer` in ARG). Cash there is RP
- *     Rapipago, but SPEC.md names no Argentine cash code.
- * Left out: svc-mt-26 (Ecuador bank transfer, `bank_transfer` in ECU; the sandbox serves it as the other bank
- * transfers): dLocal's Ecuador page lists no bank transfer (only EF Pago Efectivo, a cash ticket, and SPEC.md names
- * no Ecuadorian cash code), so it answers METHOD_NOT_AVAILABLE live and discovery does not offer it.
- * svc-mt-17 (Colombia bank transfer, `bank_transfer` in COL: a transfer to an account shown after checkout): dLocal's
- * Colombia page documents no method that shows the shopper an account to transfer to (its BANK_TRANSFER rows are PC
- * PSE, a redirect to the shopper's bank, and MP Mercado Pago, a wallet; BN Bancolombia is a cash TICKET), so it is
- * not sent as PSE: it answers METHOD_NOT_AVAILABLE live and discovery does not offer it. PSE is svc-mt-14.
- * svc-mt-3 (Peru online banking, the `payin` kind; the sandbox serves it as a redirect): dLocal's Peru page documents
- * no online-banking method besides IO, which is already svc-mt-11 (bank transfer), so it answers METHOD_NOT_AVAILABLE
- * live and discovery does not offer it.
+ * The live pay-in methods through dLocal, each row from dLocal's own country page (payment_method_id,
+ * payment_method_type, allowed flows). "Read" means the row was read on the page; "UNCONFIRMED" means the page
+ * names the method but the copy read here ended before its row, so the id is to be read on the page (or from
+ * dLocal's GET /payments-methods?country=, reference/payment-method-object) before going live: a wrong id is refused
+ * by dLocal (method not available) and the payment fails; no money moves.
+ *   Peru (https://docs.dlocal.com/docs/peru): EF Pago Efectivo TICKET DIRECT|REDIRECT (svc-mt-12); IO bank transfer
+ *     (Payvalida) BANK_TRANSFER REDIRECT (svc-mt-11); YP Yape WALLET REDIRECT (svc-mt-13); BC BCP BANK_TRANSFER
+ *     "Bank Transfer Online" REDIRECT (svc-mt-3, our online-banking `payin` kind): the page lists BCP among its
+ *     alternative payments; id, type and flow read on dLocal's own Peru table (docs.dlocal.com api-documentation
+ *     payment-methods/peru, kept in github.com/fmazzoli-dlocal/documentation, payment-methods/peru.md, beside
+ *     IB Interbank and BP BBVA). No extra request field.
+ *   Colombia (https://docs.dlocal.com/docs/colombia): PC PSE BANK_TRANSFER REDIRECT (svc-mt-14, the `pse` kind); QP Nequi
+ *     WALLET REDIRECT; EY Efecty TICKET DIRECT|REDIRECT. svc-mt-17 (`bank_transfer` in COL) = Bre-B QR, which the
+ *     page lists among its alternative payments ("Efecty PSE Bancolombia Nequi Nequi QR Mercado Pago Bre-B QR"): a
+ *     QR the shopper scans from any bank app, so DIRECT (our page shows it, as it shows PIX's) and the `qr` artefact
+ *     from the answer's ticket (`ticket.qr_code`, or `ticket.number` when it is the EMVCo payload, with
+ *     `ticket.expiration_date`; the ticket object of dLocal's DIRECT APM answers, docs/bank-transfer-payment and
+ *     docs/pix-payments). UNCONFIRMED: the id (BQ here), the type (BANK_TRANSFER here) and which ticket field holds the
+ *     QR content. dLocal's Bre-B with Biometrics (docs/colombia-breb-biometrics: QO one-shot, QF recurring, TICKET,
+ *     REDIRECT to an authentication service) is another product, not this row.
+ *   Brazil (https://docs.dlocal.com/docs/brazil; below its card table the page lists Boleto, Pix, Pix via Open
+ *     Finance (PISP/ITP), Pix Automático, SmartPix, Pix with Biometrics, Mercado Pago, PicPay, NuPay, Pagaleve):
+ *     svc-mt-7 (`bank_transfer` in BRA) = Pix via Open Finance, REDIRECT to the shopper's bank (the Open Finance
+ *     payment initiation journey), UNCONFIRMED id OF, type BANK_TRANSFER; svc-mt-9 (`wallet` in BRA) = Mercado Pago
+ *     (MP: the id dLocal's Colombia page gives Mercado Pago; UNCONFIRMED for Brazil), PicPay (UNCONFIRMED id PP) and
+ *     NuPay (UNCONFIRMED id NU), each REDIRECT to the wallet's app; the account serves those in `dlocal.wallets`
+ *     (default all three, in that order) and the shopper's `wallet` picks one (default the first served). Brazil's
+ *     plain Pix (PQ) and Boleto (BL) stay with API Pix and Adyen.
+ *   Chile (https://docs.dlocal.com/docs/chile): WP Webpay BANK_TRANSFER REDIRECT (IO Khipu is the other); SP Servipag
+ *     TICKET DIRECT|REDIRECT.
+ *   Argentina (https://docs.dlocal.com/docs/argentina): IO Bank Transfer BANK_TRANSFER DIRECT|REDIRECT (REDIRECT used:
+ *     dLocal's page shows the transfer details) serves svc-mt-25, our Argentine bank transfer (`bank_transfer` in
+ *     ARG). Cash there is RP Rapipago, but SPEC.md names no Argentine cash code.
+ * Left out: svc-mt-26 (Ecuador bank transfer, `bank_transfer` in ECU, USD; the sandbox serves it as the other bank
+ * transfers). dLocal's Ecuador page (https://docs.dlocal.com/docs/ecuador) lists "Pago Efectivo" and "Deuna" among
+ * its alternative payments, but the copy read here ends before the Deuna row, so its payment_method_type could not be
+ * read; dLocal's older Ecuador table lists only EF Pago Efectivo (TICKET), and Deuna is a wallet app. DESIGN.md 9.1
+ * serves svc-mt-26 through Deuna only where dLocal types it a bank payment, so until that row is read as
+ * BANK_TRANSFER, svc-mt-26 answers METHOD_NOT_AVAILABLE live and discovery does not offer it.
  */
 export const LIVE_METHODS: Readonly<Record<string, LiveMethod>> = {
+  'svc-mt-3': { country: 'PER', currency: 'PEN', paymentMethodId: 'BC', flow: 'REDIRECT', artefact: 'redirect' },
+  'svc-mt-7': { country: 'BRA', currency: 'BRL', paymentMethodId: 'OF', flow: 'REDIRECT', artefact: 'redirect' },
+  'svc-mt-9': {
+    country: 'BRA',
+    currency: 'BRL',
+    paymentMethodId: 'MP',
+    flow: 'REDIRECT',
+    artefact: 'redirect',
+    wallets: { mercado_pago: 'MP', picpay: 'PP', nupay: 'NU' },
+  },
   'svc-mt-11': { country: 'PER', currency: 'PEN', paymentMethodId: 'IO', flow: 'REDIRECT', artefact: 'redirect' },
   'svc-mt-12': { country: 'PER', currency: 'PEN', paymentMethodId: 'EF', flow: 'DIRECT', artefact: 'ticket' },
   'svc-mt-13': { country: 'PER', currency: 'PEN', paymentMethodId: 'YP', flow: 'REDIRECT', artefact: 'redirect' },
   'svc-mt-14': { country: 'COL', currency: 'COP', paymentMethodId: 'PC', flow: 'REDIRECT', artefact: 'redirect' },
   'svc-mt-15': { country: 'COL', currency: 'COP', paymentMethodId: 'QP', flow: 'REDIRECT', artefact: 'redirect' },
   'svc-mt-16': { country: 'COL', currency: 'COP', paymentMethodId: 'EY', flow: 'DIRECT', artefact: 'ticket' },
+  'svc-mt-17': { country: 'COL', currency: 'COP', paymentMethodId: 'BQ', flow: 'DIRECT', artefact: 'qr' },
   'svc-mt-18': { country: 'CHL', currency: 'CLP', paymentMethodId: 'WP', flow: 'REDIRECT', artefact: 'redirect' },
   'svc-mt-19': { country: 'CHL', currency: 'CLP', paymentMethodId: 'SP', flow: 'DIRECT', artefact: 'ticket' },
   'svc-mt-25': { country: 'ARG', currency: 'ARS', paymentMethodId: 'IO', flow: 'REDIRECT', artefact: 'redirect' },
@@ -87,6 +125,22 @@ export const liveMethodOf = (methodCode: string, country: CountryCode): LiveMeth
   const m = LIVE_METHODS[methodCode];
   return m && m.country === country ? m : null;
 };
+
+/**
+ * The wallets the account serves for a live method, in the order the page offers them: `dlocal.wallets` as
+ * configured (each once), default all of WALLET_CHOICES in that order; [] for a method that is not a wallet choice.
+ */
+export function servedWallets(m: LiveMethod | null, configured: readonly WalletChoice[] | undefined): readonly WalletChoice[] {
+  if (!m?.wallets) return [];
+  return [...new Set(configured ?? WALLET_CHOICES)];
+}
+
+/** The payment_method_id to send: the chosen wallet's (default the first served), or null when it is not served. */
+export function methodIdFor(m: LiveMethod, served: readonly WalletChoice[], wallet: WalletChoice | undefined): DlocalMethodId | null {
+  if (!m.wallets) return wallet === undefined ? m.paymentMethodId : null;
+  const chosen = wallet ?? served[0];
+  return chosen !== undefined && served.includes(chosen) ? m.wallets[chosen] : null;
+}
 
 /**
  * Live payout methods: dLocal payouts v3 BANK_TRANSFER in the country's currency (docs/peru-payouts-v3,
