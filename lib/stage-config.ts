@@ -54,7 +54,7 @@ export interface AlarmThresholds {
 }
 
 /** The live providers whose calls and callbacks are metered (the `provider` dimension; shared/adapters/providers). */
-export const PROVIDERS = ['api_pix', 'adyen', 'stp', 'dlocal'] as const;
+export const PROVIDERS = ['api_pix', 'adyen', 'stp', 'dlocal', 'binance_pay'] as const;
 
 /** The live payout providers paying from a balance of ours there (its `PayoutProviderBalanceLow` metric pages). */
 export const PAYOUT_FLOAT_PROVIDERS = ['efi', 'dlocal'] as const;

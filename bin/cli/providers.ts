@@ -116,7 +116,29 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
       live.dlocal.client.close();
     }
   }
+  if (live.binancePay && cfg.binance_pay) failures += await checkBinancePay(live.binancePay, cfg.binance_pay.base_url, io);
   return failures ? 1 : 0;
+}
+
+/** A signed query of an order that cannot exist: Binance Pay answers "not found" only once the signature passed. */
+async function checkBinancePay(bp: NonNullable<LiveProviders['binancePay']>, baseUrl: string, io: CliIo): Promise<number> {
+  try {
+    const state = await bp.payments.get(`pi_${randomBytes(16).toString('base64url')}`);
+    if ('outcome' in state) {
+      io.out('  binance_pay: FAILED: Binance Pay holds an order for a random merchantTradeNo (unexpected)');
+      return 1;
+    }
+    io.out(
+      `  binance_pay: signed order query answered by ${baseUrl} (signature accepted); crypto (svc-mt-4) live; ` +
+        'notifications go to <base>/providers/binance-pay/notifications',
+    );
+    return 0;
+  } catch (e) {
+    io.out(`  binance_pay: FAILED: ${why(e)}`);
+    return 1;
+  } finally {
+    bp.close();
+  }
 }
 
 export async function registerApiPixWebhook(o: ProvidersOptions, io: CliIo): Promise<number> {

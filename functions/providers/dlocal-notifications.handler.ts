@@ -5,43 +5,14 @@
  * with no answer is 502: dLocal sends it again, and the reconciliation job reads the payment back meanwhile). A
  * refund's notification settles the payment's pending refunds, each read back from dLocal (refunds-live.ts).
  */
-import { AppError } from '../../shared/domain/errors';
-import { receiveLocalNotification } from '../../shared/application/rails';
+import { receiveProviderNotification } from '../../shared/http/local-notification';
 import { httpHandler } from '../../shared/http/handler';
-import { recordProviderAmountMismatch, recordProviderCallbacks } from '../../shared/observability/provider-metrics';
-import { logger } from '../../shared/observability';
-import { paymentDeps } from '../../shared/wiring';
 import { DLOCAL } from '../../shared/adapters/providers/dlocal/dlocal.client';
 
 export const handler = httpHandler({
   route: 'dlocalNotifications',
   handler: async ({ event }) => {
-    const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
-    try {
-      const r = await receiveLocalNotification(paymentDeps(), DLOCAL, event.headers ?? {}, raw);
-      const unsettled = r.outcome === 'mismatch' || r.outcome === 'late';
-      recordProviderCallbacks(DLOCAL, {
-        Accepted: r.outcome === 'unknown' || unsettled ? 0 : 1,
-        Rejected: unsettled ? 1 : 0,
-        Unknown: r.outcome === 'unknown' ? 1 : 0,
-      });
-      if (unsettled) {
-        // Money dLocal collected that is not settled here: another amount, or a payment already closed. Pages.
-        recordProviderAmountMismatch(DLOCAL);
-        logger.error(
-          r.outcome === 'late'
-            ? 'dLocal reports paid a payment closed here: not settled'
-            : 'dLocal reports another amount than the payment’s: recorded, not settled',
-          { provider: DLOCAL },
-        );
-      }
-      return { body: { received: 1 } };
-    } catch (e) {
-      if (e instanceof AppError && e.code !== 'PROVIDER_UNAVAILABLE') {
-        recordProviderCallbacks(DLOCAL, { Accepted: 0, Rejected: 1, Unknown: 0 });
-        if (e.code === 'UNAUTHORIZED') logger.warn('dLocal notification refused: its signature does not verify', { provider: DLOCAL });
-      }
-      throw e;
-    }
+    await receiveProviderNotification(DLOCAL, event);
+    return { body: { received: 1 } };
   },
 });

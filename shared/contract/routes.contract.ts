@@ -18,7 +18,7 @@ import * as payin from '../http/views/payment.schemas';
 import * as payout from '../http/views/payout.schemas';
 import * as refunds from '../http/views/refund.schemas';
 import * as events from '../http/views/event.schemas';
-import { healthReport, openApiDocument, providerCallbackReceived, stpCallbackAnswer } from './system.schemas';
+import { binancePayAnswer, healthReport, openApiDocument, providerCallbackReceived, stpCallbackAnswer } from './system.schemas';
 import { providerTokenPath } from '../domain/providers.schemas';
 
 export type MediaKind = 'json' | 'html' | 'png' | 'redirect' | 'text';
@@ -238,6 +238,20 @@ export const ROUTE_CONTRACTS = {
     request: { path: pay.paymentPath },
     responses: {
       303: { description: "Read back from dLocal; the shopper is sent to the merchant's page or ours (Location).", kind: 'redirect' },
+    },
+    errors: ['PAYMENT_NOT_FOUND'],
+  },
+  binancePayNotifications: {
+    responses: ok(
+      binancePayAnswer,
+      'Handled: the order read back from Binance Pay and what it holds applied (unknown orders are acknowledged, nothing moves).',
+    ),
+    errors: ['NOT_FOUND', 'UNAUTHORIZED', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
+  },
+  binancePayReturn: {
+    request: { path: pay.paymentPath },
+    responses: {
+      303: { description: "Read back from Binance Pay; the shopper is sent to the merchant's page or ours (Location).", kind: 'redirect' },
     },
     errors: ['PAYMENT_NOT_FOUND'],
   },

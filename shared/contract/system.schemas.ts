@@ -20,6 +20,12 @@ export const openApiDocument = z.looseObject({
 /** A provider callback, handled: how many items it carried. */
 export const providerCallbackReceived = z.object({ received: z.number().int().min(0).meta({ example: 1 }) });
 
+/** Binance Pay's notifications are answered as its webhook page asks: a return code, no message. */
+export const binancePayAnswer = z.object({
+  returnCode: z.literal('SUCCESS'),
+  returnMessage: z.null(),
+});
+
 /** STP's callbacks are answered in STP's words: `recibido` (a state change), `confirmar` or `devolver` (a deposit). */
 export const stpCallbackAnswer = z.object({
   mensaje: z.enum(['recibido', 'confirmar', 'devolver']).meta({ example: 'recibido' }),

@@ -148,4 +148,33 @@ export const PROVIDER_ROUTES = [
     timeoutSeconds: 29,
     summary: "Back from dLocal's page (a bank, a wallet): the payment is read back, then the shopper goes to the merchant's page.",
   },
+  {
+    id: 'binancePayNotifications',
+    method: 'POST',
+    path: '/providers/binance-pay/notifications',
+    handler: 'functions/providers/binance-pay-notifications.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: null,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'raw',
+    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary:
+      "Binance Pay's order and refund notifications: the RSA signature verified over the raw body with Binance Pay's published " +
+      'key before it is read (401 if not); the order is read back from Binance Pay before it counts.',
+  },
+  {
+    id: 'binancePayReturn',
+    method: 'GET',
+    path: '/providers/binance-pay/return/{payment_id}',
+    handler: 'functions/providers/binance-pay-return.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 120,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary: "Back from Binance Pay's checkout: the order is read back, then the shopper goes to the merchant's page.",
+  },
 ] as const satisfies readonly RouteDefinition[];

@@ -160,6 +160,8 @@ describe.each(STAGES)('%s stage', (stage) => {
         'adyenReturn',
         'dlocalNotifications',
         'dlocalReturn',
+        'binancePayNotifications',
+        'binancePayReturn',
         'stpEstadoCallback',
         'stpAbonoCallback',
         'efiPixCallback',

@@ -93,10 +93,18 @@ describe('a bundle as cdk deploy builds it', () => {
     'stp/stp.connector.ts',
     'adyen/adyen.connector.ts',
     'dlocal/dlocal.connector.ts',
+    'binance-pay/binance-pay.connector.ts',
     '@adyen/api-library',
   ];
 
-  it.each(['createDirectPayment', 'apiPixCallback', 'adyenNotifications', 'stpAbonoCallback', 'dlocalNotifications'])(
+  it.each([
+    'createDirectPayment',
+    'apiPixCallback',
+    'adyenNotifications',
+    'stpAbonoCallback',
+    'dlocalNotifications',
+    'binancePayNotifications',
+  ])(
     '%s carries no connector at its import, each in a chunk it loads on demand',
     async (id) => {
       const entry = functionEntries(MANIFEST).find((e) => e.id === id)!;
@@ -109,7 +117,8 @@ describe('a bundle as cdk deploy builds it', () => {
         loaded.add(f);
         for (const i of outputs[f]!.imports) if (!i.external && i.kind === 'import-statement') visit(i.path);
       };
-      visit(Object.keys(outputs).find((f) => outputs[f]!.entryPoint)!);
+      // The handler's own output (each lazily loaded connector chunk is an entry point of esbuild's too).
+      visit(Object.keys(outputs).find((f) => outputs[f]!.entryPoint === entry.handlerFile)!);
       const inputsOf = (files: Iterable<string>) => [...files].flatMap((f) => Object.keys(outputs[f]!.inputs));
       const atImport = inputsOf(loaded);
       const lazy = inputsOf(Object.keys(outputs).filter((f) => f.endsWith('.mjs') && !loaded.has(f)));

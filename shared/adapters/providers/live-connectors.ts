@@ -10,6 +10,7 @@ import { efiLive } from './efi/efi.payout-port';
 import { assembleLiveProviders, type LiveProviders } from './live-providers';
 import type { ProvidersConfig } from './providers.config';
 import { stpConnectors } from './stp/stp.connector';
+import { binancePayConnectors } from './binance-pay/binance-pay.connector';
 
 export type { LiveProviders } from './live-providers';
 
@@ -20,5 +21,6 @@ export function buildLiveProviders(cfg: ProvidersConfig): LiveProviders {
     cfg.adyen ? adyenConnectors(cfg.adyen) : null,
     cfg.dlocal ? dlocalLive(cfg.dlocal) : null,
     cfg.efi ? efiLive(cfg.efi) : null,
+    cfg.binance_pay ? binancePayConnectors(cfg.binance_pay) : null,
   );
 }

@@ -17,6 +17,7 @@ import type { ApiPixConnectors } from './api-pix/api-pix.connector';
 import type { DlocalLive } from './dlocal/dlocal.payout-port';
 import type { EfiLive } from './efi/efi.payout-port';
 import type { StpConnectors } from './stp/stp.connector';
+import type { BinancePayConnectors } from './binance-pay/binance-pay.connector';
 import type { ProvidersConfig } from './providers.config';
 
 export interface LiveProviders {
@@ -26,6 +27,7 @@ export interface LiveProviders {
   readonly adyen: AdyenConnectors | null;
   readonly dlocal: DlocalLive | null;
   readonly efi: EfiLive | null;
+  readonly binancePay: BinancePayConnectors | null;
 }
 
 /** Each configured provider's connectors, in one object of the method kinds they serve. */
@@ -35,6 +37,7 @@ export function assembleLiveProviders(
   adyen: AdyenConnectors | null,
   dlocal: DlocalLive | null = null,
   efi: EfiLive | null = null,
+  binancePay: BinancePayConnectors | null = null,
 ): LiveProviders {
   const connectors: Connectors = {
     ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
@@ -47,21 +50,26 @@ export function assembleLiveProviders(
     ...(efi ? { pixDisputes: efi.pixDisputes, pixPayouts: efi.payouts, pixPayoutCallbacks: efi.payoutCallbacks } : {}),
     // dLocal payouts v3 (only with the document's dlocal.payouts block): bank transfers and their notifications.
     ...(dlocal?.payoutPort ? { bankPayouts: dlocal.payoutPort.payouts, bankPayoutNotifications: dlocal.payoutPort.notifications } : {}),
+    // Binance Pay: crypto orders (USDT), their signed notifications and refunds.
+    ...(binancePay
+      ? { heldCrypto: binancePay.payments, cryptoNotifications: binancePay.notifications, cryptoRefunds: binancePay.refunds }
+      : {}),
   };
-  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, dlocal, efi };
+  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, dlocal, efi, binancePay };
 }
 
 /** Every configured provider's connectors, each provider's module imported when the document names it. */
 export async function loadLiveProviders(cfg: ProvidersConfig): Promise<LiveProviders> {
-  const [apiPix, stp, adyen, dlocal, efi] = await Promise.all([
+  const [apiPix, stp, adyen, dlocal, efi, binancePay] = await Promise.all([
     cfg.api_pix ? import('./api-pix/api-pix.connector').then((m) => m.apiPixConnectors(cfg.api_pix!)) : null,
     cfg.stp ? import('./stp/stp.connector').then((m) => m.stpConnectors(cfg.stp!)) : null,
     cfg.adyen ? import('./adyen/adyen.connector').then((m) => m.adyenConnectors(cfg.adyen!)) : null,
     // Each provider's payout port module builds its connectors and adds the port (one chunk per provider).
     cfg.dlocal ? import('./dlocal/dlocal.payout-port').then((m) => m.dlocalLive(cfg.dlocal!)) : null,
     cfg.efi ? import('./efi/efi.payout-port').then((m) => m.efiLive(cfg.efi!)) : null,
+    cfg.binance_pay ? import('./binance-pay/binance-pay.connector').then((m) => m.binancePayConnectors(cfg.binance_pay!)) : null,
   ]);
-  return assembleLiveProviders(apiPix, stp, adyen, dlocal, efi);
+  return assembleLiveProviders(apiPix, stp, adyen, dlocal, efi, binancePay);
 }
 
 const closeAll = (p: LiveProviders) => {
@@ -70,6 +78,7 @@ const closeAll = (p: LiveProviders) => {
   p.adyen?.client.close();
   p.dlocal?.client.close();
   p.efi?.client.close();
+  p.binancePay?.close();
 };
 
 let cache: { key: string; providers: Promise<LiveProviders> } | null = null;

@@ -220,8 +220,10 @@ export async function applyLocalState(
         }
       }
       const until = Date.parse(current.expires_at ?? current.created_at) + VOUCHER_GRACE_SECONDS * 1000;
-      if (current.status === 'pending' && now.getTime() >= until) {
+      if ((current.status === 'pending' || current.status === 'processing') && now.getTime() >= until) {
         // Past its expiry and a grace for a last-minute payment's notification, and still open there: it expires here.
+        // A payment still `processing` (its create's answer was lost and the read-back carries no artefact, as a crypto
+        // order's query has no QR) was never shown to the shopper: it expires the same way, never stays open.
         return (await move(deps, current, 'expired', { expires_at: null })) ? 'expired' : 'closed';
       }
       if (awaitsProvider(current)) {
