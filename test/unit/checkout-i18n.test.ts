@@ -39,6 +39,21 @@ describe('message catalogs', () => {
     expect(es(variant(CATALOGS.es, 'result.cash.steps', 'PER'))).toBe(CATALOGS.es['result.cash.steps']);
   });
 
+  it("names Colombia's bank transfer Bre-B, Brazil's wallets, and USDT in every catalog", () => {
+    for (const id of ids) {
+      const t = translator(CATALOGS[id]);
+      expect(t(variant(CATALOGS[id], 'method.bank_transfer', 'COL'))).toBe('Bre-B');
+      expect(t(variant(CATALOGS[id], 'method.bank_transfer', 'PER'))).toBe(CATALOGS[id]['method.bank_transfer']);
+      expect(t(variant(CATALOGS[id], 'method.bank_transfer.desc', 'COL'))).toContain('Bre-B');
+      for (const wallet of ['Mercado Pago', 'PicPay', 'NuPay'])
+        expect(t(variant(CATALOGS[id], 'method.wallet.desc', 'BRA'))).toContain(wallet);
+      expect(t('method.crypto')).toMatch(/^USDT \(/);
+      expect(t('pay.button.crypto', { amount: '$ 1' })).toContain('$ 1');
+      expect(t('pay.button.crypto', { amount: '$ 1' })).toContain('USDT');
+    }
+    expect(CATALOGS.en['method.crypto.desc']).toBe('Pay in USDT with Binance Pay: scan the QR or open the payment page.');
+  });
+
   it('names every country document in every catalog', () => {
     for (const id of ids)
       for (const c of COUNTRY_CODES) expect((CATALOGS[id] as Record<string, string>)[`field.document.${c}`]).toBeTruthy();

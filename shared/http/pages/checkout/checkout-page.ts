@@ -49,20 +49,44 @@ const field = (id: string, label: string, attrs: string, value = '', extra = '')
     `${extra}<p id="f-${id}-err" class="err" hidden></p></div>`,
   ].join('');
 
+/** The wallets of Brazil's wallet method (svc-mt-9) by name: brands, the same in every language. */
+const WALLET_NAMES: Readonly<Record<string, string>> = { mercado_pago: 'Mercado Pago', picpay: 'PicPay', nupay: 'NuPay' };
+
+/**
+ * One tile per method: its radio carries the method code the page sends (two codes may share a kind in a country), and
+ * a wallet method served by a single named wallet carries that wallet (sent without asking).
+ */
 function tiles(s: CheckoutPageState, t: Translate, country: CountryCode) {
   return s.methods
     .map((m, i) => {
-      const name = t(`method.${m.id}` as MessageKey);
+      const name = t(variant(CATALOGS.en, `method.${m.id}` as MessageKey, country));
       const desc = t(variant(CATALOGS.en, `method.${m.id}.desc` as MessageKey, country));
+      const wallet = m.wallets?.length === 1 ? ` data-wallet="${esc(m.wallets[0]!)}"` : '';
       return [
         `<label class="tile">`,
-        `<input type="radio" name="payment_method" value="${m.id}"${i === 0 ? ' checked' : ''} aria-describedby="d-${m.id}">`,
+        `<input type="radio" name="payment_method" value="${m.id}" data-method-code="${esc(m.method_code)}"${wallet}${
+          i === 0 ? ' checked' : ''
+        } aria-describedby="d-${m.id}">`,
         METHOD_ICONS[m.id as PaymentMethod],
         `<span><span class="tile-name">${esc(name)}</span><span class="tile-desc" id="d-${m.id}">${esc(desc)}</span></span>`,
         `<span class="tile-check" aria-hidden="true"></span></label>`,
       ].join('');
     })
     .join('');
+}
+
+/** The choice of wallet by name when the wallet method has several (shown while its tile is chosen, as the card fields). */
+function walletChoice(s: CheckoutPageState, t: Translate) {
+  const wallets = s.methods.find((m) => m.id === 'wallet')?.wallets ?? [];
+  if (wallets.length < 2) return '';
+  const options = wallets
+    .map(
+      (w, i) =>
+        `<label class="tile"><input type="radio" name="wallet" value="${esc(w)}"${i === 0 ? ' checked' : ''}>` +
+        `<span class="tile-name">${esc(WALLET_NAMES[w] ?? w)}</span><span class="tile-check" aria-hidden="true"></span></label>`,
+    )
+    .join('');
+  return `<fieldset id="wallet-fields" hidden><legend>${esc(t('wallet.legend'))}</legend><div class="tiles">${options}</div></fieldset>`;
 }
 
 const POSTAL_CODE_ATTRS = 'inputmode="numeric" autocomplete="postal-code" required maxlength="9"';
@@ -112,7 +136,7 @@ ${field('street', t('address.street'), 'autocomplete="address-line1" required ma
       : '';
   return `<div id="alert" class="alert" role="alert" hidden></div>
 <form id="pay" novalidate>
-<fieldset><legend>${esc(t('methods.legend'))}</legend><div class="tiles">${tiles(s, t, s.country)}</div></fieldset>
+<fieldset><legend>${esc(t('methods.legend'))}</legend><div class="tiles">${tiles(s, t, s.country)}</div></fieldset>${walletChoice(s, t)}
 <fieldset><legend>${esc(t('details.legend'))}</legend>
 ${field('name', t('field.name'), 'autocomplete="name" required maxlength="200"', c.name)}
 ${field('email', t('field.email'), 'type="email" autocomplete="email" required maxlength="254"', c.email)}

@@ -29,6 +29,7 @@ const result = byId('result')!;
 const submit = byId<HTMLButtonElement>('submit')!;
 const cardBox = byId('card-fields');
 const addressBox = byId('address-fields');
+const walletBox = byId('wallet-fields');
 const ADDRESS = ['postal_code', 'state', 'street', 'house_number', 'city'];
 const input = (name: string) => byId<HTMLInputElement>(`f-${name}`);
 
@@ -38,8 +39,8 @@ let pollTimer = 0;
 let actedAt = Date.now();
 let tick = 0;
 
-const method = () =>
-  (form.querySelector<HTMLInputElement>('input[name=payment_method]:checked')?.value ?? '') as PagePayment['payment_method'];
+const chosen = () => form.querySelector<HTMLInputElement>('input[name=payment_method]:checked');
+const method = () => (chosen()?.value ?? '') as PagePayment['payment_method'];
 
 function showAlert(text: string | null) {
   alertBox.textContent = text ?? '';
@@ -76,6 +77,7 @@ const SUBMIT_LABEL: Readonly<Record<string, MessageKey>> = {
   wallet: 'pay.button.wallet',
   pse: 'pay.button.pse',
   payin: 'pay.button.payin',
+  crypto: 'pay.button.crypto',
 };
 
 /** What the button says while the browser leaves for a redirect: the wallet, PSE, the online banking, else the bank's 3-D Secure. */
@@ -83,12 +85,14 @@ const REDIRECT_LABEL: Readonly<Record<string, MessageKey>> = {
   wallet: 'pay.redirect_wallet',
   pse: 'pay.redirect_pse',
   payin: 'pay.redirect_payin',
+  crypto: 'pay.redirect_crypto',
 };
 
 function syncMethod() {
   const m = method();
   if (cardBox) cardBox.hidden = m !== 'card';
   if (addressBox) addressBox.hidden = m !== 'boleto';
+  if (walletBox) walletBox.hidden = m !== 'wallet';
   submit.textContent = t(SUBMIT_LABEL[m] ?? 'pay.button.voucher', { amount: ctx.amount });
 }
 
@@ -114,6 +118,11 @@ function body(kind: string) {
   const customer: Record<string, string> = { name: value('name'), email: value('email'), document: value('document') };
   if (value('phone')) customer.phone = value('phone');
   const out: Record<string, unknown> = { session_id: model.sessionId, payment_method: kind, customer };
+  // The chosen tile's method code (Colombia's Bre-B and PSE are two codes) and, for Brazil's wallets, the wallet named.
+  const tile = chosen();
+  if (tile?.dataset.methodCode) out.method_code = tile.dataset.methodCode;
+  const wallet = form.querySelector<HTMLInputElement>('input[name=wallet]:checked')?.value ?? tile?.dataset.wallet;
+  if (kind === 'wallet' && wallet) out.wallet = wallet;
   if (kind === 'card') {
     const exp = parseExpiry(value('expiry'));
     const installments = Number(byId<HTMLSelectElement>('f-installments')?.value ?? 1);
@@ -289,7 +298,16 @@ async function pay(kind: string) {
   }
 }
 
-const NOT_ARTEFACT = new Set(['success', 'payment_id', 'status', 'payment_method', 'expires_at', 'pix_qr_code', 'redirect_url']);
+const NOT_ARTEFACT = new Set([
+  'success',
+  'payment_id',
+  'status',
+  'payment_method',
+  'expires_at',
+  'pix_qr_code',
+  'qr_code_image',
+  'redirect_url',
+]);
 
 /** The process response as the status endpoint's payment view. */
 function fromProcess(j: Record<string, unknown>): PagePayment {
@@ -303,7 +321,7 @@ function fromProcess(j: Record<string, unknown>): PagePayment {
     status: j.status as PagePayment['status'],
     payment_method: j.payment_method as PagePayment['payment_method'],
     expires_at: str(j.expires_at),
-    pix_qr_code: str(j.pix_qr_code),
+    pix_qr_code: str(j.pix_qr_code) ?? str(j.qr_code_image),
     failure_code: null,
     redirect_url: null,
     artefact,

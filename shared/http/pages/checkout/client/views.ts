@@ -47,6 +47,50 @@ const ticketFacts = (c: ViewContext, a: Readonly<Record<string, string>>) =>
 const ticketBarcode = (c: ViewContext, a: Readonly<Record<string, string>>) =>
   a.barcode ? [copy(c, 'ticket-barcode', c.t('result.ticket.barcode'), a.barcode)] : [];
 
+const qrImage = (p: PagePayment, alt: string) =>
+  p.pix_qr_code ? h('img', { class: 'qr', src: p.pix_qr_code, width: '220', height: '220', alt }) : null;
+
+/** A quoted crypto amount (up to 8 decimals) as the locale writes numbers, with its currency: "20,10 USDT". */
+const cryptoAmount = (tag: string, amount: string, currency: string) =>
+  `${new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: 8 }).format(Number(amount))} ${currency}`;
+
+/**
+ * A payment paid by scanning a QR: a crypto order (its USDT quote beside the session's amount, and the provider's
+ * checkout page: Binance Pay live, the sandbox's own page in test mode), or a Bre-B transfer (the code to copy too).
+ */
+function qrView(c: ViewContext, p: PagePayment): HTMLElement[] {
+  const a = p.artefact;
+  const { t } = c;
+  if (p.payment_method === 'crypto') {
+    const quoted = a.crypto_amount ? cryptoAmount(c.model.tag, a.crypto_amount, a.crypto_currency ?? 'USDT') : null;
+    return [
+      title(t('result.crypto.title')),
+      h('p', { class: 'steps' }, t('result.crypto.steps')),
+      facts([
+        [t('result.amount'), c.amount],
+        ...(quoted ? [[t('result.crypto.amount', { currency: a.crypto_currency ?? 'USDT' }), quoted] as [string, string]] : []),
+      ]),
+      qrImage(p, t('result.crypto.qr_alt', { amount: quoted ?? c.amount })),
+      a.checkout_url
+        ? h(
+            'a',
+            { class: 'btn', id: 'crypto-checkout', href: a.checkout_url, target: '_blank', rel: 'noopener' },
+            t('result.crypto.open'),
+            h('span', { class: 'sr-only' }, ` ${t('result.new_tab')}`),
+          )
+        : null,
+    ].filter(Boolean) as HTMLElement[];
+  }
+  const breb = p.payment_method === 'bank_transfer';
+  return [
+    title(t(breb ? 'result.breb.title' : 'result.qr.title')),
+    h('p', { class: 'steps' }, t(breb ? 'result.breb.steps' : 'result.qr.steps')),
+    facts([[t('result.amount'), c.amount]]),
+    qrImage(p, t('result.qr.qr_alt', { amount: c.amount })),
+    copy(c, 'qr-code', t('result.qr.code'), a.qr_code ?? ''),
+  ].filter(Boolean) as HTMLElement[];
+}
+
 function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
   const a = p.artefact;
   const { t } = c;
@@ -55,14 +99,14 @@ function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
   // continue there.
   if (p.redirect_url && p.payment_method !== 'card' && p.payment_method !== 'wallet' && Object.keys(a).length === 0)
     return [title(t('pay.redirect_bank')), h('a', { class: 'btn', href: p.redirect_url }, t('pay.button', { amount: c.amount }))];
+  // Scanned, whatever the kind (a live Bre-B transfer, a crypto order); the sandbox's Bre-B gives account details instead.
+  if (a.qr_code || p.payment_method === 'crypto') return qrView(c, p);
   switch (p.payment_method) {
     case 'pix':
       return [
         title(t('result.pix.title')),
         h('p', { class: 'steps' }, t('result.pix.steps')),
-        p.pix_qr_code
-          ? h('img', { class: 'qr', src: p.pix_qr_code, width: '220', height: '220', alt: t('result.pix.qr_alt', { amount: c.amount }) })
-          : null,
+        qrImage(p, t('result.pix.qr_alt', { amount: c.amount })),
         copy(c, 'pix-code', t('result.pix.code'), a.pix_code ?? ''),
       ].filter(Boolean) as HTMLElement[];
     case 'boleto': {
@@ -136,6 +180,9 @@ function artefactView(c: ViewContext, p: PagePayment): HTMLElement[] {
 const another = (c: ViewContext) =>
   h('button', { type: 'button', class: 'link no-print', 'data-action': 'change' }, c.t('result.change_method'));
 
+/** Paid by scanning a QR (PIX, Bre-B, a crypto order): a short-lived code, so the page counts its time down. */
+const scanned = (p: PagePayment) => p.payment_method === 'pix' || p.payment_method === 'crypto' || Boolean(p.artefact.qr_code);
+
 /** An open payment: its artefact, the live status and the ways out. */
 export function paymentView(c: ViewContext, p: PagePayment): HTMLElement[] {
   const voucher = p.payment_method !== 'card' && p.payment_method !== 'wallet';
@@ -145,12 +192,7 @@ export function paymentView(c: ViewContext, p: PagePayment): HTMLElement[] {
     c.model.sandbox && voucher && p.payment_method !== 'pse' && p.payment_method !== 'payin'
       ? h('p', { class: 'small no-print' }, h('a', { href: `/sandbox/pay/${p.payment_id}` }, c.t('result.sandbox_pay')))
       : null;
-  return [
-    ...artefactView(c, p),
-    ...(voucher ? waiting(c, p, p.payment_method === 'pix') : []),
-    ...(sandbox ? [sandbox] : []),
-    h('p', {}, another(c)),
-  ];
+  return [...artefactView(c, p), ...(voucher ? waiting(c, p, scanned(p)) : []), ...(sandbox ? [sandbox] : []), h('p', {}, another(c))];
 }
 
 export function paidView(c: ViewContext, next: string): HTMLElement[] {
@@ -163,9 +205,14 @@ export function paidView(c: ViewContext, next: string): HTMLElement[] {
 
 export function expiredView(c: ViewContext, p: PagePayment): HTMLElement[] {
   const pix = p.payment_method === 'pix';
+  const qr = !pix && scanned(p);
   return [
-    title(c.t(pix ? 'result.pix.expired' : 'result.expired')),
-    h('button', { type: 'button', class: 'btn', 'data-action': 'retry' }, c.t(pix ? 'result.pix.retry' : 'result.retry')),
+    title(c.t(pix ? 'result.pix.expired' : qr ? 'result.qr.expired' : 'result.expired')),
+    h(
+      'button',
+      { type: 'button', class: 'btn', 'data-action': 'retry' },
+      c.t(pix ? 'result.pix.retry' : qr ? 'result.qr.retry' : 'result.retry'),
+    ),
     h('p', {}, another(c)),
   ];
 }
