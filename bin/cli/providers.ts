@@ -20,6 +20,9 @@ import { ProviderRejected, ProviderUnavailable } from '../../shared/application/
 import { stpConnectors } from '../../shared/adapters/providers/stp/stp.connector';
 import { stpSigner } from '../../shared/adapters/providers/stp/stp.signer';
 import type { CliIo } from './io';
+import { LIVE_METHODS, servedWallets } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
+import type { CountryCode } from '../../shared/domain/geo';
+import type { WalletChoice } from '../../shared/domain/payments/methods';
 
 export interface ProvidersOptions {
   readonly providers?: string;
@@ -109,6 +112,7 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
           : '  dlocal: FAILED: dLocal holds a payment for a random order (unexpected)',
       );
       if ('outcome' in state) failures++;
+      failures += await checkDlocalMethods(live.dlocal.payments, cfg.dlocal.wallets, io);
     } catch (e) {
       io.out(`  dlocal: FAILED: ${why(e)}`);
       failures++;
@@ -118,6 +122,39 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
   }
   if (live.binancePay && cfg.binance_pay) failures += await checkBinancePay(live.binancePay, cfg.binance_pay.base_url, io);
   return failures ? 1 : 0;
+}
+
+/**
+ * Each payment_method_id we would send (LIVE_METHODS, the served wallets) against the account's own method list
+ * (dLocal's GET /payments-methods?country=): an id the account does not list would make every such payment fail, so
+ * it fails the check, naming the method code and what dLocal lists instead.
+ */
+async function checkDlocalMethods(
+  payments: NonNullable<LiveProviders['dlocal']>['payments'],
+  wallets: readonly WalletChoice[] | undefined,
+  io: CliIo,
+): Promise<number> {
+  const byCountry = new Map<CountryCode, Array<{ code: string; id: string; flow: string }>>();
+  for (const [code, m] of Object.entries(LIVE_METHODS)) {
+    const ids = m.wallets ? servedWallets(m, wallets).map((w) => m.wallets![w]) : [m.paymentMethodId];
+    for (const id of ids) byCountry.set(m.country, [...(byCountry.get(m.country) ?? []), { code, id, flow: m.flow }]);
+  }
+  let failures = 0;
+  for (const [country, ours] of byCountry) {
+    const listed = await payments.listMethods(country);
+    const missing = ours.filter((o) => !listed.some((l) => l.id === o.id && (!l.allowed_flows || l.allowed_flows.includes(o.flow))));
+    if (missing.length === 0) {
+      io.out(`  dlocal: ${country} methods listed by the account: ${ours.map((o) => `${o.code} ${o.id}`).join(', ')}`);
+      continue;
+    }
+    failures++;
+    const theirs = listed.map((l) => `${l.id}${l.name ? ` (${l.name})` : ''}`).join(', ') || 'none';
+    io.out(
+      `  dlocal: FAILED: ${country}: the account lists no ${missing.map((o) => `${o.id} ${o.flow} for ${o.code}`).join(', ')}; ` +
+        `its methods: ${theirs}. Those payments would fail: correct LIVE_METHODS (dlocal.transformers.ts) or the account.`,
+    );
+  }
+  return failures;
 }
 
 /** A signed query of an order that cannot exist: Binance Pay answers "not found" only once the signature passed. */

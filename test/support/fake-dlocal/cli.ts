@@ -51,7 +51,7 @@ mkdirSync(dirname(out), { recursive: true });
 const existing = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
 writeFileSync(out, `${JSON.stringify({ ...existing, dlocal: dlocal.dlocalConfig() }, null, 2)}\n`, { mode: 0o600 });
 
-const OPS: readonly FakeDlocalOp[] = ['payments', 'payment', 'order', 'refunds', 'refund', 'token', 'payouts', 'payout'];
+const OPS: readonly FakeDlocalOp[] = ['payments', 'payment', 'order', 'refunds', 'refund', 'token', 'payouts', 'payout', 'methods'];
 const signing = (v: unknown): Signing => (v === 'forged' || v === 'none' ? v : 'good');
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 

@@ -24,6 +24,7 @@ import { makeCertificates } from '../fake-psp/certificates';
 import {
   DlocalError,
   DlocalState,
+  methodList,
   type FakeDlocalOp,
   type FakePayment,
   type FakePayout,
@@ -54,6 +55,8 @@ export interface FakeDlocal {
   payout(externalId: string): FakePayout | undefined;
   /** An open Bre-B payment's QR as dLocal answers it (the ticket's qr_code and expiration_date), or null. */
   qrOf(orderId: string): { qr_code: string; expiration_date: string } | null;
+  /** Leaves a method (`BR:PP`) out of the account's method list, as an account that does not have it. */
+  withholdMethod(key: string): void;
   refund(id: string): FakeRefund | undefined;
   /** The refunds dLocal holds for one of our refund references (order_refund_id): more than one is a double refund. */
   refundsFor(orderRefundId: string): FakeRefund[];
@@ -101,6 +104,7 @@ function opOf(method: string, path: string): FakeDlocalOp | null {
   if (method === 'POST' && path === '/refunds') return 'refunds';
   if (method === 'GET' && /^\/refunds\/[^/]+$/.test(path)) return 'refund';
   if (method === 'POST' && path === '/oauth/token') return 'token';
+  if (method === 'GET' && path === '/payments-methods') return 'methods';
   if (method === 'POST' && path === '/payouts/v3') return 'payouts';
   if (method === 'GET' && path === '/payouts/v3') return 'payout';
   return null;
@@ -115,6 +119,8 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
   const clientSecret = randomBytes(24).toString('base64url');
   let origin = '';
   const state = new DlocalState(() => origin, clientId, clientSecret);
+  /** Methods the account does not have (`COUNTRY:ID`): left out of GET /payments-methods. */
+  const withheldMethods = new Set<string>();
   const requests: Array<{ method: string; path: string; body: unknown; headers: IncomingMessage['headers']; at: number }> = [];
   const sockets = new Set<Socket>();
   const hung = new Set<ServerResponse>();
@@ -181,6 +187,14 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       return [200, state.payoutObject(p)];
     }
     checkSigned(op, req, text);
+    if (op === 'methods') {
+      const country = query.get('country') ?? '';
+      if (!/^[A-Z]{2}$/.test(country)) {
+        state.violations.push(`GET /payments-methods without a country (${country})`);
+        throw new DlocalError(400, 5000, 'Invalid request.');
+      }
+      return [200, methodList(country, withheldMethods)];
+    }
     const last = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
     switch (op) {
       case 'payments':
@@ -310,6 +324,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     violations: state.violations,
     payment: (orderId) => state.byOrderId.get(orderId),
     payout: (externalId) => state.byExternalId.get(externalId),
+    withholdMethod: (key) => void withheldMethods.add(key),
     qrOf(orderId) {
       const p = state.byOrderId.get(orderId);
       const t = p ? (state.paymentObject(p).ticket as { qr_code?: string; expiration_date: string } | undefined) : undefined;

@@ -17,7 +17,7 @@ import {
   type PayoutStatus,
 } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
 
-export type FakeDlocalOp = 'payments' | 'payment' | 'order' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout';
+export type FakeDlocalOp = 'payments' | 'payment' | 'order' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout' | 'methods';
 /** A status answered instead; no answer at all; or the request done and its answer lost. */
 /** A status (with dLocal's numeric `code` for a refusal, e.g. 514 insufficient funds), no answer, or a lost answer. */
 /** A scripted failure: an error status, no answer, the work done but its answer lost, or a slow (but right) answer. */
@@ -130,6 +130,27 @@ export const FAKE_METHODS: Readonly<Record<string, FakeMethod>> = {
   'BR:PP': { currency: 'BRL', type: 'WALLET', flows: ['REDIRECT'] },
   'BR:NU': { currency: 'BRL', type: 'WALLET', flows: ['REDIRECT'] },
 };
+
+/**
+ * The account's methods in a country as dLocal's search answers them (GET /payments-methods?country=, "The Payment
+ * Method Object": id, type, name, country, logo, allowed_flows), less those a test withheld (an account that does not
+ * have them).
+ */
+export function methodList(country: string, withheld: ReadonlySet<string>) {
+  return Object.entries(FAKE_METHODS)
+    .filter(([key]) => key.startsWith(`${country}:`) && !withheld.has(key))
+    .map(([key, m]) => {
+      const id = key.slice(country.length + 1);
+      return {
+        id,
+        type: m.type,
+        name: `Method ${id}`,
+        country: [country],
+        logo: `https://fake.dlocal.test/logos/${id}.png`,
+        allowed_flows: m.flows,
+      };
+    });
+}
 
 /** A Bre-B QR's content as an EMVCo payload (payload format 01, the order's id, the amount, CRC left as zeros). */
 function emvPayload(p: { id: string; request: CreatePaymentRequest }): string {

@@ -21,7 +21,15 @@ import {
 import { logger } from '../../../observability';
 import type { DlocalConfig } from '../providers.config';
 import { DLOCAL, dlocalClient, type DlocalAnswer, type DlocalClient } from './dlocal.client';
-import { orderSchema, paymentSchema, payoutSchema, type CreatePaymentRequest, type DlocalPayment } from './dlocal.schemas';
+import {
+  orderSchema,
+  paymentMethodListSchema,
+  paymentSchema,
+  payoutSchema,
+  type CreatePaymentRequest,
+  type DlocalMethodListing,
+  type DlocalPayment,
+} from './dlocal.schemas';
 import { dlocalRefunds } from './dlocal.refunds';
 import {
   ALPHA2,
@@ -49,6 +57,8 @@ export type { LocalPaymentArtefact, LocalPaymentRequest, LocalPaymentState } fro
 export interface DlocalPayments extends HeldLocalPaymentConnector {
   /** The method codes and countries dLocal serves live (LIVE_METHODS). */
   serves(methodCode: string, country: CountryCode): boolean;
+  /** The account's methods in a country as dLocal lists them (`providers check` compares LIVE_METHODS's ids). */
+  listMethods(country: CountryCode): Promise<DlocalMethodListing[]>;
 }
 
 export interface BankPayoutConnector {
@@ -149,6 +159,12 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
     serves: (methodCode, country) => liveMethodOf(methodCode, country) !== null,
     flowOf: (methodCode, country) => liveMethodOf(methodCode, country)?.artefact ?? null,
     walletsOf: (methodCode, country) => servedWallets(liveMethodOf(methodCode, country), cfg.wallets),
+    async listMethods(country) {
+      const path = `/payments-methods?country=${ALPHA2[country]}`;
+      const a = await client.payins({ op: 'methods', method: 'GET', path, schema: paymentMethodListSchema, retry: true });
+      if ('refused' in a) throw new ProviderUnavailable(DLOCAL, 'methods', `dLocal refused the method list (${a.refused.status})`);
+      return a.ok;
+    },
     async create(req) {
       const m = liveMethodOf(req.methodCode, req.country);
       if (!m || m.currency !== req.currency) throw new ProviderRejected(DLOCAL, 'payments', 'method_not_available', 0);

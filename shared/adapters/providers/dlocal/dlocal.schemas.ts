@@ -235,3 +235,17 @@ export const payoutSchema = z.looseObject({
   country: z.optional(alpha2),
 });
 export type DlocalPayout = z.infer<typeof payoutSchema>;
+
+/**
+ * The account's methods in a country (GET /payments-methods?country=, reference/payment-method-object "The Payment
+ * Method Object": id, type, name, country, logo, allowed_flows): what `providers check` compares our ids against.
+ */
+export const paymentMethodListSchema = z.array(
+  z.looseObject({
+    id: z.string(),
+    type: z.optional(z.string()),
+    name: z.optional(z.string()),
+    allowed_flows: z.optional(z.array(z.string())),
+  }),
+);
+export type DlocalMethodListing = z.infer<typeof paymentMethodListSchema>[number];
