@@ -54,6 +54,9 @@ const sentFor = (refundId: string) =>
       q.path === '/refunds' &&
       (q.body as { order_refund_id?: string }).order_refund_id === refundReferenceOf(refundId),
   ).length;
+/** Read-backs of one refund by our reference, GET /orders/{order_refund_id} (dLocal's "Retrieve an order" of a refund). */
+const readBacks = (refundId: string) =>
+  fake.requests.filter((q) => q.method === 'GET' && q.path === `/orders/${refundReferenceOf(refundId)}`).length;
 const resume = () => {
   const grace = settlementGraceSeconds();
   return resumeSettlements(settlementDeps(), new Date(Date.now() + (grace + 5) * 1000), grace);
@@ -146,9 +149,10 @@ describe('live refunds of dLocal payments', () => {
     expect((await storedRefund(refundId)).status).toBe('pending');
 
     fake.setRefundStatus(held.id, 'SUCCESS');
-    const reads = fake.requests.filter((q) => q.path.endsWith('/refunds') && q.method === 'GET').length;
+    // Read back by our reference: GET /orders/{order_refund_id}, once per notification.
+    const reads = readBacks(refundId);
     expect((await fake.notifyRefund(held.id)).status).toBe(200);
-    expect(fake.requests.filter((q) => q.path.endsWith('/refunds') && q.method === 'GET').length).toBe(reads + 1);
+    expect(readBacks(refundId)).toBe(reads + 1);
     expect((await storedRefund(refundId)).status).toBe('succeeded');
     await refundWebhook(refundId, 'refund.succeeded');
     // A duplicate, then a stale PENDING copy (out of order): nothing more moves.
@@ -207,9 +211,10 @@ describe('live refunds of dLocal payments', () => {
     fake.failNext('refund', { status: 503 }, 2);
     const r = await refund(id, { amount: 10 });
     const refundId = r.body.refund_id as string;
-    // The read-back got no answer (retried once): nothing was sent.
-    await until('read-back tried', () => fake.requests.some((q) => q.method === 'GET' && q.path.endsWith('/refunds')));
+    // The read-back by our reference got no answer (retried once): nothing was sent.
+    await until('read-back tried twice', () => readBacks(refundId) === 2);
     await new Promise((res) => setTimeout(res, 500));
+    expect(readBacks(refundId)).toBe(2);
     expect(sentFor(refundId)).toBe(0);
     expect((await storedRefund(refundId)).status).toBe('pending');
     fake.nextRefund('SUCCESS');

@@ -1,14 +1,14 @@
 /**
- * Live local pay-ins through dLocal (issue 32), over real HTTP on the local engines against the fake dLocal: what
- * discovery offers live, Colombia's PSE (`pse`, svc-mt-14, dLocal's PC) and its bank transfer (svc-mt-17, which dLocal
- * does not serve: METHOD_NOT_AVAILABLE, nothing written, nor Ecuador's, svc-mt-26), Argentina's bank transfer (svc-mt-25,
- * dLocal's IO by redirect), Peru's online banking (`payin`, svc-mt-3, which dLocal does
- * not serve either: METHOD_NOT_AVAILABLE, nothing sent, nothing written), a redirect payment (a Peruvian bank transfer) paid on
- * dLocal's page and settled only after its notification is verified and the payment read back (balance, ledger,
- * signed webhook), the shopper's return to the merchant's success_url, a PagoEfectivo CIP ticket shown and expired, a
- * forged notification (401, nothing moves), duplicate and out-of-order notifications, a missed one found by the
- * reconciliation job, a create with no answer (the same order when read back, never a second one), and another amount
- * recorded and alarmed, never settled.
+ * Live local pay-ins through dLocal (issues 32 and 41), over real HTTP on the local engines against the fake dLocal: what
+ * discovery offers live, Colombia's PSE (`pse`, svc-mt-14, dLocal's PC) beside its Bre-B bank transfer (svc-mt-17,
+ * offered live; its QR is tested in live-dlocal-new-rows.test.ts), Ecuador's bank transfer (svc-mt-26, which dLocal
+ * does not serve: METHOD_NOT_AVAILABLE, nothing written, nothing sent), Argentina's bank transfer (svc-mt-25, dLocal's
+ * IO by redirect), Peru's online banking (`payin`, svc-mt-3, dLocal's BCP by redirect), a redirect payment (a Peruvian
+ * bank transfer) paid on dLocal's page and settled only after its notification is verified and the payment read back
+ * (balance, ledger, signed webhook), the shopper's return to the merchant's success_url, a PagoEfectivo CIP ticket
+ * shown and expired, a forged notification (401, nothing moves), duplicate and out-of-order notifications, a missed
+ * one found by the reconciliation job, a create with no answer (the same order when read back, never a second one),
+ * and another amount recorded and alarmed, never settled.
  */
 import '../support/log-level-info';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -88,14 +88,16 @@ describe('live local pay-ins through dLocal', () => {
       )
         .map((m) => m.method_code)
         .sort();
-    expect(await codes('PER')).toEqual(['svc-mt-11', 'svc-mt-12', 'svc-mt-13']);
-    // PSE is svc-mt-14; svc-mt-17 (a transfer to an account shown) has no dLocal method and is not offered live.
-    expect(await codes('COL')).toEqual(['svc-mt-14', 'svc-mt-15', 'svc-mt-16']);
+    // Peru's online banking (svc-mt-3) is dLocal's BCP.
+    expect(await codes('PER')).toEqual(['svc-mt-11', 'svc-mt-12', 'svc-mt-13', 'svc-mt-3']);
+    // PSE is svc-mt-14; svc-mt-17 is dLocal's Bre-B QR.
+    expect(await codes('COL')).toEqual(['svc-mt-14', 'svc-mt-15', 'svc-mt-16', 'svc-mt-17']);
     expect(await codes('CHL')).toEqual(['svc-mt-18', 'svc-mt-19']);
-    // Argentina's bank transfer is dLocal's IO; dLocal documents no Ecuadorian bank transfer (svc-mt-26).
+    // Argentina's bank transfer is dLocal's IO; dLocal's Ecuadorian bank transfer (svc-mt-26) is not read as served.
     expect(await codes('ARG')).toEqual(['svc-mt-25']);
     expect(await codes('ECU')).toEqual([]);
-    expect(await codes('BRA')).toEqual([]);
+    // Brazil: Pix via Open Finance (svc-mt-7) and the wallets (svc-mt-9); no binance_pay block, so no crypto (svc-mt-4).
+    expect(await codes('BRA')).toEqual(['svc-mt-7', 'svc-mt-9']);
   });
 
   it('PSE in Colombia (pse, svc-mt-14): offered by the live session, created at dLocal as PC by redirect, recorded as pse', async () => {
@@ -103,7 +105,7 @@ describe('live local pay-ins through dLocal', () => {
     const session = await api.createSession({ amount: 85_000, currency: 'COP', country: 'COL' });
     expect(session.status).toBe(200);
     const sessionId = session.body.session_id as string;
-    // Enabled live: what dLocal serves in Colombia (cards need Adyen, not configured here; svc-mt-17 has no dLocal method).
+    // Enabled live: what dLocal serves in Colombia (cards need Adyen, not configured here), Bre-B (svc-mt-17) among them.
     const offered = (await api.getSession(sessionId)).body.available_methods as Array<{
       id: string;
       method_code: string;
@@ -111,13 +113,14 @@ describe('live local pay-ins through dLocal', () => {
     }>;
     expect(offered.filter((m) => m.enabled).map((m) => [m.id, m.method_code])).toEqual([
       ['pse', 'svc-mt-14'],
+      ['bank_transfer', 'svc-mt-17'],
       ['cash', 'svc-mt-16'],
       ['wallet', 'svc-mt-15'],
     ]);
-    // The hosted page shows only those: PSE, and no Colombian bank transfer.
+    // The hosted page shows those, each tile with its method code: PSE and the Bre-B bank transfer apart.
     const html = await (await fetch(`${stack.baseUrl}/checkout/${sessionId}`, { headers: { 'accept-language': 'es-CO' } })).text();
-    expect(html).toContain('value="pse"');
-    expect(html).not.toContain('value="bank_transfer"');
+    expect(html).toContain('value="pse" data-method-code="svc-mt-14"');
+    expect(html).toContain('value="bank_transfer" data-method-code="svc-mt-17"');
     const r = await api.process(sessionId, 'pse', { customer: colombian });
     expect(r.status).toBe(200);
     const id = r.body.payment_id as string;
@@ -178,7 +181,6 @@ describe('live local pay-ins through dLocal', () => {
   });
 
   it.each([
-    { country: 'COL', currency: 'COP', amount: 85_000, code: 'svc-mt-17', customer: colombian },
     {
       country: 'ECU',
       currency: 'USD',
@@ -204,24 +206,47 @@ describe('live local pay-ins through dLocal', () => {
     expect((await api.getSession(sessionId)).body).toMatchObject({ status: 'pending', payment_id: null });
   });
 
-  it('Peru’s online banking (payin, svc-mt-3) has no dLocal method: not offered live, METHOD_NOT_AVAILABLE, nothing sent', async () => {
+  it('Peru’s online banking (payin, svc-mt-3): offered live, created at dLocal as BCP (BC) by redirect, paid and settled', async () => {
     const api = payments(stack, merchant as TestMerchant);
+    const before = await balance();
     const session = await api.createSession({ amount: 150, currency: 'PEN', country: 'PER' });
     expect(session.status).toBe(200);
     const sessionId = session.body.session_id as string;
-    const offered = (await api.getSession(sessionId)).body.available_methods as Array<{ id: string; enabled: boolean }>;
-    expect(offered.filter((m) => m.enabled).map((m) => m.id)).not.toContain('payin');
+    const offered = (await api.getSession(sessionId)).body.available_methods as Array<{
+      id: string;
+      method_code: string;
+      enabled: boolean;
+    }>;
+    expect(offered.filter((m) => m.enabled).map((m) => [m.id, m.method_code])).toEqual([
+      ['payin', 'svc-mt-3'],
+      ['bank_transfer', 'svc-mt-11'],
+      ['cip', 'svc-mt-12'],
+      ['wallet', 'svc-mt-13'],
+    ]);
     const html = await (await fetch(`${stack.baseUrl}/checkout/${sessionId}`, { headers: { 'accept-language': 'es-PE' } })).text();
-    expect(html).toContain('value="cip"'); // the page is the live Peruvian one, without online banking
-    expect(html).not.toContain('value="payin"');
-    const before = await listed(merchant as TestMerchant, 'PAYMENT');
-    const sent = fake.requests.length;
+    expect(html).toContain('value="payin" data-method-code="svc-mt-3"');
     const r = await api.process(sessionId, 'payin', { customer: shopper });
-    expect(r.status).toBe(400); // SPEC.md's error table: METHOD_NOT_AVAILABLE is 400
-    expect(r.body).toMatchObject({ success: false, status: 'failed', error_code: 'METHOD_NOT_AVAILABLE' });
-    expect(fake.requests.length).toBe(sent);
-    expect(await listed(merchant as TestMerchant, 'PAYMENT')).toHaveLength(before.length);
-    expect((await api.getSession(sessionId)).body).toMatchObject({ status: 'pending', payment_id: null });
+    expect(r.status).toBe(200);
+    const id = r.body.payment_id as string;
+    expect(r.body).toMatchObject({ success: true, status: 'pending', payment_method: 'payin' });
+    const dlocalPayment = fake.payment(orderIdOf(id))!;
+    expect(dlocalPayment.request).toMatchObject({
+      order_id: orderIdOf(id),
+      payment_method_id: 'BC',
+      payment_method_flow: 'REDIRECT',
+      amount: 150,
+      currency: 'PEN',
+      country: 'PE',
+      notification_url: NOTIFICATIONS(),
+      callback_url: `${stack.baseUrl}/providers/dlocal/return/${id}`,
+    });
+    expect(r.body.redirect_url).toBe(`${fake.baseUrl}/checkout/${dlocalPayment.id}`);
+    expect((await api.getSession(sessionId)).body).toMatchObject({ payment_id: id });
+    fake.setStatus(orderIdOf(id), 'PAID');
+    expect((await notify(id)).status).toBe(200);
+    expect(await status(id)).toMatchObject({ payment_method: 'payin', status: 'success', currency: 'PEN' });
+    expect(await balance()).toBe(before + 15_000);
+    await expectLedgerEqualsBalance(stack, merchant, 'PEN');
   });
 
   it('a redirect payment: dLocal’s page, a notification verified and read back, settled once, signed webhook, success_url', async () => {
@@ -312,7 +337,16 @@ describe('live local pay-ins through dLocal', () => {
     } finally {
       logs.restore();
     }
-    expect(logs.lines.join('')).toContain('dLocal reports paid a payment closed here');
+    // The alarm: one ERROR line naming the provider (the route's handler body is shared with Binance Pay's).
+    const errors = logs.lines
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.level === 'ERROR' && /closed here/.test(String(l.message)));
+    expect(errors).toEqual([
+      expect.objectContaining({ message: 'The provider reports paid a payment closed here: not settled', provider: 'dlocal' }),
+    ]);
     expect((await stored(id)).status).toBe('expired');
     expect(await balance()).toBe(before);
   });
