@@ -169,19 +169,22 @@ export class Monitoring extends Construct {
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         },
       );
-      alarm(
-        `provider-callbacks-rejected-${provider}`,
-        `More than ${t.providerCallbacksRejected} ${provider} callback items refused in ${t.period.toMinutes()} min ` +
-          '(wrong token, or not confirmed by reading the object back): someone probing, or the provider posting to an old URL.',
-        {
-          metric: m.providerMetric('ProviderCallbacksRejected', 'Sum', provider),
-          threshold: t.providerCallbacksRejected,
-          comparisonOperator: above,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        },
-      );
     }
+    // Refused callbacks, whichever provider: one alarm on the [service] count every provider's route adds to (one per
+    // provider was $0.10 a month each; the dashboard's per-provider series and the logs name the provider).
+    alarm(
+      'provider-callbacks-rejected',
+      `More than ${t.providerCallbacksRejected} provider callback items (${(props.providers ?? PROVIDERS).join(', ')}, efi) ` +
+        `refused in ${t.period.toMinutes()} min (wrong token or signature, or not confirmed by reading the object back): ` +
+        'someone probing, or a provider posting to an old URL or signing with a rotated key. The logs name the provider.',
+      {
+        metric: m.metric('ProviderCallbacksRejected', 'Sum'),
+        threshold: t.providerCallbacksRejected,
+        comparisonOperator: above,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      },
+    );
     // Pages on any one event, whichever provider: one alarm each on the [service] count every provider adds to
     // (shared/observability/provider-metrics.ts); the dashboard's per-provider series and the logs name the provider.
     alarm(

@@ -46,12 +46,16 @@ export function recordProviderCall(provider: string, latencyMs: number, failed: 
   ]);
 }
 
-/** A callback's items by outcome. */
+/**
+ * A callback's items by outcome, on the provider's series (the dashboard); the refused ones also on [service], where
+ * one alarm reads them for every provider (the logs and the dashboard name which).
+ */
 export function recordProviderCallbacks(provider: string, counts: Readonly<Record<ProviderCallbackOutcome, number>>): void {
   publish(
     provider,
     Object.entries(counts).map(([outcome, n]) => [`ProviderCallbacks${outcome}`, MetricUnit.Count, n] as const),
   );
+  if (counts.Rejected > 0) publish(ANY_PROVIDER, [['ProviderCallbacksRejected', MetricUnit.Count, counts.Rejected]]);
 }
 
 /** Money a provider reports that the service did not settle (a different amount): pages. */

@@ -48,7 +48,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
   const config = stageConfig(stage);
   const t = config.alarms;
   const { built, byName, dashboard } = synth(stage);
-  const providerKeys = PROVIDERS.flatMap((p) => [`provider-errors-${p}`, `provider-callbacks-rejected-${p}`]);
+  const providerKeys = [...PROVIDERS.map((p) => `provider-errors-${p}`), 'provider-callbacks-rejected'];
   const keys = [
     'webhook-failure-rate',
     'event-dispatch-age',
@@ -150,11 +150,17 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       );
       expectRateOf(rate, 'ProviderCallErrors', 'ProviderCalls', dims);
       expect(rate.Threshold).toBe(t.providerErrorPercent);
-      expect(alarm(`provider-callbacks-rejected-${p}`)).toMatchObject({
-        MetricName: 'ProviderCallbacksRejected',
-        Threshold: t.providerCallbacksRejected,
-      });
+      expect(alarm('provider-callbacks-rejected').AlarmDescription).toContain(p);
     }
+    // Refused callbacks page whichever provider: one alarm on the [service] count (not one per provider).
+    expect(alarm('provider-callbacks-rejected')).toMatchObject({
+      MetricName: 'ProviderCallbacksRejected',
+      Dimensions: service,
+      Statistic: 'Sum',
+      Threshold: t.providerCallbacksRejected,
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
     // Money not settled, and our balance at a payout provider too low, page on any one event whichever provider:
     // one alarm each on the [service] count every provider's event adds to (not one per provider).
     for (const [key, name, providers] of [
@@ -273,8 +279,8 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     expect(sources.reduce((a, b) => a + b, 0)).toBe(built.stateless.functions.size);
     // DLQ depths: one line per queue of the manifest.
     expect(widget('Dead-letter queues (messages)').metrics).toHaveLength(MANIFEST.queues.length);
-    // Live providers: every metered provider (API Pix, Adyen, STP and dLocal) has its calls, errors, error rate and latency.
-    expect(PROVIDERS).toEqual(['api_pix', 'adyen', 'stp', 'dlocal']);
+    // Live providers: every metered provider (API Pix, Adyen, STP, dLocal and Binance Pay) has its calls, errors, error rate and latency.
+    expect(PROVIDERS).toEqual(['api_pix', 'adyen', 'stp', 'dlocal', 'binance_pay']);
     const calls = JSON.stringify(widget('Live providers: calls and errors').metrics);
     const latency = JSON.stringify(widget('Live providers: call latency (ms)').metrics);
     for (const p of PROVIDERS) {
@@ -283,10 +289,11 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     }
   });
 
-  test('Adyen, STP and dLocal have their own alarms, like API Pix: errors, callbacks refused', () => {
-    for (const p of ['adyen', 'stp', 'dlocal'])
-      for (const key of [`provider-errors-${p}`, `provider-callbacks-rejected-${p}`])
-        expect(alarm(key).AlarmDescription).toEqual(expect.stringContaining(p));
+  test('every metered provider has its own errors alarm, like API Pix; refused callbacks share one', () => {
+    for (const p of ['adyen', 'stp', 'dlocal', 'binance_pay']) {
+      expect(alarm(`provider-errors-${p}`).AlarmDescription).toEqual(expect.stringContaining(p));
+      expect(alarm('provider-callbacks-rejected').AlarmDescription).toEqual(expect.stringContaining(p));
+    }
   });
 });
 

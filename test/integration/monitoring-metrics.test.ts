@@ -24,6 +24,8 @@ import { startFakeAdyen } from '../support/fake-adyen';
 import { startFakeStp } from '../support/fake-stp';
 import { REFUSALS, startFakeEfi } from '../support/fake-efi';
 import { startFakeDlocal } from '../support/fake-dlocal';
+import { startFakeBinancePay } from '../support/fake-binance-pay';
+import { merchantTradeNoOf } from '../../shared/adapters/providers/binance-pay/binance-pay.transformers';
 import { fundLive } from '../support/live-stage';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
@@ -479,6 +481,31 @@ describe('what the code emits, captured at each flush', () => {
       delete process.env.PROVIDERS_FILE;
       delete process.env.ALLOWED_KEY_MODES;
       await dlocal.close();
+    }
+  });
+
+  it('live Binance Pay: its calls, a notification accepted, a forged one refused, and an amount mismatch', async () => {
+    const binance = await startFakeBinancePay();
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    writeFileSync(file, JSON.stringify({ binance_pay: binance.binancePayConfig() }));
+    Object.assign(process.env, { PROVIDERS_FILE: file, ALLOWED_KEY_MODES: 'test,live' });
+    try {
+      const m = { ...merchant, apiKey: (await stack.admin.createKey(merchant.merchantId, 'live')).secret };
+      const pay = payments(stack, m);
+      const session = await pay.createSession({ amount: 100, currency: 'BRL', country: 'BRA' });
+      const r = await pay.process(session.body.session_id as string, 'crypto');
+      expect(r.status).toBe(200);
+      const ref = merchantTradeNoOf(r.body.payment_id as string);
+      binance.setWebhookMode('withhold');
+      // Paid with another USDT amount than the quote: recorded, never settled, and paged (ProviderAmountMismatch).
+      await binance.pay(ref, { amount: '1' });
+      expect((await binance.notify(ref, { sign: 'forged' })).status).toBe(401);
+      expect((await binance.notify(ref)).status).toBe(200);
+      expect(binance.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      delete process.env.ALLOWED_KEY_MODES;
+      await binance.close();
     }
   });
 
