@@ -5,6 +5,7 @@ import { COUNTRIES, COUNTRY_CODES } from '../geo';
 import { toMinor } from '../money';
 import { SESSION_EXPIRY_MINUTES } from './session';
 import { WALLET_CHOICES } from './methods';
+import { PAYMENT_METHODS } from './payment';
 
 /** Currencies an amount can be charged in (SPEC.md 2.1). */
 export const CHARGE_CURRENCIES = ['BRL', 'PEN', 'COP', 'CLP', 'MXN', 'USD', 'ARS'] as const;
@@ -101,19 +102,8 @@ export const processCardSchema = z.object({ ...cardFields, installments: z.optio
 export const directCardSchema = z.object({ ...cardFields, installments: z._default(z.number().check(z.int(), z.gte(1), z.lte(12)), 1) });
 export type CardInput = z.infer<typeof processCardSchema>;
 
-export const PROCESS_METHODS = [
-  'pix',
-  'card',
-  'boleto',
-  'bank_transfer',
-  'cash',
-  'wallet',
-  'spei',
-  'cip',
-  'pse',
-  'payin',
-  'crypto',
-] as const;
+/** Every payment kind can be processed by the hosted page's request (where the session's country offers it). */
+export const PROCESS_METHODS = PAYMENT_METHODS;
 
 const requireCard = (v: { payment_method: string; card?: unknown }, ctx: z.core.$RefinementCtx) => {
   if (v.payment_method === 'card' && !v.card) ctx.addIssue({ code: 'custom', path: ['card'], message: 'is required for card payments' });
