@@ -4040,7 +4040,14 @@ export interface operations {
                      *       "status": "success",
                      *       "payment_method": "pix",
                      *       "amount": 150.5,
-                     *       "currency": "BRL"
+                     *       "currency": "BRL",
+                     *       "provider_attempts": [
+                     *         {
+                     *           "provider": "adyen",
+                     *           "outcome": "succeeded",
+                     *           "failure_code": "card_declined"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -4077,6 +4084,18 @@ export interface operations {
                         /** @description pending_3ds: send the shopper here. */
                         redirect_url?: string | null;
                         return_url?: string | null;
+                        /** @description The payment’s attempts at live providers, in order; empty in the sandbox. */
+                        provider_attempts: {
+                            /** @example adyen */
+                            provider: string;
+                            /** @enum {string} */
+                            outcome: "succeeded" | "pending" | "failed" | "skipped";
+                            /**
+                             * @description Our code for a failed attempt.
+                             * @example card_declined
+                             */
+                            failure_code?: string;
+                        }[];
                     };
                 };
             };
@@ -4329,7 +4348,14 @@ export interface operations {
                      *       "paid_at": "2026-11-23T14:05:09.120Z",
                      *       "refunded_amount": 150.5,
                      *       "created_at": "2026-11-23T14:05:09.120Z",
-                     *       "crypto_currency": "USDT"
+                     *       "crypto_currency": "USDT",
+                     *       "provider_attempts": [
+                     *         {
+                     *           "provider": "adyen",
+                     *           "outcome": "succeeded",
+                     *           "failure_code": "card_declined"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -4380,6 +4406,18 @@ export interface operations {
                         crypto_amount?: string;
                         /** @example USDT */
                         crypto_currency?: string;
+                        /** @description The payment’s attempts at live providers, in order; empty in the sandbox. */
+                        provider_attempts: {
+                            /** @example adyen */
+                            provider: string;
+                            /** @enum {string} */
+                            outcome: "succeeded" | "pending" | "failed" | "skipped";
+                            /**
+                             * @description Our code for a failed attempt.
+                             * @example card_declined
+                             */
+                            failure_code?: string;
+                        }[];
                         /** @description Present once the payment was charged back. */
                         dispute?: components["schemas"]["PaymentDisputeOutput"];
                     };
@@ -5701,6 +5739,13 @@ export interface operations {
                      *       "refunded_amount": 150.5,
                      *       "created_at": "2026-11-23T14:05:09.120Z",
                      *       "crypto_currency": "USDT",
+                     *       "provider_attempts": [
+                     *         {
+                     *           "provider": "adyen",
+                     *           "outcome": "succeeded",
+                     *           "failure_code": "card_declined"
+                     *         }
+                     *       ],
                      *       "success": true
                      *     }
                      */
@@ -5752,6 +5797,18 @@ export interface operations {
                         crypto_amount?: string;
                         /** @example USDT */
                         crypto_currency?: string;
+                        /** @description The payment’s attempts at live providers, in order; empty in the sandbox. */
+                        provider_attempts: {
+                            /** @example adyen */
+                            provider: string;
+                            /** @enum {string} */
+                            outcome: "succeeded" | "pending" | "failed" | "skipped";
+                            /**
+                             * @description Our code for a failed attempt.
+                             * @example card_declined
+                             */
+                            failure_code?: string;
+                        }[];
                         /** @description Present once the payment was charged back. */
                         dispute?: components["schemas"]["PaymentDisputeOutput"];
                         /** @constant */

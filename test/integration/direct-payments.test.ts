@@ -126,6 +126,7 @@ describe('GET /cashier/cashier/status/{merchant_id}/{payment_id}', () => {
       'paid_at',
       'payment_id',
       'payment_method',
+      'provider_attempts',
       'refunded_amount',
       'status',
     ]);
@@ -135,6 +136,8 @@ describe('GET /cashier/cashier/status/{merchant_id}/{payment_id}', () => {
       status: 'pending',
       paid_at: null,
       refunded_amount: 0,
+      // The sandbox moves no money at any provider.
+      provider_attempts: [],
     });
   });
 

@@ -92,6 +92,7 @@ describe('live crypto through Binance Pay', () => {
       currency: 'BRL',
       crypto_amount: '20',
       crypto_currency: 'USDT',
+      provider_attempts: [{ provider: 'binance_pay', outcome: 'succeeded' }],
     });
     expect(await balance()).toBe(before + 100_00);
     const [hook] = await live.receiver.waitFor(1, 20_000, (h) => h.body?.event === 'payment.success' && h.body?.payment_id === id);
@@ -140,8 +141,10 @@ describe('live crypto through Binance Pay', () => {
   it('expired at Binance Pay: the payment expires here, nothing credited', async () => {
     const before = await balance();
     const { id } = await order(30);
+    expect((await status(id)).provider_attempts).toEqual([{ provider: 'binance_pay', outcome: 'pending' }]);
     await fake.expire(merchantTradeNoOf(id));
     expect((await stored(id)).status).toBe('expired');
+    expect((await status(id)).provider_attempts).toEqual([{ provider: 'binance_pay', outcome: 'failed', failure_code: 'expired' }]);
     expect(await balance()).toBe(before);
   });
 

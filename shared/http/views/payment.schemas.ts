@@ -5,6 +5,7 @@ import { FIELD_TYPES } from '../../domain/catalog/required-fields';
 import { DISPUTE_KINDS, DISPUTE_STATUSES } from '../../domain/payments/dispute';
 import { PAYMENT_METHODS, PAYMENT_STATUSES } from '../../domain/payments/payment';
 import { SESSION_STATUSES } from '../../domain/payments/session';
+import { ATTEMPT_OUTCOMES } from '../../domain/payments/provider-attempts';
 import { amount, country, currency, livemode, merchantId, metadata, paymentId, sessionId, timestamp, url } from './wire.schemas';
 
 export const paymentStatus = z.enum(PAYMENT_STATUSES).meta({ example: 'success' });
@@ -65,6 +66,17 @@ export const declinedPayment = z.object({
   failure_code: publicFailureCode.nullable(),
 });
 
+/** Where the payment was tried (live): provider as the providers document names it, never a provider's message. */
+const providerAttempts = z
+  .array(
+    z.object({
+      provider: z.string().meta({ example: 'adyen' }),
+      outcome: z.enum(ATTEMPT_OUTCOMES),
+      failure_code: z.string().optional().meta({ description: 'Our code for a failed attempt.', example: 'card_declined' }),
+    }),
+  )
+  .meta({ description: 'The payment’s attempts at live providers, in order; empty in the sandbox.' });
+
 /** POST /cashier/cashier/payment, 200. */
 export const directPayment = z.object({
   payment_id: paymentId,
@@ -80,6 +92,7 @@ export const directPayment = z.object({
   authorization_code: z.string().nullable().optional(),
   redirect_url: url.nullable().optional().meta({ description: 'pending_3ds: send the shopper here.' }),
   return_url: url.nullable().optional(),
+  provider_attempts: providerAttempts,
 });
 
 /** A chargeback (live cards) or a fraud return (live PIX, MED) of the payment and where its case stands. */
@@ -129,6 +142,7 @@ export const paymentStatusRecord = z.object({
   created_at: timestamp,
   crypto_amount: z.string().optional().meta({ description: 'A crypto payment: the amount the provider quoted (what the shopper pays).' }),
   crypto_currency: z.string().optional().meta({ example: 'USDT' }),
+  provider_attempts: providerAttempts,
   dispute: paymentDispute.optional().meta({ description: 'Present once the payment was charged back.' }),
 });
 

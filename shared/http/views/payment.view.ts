@@ -4,6 +4,7 @@ import { ERRORS, type ErrorCode } from '../../domain/errors';
 import { fromMinor } from '../../domain/money';
 import type { Payment } from '../../domain/payments/payment';
 import { disputeFields } from '../../domain/events';
+import { providerAttemptsOf } from '../../domain/payments/provider-attempts';
 
 /** What a view needs besides the object: the public base URL (links), the QR renderer and the clock. */
 export type ViewContext = Pick<PaymentDeps, 'baseUrl' | 'clock'>;
@@ -69,6 +70,7 @@ export async function directPaymentView(ctx: { readonly qr: QrCodes }, p: Paymen
       ? { card_brand: p.card.brand, card_last_four: p.card.last_four, authorization_code: p.authorization_code }
       : {}),
     ...(p.status === 'pending_3ds' ? { redirect_url: p.redirect_url, return_url: p.return_url } : {}),
+    provider_attempts: providerAttemptsOf(p),
   };
 }
 
@@ -85,6 +87,7 @@ export function paymentStatusView(p: Payment) {
     refunded_amount: fromMinor(p.refunded_minor ?? 0, p.currency),
     created_at: p.created_at,
     ...(p.artefact?.crypto_amount ? { crypto_amount: p.artefact.crypto_amount, crypto_currency: p.artefact.crypto_currency } : {}),
+    provider_attempts: providerAttemptsOf(p),
     ...(p.dispute ? { dispute: disputeFields(p) } : {}),
   };
 }
