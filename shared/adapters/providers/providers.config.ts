@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import * as z from '../../domain/zod';
 import { WALLET_CHOICES } from '../../domain/payments/methods';
+import { routingProblems, type RoutingKind, type RoutingProvider } from '../../domain/routing';
 
 const text = (max = 4096) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 const httpsUrl = z.string().check(z.regex(/^https:\/\/[^\s/$.?#][^\s]*$/, 'must be an https:// URL'));
@@ -130,6 +131,17 @@ export const binancePayConfigSchema = z.strictObject({
 });
 export type BinancePayConfig = z.infer<typeof binancePayConfigSchema>;
 
+/**
+ * Routing between providers (issue 42, DESIGN.md section 9.2): `{"<kind>": {"<country or *>": {"providers": [...],
+ * "split"?: [...]}}}`. The shape is checked here; what the keys, the providers and the split may be is checked by
+ * crossChecks (shared/domain/routing.ts), each problem naming the field. Validated only: nothing routes by it yet.
+ */
+const routeRuleSchema = z.strictObject({
+  providers: z.array(z.string()).check(z.maxLength(16)),
+  split: z.optional(z.array(z.number()).check(z.maxLength(16))),
+});
+const routingSchema = z.record(z.string(), z.record(z.string(), routeRuleSchema));
+
 export const providersConfigSchema = z.strictObject({
   api_pix: z.optional(apiPixConfigSchema),
   adyen: z.optional(adyenConfigSchema),
@@ -137,11 +149,15 @@ export const providersConfigSchema = z.strictObject({
   dlocal: z.optional(dlocalConfigSchema),
   efi: z.optional(efiConfigSchema),
   binance_pay: z.optional(binancePayConfigSchema),
+  routing: z.optional(routingSchema),
 });
 export type ProvidersConfig = z.infer<typeof providersConfigSchema>;
 
 export class ProvidersConfigError extends Error {
-  constructor(source: string, problems: readonly string[]) {
+  constructor(
+    source: string,
+    readonly problems: readonly string[],
+  ) {
     super(`The providers configuration (${source}) is not valid: ${problems.join('; ')}`);
     this.name = 'ProvidersConfigError';
   }
@@ -170,12 +186,41 @@ export function parseProvidersConfig(raw: unknown, source: string): ProvidersCon
 }
 
 /**
- * What no one block can say. Efí keeps one webhook per Pix key, and a key's webhook hears both the Pix it
- * receives and the sends paid from it: the same key of the same PSP as API Pix receiver and as Efí payer would
- * have `api-pix register-webhook` and `efi register-webhook` replace each other's URL, and one rail's callbacks
- * would go unheard. Payouts must be paid from another key of the account.
+ * What no one block can say: the Pix key API Pix and Efí share (pixKeyChecks), and the routing block, whose kinds,
+ * countries, providers and splits are checked by the domain (routingProblems) and whose providers must be
+ * configured here, with what their kind needs (unusable).
  */
 function crossChecks(c: ProvidersConfig): string[] {
+  return [...pixKeyChecks(c), ...(c.routing ? routingProblems(c.routing, (p, kind) => unusable(c, p, kind)) : [])];
+}
+
+interface RoutingNeed {
+  readonly part: string;
+  readonly has: (c: ProvidersConfig) => boolean;
+}
+
+/**
+ * What a kind needs of a provider's block beyond its presence: data, not branches. dLocal pays out only with its
+ * `payouts` credentials (the OAuth2 client of payouts v3).
+ */
+const ROUTING_NEEDS: Partial<Record<RoutingKind, Partial<Record<RoutingProvider, RoutingNeed>>>> = {
+  pix_payout: { dlocal: { part: 'dlocal.payouts', has: (c) => Boolean(c.dlocal?.payouts) } },
+};
+
+/** Why a routing rule cannot name `provider` for `kind` in this document, or null (`c[provider]`: each name a rule lists is a block). */
+function unusable(c: ProvidersConfig, provider: RoutingProvider, kind: RoutingKind): string | null {
+  if (!c[provider]) return 'which this document does not configure';
+  const need = ROUTING_NEEDS[kind]?.[provider];
+  return need && !need.has(c) ? `which cannot serve ${kind} without ${need.part}` : null;
+}
+
+/**
+ * Efí keeps one webhook per Pix key, and a key's webhook hears both the Pix it receives and the sends paid from
+ * it: the same key of the same PSP as API Pix receiver and as Efí payer would have `api-pix register-webhook` and
+ * `efi register-webhook` replace each other's URL, and one rail's callbacks would go unheard. Payouts must be
+ * paid from another key of the account.
+ */
+function pixKeyChecks(c: ProvidersConfig): string[] {
   if (!c.api_pix || !c.efi) return [];
   const origin = (url: string) => new URL(url).origin.toLowerCase();
   const key = (k: string) => k.trim().toLowerCase();
