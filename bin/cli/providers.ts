@@ -69,7 +69,7 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
   const live = buildLiveProviders(cfg);
   io.out(`Providers configuration: ${source}`);
   let failures = 0;
-  const configured = Object.keys(cfg);
+  const configured = Object.keys(cfg).filter((k) => k !== 'routing'); // routing is no provider
   if (configured.length === 0) io.out('  none configured: every live payment answers METHOD_NOT_AVAILABLE');
   if (cfg.stp) failures += await checkStp(cfg.stp, io);
   if (live.adyen && cfg.adyen) {
