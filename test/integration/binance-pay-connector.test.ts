@@ -6,6 +6,7 @@
  * down, one refund per refund id), webhooks verified with the published RSA key (fetched, cached, refreshed on a
  * new serial) before anything is read, and a 5xx or a hang is ProviderUnavailable within the configured time.
  */
+import '../support/log-level-info';
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { ProviderRejected, ProviderUnavailable, type LocalNotificationParse } from '../../shared/application/providers';
@@ -22,6 +23,7 @@ import {
   decimalOf,
 } from '../../shared/adapters/providers/binance-pay/binance-pay.transformers';
 import { startFakeBinancePay, type FakeBinancePay } from '../support/fake-binance-pay';
+import { captureLogs } from '../support/live-stage';
 
 const TOTAL_MS = 1000;
 let fake: FakeBinancePay;
@@ -238,6 +240,34 @@ describe('Binance Pay refunds', () => {
     fake.setWebhookMode('send');
     return { req, providerPaymentId };
   }
+
+  it('the order’s last refund attempt refunds all that remains (Binance’s rule): the difference pages, never silently', async () => {
+    fake.setRefundAttempts(1);
+    try {
+      const { providerPaymentId } = await paidOrder();
+      const partial = refundId();
+      const logs = captureLogs();
+      try {
+        await live.refunds.send({
+          providerPaymentId,
+          refundId: partial,
+          amountMinor: 1_000,
+          currency: 'BRL',
+          paymentAmountMinor: 12_345,
+          notificationUrl: receiverUrl,
+        });
+      } finally {
+        logs.restore();
+      }
+      // Binance refunded the whole order although 1,000 of 12,345 was asked.
+      expect(decimalOf(fake.refund(refundRequestIdOf(partial))?.amount ?? 0n)).toBe(QUOTE_BRL_12345);
+      const lines = logs.lines.filter((l) => l.includes('refunded another amount than asked'));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'ERROR', provider: 'binance_pay', page: true });
+    } finally {
+      fake.setRefundAttempts(20);
+    }
+  });
 
   it('a full refund is exactly the USDT paid; a partial one its proportion rounded down; a retried send is the one refund', async () => {
     const { providerPaymentId } = await paidOrder();

@@ -104,6 +104,8 @@ export interface FakeBinancePay {
   completeRefund(refundRequestId: string, status: RefundStatus): Promise<WebhookAnswer | null>;
   /** How the next refunds are answered at once (default REFUND_PENDING). */
   nextRefund(status: RefundStatus): void;
+  /** How many refund requests an order takes (default 20): the last one refunds all that remains, whatever it asks. */
+  setRefundAttempts(n: number): void;
   /**
    * Posts the order's webhook now (a duplicate when called again; with `bizStatus` for a stale, out-of-order copy),
    * signed per `sign`, to `url` or the order's webhookUrl.
@@ -384,6 +386,7 @@ export async function startFakeBinancePay(opts: { hangMs?: number; port?: number
       return status === 'REFUND_PENDING' ? null : auto(r.webhookUrl, refundWebhook(r));
     },
     nextRefund: (status) => void state.refundScripts.push(status),
+    setRefundAttempts: (n) => void (state.refundAttempts = n),
     async notify(ref, o = {}) {
       const order = must(ref);
       const status = o.bizStatus ?? (order.status === 'PAID' ? 'PAY_SUCCESS' : 'PAY_CLOSED');

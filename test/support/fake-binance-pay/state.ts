@@ -197,6 +197,9 @@ export class BinancePayState {
     return true;
   }
 
+  /** Refund requests an order takes (Binance's remainingAttempts counts down from it); the last takes all that remains. */
+  refundAttempts = 20;
+
   refundObject(r: FakeRefund, duplicate?: boolean): Record<string, unknown> {
     const o = this.byPrepayId.get(r.prepayId) as FakeOrder;
     const refunded = [...this.refunds.values()].filter((x) => x.prepayId === r.prepayId && x.status !== 'REFUND_FAIL');
@@ -207,7 +210,7 @@ export class BinancePayState {
       orderAmount: decimalOf(o.orderAmount),
       refundedAmount: decimalOf(refunded.reduce((s, x) => s + x.amount, 0n)),
       refundAmount: decimalOf(r.amount),
-      remainingAttempts: 20 - refunded.length,
+      remainingAttempts: this.refundAttempts - refunded.length,
       payerOpenId: 'dde730c2e0ea1f1780cf26343b98fd3b',
       ...(duplicate === undefined ? { refundStatus: r.status } : { duplicateRequest: duplicate ? 'Y' : 'N' }),
     };
@@ -226,8 +229,11 @@ export class BinancePayState {
     if (!['PAID', 'REFUNDING', 'REFUNDED'].includes(o.status)) throw new BinanceError(400, '400001', 'Order status not support refund');
     const paid = o.paidAmount ?? o.orderAmount;
     const refunded = [...this.refunds.values()].filter((x) => x.prepayId === o.prepayId && x.status !== 'REFUND_FAIL');
-    const amount = unitsOf(String(r.refundAmount));
-    if (refunded.reduce((s, x) => s + x.amount, 0n) + amount > paid) throw new BinanceError(400, '400102', 'refundAmount exceeds');
+    const asked = unitsOf(String(r.refundAmount));
+    const before = refunded.reduce((s, x) => s + x.amount, 0n);
+    if (before + asked > paid) throw new BinanceError(400, '400102', 'refundAmount exceeds');
+    // api-order-refund: on the order's last remaining attempt Binance ignores the amount and refunds all that remains.
+    const amount = this.refundAttempts - refunded.length <= 1 ? paid - before : asked;
     const refund: FakeRefund = {
       refundId: digits(17),
       refundRequestId: r.refundRequestId,

@@ -4,12 +4,14 @@
  * same refund (duplicateRequest "Y"), so a send whose answer was lost is one refund. The order was paid in USDT at
  * Binance's quote: a refund of `amountMinor` of the payment's `paymentAmountMinor` (its own currency) is the paid
  * USDT in that proportion, rounded down to 8 places; a full refund is exactly what was paid. The paid USDT is read
- * from the order (its orderAmount), never from us. Note (api-order-refund): when remainingAttempts reaches 1, Binance
- * ignores the next request's amount and refunds all that remains. refundStatus REFUND_PENDING stays pending;
- * REFUND_SUCCESS succeeded; REFUND_FAIL / REFUND_REJECTED failed.
+ * from the order (its orderAmount), never from us. Note (api-order-refund): when remainingAttempts reaches 1,
+ * Binance ignores the next request's amount and refunds all that remains; an answer refunding another amount than
+ * asked pages (ProviderAmountMismatch) and is logged for an operator: the merchant was debited only what it asked.
+ * refundStatus REFUND_PENDING stays pending; REFUND_SUCCESS succeeded; REFUND_FAIL / REFUND_REJECTED failed.
  */
 import { type LocalRefundConnector, type ProviderRefundState, ProviderRejected, ProviderUnavailable } from '../../../application/providers';
 import { logger } from '../../../observability';
+import { recordProviderAmountMismatch } from '../../../observability/provider-metrics';
 import type { BinancePayClient } from './binance-pay.client';
 import { queryOrderAnswerSchema, refundAnswerSchema, type RefundAnswer } from './binance-pay.schemas';
 import {
@@ -84,8 +86,16 @@ export function binancePayRefunds(client: BinancePayClient): LocalRefundConnecto
       if ('refused' in a) throw rejected('refunds', a.refused.code, a.refused.status);
       if (a.ok.refundRequestId !== refundRequestId || a.ok.prepayId !== providerPaymentId)
         throw new ProviderUnavailable(BINANCE_PAY, 'refunds', 'Binance Pay answered another refund');
-      if (unitsOf(a.ok.refundAmount) !== units)
-        logger.error('Binance Pay refunded another amount than asked', { provider: BINANCE_PAY, refund_id: refundId });
+      if (unitsOf(a.ok.refundAmount) !== units) {
+        // The order's last refund attempt refunds all that remains (api-order-refund): the shopper got more back than
+        // this refund debits the merchant. Money the service did not settle: it pages, and an operator decides.
+        recordProviderAmountMismatch(BINANCE_PAY);
+        logger.error('Binance Pay refunded another amount than asked: the difference is not debited, an operator decides', {
+          provider: BINANCE_PAY,
+          refund_id: refundId,
+          page: true,
+        });
+      }
       return refundStateOf(refundId, a.ok);
     },
   };
