@@ -6,7 +6,14 @@
  */
 import fc from 'fast-check';
 import { COUNTRY_CODES } from '../../shared/domain/geo';
-import { PROVIDERS_BY_KIND, ROUTING_KINDS, routeFor, ruleProblems, type RouteRule, type RoutingKind } from '../../shared/domain/routing';
+import {
+  PROVIDERS_BY_KIND,
+  ROUTING_KINDS,
+  routeFor,
+  ruleProblems,
+  type RouteRule,
+  type RoutingKind,
+} from '../../shared/adapters/providers/routing';
 
 /** Integer weights summing to 100, one per provider (zeros included). */
 const splitOf = (n: number) =>

@@ -4,7 +4,7 @@
  * payments by it yet.
  */
 import { parseProvidersConfig, ProvidersConfigError } from '../../shared/adapters/providers/providers.config';
-import { routeFor, ruleProblems, type Routing } from '../../shared/domain/routing';
+import { routeFor, ruleProblems, type Routing } from '../../shared/adapters/providers/routing';
 
 const PEM_CERT = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
 const PEM_KEY = '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import * as z from '../../domain/zod';
 import { WALLET_CHOICES } from '../../domain/payments/methods';
-import { routingProblems, type RoutingKind, type RoutingProvider } from '../../domain/routing';
+import { routingProblems, type RoutingKind, type RoutingProvider } from './routing';
 
 const text = (max = 4096) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 const httpsUrl = z.string().check(z.regex(/^https:\/\/[^\s/$.?#][^\s]*$/, 'must be an https:// URL'));
@@ -134,7 +134,7 @@ export type BinancePayConfig = z.infer<typeof binancePayConfigSchema>;
 /**
  * Routing between providers (issue 42, DESIGN.md section 9.2): `{"<kind>": {"<country or *>": {"providers": [...],
  * "split"?: [...]}}}`. The shape is checked here; what the keys, the providers and the split may be is checked by
- * crossChecks (shared/domain/routing.ts), each problem naming the field. Validated only: nothing routes by it yet.
+ * crossChecks (shared/adapters/providers/routing.ts), each problem naming the field. Validated only: nothing routes by it yet.
  */
 const routeRuleSchema = z.strictObject({
   providers: z.array(z.string()).check(z.maxLength(16)),

@@ -10,7 +10,7 @@ export const ATTEMPT_OUTCOMES = ['succeeded', 'pending', 'failed', 'skipped'] as
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export interface ProviderAttempt {
-  /** The provider as the providers document names it: adyen, dlocal, api_pix, efi, stp, binance_pay. */
+  /** The provider as the providers document names its block. */
   readonly provider: string;
   readonly outcome: AttemptOutcome;
   /** Our code for a failed attempt (never the provider's text). */

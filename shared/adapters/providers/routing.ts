@@ -1,11 +1,12 @@
 /**
  * Routing between providers (issue 42, DESIGN.md section 9.2): which providers may serve a method kind, the
  * checks a routing rule must pass, and the pure choice of the ordered providers to try for one payment.
- * Pure: no provider, no AWS. Provider names are the providers document's block names.
+ * Pure (no AWS, no call): the providers document's block names and which kinds each can serve, as data; it lives
+ * beside the document's schema, not in shared/domain, which names no provider.
  *
  * First slice: the providers document's `routing` block is validated at start; nothing reads it for payments yet.
  */
-import { COUNTRY_CODES, type CountryCode } from './geo';
+import { COUNTRY_CODES, type CountryCode } from '../../domain/geo';
 
 /** The method kinds two providers can serve, so a routing rule can name them. */
 export const ROUTING_KINDS = ['card', 'pix', 'pix_payout'] as const;
