@@ -72,6 +72,8 @@ describe('chooseMethod', () => {
       wallet: 'nupay',
     });
     expect(refusal(() => chooseMethod({ paymentMethod: 'wallet', wallet: 'mercado_pago' }, 'BRA', bra)).field).toBe('wallet');
+    // Without a choice, the first wallet offered is part of the intent (a retry never sends another).
+    expect(chooseMethod({ paymentMethod: 'wallet' }, 'BRA', bra)).toEqual({ kind: 'wallet', code: 'svc-mt-9', wallet: 'picpay' });
     const per = offered('PER', 'PEN', 100_00);
     expect(refusal(() => chooseMethod({ paymentMethod: 'wallet', wallet: 'picpay' }, 'PER', per)).field).toBe('wallet');
   });

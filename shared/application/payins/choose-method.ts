@@ -57,5 +57,8 @@ export function chooseMethod(
       );
   }
   if (!chosen) return { kind: req.paymentMethod, code: null };
-  return { kind: chosen.id, code: chosen.method_code, ...(req.wallet ? { wallet: req.wallet } : {}) };
+  // The wallet is part of the payment's intent: without a choice, the first the session offers, so a retry (or a
+  // later change of the wallets served) never sends the provider another wallet for this payment.
+  const wallet = req.wallet ?? (chosen.method_code === WALLET_CHOICE_CODE ? chosen.wallets?.[0] : undefined);
+  return { kind: chosen.id, code: chosen.method_code, ...(wallet ? { wallet: wallet as WalletChoice } : {}) };
 }

@@ -31,6 +31,8 @@ export interface LocalPaymentRequest {
   readonly wallet?: WalletChoice;
   /** When the payment stops being payable here (ISO 8601): a QR order should expire no later. */
   readonly expiresAt?: string;
+  /** When the payment was made (ISO 8601): what a provider's own expiry is counted from, so a retry asks the same. */
+  readonly createdAt?: string;
   /** Shown to the shopper by the provider (a crypto order's goods name); at most 100 characters. */
   readonly merchantName?: string;
 }

@@ -77,7 +77,8 @@ export async function initiateHeldLocal(
     provider: {
       name: local.provider.name,
       reference: local.provider.reference(req.paymentId),
-      details: req.wallet ? { wallet: req.wallet } : {},
+      // The name shown at the provider is part of the intent too (a retry after a rename asks the same).
+      details: { ...(req.wallet ? { wallet: req.wallet } : {}), shown_name: req.merchant.name.slice(0, 100) },
     },
   };
   const existing = await recordNewPayment(deps, req, {
@@ -103,7 +104,8 @@ export async function initiateHeldLocal(
       returnUrl: `${deps.baseUrl()}${heldLocalPaths(local.provider.name, payment.payment_id).return}`,
       ...(isWalletChoice(payment.provider?.details.wallet) ? { wallet: payment.provider.details.wallet } : {}),
       ...(payment.expires_at ? { expiresAt: payment.expires_at } : {}),
-      merchantName: req.merchant.name.slice(0, 100),
+      createdAt: payment.created_at,
+      merchantName: payment.provider?.details.shown_name ?? req.merchant.name.slice(0, 100),
     });
   } catch (e) {
     if (e instanceof ProviderUnavailable) {
@@ -166,6 +168,11 @@ export async function applyLocalState(
       });
       return failed ? 'failed' : 'closed';
     }
+    // An open payment the provider no longer has (its read answers "not found") expires past its expiry and the grace,
+    // like one still open there: never open here forever.
+    const until = Date.parse(payment.expires_at ?? payment.created_at) + VOUCHER_GRACE_SECONDS * 1000;
+    if (payment.status === 'pending' && now.getTime() >= until)
+      return (await move(deps, payment, 'expired', { expires_at: null })) ? 'expired' : 'closed';
     await touch(payment, nextReadBackAt(payment.created_at, now, checkIntervalSeconds));
     return 'waiting';
   }

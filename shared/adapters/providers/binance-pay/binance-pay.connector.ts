@@ -99,10 +99,13 @@ function stateOf(order: QueryOrderAnswer, merchantTradeNo: string): FoundLocalPa
 /** The order's expiry: the configured minutes (at most 60), never past the session's expiresAt. */
 export function orderExpiryOf(
   cfg: Pick<BinancePayConfig, 'order_expiry_minutes'>,
-  req: Pick<LocalPaymentRequest, 'expiresAt'>,
+  req: Pick<LocalPaymentRequest, 'expiresAt' | 'createdAt'>,
   now: number,
 ): number {
-  let at = now + Math.min((cfg.order_expiry_minutes ?? DEFAULT_ORDER_EXPIRY_MINUTES) * 60_000, MAX_ORDER_MS);
+  // Counted from when the payment was made (a retry after a lost answer sends the same request), else from now.
+  const made = req.createdAt ? Date.parse(req.createdAt) : NaN;
+  const from = Number.isNaN(made) ? now : made;
+  let at = from + Math.min((cfg.order_expiry_minutes ?? DEFAULT_ORDER_EXPIRY_MINUTES) * 60_000, MAX_ORDER_MS);
   if (req.expiresAt) {
     const session = Date.parse(req.expiresAt);
     if (Number.isNaN(session)) throw new RangeError('expiresAt is not a date');
