@@ -58,6 +58,16 @@ export async function providersDocument(o: ProvidersOptions): Promise<{ cfg: Pro
   return { cfg: parseProvidersConfig(readFileSync(file, 'utf8'), file), source: file };
 }
 
+/**
+ * The stage's providers document when one is named (--secret-name NAME, or the local live stack's file), else null:
+ * for commands that check against it where there is one (`merchants routing`), never a --providers FILE, which
+ * there names the providers.
+ */
+export async function stageProvidersDocument(o: Pick<ProvidersOptions, 'secretName' | 'region' | 'stateDir'>) {
+  if (!o.secretName && !localStack(o.stateDir)?.providers_file) return null;
+  return providersDocument({ secretName: o.secretName, region: o.region, stateDir: o.stateDir });
+}
+
 const why = (e: unknown) =>
   e instanceof ProviderUnavailable ? e.reason : e instanceof ProviderRejected ? `refused (${e.status} ${e.code})` : (e as Error).message;
 

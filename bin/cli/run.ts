@@ -22,7 +22,8 @@ import { createApiClient, resolveTarget, TargetError } from './api-client';
 import { runEventsTail } from './events-tail';
 import { runListen } from './listen';
 import { runTrigger, scenarioName, triggerList, unknownTrigger } from './trigger';
-import { providersCheck, registerApiPixWebhook, registerEfiWebhook, stpSign } from './providers';
+import { providersCheck, registerApiPixWebhook, registerEfiWebhook, stageProvidersDocument, stpSign } from './providers';
+import { ROUTING_NOT_APPLIED, routingChange, routingLines } from './routing';
 
 export type { CliIo } from './io';
 
@@ -35,6 +36,12 @@ Merchants
   merchants activate MERCHANT_ID
   merchants limits MERCHANT_ID [--route createPayout=600 ...] [--route createPayout=default]
                                    per-route requests per minute for this merchant (default: SPEC values)
+  merchants routing MERCHANT_ID --kind card|pix|pix_payout [--country BRA] --providers dlocal,adyen [--split 50,50]
+  merchants routing MERCHANT_ID --kind card [--country BRA] --remove
+                                   this merchant's providers, in order, for a kind in a country (* without --country),
+                                   refused as the providers document's routing would be (checked against the stage's
+                                   document: --secret-name NAME, or the local live stack's); without options, shows them.
+                                   Stored only: routing does not act on payments yet (issue 42)
 API keys (only the SHA-256 of a key is stored; a new key is printed once)
   keys create MERCHANT_ID [--mode test|live] [--scopes methods:read,checkout:write]
   keys list MERCHANT_ID
@@ -164,6 +171,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         'dry-run': { type: 'boolean', default: false },
         apply: { type: 'boolean', default: false },
         'drop-retired': { type: 'boolean', default: false },
+        kind: { type: 'string' },
+        country: { type: 'string' },
+        split: { type: 'string' },
+        remove: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -251,6 +262,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
             `countries: ${m.countries.join(', ')}`,
             `methods: ${m.methods.join(', ')}`,
             `notification_url: ${m.notification_url ?? '-'}`,
+            `routing (${ROUTING_NOT_APPLIED}):`,
+            ...routingLines(m),
           ].join('\n'),
         );
         return 0;
@@ -273,6 +286,36 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         const m = Object.keys(changes).length ? await admin.setRateLimits(id, changes) : await admin.getMerchant(id);
         const rows = effectiveLimits(m);
         print({ merchant_id: m.merchant_id, limits: rows }, `${m.merchant_id} rate limits\n${limitsTable(rows)}`);
+        return 0;
+      }
+      case 'merchants routing': {
+        const id = need(0, 'MERCHANT_ID');
+        const input = { kind: v.kind, country: v.country, providers: v.providers, split: v.split, remove: v.remove };
+        // Checked against the stage's providers document where there is one (is each provider configured?), else statically.
+        const document =
+          input.providers !== undefined
+            ? await stageProvidersDocument({ secretName: v['secret-name'], region: v.region, stateDir: v['state-dir'] })
+            : null;
+        const change = routingChange(input, document?.cfg ?? null);
+        if ('problems' in change) throw new UsageError(change.problems.join('\n'));
+        const r =
+          change.action === 'show'
+            ? { merchant: await admin.getMerchant(id), changed: false }
+            : await admin.setRoutingRule(id, change.kind, change.country, change.action === 'set' ? change.rule : null);
+        const m = r.merchant;
+        const checked = document ? `against ${document.source}` : 'without a providers document: not whether each provider is configured';
+        const what =
+          change.action === 'set'
+            ? `Set ${change.kind} ${change.country} (checked ${checked}).\n`
+            : change.action === 'remove'
+              ? r.changed
+                ? `Removed ${change.kind} ${change.country}.\n`
+                : `${m.merchant_id} had no ${change.kind} ${change.country} rule.\n`
+              : '';
+        print(
+          { merchant_id: m.merchant_id, routing: m.routing ?? {}, changed: r.changed, checked_against: document?.source ?? null },
+          `${what}${m.merchant_id} routing (${ROUTING_NOT_APPLIED}):\n${routingLines(m).join('\n')}`,
+        );
         return 0;
       }
       case 'keys create': {

@@ -6,6 +6,16 @@ import { SCOPES, type Mode, type Scope } from './access';
 export const MERCHANT_STATUSES = ['active', 'inactive'] as const;
 export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
 
+/**
+ * One routing override (issue 42): the providers to try in order, as the providers document names them, and
+ * optionally their split in percent. Plain data here; which names and splits are valid is the providers adapter's.
+ */
+export const merchantRouteRuleSchema = z.object({
+  providers: z.array(z.string()),
+  split: z.optional(z.array(z.number())),
+});
+export type MerchantRouteRule = z.infer<typeof merchantRouteRuleSchema>;
+
 export const merchantSchema = z.object({
   merchant_id: z.string().check(z.regex(/^mch_[A-Za-z0-9_-]{22,}$/)),
   name: z.string().check(z.minLength(1), z.maxLength(200)),
@@ -16,6 +26,8 @@ export const merchantSchema = z.object({
   notification_url: z.nullable(z.string().check(z.url())),
   /** Per-route requests per minute set by ops (route id -> limit); a route not listed keeps the SPEC default. */
   rate_limits: z.optional(z.record(z.string(), z.number().check(z.int(), z.gte(1), z.lte(1_000_000)))),
+  /** Routing overrides set by ops: method kind -> country code or `*` -> rule. Stored only: no payment reads them yet. */
+  routing: z.optional(z.record(z.string(), z.record(z.string(), merchantRouteRuleSchema))),
   created_at: z.string(),
   updated_at: z.string(),
 });

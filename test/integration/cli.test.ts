@@ -3,6 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../shared/adapters/aws-clients';
+import { merchantEntity } from '../../shared/adapters/dynamodb/entities/merchant.entity';
 import { cli } from '../support/cli';
 import { card, payments } from '../support/payments';
 import { pixBeneficiary } from '../support/sample-data';
@@ -85,6 +88,95 @@ describe('npm run cli', () => {
       const r = await cli('merchants', 'limits', merchant_id, '--route', bad);
       expect(r.code).toBe(2);
     }
+  });
+
+  describe('merchants routing (issue 42: stored and shown; payments do not read it yet)', () => {
+    /** The merchant item's routing map as stored (undefined when it has none). */
+    const storedRouting = async (merchantId: string) =>
+      (
+        await documentClient().send(
+          new GetCommand({ TableName: stack.tableName, Key: merchantEntity.key(merchantId), ConsistentRead: true }),
+        )
+      ).Item?.routing;
+    /** No local stack.json to find a providers document in: the static checks only, wherever the test runs. */
+    const noDocument = mkdtempSync(join(tmpdir(), 'cli-routing-'));
+    const routing = (...argv: string[]) => cli('merchants', 'routing', ...argv, '--state-dir', noDocument);
+
+    it('sets a rule per kind and country, shows it, replaces it with a second set and removes it', async () => {
+      const { merchant_id } = JSON.parse((await cli('merchants', 'create', '--name', 'Routed', '--json')).out);
+      const set = await routing(merchant_id, '--kind', 'card', '--providers', 'dlocal,adyen', '--split', '50,50');
+      expect(set).toMatchObject({ code: 0, err: '' });
+      expect(set.out).toContain('does not act on payments yet');
+      expect(set.out).toMatch(/card {7}\* {4}dlocal, adyen {2}split 50\/50/);
+      expect(await storedRouting(merchant_id)).toEqual({ card: { '*': { providers: ['dlocal', 'adyen'], split: [50, 50] } } });
+
+      expect((await routing(merchant_id, '--kind', 'card', '--country', 'BRA', '--providers', 'adyen')).code).toBe(0);
+      expect((await routing(merchant_id, '--kind', 'pix', '--country', 'BRA', '--providers', 'efi,dlocal')).code).toBe(0);
+      const shown = await cli('merchants', 'show', merchant_id);
+      expect(shown.out).toMatch(
+        /routing \(stored only: routing does not act on payments yet \(issue 42\)\):\n {2}card {7}\* {4}dlocal, adyen {2}split 50\/50\n {2}card {7}BRA {2}adyen\n {2}pix {8}BRA {2}efi, dlocal$/,
+      );
+      expect(JSON.parse((await cli('merchants', 'show', merchant_id, '--json')).out).routing.card.BRA).toEqual({ providers: ['adyen'] });
+
+      // A second set of the same kind and country replaces the rule (its split goes with it); the others stay.
+      expect((await routing(merchant_id, '--kind', 'card', '--providers', 'adyen,dlocal')).code).toBe(0);
+      expect(await storedRouting(merchant_id)).toEqual({
+        card: { '*': { providers: ['adyen', 'dlocal'] }, BRA: { providers: ['adyen'] } },
+        pix: { BRA: { providers: ['efi', 'dlocal'] } },
+      });
+
+      const removed = await routing(merchant_id, '--kind', 'card', '--remove', '--json');
+      expect(JSON.parse(removed.out)).toMatchObject({ changed: true, routing: { card: { BRA: { providers: ['adyen'] } } } });
+      expect((await routing(merchant_id, '--kind', 'card', '--remove')).out).toContain('had no card * rule');
+      expect((await routing(merchant_id, '--kind', 'card', '--country', 'BRA', '--remove')).code).toBe(0);
+      expect((await routing(merchant_id, '--kind', 'pix', '--country', 'BRA', '--remove')).code).toBe(0);
+      expect(await storedRouting(merchant_id)).toBeUndefined();
+      expect((await cli('merchants', 'show', merchant_id)).out).toContain('none (the providers document decides)');
+      expect((await routing('mch_doesnotexist0000000000', '--kind', 'card', '--providers', 'adyen')).code).toBe(1);
+    });
+
+    it('refuses a bad rule naming the option, and stores nothing', async () => {
+      const { merchant_id } = JSON.parse((await cli('merchants', 'create', '--name', 'Misrouted', '--json')).out);
+      const cases: Array<[string[], string]> = [
+        [['--kind', 'card', '--providers', 'dlocal,adyen', '--split', '60,50'], '--split must sum to 100'],
+        [['--kind', 'card', '--providers', 'dlocal,adyen', '--split', '100'], '--split must have one entry per provider (2), not 1'],
+        [['--kind', 'card', '--providers', 'adyen,paypal'], '--providers item 2 must be a provider block name'],
+        [
+          ['--kind', 'card', '--country', 'MEX', '--providers', 'stp'],
+          '--providers item 1 is stp, which cannot serve card (only adyen, dlocal)',
+        ],
+        [['--kind', 'pix_payout', '--providers', 'efi,efi'], '--providers item 2 repeats efi'],
+        [['--kind', 'boleto', '--providers', 'adyen'], '--kind must be one of card, pix, pix_payout'],
+        [['--kind', 'card', '--country', 'FRA', '--providers', 'adyen'], '--country must be * or a country code'],
+      ];
+      for (const [args, message] of cases) {
+        const r = await routing(merchant_id, ...args);
+        expect({ args, code: r.code, message: r.err.split('\n')[0] }).toEqual({ args, code: 2, message: expect.stringContaining(message) });
+      }
+      expect(await storedRouting(merchant_id)).toBeUndefined();
+    });
+
+    it("checks each provider against the stage's providers document when there is one", async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cli-routing-doc-'));
+      const document = join(dir, 'providers.json');
+      const adyen = {
+        base_url: 'https://checkout-test.adyen.com/v71',
+        api_key: 'k'.repeat(16),
+        merchant_account: 'M',
+        hmac_key_hex: 'ab'.repeat(32),
+      };
+      writeFileSync(document, JSON.stringify({ adyen }));
+      writeFileSync(join(dir, 'stack.json'), JSON.stringify({ providers_file: document }));
+      const { merchant_id } = JSON.parse((await cli('merchants', 'create', '--name', 'Documented', '--json')).out);
+      const refused = await cli('merchants', 'routing', merchant_id, '--kind', 'card', '--providers', 'adyen,dlocal', '--state-dir', dir);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain('--providers item 2 is dlocal, which this document does not configure');
+      expect(await storedRouting(merchant_id)).toBeUndefined();
+      const ok = await cli('merchants', 'routing', merchant_id, '--kind', 'card', '--providers', 'adyen', '--state-dir', dir);
+      expect(ok.code).toBe(0);
+      expect(ok.out).toContain(`checked against ${document}`);
+      expect(await storedRouting(merchant_id)).toEqual({ card: { '*': { providers: ['adyen'] } } });
+    });
   });
 
   it('refuses bad input with a usage error and writes nothing', async () => {

@@ -207,8 +207,11 @@ const ROUTING_NEEDS: Partial<Record<RoutingKind, Partial<Record<RoutingProvider,
   pix_payout: { dlocal: { part: 'dlocal.payouts', has: (c) => Boolean(c.dlocal?.payouts) } },
 };
 
-/** Why a routing rule cannot name `provider` for `kind` in this document, or null (`c[provider]`: each name a rule lists is a block). */
-function unusable(c: ProvidersConfig, provider: RoutingProvider, kind: RoutingKind): string | null {
+/**
+ * Why a routing rule cannot name `provider` for `kind` in this document, or null (`c[provider]`: each name a rule lists
+ * is a block). Exported for the rules stored elsewhere (a merchant's override, `merchants routing`): ruleProblems' `usable`.
+ */
+export function unusable(c: ProvidersConfig, provider: RoutingProvider, kind: RoutingKind): string | null {
   if (!c[provider]) return 'which this document does not configure';
   const need = ROUTING_NEEDS[kind]?.[provider];
   return need && !need.has(c) ? `which cannot serve ${kind} without ${need.part}` : null;

@@ -4,7 +4,14 @@ import { AppError } from '../../domain/errors';
 import { COUNTRY_CODES, type CountryCode } from '../../domain/geo';
 import { COLLECTION_METHOD_CODES } from '../../domain/catalog/payment-methods';
 import { PAYOUT_METHOD_CODES } from '../../domain/catalog/payout-methods';
-import { keyHint, WEBHOOK_SECRET_OVERLAP_MS, type ApiKey, type Merchant, type MerchantStatus } from '../../domain/merchant';
+import {
+  keyHint,
+  WEBHOOK_SECRET_OVERLAP_MS,
+  type ApiKey,
+  type Merchant,
+  type MerchantRouteRule,
+  type MerchantStatus,
+} from '../../domain/merchant';
 import type { ApiKeyRepository, Clock, IdGenerator, MerchantRepository, SecretGenerator } from '../ports';
 
 export interface MerchantAdminDeps {
@@ -123,6 +130,17 @@ export function merchantAdmin(deps: MerchantAdminDeps) {
         else next[route] = limit;
       }
       return deps.merchants.setRateLimits(merchantId, next, deps.clock.now());
+    },
+
+    /**
+     * Sets (a rule) or removes (null) the merchant's routing override for a kind in a country (`*`: every country
+     * without its own). The rule is checked by the caller against the providers document (the CLI: ruleProblems);
+     * nothing reads it for payments yet (issue 42).
+     */
+    async setRoutingRule(merchantId: string, kind: string, country: string, rule: MerchantRouteRule | null) {
+      if (rule) return { merchant: await deps.merchants.setRoutingRule(merchantId, kind, country, rule, deps.clock.now()), changed: true };
+      const r = await deps.merchants.removeRoutingRule(merchantId, kind, country, deps.clock.now());
+      return { merchant: r.merchant, changed: r.removed };
     },
 
     async setStatus(merchantId: string, status: MerchantStatus) {

@@ -2,7 +2,7 @@
  * The interfaces use cases depend on. Adapters implement them (DynamoDB, crypto,
  * the system clock); unit tests pass in-memory fakes: no AWS, no module spying.
  */
-import type { ApiKey, Merchant, MerchantStatus } from '../../domain/merchant';
+import type { ApiKey, Merchant, MerchantRouteRule, MerchantStatus } from '../../domain/merchant';
 import type { Mode } from '../../domain/access';
 import type { DomainEvent } from '../../domain/events';
 
@@ -80,6 +80,10 @@ export interface MerchantRepository {
   setStatus(merchantId: string, status: MerchantStatus, at: Date): Promise<Merchant>;
   /** Replaces the per-route rate-limit overrides; conditional: MERCHANT_NOT_FOUND when absent. */
   setRateLimits(merchantId: string, limits: Record<string, number>, at: Date): Promise<Merchant>;
+  /** Sets the routing override of one kind and country (`*`), keeping the others; conditional: MERCHANT_NOT_FOUND when absent. */
+  setRoutingRule(merchantId: string, kind: string, country: string, rule: MerchantRouteRule, at: Date): Promise<Merchant>;
+  /** Deletes that override (and a kind left with none); `removed` false when there was none. MERCHANT_NOT_FOUND when absent. */
+  removeRoutingRule(merchantId: string, kind: string, country: string, at: Date): Promise<{ merchant: Merchant; removed: boolean }>;
   getWebhookSecrets(merchantId: string): Promise<WebhookSecrets | null>;
   /** Conditional on the current secret still being `expectedCurrent` (no lost rotation). */
   rotateWebhookSecret(merchantId: string, expectedCurrent: string, next: WebhookSecrets): Promise<void>;

@@ -1,7 +1,7 @@
 /**
  * MerchantRepository in memory, as shared/adapters/dynamodb/merchant.repository.ts: create writes profile,
- * webhook secret and first API key all-or-nothing (each must be new); setStatus fails with MERCHANT_NOT_FOUND;
- * a rotation is conditional on the current secret still being the one read.
+ * webhook secret and first API key all-or-nothing (each must be new); setStatus and the routing writes fail with
+ * MERCHANT_NOT_FOUND; a rotation is conditional on the current secret still being the one read.
  */
 import type { MerchantRepository, WebhookSecrets } from '../../../shared/application/ports';
 import { AppError } from '../../../shared/domain/errors';
@@ -46,6 +46,30 @@ export function memoryMerchantRepository(table: MemoryTable = new MemoryTable())
       const next = { ...m, rate_limits: dynamoCopy(limits), updated_at: at.toISOString() };
       table.merchants.set(merchantId, next);
       return strip<Merchant>(next);
+    },
+
+    async setRoutingRule(merchantId, kind, country, rule, at) {
+      const m = table.merchants.get(merchantId);
+      if (!m) throw new AppError('MERCHANT_NOT_FOUND');
+      const routing = dynamoCopy(m.routing ?? {});
+      routing[kind] = { ...routing[kind], [country]: dynamoCopy(rule) };
+      const next = { ...m, routing, updated_at: at.toISOString() };
+      table.merchants.set(merchantId, next);
+      return strip<Merchant>(next);
+    },
+
+    async removeRoutingRule(merchantId, kind, country, at) {
+      const m = table.merchants.get(merchantId);
+      if (!m) throw new AppError('MERCHANT_NOT_FOUND');
+      if (!m.routing?.[kind]?.[country]) return { merchant: strip<Merchant>(m), removed: false };
+      // As the adapter: a kind left with no rule goes, then a routing map left with no kind.
+      const routing = dynamoCopy(m.routing);
+      delete routing[kind]![country];
+      if (Object.keys(routing[kind]!).length === 0) delete routing[kind];
+      const next: typeof m = { ...m, routing, updated_at: at.toISOString() };
+      if (Object.keys(routing).length === 0) delete next.routing;
+      table.merchants.set(merchantId, next);
+      return { merchant: strip<Merchant>(next), removed: true };
     },
 
     async getWebhookSecrets(merchantId) {
