@@ -31,7 +31,18 @@ import { join } from 'node:path';
 import { orderIdOf, refundReferenceOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
+import {
+  freePort,
+  guardProcess,
+  scanAll,
+  setNotificationUrl,
+  sleep,
+  startStack,
+  stopStack,
+  type Item,
+  type Stack,
+  underKills,
+} from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -261,19 +272,17 @@ async function main(): Promise<number> {
   stack = await startStack(0, stateDir, port, opts);
   await setNotificationUrl(stack, receiver.url);
   try {
-    for (let phase = 0; phase <= KILLS; phase++) {
-      const running = load(dlocal, phase);
-      if (phase === KILLS) {
-        await running;
-        break;
-      }
-      await sleep(PHASE_SECONDS * 1000 * (0.5 + Math.random() * 0.5));
-      log(`phase ${phase}: SIGKILL process group ${stack.pid}`);
-      await stopStack(stack, 'SIGKILL', log);
-      await running;
-      stack = await startStack(phase + 1, stateDir, port, opts);
-      log(`stack ${phase + 1} restarted; ${unanswered.length} payments without an answer so far`);
-    }
+    await underKills({
+      kills: KILLS,
+      phaseSeconds: PHASE_SECONDS,
+      log,
+      current: () => stack,
+      load: (phase) => load(dlocal, phase),
+      restart: async (n) => {
+        stack = await startStack(n, stateDir, port, opts);
+        log(`stack ${n} restarted; ${unanswered.length} payments without an answer so far`);
+      },
+    });
     // The shoppers whose pay got no answer press it again on the same session.
     for (const u of unanswered.splice(0)) {
       const r = await post('/api/v1/checkout/process', u).catch(() => null);

@@ -27,7 +27,18 @@ import { idEnvioOf } from '../../shared/adapters/providers/efi/efi.transformers'
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { startFakeEfi, type FakeEfi } from '../support/fake-efi';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
+import {
+  freePort,
+  guardProcess,
+  scanAll,
+  setNotificationUrl,
+  sleep,
+  startStack,
+  stopStack,
+  type Item,
+  type Stack,
+  underKills,
+} from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -232,19 +243,17 @@ async function main(): Promise<number> {
       now: new Date().toISOString(),
     });
   try {
-    for (let phase = 0; phase <= KILLS; phase++) {
-      const running = load(efi, dlocal, phase);
-      if (phase === KILLS) {
-        await running;
-        break;
-      }
-      await sleep(PHASE_SECONDS * 1000 * (0.5 + Math.random() * 0.5));
-      log(`phase ${phase}: SIGKILL process group ${stack.pid}`);
-      await stopStack(stack, 'SIGKILL', log);
-      await running;
-      stack = await startStack(phase + 1, stateDir, port, opts);
-      log(`stack ${phase + 1} restarted; ${unanswered.length} keyed payouts without an answer so far`);
-    }
+    await underKills({
+      kills: KILLS,
+      phaseSeconds: PHASE_SECONDS,
+      log,
+      current: () => stack,
+      load: (phase) => load(efi, dlocal, phase),
+      restart: async (n) => {
+        stack = await startStack(n, stateDir, port, opts);
+        log(`stack ${n} restarted; ${unanswered.length} keyed payouts without an answer so far`);
+      },
+    });
     for (const u of unanswered.splice(0)) {
       const r = await post('/api/v1/payout', u.body, { 'x-idempotency-key': u.key }).catch(() => null);
       if (r) await afterPayout(efi, dlocal, r, u.rail);

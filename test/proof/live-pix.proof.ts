@@ -29,7 +29,18 @@ import { buildLiveProviders } from '../../shared/adapters/providers/live-connect
 import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import { startFakePsp, type FakePsp } from '../support/fake-psp';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
+import {
+  freePort,
+  guardProcess,
+  scanAll,
+  setNotificationUrl,
+  sleep,
+  startStack,
+  stopStack,
+  type Item,
+  type Stack,
+  underKills,
+} from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -202,19 +213,17 @@ async function main(): Promise<number> {
   await ops.webhooks.register(`${stack.baseUrl}/providers/api-pix/${TOKEN}`);
   ops.client.close();
   try {
-    for (let phase = 0; phase <= KILLS; phase++) {
-      const running = load(psp, phase);
-      if (phase === KILLS) {
-        await running;
-        break;
-      }
-      await sleep(PHASE_SECONDS * 1000 * (0.5 + Math.random() * 0.5));
-      log(`phase ${phase}: SIGKILL process group ${stack.pid}`);
-      await stopStack(stack, 'SIGKILL', log);
-      await running;
-      stack = await startStack(phase + 1, stateDir, port, opts);
-      log(`stack ${phase + 1} restarted; ${unanswered.length} keyed creates without an answer so far`);
-    }
+    await underKills({
+      kills: KILLS,
+      phaseSeconds: PHASE_SECONDS,
+      log,
+      current: () => stack,
+      load: (phase) => load(psp, phase),
+      restart: async (n) => {
+        stack = await startStack(n, stateDir, port, opts);
+        log(`stack ${n} restarted; ${unanswered.length} keyed creates without an answer so far`);
+      },
+    });
     for (const u of unanswered.splice(0)) {
       const r = await post('/cashier/cashier/payment', u.body, { 'x-idempotency-key': u.key }).catch(() => null);
       if (r) await settleAnswer(psp, r, (u.body as { amount: number }).amount);

@@ -30,7 +30,18 @@ import { join } from 'node:path';
 import { claveRastreoOf } from '../../shared/adapters/providers/stp/stp.transformers';
 import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { freePort, guardProcess, scanAll, setNotificationUrl, sleep, startStack, stopStack, type Item, type Stack } from './stack-process';
+import {
+  freePort,
+  guardProcess,
+  scanAll,
+  setNotificationUrl,
+  sleep,
+  startStack,
+  stopStack,
+  type Item,
+  type Stack,
+  underKills,
+} from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -263,20 +274,18 @@ async function main(): Promise<number> {
   await setNotificationUrl(stack, receiver.url);
   for (let i = 0; i < 4; i++) await payin(stp, 100_000); // the balance the payouts draw on
   try {
-    for (let phase = 0; phase <= KILLS; phase++) {
-      const running = load(stp, phase);
-      if (phase === KILLS) {
-        await running;
-        break;
-      }
-      await sleep(PHASE_SECONDS * 1000 * (0.5 + Math.random() * 0.5));
-      log(`phase ${phase}: SIGKILL process group ${stack.pid}`);
-      await stopStack(stack, 'SIGKILL', log);
-      await running;
-      stack = await startStack(phase + 1, stateDir, port, opts);
-      log(`stack ${phase + 1} restarted; ${unanswered.length} keyed payouts, ${unansweredAbonos.length} abonos without an answer so far`);
-      await redeliverAbonos(stp);
-    }
+    await underKills({
+      kills: KILLS,
+      phaseSeconds: PHASE_SECONDS,
+      log,
+      current: () => stack,
+      load: (phase) => load(stp, phase),
+      restart: async (n) => {
+        stack = await startStack(n, stateDir, port, opts);
+        log(`stack ${n} restarted; ${unanswered.length} keyed payouts, ${unansweredAbonos.length} abonos without an answer so far`);
+        await redeliverAbonos(stp);
+      },
+    });
     await redeliverAbonos(stp);
     for (const u of unanswered.splice(0)) {
       const r = await post('/api/v1/payout', u.body, { 'x-idempotency-key': u.key }).catch(() => null);

@@ -248,3 +248,30 @@ export async function snapshot(s: Stack): Promise<Snapshot> {
     records: pk('IDEMPOTENCY#'),
   };
 }
+
+/**
+ * The live proofs' load under kills: `kills` times the load runs for part of a phase (a random half to whole), then
+ * the stack's process group is SIGKILLed mid-load and started again on the same state dir (`restart`, which logs what
+ * is still unanswered and may redeliver); the last phase's load runs to its end.
+ */
+export async function underKills(o: {
+  readonly kills: number;
+  readonly phaseSeconds: number;
+  readonly load: (phase: number) => Promise<void>;
+  readonly current: () => Stack;
+  readonly restart: (n: number) => Promise<void>;
+  readonly log: (msg: string) => void;
+}): Promise<void> {
+  for (let phase = 0; phase <= o.kills; phase++) {
+    const running = o.load(phase);
+    if (phase === o.kills) {
+      await running;
+      break;
+    }
+    await sleep(o.phaseSeconds * 1000 * (0.5 + Math.random() * 0.5));
+    o.log(`phase ${phase}: SIGKILL process group ${o.current().pid}`);
+    await stopStack(o.current(), 'SIGKILL', o.log);
+    await running;
+    await o.restart(phase + 1);
+  }
+}
