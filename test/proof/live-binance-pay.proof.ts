@@ -43,7 +43,8 @@ import { startFakeBinancePay, type FakeBinancePay, type RefundStatus } from '../
 import { startReceiver, type Receiver } from '../support/receiver';
 import {
   freePort,
-  guardProcess,
+  liveProofKnobs,
+  livePayinStackOptions,
   scanAll,
   setNotificationUrl,
   sleep,
@@ -55,16 +56,17 @@ import {
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const num = (name: string, fallback: number) =>
-  process.env[name] !== undefined && Number.isFinite(Number(process.env[name])) ? Number(process.env[name]) : fallback;
-const KILLS = Math.max(0, Math.min(3, Math.floor(num('PROOF_KILLS', 2))));
-const PHASE_SECONDS = Math.max(1, num('PROOF_PHASE_SECONDS', 4));
-const SETTLE_SECONDS = Math.max(20, num('PROOF_SETTLE_SECONDS', 120));
+const {
+  kills: KILLS,
+  phaseSeconds: PHASE_SECONDS,
+  settleSeconds: SETTLE_SECONDS,
+  log,
+} = liveProofKnobs('binance', {
+  settle: 120,
+  minSettle: 20,
+  guardExtra: 60,
+});
 const LOST_INTENT_SECONDS = 10;
-const started = Date.now();
-const log = (msg: string) => console.log(`[binance proof +${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
-guardProcess((SETTLE_SECONDS + (KILLS + 1) * (PHASE_SECONDS * 1.3 + 45) + 60) * 1000);
 
 const customer = { name: 'Paula Souza', email: 'paula@example.com.br', document: '52998224725' };
 /** Where the shoppers pay from: mostly Brazil, some Mexico and Colombia (each priced by the fake's own rate). */
@@ -370,17 +372,7 @@ async function main(): Promise<number> {
   const providers = join(stateDir, 'providers.json');
   writeFileSync(providers, JSON.stringify({ binance_pay: fake.binancePayConfig({ timeouts: { connect_ms: 1000, total_ms: 2000 } }) }));
   const receiver = await startReceiver();
-  const opts = {
-    args: ['--stage', 'live', '--providers', providers],
-    merchantFile: 'live.json',
-    env: {
-      JOBS_INTERVAL_SECONDS: '2',
-      PROVIDER_FIRST_CHECK_SECONDS: '3',
-      PROVIDER_CHECK_INTERVAL_SECONDS: '3',
-      PROVIDER_LOST_INTENT_SECONDS: String(LOST_INTENT_SECONDS),
-      REFUND_SETTLEMENT_DELAY_SECONDS: '1',
-    },
-  };
+  const opts = livePayinStackOptions(providers, LOST_INTENT_SECONDS);
   log(`state dir ${stateDir}, port ${port}, kills ${KILLS}, phase ${PHASE_SECONDS} s`);
   stack = await startStack(0, stateDir, port, opts);
   await setNotificationUrl(stack, receiver.url);

@@ -32,7 +32,7 @@ import { startFakeStp, type FakeStp } from '../support/fake-stp';
 import { startReceiver, type Receiver } from '../support/receiver';
 import {
   freePort,
-  guardProcess,
+  liveProofKnobs,
   scanAll,
   setNotificationUrl,
   sleep,
@@ -44,15 +44,16 @@ import {
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const num = (name: string, fallback: number) =>
-  process.env[name] !== undefined && Number.isFinite(Number(process.env[name])) ? Number(process.env[name]) : fallback;
-const KILLS = Math.max(0, Math.min(3, Math.floor(num('PROOF_KILLS', 2))));
-const PHASE_SECONDS = Math.max(1, num('PROOF_PHASE_SECONDS', 4));
-const SETTLE_SECONDS = Math.max(70, num('PROOF_SETTLE_SECONDS', 150));
-const started = Date.now();
-const log = (msg: string) => console.log(`[spei proof +${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
-guardProcess((SETTLE_SECONDS + (KILLS + 1) * (PHASE_SECONDS * 1.3 + 45) + 90) * 1000);
+const {
+  kills: KILLS,
+  phaseSeconds: PHASE_SECONDS,
+  settleSeconds: SETTLE_SECONDS,
+  log,
+} = liveProofKnobs('spei', {
+  settle: 150,
+  minSettle: 70,
+  guardExtra: 90,
+});
 
 const TOKEN = randomBytes(24).toString('base64url');
 const CLABES = ['072691004495711499', '012180001234567899'];

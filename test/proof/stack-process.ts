@@ -275,3 +275,37 @@ export async function underKills(o: {
     await o.restart(phase + 1);
   }
 }
+
+/**
+ * The live proofs' knobs and log, read once: PROOF_KILLS (0 to 3, default 2), PROOF_PHASE_SECONDS (at least 1,
+ * default 4), PROOF_SETTLE_SECONDS (at least `minSettle`, default `settle`); a log line prefixed with the proof's name
+ * and its age; and the guard that ends a proof that outlives every phase and its settle bound.
+ */
+export function liveProofKnobs(name: string, o: { readonly settle: number; readonly minSettle: number; readonly guardExtra: number }) {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const num = (key: string, fallback: number) =>
+    process.env[key] !== undefined && Number.isFinite(Number(process.env[key])) ? Number(process.env[key]) : fallback;
+  const kills = Math.max(0, Math.min(3, Math.floor(num('PROOF_KILLS', 2))));
+  const phaseSeconds = Math.max(1, num('PROOF_PHASE_SECONDS', 4));
+  const settleSeconds = Math.max(o.minSettle, num('PROOF_SETTLE_SECONDS', o.settle));
+  const started = Date.now();
+  const log = (msg: string) => console.log(`[${name} proof +${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+  guardProcess((settleSeconds + (kills + 1) * (phaseSeconds * 1.3 + 45) + o.guardExtra) * 1000);
+  return { kills, phaseSeconds, settleSeconds, log };
+}
+
+/**
+ * The local live stage on a providers file, with the reconciliation job quick (every 2 s, first read-back at 3 s) and
+ * intents that never reached the provider failed after `lostIntentSeconds`: what the pay-in proofs run.
+ */
+export const livePayinStackOptions = (providersFile: string, lostIntentSeconds: number): StackOptions => ({
+  args: ['--stage', 'live', '--providers', providersFile],
+  merchantFile: 'live.json',
+  env: {
+    JOBS_INTERVAL_SECONDS: '2',
+    PROVIDER_FIRST_CHECK_SECONDS: '3',
+    PROVIDER_CHECK_INTERVAL_SECONDS: '3',
+    PROVIDER_LOST_INTENT_SECONDS: String(lostIntentSeconds),
+    REFUND_SETTLEMENT_DELAY_SECONDS: '1',
+  },
+});
