@@ -16,7 +16,7 @@ export const handler = httpHandler({
   handler: async ({ path, event }) => {
     const deps = paymentDeps();
     try {
-      const r = await receivePixCallback(deps, path.token, () => readJson(event.body, event.isBase64Encoded), deps.clock.now());
+      const r = await receivePixCallback(deps, API_PIX, path.token, () => readJson(event.body, event.isBase64Encoded), deps.clock.now());
       recordProviderCallbacks(API_PIX, { Accepted: r.accepted, Rejected: r.rejected, Unknown: r.unknown });
       if (r.mismatched > 0) recordProviderAmountMismatch(API_PIX, r.mismatched);
       return { body: { received: r.accepted + r.rejected + r.unknown + r.unavailable } };

@@ -9,7 +9,7 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
-import { SERVICE_NAME } from './index';
+import { logger, SERVICE_NAME } from './index';
 
 export type ProviderCallbackOutcome = 'Accepted' | 'Rejected' | 'Unknown';
 
@@ -70,3 +70,27 @@ export function recordProviderAmountMismatch(provider: string, count = 1): void 
 export function recordPayoutFloatLow(provider: string, count = 1): void {
   page(provider, 'PayoutProviderBalanceLow', count);
 }
+
+/**
+ * Routing's observations (DESIGN.md 9.2). Every attempt is one structured log line (provider, kind, result, latency:
+ * what `providers stats` and a Logs Insights query read), not a metric series per provider and kind, which would bill
+ * every hour; what is rare is counted: a failover and a breaker opening on the provider's series, and a late success
+ * undone, which pages like every event that must never pass unseen.
+ */
+export const attemptObserver = {
+  attempt(provider: string, kind: string, result: string, latencyMs: number): void {
+    logger.info('Provider attempt', { provider, kind, result, latency_ms: Math.round(latencyMs) });
+  },
+  breakerChanged(provider: string, kind: string, to: string): void {
+    logger.warn('Provider breaker changed', { provider, kind, to });
+    if (to === 'open') publish(provider, [['ProviderBreakerOpened', MetricUnit.Count, 1]]);
+  },
+  failedOver(provider: string, kind: string, failureCode: string): void {
+    logger.warn('Payment failed over to the next provider', { provider, kind, failure_code: failureCode });
+    publish(provider, [['ProviderFailovers', MetricUnit.Count, 1]]);
+  },
+  lateSuccess(provider: string, kind: string, undone: string): void {
+    logger.error('An abandoned attempt moved money after all: undone', { provider, kind, undone });
+    page(provider, 'ProviderLateSuccess', 1);
+  },
+};

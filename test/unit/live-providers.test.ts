@@ -50,7 +50,7 @@ describe('liveProviders', () => {
     const first = await liveProviders();
     expect(first.apiPix).toBeNull();
     expect(first.stp).toBeNull();
-    expect(Object.keys(first.connectors ?? {}).sort()).toEqual(['cardNotifications', 'cardRefunds', 'heldCard', 'heldVoucher']);
+    expect(Object.keys(first.connectors ?? {}).sort()).toEqual(['cardNotifications', 'cardRefunds', 'heldCard', 'heldVoucher', 'route']);
     expect(await liveProviders()).toBe(first);
 
     const close = jest.spyOn(first.adyen!.client, 'close');
@@ -63,9 +63,8 @@ describe('liveProviders', () => {
         'cardRefunds',
         'heldCard',
         'heldVoucher',
-        'pix',
-        'pixCallbacks',
-        'pixRefunds',
+        'pixRails',
+        'route',
         'speiDeposits',
         'speiPayoutCallbacks',
         'speiPayouts',

@@ -19,6 +19,7 @@ function harness(nextChecks: (string | null)[]) {
         return [];
       },
       getPayment: async () => null,
+      dueAttemptWatches: async () => [],
     },
   } as unknown as PaymentDeps;
   const sleep = async (ms: number) => {

@@ -60,6 +60,9 @@ export const indexKeys = {
    */
   provider: (id: string, checkAt: string) => ({ GSI2PK: `PROVIDER#${shardOf(id)}`, GSI2SK: `${checkAt}#${id}` }),
   providerPartition: (shard: number) => `PROVIDER#${shard}`,
+  /** GSI2: attempts abandoned by a failover, watched for a late success until their window ends (DESIGN.md 9.2). */
+  attemptWatch: (reference: string, checkAt: string) => ({ GSI2PK: `ATTWATCH#${shardOf(reference)}`, GSI2SK: `${checkAt}#${reference}` }),
+  attemptWatchPartition: (shard: number) => `ATTWATCH#${shard}`,
   /** A key that is never written: the health check reads it to prove the table answers. */
   healthProbe: () => ({ PK: 'HEALTH', SK: 'PROBE' }),
 } as const;

@@ -9,7 +9,10 @@ import { eventEntity } from './entities/event.entity';
 import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { paymentEntity } from './entities/payment.entity';
 import { sessionEntity } from './entities/session.entity';
-import { indexKeys, stripKeys } from './keys';
+import { indexKeys, REMOVE_FROM_WORK_INDEX, stripKeys } from './keys';
+import { attemptWatchEntity } from './entities/attempt-watch.entity';
+import type { AttemptWatch } from '../../domain/payments/attempt-watch';
+import { TABLE } from '../../manifest/table';
 import { transaction } from './transact';
 import { dueInWorkIndex, oldestInWorkIndex } from './work-index';
 
@@ -139,6 +142,68 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
     },
 
     oldestProviderCheck: () => oldestInWorkIndex(db, tableName(), indexKeys.providerPartition),
+
+    async switchAttempt({ payment, ended, next, watch, now }) {
+      const TableName = tableName();
+      await transaction()
+        .add(paymentEntity.switchAttempt(TableName, payment, ended, next, now), watch && attemptWatchEntity.create(TableName, watch))
+        .commit(db);
+    },
+
+    async dueAttemptWatches(now, limit) {
+      const keys = await dueInWorkIndex(db, tableName(), indexKeys.attemptWatchPartition, now, limit, 'PK');
+      const items = await Promise.all(
+        keys.map((PK) => db.send(new GetCommand({ TableName: tableName(), Key: { PK, SK: 'ATTEMPT' }, ConsistentRead: true }))),
+      );
+      return items.flatMap((r) => (r.Item ? [stripKeys<AttemptWatch>(r.Item)] : []));
+    },
+
+    async moveAttemptWatch({ watch, nextCheckAt, outcome, now }) {
+      const Key = attemptWatchEntity.key(watch.provider, watch.reference);
+      const cond = { ConditionExpression: 'next_check_at = :read', ExpressionAttributeValues: { ':read': watch.next_check_at } };
+      try {
+        if (nextCheckAt === null) {
+          // Ended: kept a while (the TTL removes it) without its work-index keys, with what was found.
+          await db.send(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key,
+              UpdateExpression: `SET next_check_at = :none, outcome = :outcome, updated_at = :now, #ttl = :ttl ${REMOVE_FROM_WORK_INDEX}`,
+              ConditionExpression: cond.ConditionExpression,
+              ExpressionAttributeNames: { '#ttl': TABLE.ttlAttribute },
+              ExpressionAttributeValues: {
+                ...cond.ExpressionAttributeValues,
+                ':none': '',
+                ':outcome': outcome ?? 'nothing',
+                ':now': now,
+                ':ttl': Math.floor(Date.parse(now) / 1000) + 90 * 86_400,
+              },
+            }),
+          );
+          return;
+        }
+        const idx = indexKeys.attemptWatch(watch.reference, nextCheckAt);
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key,
+            UpdateExpression: 'SET next_check_at = :next, checks = checks + :one, GSI2PK = :pk, GSI2SK = :sk, updated_at = :now',
+            ConditionExpression: cond.ConditionExpression,
+            ExpressionAttributeValues: {
+              ...cond.ExpressionAttributeValues,
+              ':next': nextCheckAt,
+              ':one': 1,
+              ':pk': idx.GSI2PK,
+              ':sk': idx.GSI2SK,
+              ':now': now,
+            },
+          }),
+        );
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) throw new WriteConflict('attempt_watch');
+        throw e;
+      }
+    },
 
     async transitionSession({ session, to, payment, events, now, done }) {
       const TableName = tableName();

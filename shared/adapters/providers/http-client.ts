@@ -31,7 +31,11 @@ export interface HttpAnswer {
 
 /** The call got no HTTP answer: `reason` says which limit or failure, for logs and the 502 message (never a body). */
 export class NoAnswer extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** The failure came before the connection was made (refused, DNS, TLS handshake, connect limit): nothing was sent. */
+    readonly beforeSend = false,
+  ) {
     super(reason);
     this.name = 'NoAnswer';
   }
@@ -96,16 +100,24 @@ export function providerHttp(provider: string, tls: TlsIdentity, timeouts: Timeo
           req.destroy();
           finish(new NoAnswer(`no answer within ${timeouts.totalMs} ms`));
         }, timeouts.totalMs);
+        // Until the TLS connection is made nothing of the request has left: a failure then is "never sent".
+        let connected = false;
         req.on('socket', (socket: TLSSocket) => {
-          if (!socket.connecting) return; // a kept-alive connection
+          if (!socket.connecting) {
+            connected = true; // a kept-alive connection
+            return;
+          }
           const connect = setTimeout(() => {
             req.destroy();
-            finish(new NoAnswer(`no TLS connection within ${timeouts.connectMs} ms`));
+            finish(new NoAnswer(`no TLS connection within ${timeouts.connectMs} ms`, true));
           }, timeouts.connectMs);
-          socket.once('secureConnect', () => clearTimeout(connect));
+          socket.once('secureConnect', () => {
+            connected = true;
+            clearTimeout(connect);
+          });
           socket.once('close', () => clearTimeout(connect));
         });
-        req.on('error', (e: NodeJS.ErrnoException) => finish(new NoAnswer(describe(e))));
+        req.on('error', (e: NodeJS.ErrnoException) => finish(new NoAnswer(describe(e), !connected)));
         req.on('response', (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

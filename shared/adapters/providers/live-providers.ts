@@ -11,7 +11,9 @@
  * keeps a module in the entry's chunks when any static import reaches it, used or not. The ops CLI and tests
  * build every configured provider at once with buildLiveProviders (live-connectors.ts).
  */
-import type { Connectors } from '../../application/providers';
+import type { Connectors, MerchantRouting, PixRail } from '../../application/providers';
+import type { CountryCode } from '../../domain/geo';
+import { isRoutingKind, routeFor, type Routing } from './routing';
 import type { AdyenConnectors } from './adyen/adyen.connector';
 import type { ApiPixConnectors } from './api-pix/api-pix.connector';
 import type { DlocalLive } from './dlocal/dlocal.payout-port';
@@ -38,9 +40,14 @@ export function assembleLiveProviders(
   dlocal: DlocalLive | null = null,
   efi: EfiLive | null = null,
   binancePay: BinancePayConnectors | null = null,
+  routing?: Routing,
 ): LiveProviders {
+  // Live PIX pay-ins: every PSP that serves them, in the document's fixed order (api_pix, then efi).
+  const pixRails: PixRail[] = [apiPix, efi?.payIns ?? null].flatMap((p) =>
+    p ? [{ charges: p.pix as PixRail['charges'], refunds: p.pixRefunds, callbacks: p.pixCallbacks }] : [],
+  );
   const connectors: Connectors = {
-    ...(apiPix ? { pix: apiPix.pix, pixRefunds: apiPix.pixRefunds, pixCallbacks: apiPix.pixCallbacks } : {}),
+    ...(pixRails.length ? { pixRails } : {}),
     ...(stp ? { speiPayouts: stp.speiPayouts, speiPayoutCallbacks: stp.speiPayoutCallbacks, speiDeposits: stp.speiDeposits } : {}),
     ...(adyen
       ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds, heldVoucher: adyen.voucher }
@@ -55,7 +62,9 @@ export function assembleLiveProviders(
       ? { heldCrypto: binancePay.payments, cryptoNotifications: binancePay.notifications, cryptoRefunds: binancePay.refunds }
       : {}),
   };
-  return { connectors: Object.keys(connectors).length ? connectors : null, apiPix, stp, adyen, dlocal, efi, binancePay };
+  // The document's rules and each merchant's overrides (a merchant may have one where the document has none).
+  const route = (kind: string, country: CountryCode, merchant?: MerchantRouting) => routeOf(routing, kind, country, merchant);
+  return { connectors: Object.keys(connectors).length ? { ...connectors, route } : null, apiPix, stp, adyen, dlocal, efi, binancePay };
 }
 
 /** Every configured provider's connectors, each provider's module imported when the document names it. */
@@ -69,7 +78,14 @@ export async function loadLiveProviders(cfg: ProvidersConfig): Promise<LiveProvi
     cfg.efi ? import('./efi/efi.payout-port').then((m) => m.efiLive(cfg.efi!)) : null,
     cfg.binance_pay ? import('./binance-pay/binance-pay.connector').then((m) => m.binancePayConnectors(cfg.binance_pay!)) : null,
   ]);
-  return assembleLiveProviders(apiPix, stp, adyen, dlocal, efi, binancePay);
+  return assembleLiveProviders(apiPix, stp, adyen, dlocal, efi, binancePay, cfg.routing as Routing | undefined);
+}
+
+/** The document's routing for one payment: the merchant's override of the kind and country (or `*`) first. */
+function routeOf(routing: Routing | undefined, kind: string, country: CountryCode, merchant?: MerchantRouting): string[] | null {
+  if (!isRoutingKind(kind)) return null;
+  const own = merchant?.[kind];
+  return routeFor(routing, kind, country, { merchant: own?.[country] ?? own?.['*'], random: Math.random });
 }
 
 const closeAll = (p: LiveProviders) => {
@@ -78,6 +94,7 @@ const closeAll = (p: LiveProviders) => {
   p.adyen?.client.close();
   p.dlocal?.client.close();
   p.efi?.client.close();
+  p.efi?.payIns.client.close();
   p.binancePay?.close();
 };
 

@@ -6,6 +6,17 @@ import type { RefundRails, RefundStore } from './refund-ports';
 import type { Clock, EventPublisher, IdGenerator, MerchantRepository } from './ports';
 import type { SpeiDepositStore } from './deposit-ports';
 
+/** Where routing tells what it saw (the wiring logs and counts it: dashboards, alarms, `providers stats`). */
+export interface AttemptObserver {
+  /** One call at a provider for a routed kind: its result and how long it took. */
+  attempt(provider: string, kind: string, result: 'approved' | 'pending' | 'declined' | 'rejected' | 'no_answer', latencyMs: number): void;
+  breakerChanged(provider: string, kind: string, to: 'closed' | 'open' | 'half_open'): void;
+  /** A failover happened: from one provider to the next, and why (our code). */
+  failedOver(provider: string, kind: string, failureCode: string): void;
+  /** An abandoned attempt was found to have moved money after all, and was undone: this pages. */
+  lateSuccess(provider: string, kind: string, undone: 'removed' | 'refunded' | 'cancelled'): void;
+}
+
 export interface PaymentDeps {
   readonly store: PaymentStore;
   readonly refunds: RefundStore;
@@ -30,4 +41,6 @@ export interface PaymentDeps {
    * wiring passes the rails' read-back here, below which payments cannot import (absent: stored state only).
    */
   readonly readBack?: (deps: PaymentDeps, payment: Payment) => Promise<Payment>;
+  /** Routing's observations (absent: not told; tests). */
+  readonly attempts?: AttemptObserver;
 }

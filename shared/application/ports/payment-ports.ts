@@ -2,7 +2,8 @@
 import type { IdempotencyDone } from './idempotency-ports';
 import type { DomainEvent } from '../../domain/events';
 import type { Dispute } from '../../domain/payments/dispute';
-import type { Payment, PaymentStatus } from '../../domain/payments/payment';
+import type { EndedAttempt, Payment, PaymentStatus, ProviderLink } from '../../domain/payments/payment';
+import type { AttemptWatch } from '../../domain/payments/attempt-watch';
 import type { CheckoutSession, SessionStatus } from '../../domain/payments/session';
 
 export interface Credit {
@@ -75,6 +76,23 @@ export interface PaymentStore {
   dueForProviderCheck(now: string, limit: number): Promise<string[]>;
   /** Since when (ISO) the oldest provider-held payment has waited for its read-back; null when none waits. */
   oldestProviderCheck(): Promise<string | null>;
+  /**
+   * A failover (DESIGN.md 9.2): the processing payment's current attempt (`payment.provider`, as read) ends (the
+   * first of `ended`, then any skipped after it) and `next` becomes its attempt, conditional on the status and the
+   * attempt's reference read (WriteConflict when either moved); with `watch`, the ended attempt is watched for a late
+   * success in the same transaction.
+   */
+  switchAttempt(op: {
+    payment: Payment;
+    ended: readonly EndedAttempt[];
+    next: ProviderLink;
+    watch?: AttemptWatch;
+    now: string;
+  }): Promise<void>;
+  /** Ended attempts whose watch is due (a late success to undo), from the work index (no Scan). */
+  dueAttemptWatches(now: string, limit: number): Promise<AttemptWatch[]>;
+  /** A watch read again later (`nextCheckAt`), or ended (null: deleted), conditional on the check time read. */
+  moveAttemptWatch(op: { watch: AttemptWatch; nextCheckAt: string | null; outcome?: string; now: string }): Promise<void>;
   /** session.status -> to (cancelled/expired), with its still-open latest payment moved to `paymentTo`. */
   transitionSession(op: {
     session: CheckoutSession;

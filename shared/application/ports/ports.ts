@@ -25,6 +25,7 @@ export async function commitAndPublish(publisher: EventPublisher, write: Promise
 export type EntityTag =
   | 'session'
   | 'payment'
+  | 'attempt_watch'
   | 'refund'
   | 'payout'
   | 'balance'

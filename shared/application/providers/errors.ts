@@ -10,6 +10,12 @@ export class ProviderUnavailable extends Error {
     readonly provider: string,
     readonly operation: string,
     readonly reason: string,
+    /**
+     * Certainly never sent: the connection was refused, the TLS handshake failed or the token could not be had
+     * before our request left, so the provider holds nothing of it (a failover may follow, DESIGN.md 9.2).
+     * False when the request may have reached the provider (a timeout, a reset, a 5xx): its outcome is unknown.
+     */
+    readonly notSent = false,
   ) {
     super(`${provider} ${operation}: ${reason}`);
     this.name = 'ProviderUnavailable';
@@ -23,6 +29,8 @@ export class ProviderRejected extends Error {
     readonly operation: string,
     readonly code: string,
     readonly status: number,
+    /** The provider documents this answer as "not processed": nothing was created, another provider may be tried. */
+    readonly notProcessed = false,
   ) {
     super(`${provider} ${operation} refused (${status}): ${code}`);
     this.name = 'ProviderRejected';

@@ -3,10 +3,12 @@
  * signals of received Pix (the central bank's special return mechanism, MED: infractions and fraud returns).
  */
 import type { DisputeSignal } from '../../domain/payments/dispute';
-import type { ProviderRefundState } from './refunds';
+import type { PixRefundConnector, ProviderRefundState } from './refunds';
 
 export interface PixChargeRequest {
   readonly paymentId: string;
+  /** Our reference for this attempt (provider.reference(paymentId, attempt)); absent: the first attempt's. */
+  readonly reference?: string;
   readonly amountMinor: number;
   readonly merchantName: string;
   /** When the charge was created (the intent's time) and when it stops accepting payment. */
@@ -53,7 +55,7 @@ export interface PixConnector {
    * Live providers: the connector's name and our reference for the charge, derived from the payment id
    * (known before the call, so the intent is committed with it). The sandbox has none.
    */
-  readonly provider?: { readonly name: string; reference(paymentId: string): string };
+  readonly provider?: { readonly name: string; reference(paymentId: string, attempt?: number): string };
   createCharge(req: PixChargeRequest): Promise<PixCharge>;
   /** Live providers: reads the charge back. */
   getCharge?(reference: string): Promise<PixChargeState>;
@@ -100,6 +102,13 @@ export interface PixDisputeNotice {
    */
   readonly amountMinor: number | null;
   readonly at: string;
+}
+
+/** A PSP's live PIX pay-ins (a charge it holds), its callbacks and its refunds: one entry of the ordered set. */
+export interface PixRail {
+  readonly charges: PixConnector & { readonly provider: NonNullable<PixConnector['provider']> };
+  readonly refunds?: PixRefundConnector;
+  readonly callbacks?: PixCallbacks;
 }
 
 /** The PSP's infractions (MED) against Pix we received, read for a time window (no callback: a scheduled read). */

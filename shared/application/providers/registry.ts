@@ -3,11 +3,12 @@
  * switch's connectors. The sandbox simulator implements them; a live provider
  * plugs in behind the same interfaces. No connector means METHOD_NOT_AVAILABLE.
  */
+import type { CountryCode } from '../../domain/geo';
 import type { CardConnector, CardNotifications, HeldCardConnector } from './card';
 import type { SpeiDepositConnector } from './deposits';
 import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './local';
 import type { PayoutCallbacks, PayoutConnector, SignedPayoutNotifications } from './payouts';
-import type { PixCallbacks, PixConnector, PixDisputeReader } from './pix';
+import type { PixCallbacks, PixConnector, PixDisputeReader, PixRail } from './pix';
 import type { CardRefundConnector, LocalRefundConnector, PixRefundConnector } from './refunds';
 import type { CryptoOrderConnector, HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
 
@@ -19,7 +20,18 @@ export interface Connectors {
   readonly cardNotifications?: CardNotifications;
   readonly cardRefunds?: CardRefundConnector;
   readonly heldVoucher?: HeldVoucherConnector;
+  /** The sandbox's PIX charges (simulated); live ones are `pixRails`. */
   readonly pix?: PixConnector;
+  /**
+   * Live PIX pay-ins: every configured PSP that serves them, in the providers document's fixed order (the first
+   * serves when no routing rule applies; `route` orders them for one payment, DESIGN.md 9.2).
+   */
+  readonly pixRails?: readonly PixRail[];
+  /**
+   * The ordered provider names to try for one payment of a routed kind (`card`, `pix`, `pix_payout`) in a country,
+   * by the document's routing and the merchant's override; null when no rule applies (the fixed order serves).
+   */
+  readonly route?: (kind: string, country: CountryCode, merchantRules?: MerchantRouting) => string[] | null;
   readonly voucher?: VoucherConnector;
   readonly wallet?: WalletConnector;
   /** The sandbox's crypto orders (a simulated quote, QR and checkout page); live ones are `heldCrypto`. */
@@ -48,6 +60,13 @@ export interface Connectors {
   readonly cryptoNotifications?: LocalPaymentNotifications;
   readonly cryptoRefunds?: LocalRefundConnector;
 }
+
+/** A merchant's routing overrides as stored: kind -> country or `*` -> rule. */
+export type MerchantRouting = Readonly<Record<string, Readonly<Record<string, { providers: string[]; split?: number[] }>>>>;
+
+/** The live PIX rail of a PSP by its name (a stored payment's provider, a callback's route), or null. */
+export const pixRailOf = (c: Connectors | null | undefined, provider: string | undefined): PixRail | null =>
+  (provider ? c?.pixRails?.find((r) => r.charges.provider.name === provider) : undefined) ?? null;
 
 /** One provider's held local payments with their notifications and refunds (dLocal's; a crypto provider's). */
 export interface LocalRail {

@@ -7,11 +7,20 @@
 import { AppError } from '../../domain/errors';
 import type { Payment } from '../../domain/payments/payment';
 import { fromMinor } from '../../domain/money';
-import { type PixCharge, type PixConnector, ProviderRejected, ProviderUnavailable } from '../providers';
+import {
+  type Connectors,
+  type PixCharge,
+  type PixChargeState,
+  type PixRail,
+  pixRailOf,
+  ProviderRejected,
+  ProviderUnavailable,
+} from '../providers';
+import type { EndedAttempt, ProviderLink } from '../../domain/payments/payment';
+import { breakers, candidatesOf, classifyFailure, nextCandidate, recordAttempt, type AttemptResult, type PlannedAttempt } from '../routing';
+import { watchOf } from './attempt-watches';
 import { type Initiated, type InitiateRequest, recordNewPayment, transition } from '../payments';
 import { type PaymentDeps, WriteConflict } from '../ports';
-
-type HeldPixConnector = PixConnector & { provider: NonNullable<PixConnector['provider']> };
 
 /** The payer of a Brazilian charge: a CPF (11 digits) or CNPJ (14) and the customer's name; else none. */
 function debtorOf(req: Pick<InitiateRequest, 'customer' | 'country'>) {
@@ -44,55 +53,170 @@ export function chargePatch(payment: Payment, charge: PixCharge): Partial<Paymen
 }
 
 /**
- * A live PIX payment: commit it `processing` with the provider reference derived from its id, then create the
- * charge at the provider, then commit `pending` with the PIX code. A keyed retry of a payment whose charge
- * never answered repeats the same request (the provider is idempotent by our reference).
+ * A live PIX payment (DESIGN.md 8 and 9.2): commit it `processing` at its first provider with that attempt's
+ * reference, then create the charge there, then commit `pending` with the PIX code. When the attempt certainly moved
+ * nothing (never sent, a documented "not processed", or no answer and a read-back that finds nothing) and the routing
+ * rule names another PSP, the payment switches to its next attempt (committed before that call) and goes on. A keyed
+ * retry of a payment whose charge never answered repeats its current attempt (the PSP is idempotent by our reference).
  */
-export async function initiateHeldPix(deps: PaymentDeps, req: InitiateRequest, base: Payment, pix: PixConnector): Promise<Initiated> {
-  if (!pix.provider) throw new Error('initiateHeldPix: the connector holds no charges');
+export async function initiateHeldPix(deps: PaymentDeps, req: InitiateRequest, base: Payment, c: Connectors): Promise<Initiated> {
+  const rails = (c.pixRails ?? []).map((rail) => ({ name: rail.charges.provider.name, rail }));
+  const candidates = candidatesOf({ kind: KIND, country: req.country, rails, route: c.route, merchantRouting: req.merchant.routing });
+  const first = nextCandidate(candidates, 0, KIND, breakers, deps.clock.now().getTime(), false);
+  if (!first) throw new Error('initiateHeldPix: no PSP holds live PIX charges');
+  const rail = candidates[first.index]!.rail;
   const intent: Payment = {
     ...base,
     status: 'processing',
-    provider: { name: pix.provider.name, reference: pix.provider.reference(req.paymentId), details: {} },
+    provider: { name: rail.charges.provider.name, reference: rail.charges.provider.reference(req.paymentId, 1), details: {} },
+    ...(first.skipped.length ? { ended_attempts: first.skipped.map((name) => skippedAttempt(name, base.created_at)) } : {}),
   };
-  const held = pix as HeldPixConnector;
   const existing = await recordNewPayment(deps, req, {
     payment: intent,
     session: req.session ? { sessionId: req.session.session_id, complete: false, latestOnly: false } : undefined,
     events: [],
     now: intent.created_at,
   });
-  const current = existing ?? intent;
-  if (existing && !(existing.status === 'processing' && existing.provider && !existing.artefact))
-    return { payment: existing, existing: true };
-  return { payment: await createHeldCharge(deps, current, req, held), existing: Boolean(existing) };
+  if (!existing) return { payment: await attemptCharges(deps, intent, req, candidates, first.index), existing: false };
+  if (!(existing.status === 'processing' && existing.provider && !existing.artefact)) return { payment: existing, existing: true };
+  const current = pixRailOf(c, existing.provider.name);
+  if (!current) throw unanswered(existing);
+  return { payment: await attemptCharges(deps, existing, req, [{ name: existing.provider.name, rail: current }], 0), existing: true };
 }
 
-async function createHeldCharge(deps: PaymentDeps, payment: Payment, req: InitiateRequest, pix: HeldPixConnector): Promise<Payment> {
-  let charge: PixCharge;
+const KIND = 'pix';
+const skippedAttempt = (provider: string, at: string): EndedAttempt => ({
+  provider,
+  outcome: 'skipped',
+  failure_code: 'provider_paused',
+  at,
+});
+
+const unanswered = (payment: Payment) =>
+  new AppError(
+    'PROVIDER_UNAVAILABLE',
+    `The PIX provider did not answer. Payment ${payment.payment_id} is processing; its outcome follows by webhook.`,
+    { paymentId: payment.payment_id },
+  );
+
+/**
+ * The payment's attempts from `index` on: each call's result on its provider's breaker; an attempt that certainly
+ * moved nothing switches to the next candidate when there is one; otherwise the attempt ends as before routing.
+ */
+async function attemptCharges(
+  deps: PaymentDeps,
+  payment: Payment,
+  req: InitiateRequest,
+  candidates: ReadonlyArray<PlannedAttempt<PixRail>>,
+  index: number,
+): Promise<Payment> {
+  let current = payment;
+  for (let i = index; ;) {
+    const { name, rail } = candidates[i]!;
+    const link = current.provider as ProviderLink;
+    const started = performance.now();
+    const observe = (outcome: AttemptResult) =>
+      recordAttempt(deps.attempts, {
+        provider: name,
+        kind: KIND,
+        outcome,
+        latencyMs: performance.now() - started,
+        now: deps.clock.now().getTime(),
+      });
+    let charge: PixCharge;
+    try {
+      charge = await rail.charges.createCharge({ ...chargeRequest(current, req), reference: link.reference });
+    } catch (e) {
+      observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
+      const verdict = await afterFailure(rail, link.reference, e, i + 1 < candidates.length);
+      if (verdict.kind === 'found') return openHeldCharge(deps, current, verdict.charge);
+      const next = verdict.kind === 'next' ? nextCandidate(candidates, i + 1, KIND, breakers, deps.clock.now().getTime(), true) : null;
+      if (verdict.kind !== 'next' || !next) return endAsBefore(deps, current, e);
+      const switched = await switchTo(deps, current, candidates[next.index]!, next.skipped, verdict);
+      if (!switched) return (await deps.store.getPayment(current.payment_id)) ?? current;
+      deps.attempts?.failedOver(name, KIND, verdict.failureCode);
+      current = switched;
+      i = next.index;
+      continue;
+    }
+    observe('pending');
+    return openHeldCharge(deps, current, charge);
+  }
+}
+
+type AfterFailure =
+  | { readonly kind: 'next'; readonly failureCode: string; readonly watched: boolean }
+  | { readonly kind: 'found'; readonly charge: PixCharge }
+  | { readonly kind: 'end' };
+
+/** What a failed call leaves: certainly nothing (fail over), the charge found after all (go on with it), or unknown. */
+async function afterFailure(rail: PixRail, reference: string, e: unknown, hasNext: boolean): Promise<AfterFailure> {
+  const c = classifyFailure(e);
+  if (c.kind === 'no_money') return { kind: 'next', failureCode: c.failureCode, watched: false };
+  if (c.kind === 'final' || !hasNext || !rail.charges.getCharge) return { kind: 'end' };
+  // No answer: only a read-back by the attempt's reference that finds nothing lets the payment go elsewhere.
+  let state: PixChargeState;
   try {
-    charge = await pix.createCharge(chargeRequest(payment, req));
+    state = await rail.charges.getCharge(reference);
+  } catch {
+    return { kind: 'end' };
+  }
+  if (state.kind === 'not_found') return { kind: 'next', failureCode: 'provider_no_answer', watched: true };
+  if (state.kind === 'open' || state.kind === 'paid') return { kind: 'found', charge: state.charge };
+  return { kind: 'end' };
+}
+
+/** The next attempt committed before its call (with the skipped ones and, when due, the watch of the one abandoned). */
+async function switchTo(
+  deps: PaymentDeps,
+  payment: Payment,
+  next: PlannedAttempt<PixRail>,
+  skipped: readonly string[],
+  verdict: { failureCode: string; watched: boolean },
+): Promise<Payment | null> {
+  const link = payment.provider as ProviderLink;
+  const attempt = (link.attempt ?? 1) + 1;
+  const at = deps.clock.now().toISOString();
+  const ended: EndedAttempt = {
+    provider: link.name,
+    outcome: 'failed',
+    failure_code: verdict.failureCode,
+    reference: link.reference,
+    attempt: link.attempt ?? 1,
+    at,
+    ...(verdict.watched ? { watched: true } : {}),
+  };
+  const to: ProviderLink = {
+    name: next.name,
+    reference: next.rail.charges.provider.reference(payment.payment_id, attempt),
+    details: {},
+    attempt,
+  };
+  const endedAll = [ended, ...skipped.map((p) => skippedAttempt(p, at))];
+  const watch = verdict.watched ? watchOf(payment, link, KIND, at) : undefined;
+  try {
+    await deps.store.switchAttempt({ payment, ended: endedAll, next: to, watch, now: at });
   } catch (e) {
-    if (e instanceof ProviderUnavailable) {
-      throw new AppError(
-        'PROVIDER_UNAVAILABLE',
-        `The PIX provider did not answer. Payment ${payment.payment_id} is processing; its outcome follows by webhook.`,
-        { paymentId: payment.payment_id },
-      );
-    }
-    if (e instanceof ProviderRejected) {
-      await transition(deps, payment, 'failed', {
-        failure_code: 'PROVIDER_REJECTED',
-        failure_message: `The PIX provider refused the charge (${e.code}).`,
-        expires_at: null,
-      });
-      throw new AppError('PROVIDER_REJECTED', `The PIX provider refused the charge for payment ${payment.payment_id} (${e.code}).`, {
-        paymentId: payment.payment_id,
-      });
-    }
+    if (e instanceof WriteConflict) return null;
     throw e;
   }
-  return openHeldCharge(deps, payment, charge);
+  return { ...payment, provider: to, ended_attempts: [...(payment.ended_attempts ?? []), ...endedAll], updated_at: at };
+}
+
+/** The attempt ends as it did before routing: no answer (502, processing; the job reads it back) or refused (failed). */
+async function endAsBefore(deps: PaymentDeps, payment: Payment, e: unknown): Promise<never> {
+  if (e instanceof ProviderUnavailable) throw unanswered(payment);
+  if (e instanceof ProviderRejected) {
+    await transition(deps, payment, 'failed', {
+      failure_code: 'PROVIDER_REJECTED',
+      failure_message: `The PIX provider refused the charge (${e.code}).`,
+      expires_at: null,
+    });
+    throw new AppError('PROVIDER_REJECTED', `The PIX provider refused the charge for payment ${payment.payment_id} (${e.code}).`, {
+      paymentId: payment.payment_id,
+    });
+  }
+  throw e;
 }
 
 /** processing -> pending with the charge's code; whoever got there first (a racing read-back) wins, and is answered. */

@@ -9,7 +9,7 @@ import type { CountryCode } from '../../domain/geo';
 import { methodCodeFor, paidOnRedirect } from '../../domain/payments/methods';
 import type { PaymentMethod } from '../../domain/payments/payment';
 import { recordStarted } from '../payments';
-import { localRailOf, localRails, type Connectors, type LocalFlow, type VoucherKind } from '../providers';
+import { localRailOf, localRails, pixRailOf, type Connectors, type LocalFlow, type VoucherKind } from '../providers';
 import { initiateHeldCard, reconcileHeldCard } from './held-card';
 import { initiateHeldPix } from './held-pix';
 import { heldLocally, initiateHeldLocal, reconcileHeldLocal } from './held-local';
@@ -94,16 +94,14 @@ export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
   ticket: localRow('ticket'),
   // A QR our page shows (Bre-B; a crypto order, also payable on the provider's page): read back until paid or expired.
   qr: localRow('qr'),
-  // A charge read back from the provider (missed callbacks, timeouts, expiry): the job's default.
+  // A charge read back from the PSP that holds it (missed callbacks, timeouts, expiry): the job's default.
   pix: {
     readsBack: true,
-    serves: (c, kind) => kind === 'pix' && Boolean(c.pix?.provider),
-    start: (c, req) => {
-      const pix = c.pix;
-      return req.kind === 'pix' && pix?.provider ? (deps, r, base) => initiateHeldPix(deps, r, base, pix) : null;
-    },
-    check: (c, id) => {
-      const pix = c.pix;
+    serves: (c, kind) => kind === 'pix' && Boolean(c.pixRails?.length),
+    start: (c, req) => (req.kind === 'pix' && c.pixRails?.length ? (deps, r, base) => initiateHeldPix(deps, r, base, c) : null),
+    check: (c, id, p) => {
+      // A payment read is held by its own PSP; an id whose payment could not be read goes to the first (it answers closed).
+      const pix = (p ? pixRailOf(c, p.provider?.name) : c.pixRails?.[0])?.charges;
       if (!pix) return null;
       return (deps, now, opts) =>
         reconcileOne(deps, pix, id, now, { lostIntentSeconds: opts.lostIntentSeconds, checkIntervalSeconds: opts.checkIntervalSeconds });

@@ -7,7 +7,7 @@ import { nextReadBackAt } from '../../domain/payments/read-back';
 import { ageSeconds } from '../../domain/age';
 import { AppError } from '../../domain/errors';
 import { awaitsProvider, type Payment } from '../../domain/payments/payment';
-import { type PixChargeState, type PixConnector, ProviderUnavailable } from '../providers';
+import { type PixChargeState, type PixConnector, pixRailOf, ProviderUnavailable } from '../providers';
 import { matchReceived, openHeldCharge, recordMismatch } from './held-pix';
 import type { PaymentDeps } from '../ports';
 import { transition } from '../payments';
@@ -164,10 +164,17 @@ export interface CallbackResult extends Record<string, number> {
  * then each item is read back from the provider and counts only when the provider confirms it. Unknown
  * references are answered 200 and counted (a PSP retrying forever helps nobody).
  */
-export async function receivePixCallback(deps: PaymentDeps, token: string, readBody: () => unknown, now: Date): Promise<CallbackResult> {
-  const connectors = await deps.connectors.forMode(true);
-  const callbacks = connectors?.pixCallbacks;
-  const pix = connectors?.pix;
+export async function receivePixCallback(
+  deps: PaymentDeps,
+  provider: string,
+  token: string,
+  readBody: () => unknown,
+  now: Date,
+): Promise<CallbackResult> {
+  // Each PSP calls its own route: its token, its parser, its read-backs (a payment held elsewhere is unknown here).
+  const rail = pixRailOf(await deps.connectors.forMode(true), provider);
+  const callbacks = rail?.callbacks;
+  const pix = rail?.charges;
   if (!callbacks || !pix || !callbacks.tokenMatches(token)) throw new AppError('NOT_FOUND');
   const parsed = callbacks.parse(readBody());
   if (!parsed) throw new AppError('VALIDATION_ERROR', "The callback body is not the provider's callback shape.");
@@ -175,7 +182,8 @@ export async function receivePixCallback(deps: PaymentDeps, token: string, readB
   for (const item of parsed.items) {
     const paymentId = callbacks.paymentIdOf(item.reference);
     const payment = paymentId ? await deps.store.getPayment(paymentId) : null;
-    if (!payment || !payment.livemode || payment.provider?.reference !== item.reference) {
+    // An abandoned attempt's reference (a failover) is unknown here: its watch reads it back (attempt-watches.ts).
+    if (!payment || !payment.livemode || payment.provider?.name !== provider || payment.provider.reference !== item.reference) {
       result.unknown++;
       continue;
     }

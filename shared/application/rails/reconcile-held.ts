@@ -9,11 +9,15 @@ import { WriteConflict, type PaymentDeps } from '../ports';
 import { ProviderUnavailable } from '../providers';
 import { heldCheck, heldReadBack } from './held';
 import type { ReconcileOptions } from './held-types';
+import { watchAbandonedAttempts } from './attempt-watches';
 
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
 export interface ReconcileResult extends Record<string, number> {
   checked: number;
+  /** Abandoned attempts read back (attempt-watches.ts) and, of those, undone (a late charge removed or refunded). */
+  watched: number;
+  undone: number;
   settled: number;
   expired: number;
   failed: number;
@@ -25,7 +29,17 @@ export interface ReconcileResult extends Record<string, number> {
 /** The scheduled job: every provider-held payment whose read-back is due, in a bounded batch. */
 export async function reconcileHeldPayments(deps: PaymentDeps, now: Date, opts: ReconcileOptions = {}): Promise<ReconcileResult> {
   const limit = opts.limit ?? 50;
-  const result: ReconcileResult = { checked: 0, settled: 0, expired: 0, failed: 0, mismatched: 0, unavailable: 0, oldestAgeSeconds: 0 };
+  const result: ReconcileResult = {
+    checked: 0,
+    watched: 0,
+    undone: 0,
+    settled: 0,
+    expired: 0,
+    failed: 0,
+    mismatched: 0,
+    unavailable: 0,
+    oldestAgeSeconds: 0,
+  };
   result.oldestAgeSeconds = ageSeconds(await deps.store.oldestProviderCheck(), now);
   const connectors = await deps.connectors.forMode(true);
   const due = await deps.store.dueForProviderCheck(now.toISOString(), limit);
@@ -50,6 +64,10 @@ export async function reconcileHeldPayments(deps: PaymentDeps, now: Date, opts: 
       }
     }
   }
+  const watches = await watchAbandonedAttempts(deps, connectors, now, limit);
+  result.watched += watches.watched;
+  result.undone += watches.undone;
+  result.unavailable += watches.unavailable;
   return result;
 }
 

@@ -9,6 +9,7 @@ import type { Payment } from '../../domain/payments/payment';
 import type { Refund } from '../../domain/refunds/refund';
 import {
   type Connectors,
+  pixRailOf,
   heldLocalPaths,
   localRailOf,
   type ProviderRefundState,
@@ -59,7 +60,8 @@ const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: Paymen
   },
   // A received Pix: a devolução of its end-to-end id, read back first (it may have been sent before a crash).
   (c, payment) => {
-    const refunds = c.pixRefunds;
+    // The PSP that holds the payment (its attempt that succeeded) returns it.
+    const refunds = pixRailOf(c, payment.provider?.name)?.refunds;
     const endToEndId = payment.provider?.details.end_to_end_id;
     if (payment.payment_method !== 'pix' || !refunds || payment.provider?.name !== refunds.provider.name || !endToEndId) return null;
     return {

@@ -71,6 +71,23 @@ export interface ProviderLink {
   readonly name: string;
   readonly reference: string;
   readonly details: Readonly<Record<string, string>>;
+  /** Which attempt of the payment this is (routing and failover, DESIGN.md 9.2); absent: the first. */
+  readonly attempt?: number;
+}
+
+/**
+ * An attempt at a provider that ended without moving money, so the payment went on to the next provider: its
+ * reference there (none when it was skipped: never called), our failure code, and whether a late success there must
+ * still be watched for (the call got no answer and the read-back found nothing: a request still in flight could land).
+ */
+export interface EndedAttempt {
+  readonly provider: string;
+  readonly outcome: 'failed' | 'skipped';
+  readonly failure_code: string;
+  readonly reference?: string;
+  readonly attempt?: number;
+  readonly at: string;
+  readonly watched?: boolean;
 }
 
 /** A live payment whose outcome the provider decides: the reconciliation job, not a timer, closes it. */
@@ -115,6 +132,11 @@ export interface Payment {
   readonly refund_settled_minor?: number;
   /** Live payments held by a provider (see ProviderLink); absent or null otherwise. */
   readonly provider?: ProviderLink | null;
+  /**
+   * Attempts that ended without moving money before the current one (`provider`), oldest first: failed over
+   * (routing, DESIGN.md 9.2) or skipped (the provider paused). Absent when the payment has had one attempt.
+   */
+  readonly ended_attempts?: readonly EndedAttempt[];
   /** A paid amount that does not match (recorded and alarmed, never settled): minor units the provider reported. */
   readonly provider_mismatch_minor?: number;
   /** A chargeback of this payment and where its case stands (live cards); absent when never disputed. */

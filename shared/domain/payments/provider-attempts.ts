@@ -1,7 +1,7 @@
 /**
  * A payment's attempts at providers as merchants see them (DESIGN.md 9.2 `provider_attempts`): which provider, and
- * whether it moved the money. Today a live payment has one attempt, at the provider its method's rail names; with
- * routing and failover (issue 42) a payment may have more, each with its own reference. Never a provider's message:
+ * whether it moved the money. The attempts that ended without moving money (failed over, or
+ * skipped while their provider was paused) come first, then the current one at `provider`. Never a provider's message:
  * only our failure code. A sandbox payment has none.
  */
 import type { Payment } from './payment';
@@ -33,8 +33,13 @@ function outcomeOf(p: Payment): AttemptOutcome {
 }
 
 export function providerAttemptsOf(p: Payment): ProviderAttempt[] {
-  if (!p.provider) return [];
+  const ended: ProviderAttempt[] = (p.ended_attempts ?? []).map((a) => ({
+    provider: a.provider,
+    outcome: a.outcome,
+    failure_code: a.failure_code,
+  }));
+  if (!p.provider) return ended;
   const outcome = outcomeOf(p);
   const failure = outcome === 'failed' ? (p.failure_code?.toLowerCase() ?? p.status) : null;
-  return [{ provider: p.provider.name, outcome, ...(failure ? { failure_code: failure } : {}) }];
+  return [...ended, { provider: p.provider.name, outcome, ...(failure ? { failure_code: failure } : {}) }];
 }

@@ -4,6 +4,7 @@
  */
 import { type Credit, type PaymentStore, WriteConflict } from '../../../shared/application/ports';
 import type { Payment } from '../../../shared/domain/payments/payment';
+import type { AttemptWatch } from '../../../shared/domain/payments/attempt-watch';
 import type { CheckoutSession } from '../../../shared/domain/payments/session';
 import { MemoryTable, strip, type WorkIndexEntry } from './memory-table';
 import { balanceMovement, eventPuts, paymentWrites, sessionItem, sessionWrites } from './memory-writes';
@@ -30,6 +31,7 @@ function dueInWorkIndex(
 }
 
 export function memoryPaymentStore(table: MemoryTable = new MemoryTable()): MemoryPaymentStore {
+  const watches = new Map<string, AttemptWatch>();
   const credit = (payment: Payment, c: Credit | undefined, now: string) =>
     c
       ? balanceMovement({
@@ -107,6 +109,29 @@ export function memoryPaymentStore(table: MemoryTable = new MemoryTable()): Memo
     // Disputes come from a card provider's notifications: live payments only, which the memory backends never hold.
     disputePayment: async () => {
       throw new Error('the memory store holds test-mode payments only: nothing is disputed');
+    },
+    // A failover: the same condition as payment.entity's switchAttempt (status processing, the attempt read).
+    async switchAttempt({ payment, ended, next, watch, now }) {
+      const stored = table.payments.get(payment.payment_id);
+      if (!stored || stored.status !== 'processing' || stored.provider?.reference !== payment.provider?.reference)
+        throw new WriteConflict('payment');
+      if (watch && watches.has(`${watch.provider}#${watch.reference}`)) throw new WriteConflict('attempt_watch');
+      table.payments.set(payment.payment_id, {
+        ...stored,
+        provider: next,
+        ended_attempts: [...(stored.ended_attempts ?? []), ...ended],
+        updated_at: now,
+      });
+      if (watch) watches.set(`${watch.provider}#${watch.reference}`, watch);
+    },
+    async dueAttemptWatches(now, limit) {
+      return [...watches.values()].filter((w) => w.next_check_at && w.next_check_at <= now).slice(0, limit);
+    },
+    async moveAttemptWatch({ watch, nextCheckAt }) {
+      const k = `${watch.provider}#${watch.reference}`;
+      const stored = watches.get(k);
+      if (!stored || stored.next_check_at !== watch.next_check_at) throw new WriteConflict('attempt_watch');
+      watches.set(k, { ...stored, next_check_at: nextCheckAt ?? '', checks: stored.checks + 1 });
     },
     dueForProviderCheck: async () => [],
     oldestProviderCheck: async () => null,

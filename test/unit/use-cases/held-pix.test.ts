@@ -48,7 +48,7 @@ let psp: ScriptedPsp;
 beforeEach(async () => {
   w = memoryWorld();
   psp = new ScriptedPsp();
-  const live: Connectors = { pix: psp };
+  const live: Connectors = { pixRails: [{ charges: psp }] };
   deps = { ...memoryPaymentDeps(w), connectors: { forMode: async (livemode) => (livemode ? live : null) } };
   ({ principal } = await memoryMerchant(w, {}, 'live'));
 });

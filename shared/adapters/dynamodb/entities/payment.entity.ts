@@ -1,5 +1,13 @@
 /** Payment: on the listing index, and on the work index while it is open and can expire. */
-import { awaitsProvider, isOpenPaymentStatus, sourcesOf, type Payment, type PaymentStatus } from '../../../domain/payments/payment';
+import {
+  awaitsProvider,
+  isOpenPaymentStatus,
+  sourcesOf,
+  type EndedAttempt,
+  type Payment,
+  type PaymentStatus,
+  type ProviderLink,
+} from '../../../domain/payments/payment';
 import type { Dispute } from '../../../domain/payments/dispute';
 import { firstReadBackAt } from '../../../domain/payments/read-back';
 import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';
@@ -47,6 +55,34 @@ export const paymentEntity = {
   touch(tableName: string, p: Payment, patch: Partial<Payment>, nextCheckAt: string | null, now: string): TaggedWrite {
     const next = nextCheckAt ? indexKeys.provider(p.payment_id, nextCheckAt) : {};
     return statusMove('payment', tableName, key(p.payment_id), p.status, { ...patch, updated_at: now, ...next });
+  },
+
+  /**
+   * A failover: the current attempt (as read) ends and the next takes its place, only while the payment is still
+   * processing with the attempt read (a racing retry or read-back that moved it wins).
+   */
+  switchAttempt(tableName: string, p: Payment, ended: readonly EndedAttempt[], next: ProviderLink, now: string): TaggedWrite {
+    return {
+      entity: 'payment',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(p.payment_id),
+          UpdateExpression:
+            'SET #provider = :next, ended_attempts = list_append(if_not_exists(ended_attempts, :none), :ended), updated_at = :now',
+          ConditionExpression: '#status = :processing AND #provider.#reference = :ref',
+          ExpressionAttributeNames: { '#status': 'status', '#provider': 'provider', '#reference': 'reference' },
+          ExpressionAttributeValues: {
+            ':next': next,
+            ':ended': ended,
+            ':none': [],
+            ':now': now,
+            ':processing': 'processing',
+            ':ref': p.provider?.reference ?? '',
+          },
+        },
+      },
+    };
   },
 
   /** An open payment closes with its session (cancelled or expired), only from a status the transition table allows. */

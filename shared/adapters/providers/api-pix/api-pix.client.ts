@@ -42,19 +42,30 @@ export function problemCode(a: HttpAnswer): string {
   return /^[A-Za-z]{3,60}$/.test(name) ? name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase() : `http_${a.status}`;
 }
 
-export function apiPixClient(cfg: ApiPixConfig, http?: ProviderHttp): ApiPixClient {
+/**
+ * Which PSP this client speaks to: the document's block name (`api_pix`, or `efi` when Efí's block serves pay-ins
+ * through the same standard API) and how its token endpoint takes the client credentials (API Pix: a form; Efí: JSON).
+ */
+export interface ApiPixPsp {
+  readonly name: string;
+  readonly tokenEncoding: 'form' | 'json';
+}
+export const API_PIX_PSP: ApiPixPsp = { name: API_PIX, tokenEncoding: 'form' };
+
+export function apiPixClient(cfg: ApiPixConfig, http?: ProviderHttp, psp: ApiPixPsp = API_PIX_PSP): ApiPixClient {
   const transport =
     http ??
     providerHttp(
-      API_PIX,
+      psp.name,
       { certificatePem: cfg.certificate_pem, privateKeyPem: cfg.private_key_pem, caPem: cfg.ca_pem },
       { connectMs: cfg.timeouts?.connect_ms ?? 3_000, totalMs: cfg.timeouts?.total_ms ?? 10_000 },
     );
   const base = cfg.base_url.replace(/\/$/, '');
 
-  const unavailable = (op: Op, reason: string) => {
-    logger.warn('API Pix call got no usable answer', { provider: API_PIX, operation: op, reason });
-    return new ProviderUnavailable(API_PIX, op, reason);
+  // A call whose token could not be had never sent its request: the PSP holds nothing of it.
+  const unavailable = (op: Op, reason: string, notSent = false) => {
+    logger.warn('API Pix call got no usable answer', { provider: psp.name, operation: op, reason });
+    return new ProviderUnavailable(psp.name, op, reason, notSent || op === 'token');
   };
 
   const token = clientCredentialsToken({
@@ -62,11 +73,12 @@ export function apiPixClient(cfg: ApiPixConfig, http?: ProviderHttp): ApiPixClie
     tokenUrl: cfg.token_url,
     clientId: cfg.client_id,
     clientSecret: cfg.client_secret,
-    encoding: 'form',
+    encoding: psp.tokenEncoding,
     unavailable: (reason) => unavailable('token', reason),
   });
 
-  async function send(op: Op, method: string, path: string, body: unknown, bearer: string): Promise<HttpAnswer> {
+  /** One request; `sent` says whether an earlier request of the same call already left (then nothing is "never sent"). */
+  async function send(op: Op, method: string, path: string, body: unknown, bearer: string, sent = false): Promise<HttpAnswer> {
     try {
       return await transport.send({
         method,
@@ -75,23 +87,26 @@ export function apiPixClient(cfg: ApiPixConfig, http?: ProviderHttp): ApiPixClie
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
-      throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e));
+      throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e), !sent && e instanceof NoAnswer && e.beforeSend);
     }
   }
 
   return {
     async call(op, method, path, schema, body, notFoundIsNull = false) {
       let a = await send(op, method, path, body, await token());
+      // A refused token sent nothing that counted; a 5xx may have been acted on.
       if (a.status === 401 || a.status === 403) a = await send(op, method, path, body, await token(true));
       // One more try of an idempotent call (every API Pix call we make is: PUT by our id, GET, PATCH to one status).
-      if (a.status >= 500 || a.status === 429) a = await send(op, method, path, body, await token());
+      if (a.status >= 500 || a.status === 429) a = await send(op, method, path, body, await token(), true);
       if (a.status === 404 && notFoundIsNull) return null;
       if (a.status === 401 || a.status === 403) throw unavailable(op, `the PSP refused our token (${a.status}) after a refresh`);
       if (a.status >= 500 || a.status === 429) throw unavailable(op, `the PSP answered ${a.status}`);
       if (a.status < 200 || a.status > 299) {
         const code = problemCode(a);
-        logger.warn('API Pix refused a call', { provider: API_PIX, operation: op, status: a.status, code });
-        throw new ProviderRejected(API_PIX, op, code, a.status);
+        logger.warn('API Pix refused a call', { provider: psp.name, operation: op, status: a.status, code });
+        // A cob refused (4xx, the API's problem types) was not created: "not processed" (DESIGN.md 9.2). A 409
+        // (a txid in use) is not that: the PSP may hold a cob of ours.
+        throw new ProviderRejected(psp.name, op, code, a.status, op === 'putCob' && a.status !== 409);
       }
       const parsed = z.safeParse(schema, safeJson(a.text));
       if (!parsed.success)

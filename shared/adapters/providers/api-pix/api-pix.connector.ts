@@ -12,29 +12,44 @@ import {
   ProviderUnavailable,
 } from '../../../application/providers';
 import type { ApiPixConfig } from '../providers.config';
-import { API_PIX, apiPixClient, type ApiPixClient } from './api-pix.client';
-import { cobSchema, devolucaoSchema, pixCallbackSchema, webhookSchema } from './api-pix.schemas';
+import { API_PIX_PSP, apiPixClient, type ApiPixClient, type ApiPixPsp } from './api-pix.client';
+import { cobSchema, devolucaoSchema, pixCallbackSchema, pixSchema, webhookSchema, type Pix } from './api-pix.schemas';
 import { chargeStateOf, cobRequest, devolucaoIdOf, paymentIdOfTxid, refundStateOf, returnHintOf, txidOf } from './api-pix.transformers';
 import { formatMinor } from '../../../domain/money';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
-export function apiPixCallbacks(cfg: Pick<ApiPixConfig, 'webhook_token'>): PixCallbacks {
+/**
+ * The callback's token check and parser. `mixed`: the key's webhook also carries other items (Efí: its sends, in
+ * another shape, on the same webhook), so an item that is not a received Pix is ignored rather than the body refused.
+ */
+export function apiPixCallbacks(cfg: Pick<ApiPixConfig, 'webhook_token'>, opts: { mixed?: boolean } = {}): PixCallbacks {
   const expected = digest(cfg.webhook_token);
+  const itemOf = (p: Pix) =>
+    p.txid ? [{ reference: p.txid, endToEndId: p.endToEndId, ...(returnHintOf(p) ? { returnHint: true } : {}) }] : [];
   return {
     // Hashing both sides gives equal lengths, so the comparison is constant-time whatever was sent.
     tokenMatches: (token) => timingSafeEqual(digest(token), expected),
     parse(body) {
+      if (opts.mixed) {
+        const r = z.safeParse(mixedCallbackSchema, body);
+        if (!r.success) return null;
+        const items = r.data.pix.flatMap((raw) => {
+          const p = z.safeParse(pixSchema, raw);
+          return p.success ? itemOf(p.data) : [];
+        });
+        return { items, ignored: r.data.pix.length - items.length };
+      }
       const r = z.safeParse(pixCallbackSchema, body);
       if (!r.success) return null;
-      const items = r.data.pix.flatMap((p) =>
-        p.txid ? [{ reference: p.txid, endToEndId: p.endToEndId, ...(returnHintOf(p) ? { returnHint: true } : {}) }] : [],
-      );
+      const items = r.data.pix.flatMap(itemOf);
       return { items, ignored: r.data.pix.length - items.length };
     },
     paymentIdOf: paymentIdOfTxid,
   };
 }
+
+const mixedCallbackSchema = z.looseObject({ pix: z.array(z.unknown()).check(z.minLength(1)) });
 
 export interface ApiPixConnectors extends Required<Pick<Connectors, 'pix' | 'pixRefunds' | 'pixCallbacks'>> {
   /** The provider's webhook registration (the ops CLI). */
@@ -45,7 +60,14 @@ export interface ApiPixConnectors extends Required<Pick<Connectors, 'pix' | 'pix
   readonly client: ApiPixClient;
 }
 
-export function apiPixConnectors(cfg: ApiPixConfig, client: ApiPixClient = apiPixClient(cfg)): ApiPixConnectors {
+/**
+ * One PSP's API Pix connectors. `psp` names the document's block whose PSP this is (`api_pix`, or `efi` serving
+ * pay-ins through the same standard API, DESIGN.md 9.2): each payment and refund keeps that name, so its read-backs,
+ * callbacks and refunds go back to the PSP that holds it.
+ */
+export function apiPixConnectors(cfg: ApiPixConfig, client?: ApiPixClient, psp: ApiPixPsp = API_PIX_PSP): ApiPixConnectors {
+  client ??= apiPixClient(cfg, undefined, psp);
+  const API_PIX = psp.name;
   const cobPath = (txid: string) => `/cob/${encodeURIComponent(txid)}`;
   const devolucaoPath = (e2e: string, id: string) => `/pix/${encodeURIComponent(e2e)}/devolucao/${encodeURIComponent(id)}`;
   const mustHave = <T>(v: T | null, op: string): T => {
@@ -57,7 +79,7 @@ export function apiPixConnectors(cfg: ApiPixConfig, client: ApiPixClient = apiPi
     provider: { name: API_PIX, reference: txidOf },
     async createCharge(req) {
       const cob = mustHave(
-        await client.call('putCob', 'PUT', cobPath(txidOf(req.paymentId)), cobSchema, cobRequest(req, cfg.pix_key)),
+        await client.call('putCob', 'PUT', cobPath(req.reference ?? txidOf(req.paymentId)), cobSchema, cobRequest(req, cfg.pix_key)),
         'putCob',
       );
       if (!cob.pixCopiaECola) throw new ProviderUnavailable(API_PIX, 'putCob', 'the cob has no pixCopiaECola');
@@ -115,7 +137,7 @@ export function apiPixConnectors(cfg: ApiPixConfig, client: ApiPixClient = apiPi
   return {
     pix,
     pixRefunds,
-    pixCallbacks: apiPixCallbacks(cfg),
+    pixCallbacks: apiPixCallbacks(cfg, { mixed: psp.name !== API_PIX_PSP.name }),
     webhooks: {
       async register(url) {
         await client.call('putWebhook', 'PUT', `/webhook/${encodeURIComponent(cfg.pix_key)}`, z.unknown(), { webhookUrl: url });

@@ -15,9 +15,17 @@ import { formatMinor } from '../../../domain/money';
 import type { Cob, CobPutRequest, Devolucao, Pix } from './api-pix.schemas';
 import { fromReference, toReference } from '../references';
 
-/** txid `pi` + 32 hex = 34 characters, inside API Pix's [a-zA-Z0-9]{26,35}. */
-export const txidOf = (paymentId: string) => toReference(paymentId, 'pi_', 'pi');
-export const paymentIdOfTxid = (txid: string) => fromReference(txid, 'pi_', 'pi');
+/**
+ * txid `pi` + 32 hex = 34 characters, inside API Pix's [a-zA-Z0-9]{26,35}. A later attempt of the same payment
+ * (a failover, DESIGN.md 9.2) takes `a` and its number in place of `pi` (`a2` + the same 32 hex): 35 characters
+ * leave no room to append it, and the txid still names the payment and the attempt.
+ */
+export const txidOf = (paymentId: string, attempt = 1) => toReference(paymentId, 'pi_', attemptTag(attempt));
+export const paymentIdOfTxid = (txid: string) => fromReference(txid, 'pi_', /^a[2-9]/.test(txid) ? txid.slice(0, 2) : 'pi');
+function attemptTag(attempt: number): string {
+  if (!Number.isInteger(attempt) || attempt < 1 || attempt > 9) throw new RangeError('an attempt is 1 to 9');
+  return attempt === 1 ? 'pi' : `a${attempt}`;
+}
 /** Devolução id `re` + 32 hex = 34 characters, inside [a-zA-Z0-9]{1,35}: chosen by us, so it is the idempotency key. */
 export const devolucaoIdOf = (refundId: string) => toReference(refundId, 're_', 're');
 export const refundIdOfDevolucao = (id: string) => fromReference(id, 're_', 're');

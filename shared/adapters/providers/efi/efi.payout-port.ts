@@ -6,7 +6,9 @@
  */
 import { ProviderRejected, type PayoutCallbacks, type PayoutConnector, type PayoutOrderRequest } from '../../../application/providers';
 import { recordPayoutFloatLow } from '../../../observability/provider-metrics';
-import type { EfiConfig } from '../providers.config';
+import type { ApiPixConfig, EfiConfig } from '../providers.config';
+import { apiPixConnectors, type ApiPixConnectors } from '../api-pix/api-pix.connector';
+import type { ApiPixPsp } from '../api-pix/api-pix.client';
 import { EFI } from './efi.client';
 import { efiConnectors, type EfiConnectors, type EfiPayoutCallbacks, type PixPayoutConnector } from './efi.connector';
 import type { PixKeyType, PixPayoutOrderRequest } from './efi.transformers';
@@ -69,13 +71,39 @@ export function efiPayoutCallbacks(cb: EfiPayoutCallbacks): PayoutCallbacks {
   };
 }
 
-/** Efí's connectors with its PIX sends as the payout port and its send callbacks as the port's parser. */
+/**
+ * Efí's connectors with its PIX sends as the payout port and its send callbacks as the port's parser, and its PIX
+ * pay-ins through the standard API Pix (DESIGN.md 9.2: `base_url` + `/v2/cob/{txid}`, the token by JSON as Efí's
+ * OAuth takes it), named `efi` so each payment, refund and callback goes back to Efí.
+ */
 export interface EfiLive extends EfiConnectors {
   readonly payouts: PayoutConnector;
   readonly payoutCallbacks: PayoutCallbacks;
+  readonly payIns: ApiPixConnectors;
 }
+
+export const EFI_PSP: ApiPixPsp = { name: EFI, tokenEncoding: 'json' };
+
+/** The efi block as an API Pix PSP's configuration: Efí serves the standard API under /v2 of its root. */
+export const efiAsApiPix = (cfg: EfiConfig): ApiPixConfig => ({
+  base_url: `${cfg.base_url.replace(/\/$/, '')}/v2`,
+  token_url: cfg.token_url,
+  client_id: cfg.client_id,
+  client_secret: cfg.client_secret,
+  certificate_pem: cfg.certificate_pem,
+  private_key_pem: cfg.private_key_pem,
+  ...(cfg.ca_pem ? { ca_pem: cfg.ca_pem } : {}),
+  pix_key: cfg.pix_key,
+  webhook_token: cfg.webhook_token,
+  ...(cfg.timeouts ? { timeouts: cfg.timeouts } : {}),
+});
 
 export function efiLive(cfg: EfiConfig): EfiLive {
   const c = efiConnectors(cfg);
-  return { ...c, payouts: efiPayoutPort(c.pixPayouts), payoutCallbacks: efiPayoutCallbacks(c.pixPayoutCallbacks) };
+  return {
+    ...c,
+    payouts: efiPayoutPort(c.pixPayouts),
+    payoutCallbacks: efiPayoutCallbacks(c.pixPayoutCallbacks),
+    payIns: apiPixConnectors(efiAsApiPix(cfg), undefined, EFI_PSP),
+  };
 }
