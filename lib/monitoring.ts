@@ -201,6 +201,22 @@ export class Monitoring extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       },
     );
+    // An attempt abandoned by a failover (DESIGN.md 9.2) moved money after all: returned in full automatically, and paged.
+    alarm(
+      'provider-late-success',
+      `A payment failed over to another provider (routed: ${PROVIDERS.join(', ')}) after an attempt got no answer and a ` +
+        'read-back found nothing, and the ' +
+        'abandoned attempt was later found paid: the money was sent back in full automatically (a devolução from the txid; ' +
+        'logs: "An abandoned attempt moved money after all"). Check the return settled at the provider; the payment itself ' +
+        'was paid once, through the provider in payment.provider.',
+      {
+        metric: m.metric('ProviderLateSuccess', 'Sum'),
+        threshold: 0,
+        comparisonOperator: above,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      },
+    );
     // Our balance at a payout provider does not cover a payout: every payout through it fails until it is funded.
     alarm(
       'payout-provider-balance-low',
