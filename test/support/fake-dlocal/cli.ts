@@ -17,8 +17,15 @@
  *   POST /next-payment             {"status": "REJECTED", "statusCode": "301"} or {"refuse": 5007}
  *   GET  /refunds                  every refund (id, order_refund_id, payment_id, status, amount)
  *   POST /next-refund              {"status": "SUCCESS" | "REJECTED" | "CANCELLED"} (the next refund's answer)
- *   POST /fail/{payments|payment|order|refunds|refund|token|payouts|payout}  {"status": 500} | {"hang": true} |
- *                                  {"hangAfter": true} (done, answer lost), {"times": 2}
+ *   POST /fail/{payments|secure_payments|payment|order|cancel|refunds|refund|token|payouts|payout}  {"status": 500}
+ *                                  | {"hang": true} | {"hangAfter": true} (done, answer hung) | {"dropAfter": true}
+ *                                  (done, connection dropped), {"times": 2}
+ *   POST /refuse                   {"mode": "reset"} (every connection reset before a byte) | {"mode": "closed"} (the
+ *                                  listener closed: connections refused) | {"mode": "off"}
+ *   GET  /cards                    every card payment (order_id, id, status, status_code, last4, amount, currency)
+ *   POST /card-status              {"order_id": "dc...", "status": "PAID" | "REJECTED" | "CANCELLED", "status_code":
+ *                                  "321", "notify": true}. Test cards: cards.ts FAKE_CARDS (4111111111111111 paid,
+ *                                  4000000000000NNN rejected NNN, 4000000000002503 3-D Secure on its page /3ds/{id})
  *   POST /token-lifetime           {"seconds": 30}
  *   GET  /violations               requests off our schemas or unsigned
  * Every method the fake knows (state.ts FAKE_METHODS: Peru EF IO YP BC, Colombia PC QP EY BQ, Chile WP SP,
@@ -51,7 +58,19 @@ mkdirSync(dirname(out), { recursive: true });
 const existing = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
 writeFileSync(out, `${JSON.stringify({ ...existing, dlocal: dlocal.dlocalConfig() }, null, 2)}\n`, { mode: 0o600 });
 
-const OPS: readonly FakeDlocalOp[] = ['payments', 'payment', 'order', 'refunds', 'refund', 'token', 'payouts', 'payout', 'methods'];
+const OPS: readonly FakeDlocalOp[] = [
+  'payments',
+  'secure_payments',
+  'payment',
+  'order',
+  'cancel',
+  'refunds',
+  'refund',
+  'token',
+  'payouts',
+  'payout',
+  'methods',
+];
 const signing = (v: unknown): Signing => (v === 'forged' || v === 'none' ? v : 'good');
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -137,17 +156,45 @@ const control = controlServer(async ({ method, path, body }, reply) => {
     dlocal.nextPayment(body as unknown as PaymentScript);
     return reply(200, { next: body });
   }
+  if (method === 'GET' && path === '/cards') {
+    return reply(
+      200,
+      [...dlocal.cards.byOrderId.entries()].map(([orderId, p]) => ({
+        order_id: orderId,
+        id: p.id,
+        status: p.status,
+        status_code: p.statusCode,
+        last4: p.last4,
+        amount: p.request.amount,
+        currency: p.request.currency,
+      })),
+    );
+  }
+  if (method === 'POST' && path === '/card-status') {
+    const orderId = str(body.order_id);
+    if (!dlocal.cards.byOrderId.has(orderId)) return reply(404, { error: `no card payment ${orderId}` });
+    const code = typeof body.status_code === 'string' ? body.status_code : undefined;
+    dlocal.cards.setStatus(orderId, str(body.status) as PaymentStatus, code);
+    return reply(200, body.notify ? await dlocal.cards.notify(orderId) : { status: body.status });
+  }
+  if (method === 'POST' && path === '/refuse') {
+    const mode = body.mode === 'reset' || body.mode === 'closed' ? body.mode : null;
+    await dlocal.refuseConnections(mode);
+    return reply(200, { refusing: mode ?? 'off' });
+  }
   if (method === 'POST' && path === '/token-lifetime') {
     dlocal.setTokenLifetime(Number(body.seconds ?? 180));
     return reply(200, { seconds: Number(body.seconds ?? 180) });
   }
-  if (method === 'POST' && (m = /^\/fail\/([A-Za-z]+)$/.exec(path)) && OPS.includes(m[1] as FakeDlocalOp)) {
+  if (method === 'POST' && (m = /^\/fail\/([A-Za-z_]+)$/.exec(path)) && OPS.includes(m[1] as FakeDlocalOp)) {
     const how =
       body.hang === true
         ? { hang: true as const }
         : body.hangAfter === true
           ? { hangAfter: true as const }
-          : { status: Number(body.status ?? 500) };
+          : body.dropAfter === true
+            ? { dropAfter: true as const }
+            : { status: Number(body.status ?? 500) };
     dlocal.failNext(m[1] as FakeDlocalOp, how, Number(body.times ?? 1));
     return reply(200, { failing: m[1], how });
   }

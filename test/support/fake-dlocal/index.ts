@@ -11,7 +11,8 @@
  * REDIRECT payment's redirect_url is a payer page of its own (Pay or Reject, then back to the callback_url); a Bre-B
  * (BQ, DIRECT) payment answers its QR in the ticket (`qr_code`, `expiration_date`) and is paid with setStatus. Each
  * payment_method_id is checked against its country, currency and flows (state.ts FAKE_METHODS); GET
- * /payments/{id}/refunds, which dLocal's own pages do not name, is answered 404 and recorded as a violation.
+ * /payments/{id}/refunds, which dLocal's own pages do not name, is answered 404 and recorded as a violation. Card
+ * payments (POST /secure_payments, read-back, cancel, 3-D Secure) and refused connections are cards.ts's.
  */
 import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
@@ -21,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { authorizationOf, signatureOf, signatureValid } from '../../../shared/adapters/providers/dlocal/dlocal.signature';
 import type { PaymentStatus, PayoutStatus } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
 import { makeCertificates } from '../fake-psp/certificates';
+import { connectionGate, FakeCards, redactCard as redact } from './cards';
 import {
   DlocalError,
   DlocalState,
@@ -34,6 +36,7 @@ import {
 } from './state';
 
 export type { FakeDlocalOp, FakeRefund, Fault, PaymentScript } from './state';
+export { FAKE_CARDS, type FakeCardPayment } from './cards';
 
 export interface NotificationAnswer {
   readonly status: number;
@@ -89,6 +92,9 @@ export interface FakeDlocal {
   notifyPayout(externalId: string, o?: { sign?: Signing; status?: PayoutStatus }): Promise<NotificationAnswer>;
   /** The headers dLocal would sign a body with (for tests that post it themselves). */
   signedNotificationHeaders(body: string, sign?: Signing): Record<string, string>;
+  /** Card payments (cards.ts); every connection refused (`reset` before a byte, `closed` listener) until null. */
+  readonly cards: FakeCards;
+  refuseConnections(mode: 'reset' | 'closed' | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,6 +103,8 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 function opOf(method: string, path: string): FakeDlocalOp | null {
   if (method === 'POST' && path === '/payments') return 'payments';
+  if (method === 'POST' && path === '/secure_payments') return 'secure_payments';
+  if (method === 'POST' && /^\/payments\/[^/]+\/cancel$/.test(path)) return 'cancel';
   if (method === 'GET' && /^\/payments\/[^/]+$/.test(path)) return 'payment';
   // A refund read back by our reference (`dr` + 32 hex) is a refund read; a payment's order (`dp...`) an order read.
   if (method === 'GET' && /^\/orders\/dr[0-9a-f]{32}$/.test(path)) return 'refund';
@@ -119,6 +127,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
   const clientSecret = randomBytes(24).toString('base64url');
   let origin = '';
   const state = new DlocalState(() => origin, clientId, clientSecret);
+  const cards = new FakeCards(state, () => origin, { xLogin, secretKey }, post);
   /** Methods the account does not have (`COUNTRY:ID`): left out of GET /payments-methods. */
   const withheldMethods = new Set<string>();
   const requests: Array<{ method: string; path: string; body: unknown; headers: IncomingMessage['headers']; at: number }> = [];
@@ -195,6 +204,8 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       }
       return [200, methodList(country, withheldMethods)];
     }
+    const card = cards.route(op, path, body);
+    if (card) return card;
     const last = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
     switch (op) {
       case 'payments':
@@ -250,8 +261,9 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       const text = await readBody(req);
       const url = new URL(req.url ?? '/', 'https://fake-dlocal');
       const method = req.method ?? 'GET';
-      const page = /^\/checkout\/([^/]+)$/.exec(url.pathname);
-      if (page) return payerPage(req, res, decodeURIComponent(page[1] as string), text);
+      const page = /^\/(checkout|3ds)\/([^/]+)$/.exec(url.pathname);
+      if (page?.[1] === 'checkout') return payerPage(req, res, decodeURIComponent(page[2] as string), text);
+      if (page) return cards.threeDsPage(req, res, decodeURIComponent(page[2] as string), text);
       if (url.pathname === '/favicon.ico') return send(res, 404, {}); // the payer page's browser, not our client
       let body: unknown;
       try {
@@ -260,7 +272,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
         state.violations.push(`${method} ${url.pathname}: a body that is not JSON`);
         return send(res, 400, { code: 5000, message: 'Invalid request.' });
       }
-      requests.push({ method, path: url.pathname + url.search, body, headers: req.headers, at: Date.now() });
+      requests.push({ method, path: url.pathname + url.search, body: redact(url.pathname, body), headers: req.headers, at: Date.now() });
       const op = opOf(method, url.pathname);
       if (!op) {
         state.violations.push(`no ${method} ${url.pathname}`);
@@ -272,6 +284,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       try {
         const [status, answer] = route(op, req, url.pathname, url.searchParams, text, body);
         if (fault && 'hangAfter' in fault) return hang(res);
+        if (fault && 'dropAfter' in fault) return void res.socket?.destroy();
         // Slow: the answer as it was when asked, arriving late (what a read racing another's write sees).
         if (fault && 'delayMs' in fault) await new Promise((r) => setTimeout(r, fault.delayMs));
         send(res, status, answer);
@@ -289,6 +302,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
   await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
   const addr = server.address();
   origin = `https://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const refuseConnections = connectionGate(server, sockets, () => Number(new URL(origin).port));
 
   const signedNotificationHeaders = (text: string, sign: Signing = 'good'): Record<string, string> => {
     const xDate = new Date().toISOString();
@@ -380,6 +394,8 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       return post(p.request.notification_url, o.status ? { ...object, status: o.status } : object, o.sign);
     },
     signedNotificationHeaders,
+    cards,
+    refuseConnections,
     async close() {
       for (const res of hung) res.destroy();
       for (const s of sockets) s.destroy();

@@ -17,11 +17,12 @@ import {
   type PayoutStatus,
 } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
 
-export type FakeDlocalOp = 'payments' | 'payment' | 'order' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout' | 'methods';
+export type FakeDlocalOp =
+  'payments' | 'secure_payments' | 'payment' | 'order' | 'cancel' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout' | 'methods';
 /** A status answered instead; no answer at all; or the request done and its answer lost. */
 /** A status (with dLocal's numeric `code` for a refusal, e.g. 514 insufficient funds), no answer, or a lost answer. */
-/** A scripted failure: an error status, no answer, the work done but its answer lost, or a slow (but right) answer. */
-export type Fault = { status: number; code?: number } | { hang: true } | { hangAfter: true } | { delayMs: number };
+/** A scripted failure: an error status, no answer, the work done but its answer lost (hung or dropped), or a slow answer. */
+export type Fault = { status: number; code?: number } | { hang: true } | { hangAfter: true } | { dropAfter: true } | { delayMs: number };
 
 /** How the next payment create answers (default: PENDING with its ticket or redirect). */
 export type PaymentScript = { status: 'REJECTED'; statusCode: string } | { refuse: number; httpStatus?: number };
