@@ -53,10 +53,10 @@ export class DlocalCardRefused extends ProviderRejected {
     code: string,
     status: number,
     readonly dlocalCode: number | null,
-    readonly notProcessed: boolean,
+    notProcessed: boolean,
     readonly payerRefusal: boolean,
   ) {
-    super(DLOCAL, operation, code, status);
+    super(DLOCAL, operation, code, status, notProcessed);
     this.name = 'DlocalCardRefused';
   }
 }
