@@ -18,12 +18,18 @@
  *   GET  /refunds                  every refund (id, order_refund_id, payment_id, status, amount)
  *   POST /next-refund              {"status": "SUCCESS" | "REJECTED" | "CANCELLED"} (the next refund's answer)
  *   POST /fail/{payments|payment|order|refunds|refund|token|payouts|payout}  {"status": 500} | {"hang": true} |
- *                                  {"hangAfter": true} (done, answer lost), {"times": 2}
+ *                                  {"hangAfter": true} (done, answer lost) | {"dropAfter": true} (done, connection
+ *                                  dropped) | {"status": 400, "code": 5014} (a documented refusal), {"times": 2}
+ *   POST /pix-refuse               {"key": "<PIX key>", "code": 5013, "status": 400}: a Brazilian PIX payout to that
+ *                                  key is refused with that code (nothing made)
+ *   POST /connections              {"refuse": true} refuses every connection (open ones dropped); {"refuse": false}
+ *                                  accepts them again
  *   POST /token-lifetime           {"seconds": 30}
  *   GET  /violations               requests off our schemas or unsigned
  * Every method the fake knows (state.ts FAKE_METHODS: Peru EF IO YP BC, Colombia PC QP EY BQ, Chile WP SP,
  * Argentina IO, Brazil OF MP PP NU) is paid, rejected or expired with POST /status; a REDIRECT one also from its
  * redirect_url's page (Pay / Reject), a Bre-B QR (BQ, DIRECT) only with /status, as the shopper's bank app would.
+ * A payout, bank or Brazilian PIX (GET /payouts lists both), is paid, rejected or held with POST /payout-status.
  * until SIGINT or SIGTERM.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -137,6 +143,15 @@ const control = controlServer(async ({ method, path, body }, reply) => {
     dlocal.nextPayment(body as unknown as PaymentScript);
     return reply(200, { next: body });
   }
+  if (method === 'POST' && path === '/pix-refuse') {
+    const how = { code: Number(body.code ?? 5013), status: Number(body.status ?? 400) };
+    dlocal.refusePixKey(str(body.key), how);
+    return reply(200, { refusing: how });
+  }
+  if (method === 'POST' && path === '/connections') {
+    await dlocal.refuseConnections(body.refuse === true);
+    return reply(200, { refusing: body.refuse === true });
+  }
   if (method === 'POST' && path === '/token-lifetime') {
     dlocal.setTokenLifetime(Number(body.seconds ?? 180));
     return reply(200, { seconds: Number(body.seconds ?? 180) });
@@ -147,7 +162,9 @@ const control = controlServer(async ({ method, path, body }, reply) => {
         ? { hang: true as const }
         : body.hangAfter === true
           ? { hangAfter: true as const }
-          : { status: Number(body.status ?? 500) };
+          : body.dropAfter === true
+            ? { dropAfter: true as const }
+            : { status: Number(body.status ?? 500), ...(body.code === undefined ? {} : { code: Number(body.code) }) };
     dlocal.failNext(m[1] as FakeDlocalOp, how, Number(body.times ?? 1));
     return reply(200, { failing: m[1], how });
   }

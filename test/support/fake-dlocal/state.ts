@@ -16,12 +16,13 @@ import {
   type PaymentStatus,
   type PayoutStatus,
 } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
+import type { PixPayoutRequest } from '../../../shared/adapters/providers/dlocal/dlocal.pix-schemas';
 
 export type FakeDlocalOp = 'payments' | 'payment' | 'order' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout' | 'methods';
 /** A status answered instead; no answer at all; or the request done and its answer lost. */
 /** A status (with dLocal's numeric `code` for a refusal, e.g. 514 insufficient funds), no answer, or a lost answer. */
 /** A scripted failure: an error status, no answer, the work done but its answer lost, or a slow (but right) answer. */
-export type Fault = { status: number; code?: number } | { hang: true } | { hangAfter: true } | { delayMs: number };
+export type Fault = { status: number; code?: number } | { hang: true } | { hangAfter: true } | { dropAfter: true } | { delayMs: number };
 
 /** How the next payment create answers (default: PENDING with its ticket or redirect). */
 export type PaymentScript = { status: 'REJECTED'; statusCode: string } | { refuse: number; httpStatus?: number };
@@ -43,7 +44,8 @@ export interface FakePayment {
 
 export interface FakePayout {
   readonly id: string;
-  readonly request: CreatePayoutRequest;
+  /** A bank payout's request, or a Brazilian PIX payout's (pix-payouts.ts). */
+  readonly request: CreatePayoutRequest | PixPayoutRequest;
   status: PayoutStatus;
   statusCode: string;
   reason?: string;
