@@ -36,7 +36,6 @@ import {
 import { connectionGate, FakePixPayouts, isPixPayoutBody, type PixRefusal } from './pix-payouts';
 
 export type { FakeDlocalOp, FakeRefund, Fault, PaymentScript } from './state';
-export type { PixRefusal } from './pix-payouts';
 
 export interface NotificationAnswer {
   readonly status: number;
