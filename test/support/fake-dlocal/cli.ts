@@ -17,20 +17,23 @@
  *   POST /next-payment             {"status": "REJECTED", "statusCode": "301"} or {"refuse": 5007}
  *   GET  /refunds                  every refund (id, order_refund_id, payment_id, status, amount)
  *   POST /next-refund              {"status": "SUCCESS" | "REJECTED" | "CANCELLED"} (the next refund's answer)
- *   POST /fail/{payments|secure_payments|payment|order|cancel|refunds|refund|token|payouts|payout}  {"status": 500}
- *                                  | {"hang": true} | {"hangAfter": true} (done, answer hung) | {"dropAfter": true}
- *                                  (done, connection dropped), {"times": 2}
  *   POST /refuse                   {"mode": "reset"} (every connection reset before a byte) | {"mode": "closed"} (the
  *                                  listener closed: connections refused) | {"mode": "off"}
  *   GET  /cards                    every card payment (order_id, id, status, status_code, last4, amount, currency)
  *   POST /card-status              {"order_id": "dc...", "status": "PAID" | "REJECTED" | "CANCELLED", "status_code":
  *                                  "321", "notify": true}. Test cards: cards.ts FAKE_CARDS (4111111111111111 paid,
  *                                  4000000000000NNN rejected NNN, 4000000000002503 3-D Secure on its page /3ds/{id})
+ *   POST /fail/{payments|secure_payments|payment|order|cancel|refunds|refund|token|payouts|payout}  {"status": 500} | {"hang": true} |
+ *                                  {"hangAfter": true} (done, answer lost) | {"dropAfter": true} (done, connection
+ *                                  dropped) | {"status": 400, "code": 5014} (a documented refusal), {"times": 2}
+ *   POST /pix-refuse               {"key": "<PIX key>", "code": 5013, "status": 400}: a Brazilian PIX payout to that
+ *                                  key is refused with that code (nothing made)
  *   POST /token-lifetime           {"seconds": 30}
  *   GET  /violations               requests off our schemas or unsigned
  * Every method the fake knows (state.ts FAKE_METHODS: Peru EF IO YP BC, Colombia PC QP EY BQ, Chile WP SP,
  * Argentina IO, Brazil OF MP PP NU) is paid, rejected or expired with POST /status; a REDIRECT one also from its
  * redirect_url's page (Pay / Reject), a Bre-B QR (BQ, DIRECT) only with /status, as the shopper's bank app would.
+ * A payout, bank or Brazilian PIX (GET /payouts lists both), is paid, rejected or held with POST /payout-status.
  * until SIGINT or SIGTERM.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -182,6 +185,11 @@ const control = controlServer(async ({ method, path, body }, reply) => {
     await dlocal.refuseConnections(mode);
     return reply(200, { refusing: mode ?? 'off' });
   }
+  if (method === 'POST' && path === '/pix-refuse') {
+    const how = { code: Number(body.code ?? 5013), status: Number(body.status ?? 400) };
+    dlocal.refusePixKey(str(body.key), how);
+    return reply(200, { refusing: how });
+  }
   if (method === 'POST' && path === '/token-lifetime') {
     dlocal.setTokenLifetime(Number(body.seconds ?? 180));
     return reply(200, { seconds: Number(body.seconds ?? 180) });
@@ -194,7 +202,7 @@ const control = controlServer(async ({ method, path, body }, reply) => {
           ? { hangAfter: true as const }
           : body.dropAfter === true
             ? { dropAfter: true as const }
-            : { status: Number(body.status ?? 500) };
+            : { status: Number(body.status ?? 500), ...(body.code === undefined ? {} : { code: Number(body.code) }) };
     dlocal.failNext(m[1] as FakeDlocalOp, how, Number(body.times ?? 1));
     return reply(200, { failing: m[1], how });
   }

@@ -7,7 +7,8 @@
  * bearer tokens that expire, each payouts call with X-Date (ISO 8601 UTC) and X-Version 3.0 beside its token
  * (docs.dlocal.com/reference/security-payouts-v3). Bodies are checked against our schemas (state.ts); a second
  * create with one order_id is dLocal's 5009 "duplicated", one external_id its 511. It signs notifications as dLocal signs them (or forges
- * them), sends them twice, out of order or not at all, and fails on demand (a status, a hang, a lost answer). A
+ * them), sends them twice, out of order or not at all, and fails on demand (a status, a hang, a lost answer).
+ * Brazilian PIX payouts (country BR) and refused connections are pix-payouts.ts's. A
  * REDIRECT payment's redirect_url is a payer page of its own (Pay or Reject, then back to the callback_url); a Bre-B
  * (BQ, DIRECT) payment answers its QR in the ticket (`qr_code`, `expiration_date`) and is paid with setStatus. Each
  * payment_method_id is checked against its country, currency and flows (state.ts FAKE_METHODS); GET
@@ -34,6 +35,7 @@ import {
   type Fault,
   type PaymentScript,
 } from './state';
+import { FakePixPayouts, isPixPayoutBody, type PixRefusal } from './pix-payouts';
 
 export type { FakeDlocalOp, FakeRefund, Fault, PaymentScript } from './state';
 export { FAKE_CARDS, type FakeCardPayment } from './cards';
@@ -81,6 +83,8 @@ export interface FakeDlocal {
   /** dLocal reports another amount than was asked for (with the next setStatus PAID: a payer who paid another amount). */
   setPaidAmount(orderId: string, amount: number): void;
   setPayoutStatus(externalId: string, status: PayoutStatus, reason?: string): void;
+  /** A Brazilian PIX payout's creates to this key are refused with dLocal's code (counted; nothing made). */
+  refusePixKey(key: string, how: PixRefusal): void;
   setRefundStatus(id: string, status: FakeRefund['status']): void;
   /**
    * Posts the payment object (as it is now, or with `status` for a stale, out-of-order copy) to its notification_url,
@@ -128,6 +132,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
   let origin = '';
   const state = new DlocalState(() => origin, clientId, clientSecret);
   const cards = new FakeCards(state, () => origin, { xLogin, secretKey }, post);
+  const pix = new FakePixPayouts(state);
   /** Methods the account does not have (`COUNTRY:ID`): left out of GET /payments-methods. */
   const withheldMethods = new Set<string>();
   const requests: Array<{ method: string; path: string; body: unknown; headers: IncomingMessage['headers']; at: number }> = [];
@@ -188,7 +193,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     if (op === 'payouts' || op === 'payout') {
       checkPayoutsHeaders(op, req);
       if (!state.bearerValid(req.headers.authorization)) throw new DlocalError(401, 401, 'Unauthorized');
-      if (op === 'payouts') return [200, state.createPayout(body)];
+      if (op === 'payouts') return [200, isPixPayoutBody(body) ? pix.create(body) : state.createPayout(body)];
       const externalId = query.get('external_id');
       const p = externalId ? state.byExternalId.get(externalId) : state.payouts.get(query.get('payout_id') ?? '');
       if (!externalId && !query.get('payout_id')) state.violations.push('GET /payouts/v3: neither external_id nor payout_id');
@@ -366,6 +371,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       p.paidAmount = amount;
     },
     setPayoutStatus: (externalId, status, reason) => void state.setPayoutStatus(externalId, status, reason),
+    refusePixKey: (key, how) => void pix.refusals.set(key, how),
     setRefundStatus(id, status) {
       const r = state.refunds.get(id);
       if (!r) throw new Error(`fake dLocal: no refund ${id}`);

@@ -16,6 +16,7 @@ import {
   type PaymentStatus,
   type PayoutStatus,
 } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
+import type { PixPayoutRequest } from '../../../shared/adapters/providers/dlocal/dlocal.pix-schemas';
 
 export type FakeDlocalOp =
   'payments' | 'secure_payments' | 'payment' | 'order' | 'cancel' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout' | 'methods';
@@ -44,7 +45,8 @@ export interface FakePayment {
 
 export interface FakePayout {
   readonly id: string;
-  readonly request: CreatePayoutRequest;
+  /** A bank payout's request, or a Brazilian PIX payout's (pix-payouts.ts). */
+  readonly request: CreatePayoutRequest | PixPayoutRequest;
   status: PayoutStatus;
   statusCode: string;
   reason?: string;

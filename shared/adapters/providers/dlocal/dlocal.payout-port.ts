@@ -4,6 +4,7 @@
  * document, stored nowhere else in clear) so a resend is the same request; created after the commit with our
  * external_id (derived from the payout id) as its idempotent id; read back by that external_id. A create dLocal
  * refuses at once (REJECTED in its answer, or a 4xx) is a definite no; ON_HOLD stays in flight (`held`).
+ * Brazilian PIX payouts by key are a second port beside it (`pixPayouts`, dlocal.pix-payouts.ts).
  *
  * The seal's key is derived from the payouts client secret: rotate it only with no payout's creation
  * unresolved (an order already created is read back by external_id, which needs no sealed order).
@@ -25,6 +26,7 @@ import { SealedOrderError, secretSealer } from '../stp/stp.sealer';
 import { DLOCAL } from './dlocal.client';
 import { dlocalConnectors, type BankPayoutConnector, type DlocalConnectors } from './dlocal.connector';
 import type { DlocalNotifications } from './dlocal.notifications';
+import { dlocalPixNotifications, dlocalPixPayouts, type DlocalPixPayoutConnector } from './dlocal.pix-payouts';
 import { payoutRequestOf, type BankPayoutRequest } from './dlocal.payouts';
 import type { PayoutStatus } from './dlocal.schemas';
 import { externalIdOf, payoutIdOfExternalId, type DlocalPayoutState } from './dlocal.transformers';
@@ -89,14 +91,30 @@ export interface DlocalPayoutPort {
   readonly notifications: SignedPayoutNotifications;
 }
 
-/** dLocal's connectors with its payouts as the payout port (null when the document has no payouts block). */
+/**
+ * Both of dLocal's payout ports: bank transfers (`payouts`, the bankPayouts rail) and Brazilian PIX payouts by key
+ * (`pixPayouts`, dlocal.pix-payouts.ts: a connector for the pixPayouts rail beside Efí's), with their notifications.
+ */
+export interface DlocalPayoutPorts extends DlocalPayoutPort {
+  readonly pixPayouts: DlocalPixPayoutConnector;
+  readonly pixNotifications: SignedPayoutNotifications;
+}
+
+/** dLocal's connectors with its payouts as the payout ports (null when the document has no payouts block). */
 export interface DlocalLive extends DlocalConnectors {
-  readonly payoutPort: DlocalPayoutPort | null;
+  readonly payoutPort: DlocalPayoutPorts | null;
 }
 
 export function dlocalLive(cfg: DlocalConfig): DlocalLive {
   const c = dlocalConnectors(cfg);
-  return { ...c, payoutPort: c.payouts ? dlocalPayoutPort(cfg, c.payouts, c.notifications) : null };
+  const payoutPort = c.payouts
+    ? {
+        ...dlocalPayoutPort(cfg, c.payouts, c.notifications),
+        pixPayouts: dlocalPixPayouts(cfg, c.client),
+        pixNotifications: dlocalPixNotifications(c.notifications),
+      }
+    : null;
+  return { ...c, payoutPort };
 }
 
 export function dlocalPayoutPort(
