@@ -435,7 +435,7 @@ export class DlocalState {
   createPayout(body: unknown): Record<string, unknown> {
     const r = this.check('POST /payouts/v3', createPayoutRequestSchema, body);
     this.payoutCreates.set(r.external_id, (this.payoutCreates.get(r.external_id) ?? 0) + 1);
-    if (this.byExternalId.has(r.external_id)) throw new DlocalError(400, 511, 'External ID already used.');
+    if (this.byExternalId.has(r.external_id)) throw new DlocalError(400, 5011, 'External ID already used.');
     const now = new Date().toISOString();
     const p: FakePayout = {
       id: `PO-4-${randomUUID()}`,

@@ -218,7 +218,8 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
       retry: true,
     });
     if ('refused' in a) {
-      if (a.refused.status === 404 || a.refused.code === 509 || a.refused.code === 4000) return { kind: 'not_found' };
+      if (a.refused.status === 404 || a.refused.code === 509 || a.refused.code === 5009 || a.refused.code === 4000)
+        return { kind: 'not_found' };
       throw new ProviderUnavailable(DLOCAL, 'payout', `dLocal refused the payout query (${a.refused.status})`);
     }
     if (a.ok.external_id !== externalId) throw new ProviderUnavailable(DLOCAL, 'payout', 'dLocal answered another payout');
@@ -235,8 +236,9 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
     }
     const a = await client.payouts({ op: 'payouts', method: 'POST', path: '/payouts/v3', schema: payoutSchema, body: p.body });
     if ('refused' in a) {
-      if (a.refused.code === 511) {
-        // "External ID already used": the payout exists; read it back rather than make another.
+      if (a.refused.code === 511 || a.refused.code === 5011) {
+        // "External ID already used" (payouts v3's 5011; 511 on the older table): the payout exists; read it back
+        // rather than fail it (failing it would credit the merchant back while dLocal pays: money paid twice).
         const back = await getPayout(req.payoutId);
         if (back.kind !== 'not_found') return back;
         throw new ProviderUnavailable(DLOCAL, 'payouts', 'dLocal reports the external_id as used but has no payout for it');
