@@ -112,3 +112,32 @@ export async function listenFake(server: Server, opts: { port?: number; hangMs?:
     close: unlisten,
   };
 }
+
+/** A fake whose whole outage a control API switches (fake-psp, fake-efi). */
+export interface OutageSwitch {
+  outage(how: Outage | null): Promise<void>;
+  currentOutage(): Outage | null;
+  clearFaults(): number;
+}
+
+/**
+ * The control APIs' outage routes: `GET /fault` (the outage now), `POST /fault/{refuse|hang|lost|<status>}`, and
+ * `POST /fault/clear` (the outage ends and every scripted per-operation fault not yet met is dropped). Answers
+ * false when the call is not one of these.
+ */
+export async function outageControl(
+  fake: OutageSwitch,
+  req: { method: string; path: string },
+  reply: (status: number, value: unknown) => void,
+): Promise<boolean> {
+  if (req.method === 'GET' && req.path === '/fault') {
+    reply(200, { outage: fake.currentOutage() });
+    return true;
+  }
+  const m = /^\/fault\/([a-z0-9]+)$/.exec(req.path);
+  if (req.method !== 'POST' || !m) return false;
+  const how = parseOutage(m[1] as string);
+  await fake.outage(how);
+  reply(200, how === null ? { outage: null, droppedFaults: fake.clearFaults() } : { outage: how });
+  return true;
+}
