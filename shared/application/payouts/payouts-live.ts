@@ -15,6 +15,7 @@ import { nextReturnCheck, startReturnWatch, type Payout } from '../../domain/pay
 import type { CreatePayoutInput } from '../../domain/payouts/payout.schemas';
 import {
   type Connectors,
+  type MerchantRouting,
   type PayoutConnector,
   type PayoutOrderRequest,
   type ProviderOrderState,
@@ -23,6 +24,7 @@ import {
 } from '../providers';
 import { WriteConflict } from '../ports';
 import { transition, type PayoutDeps } from './payout-transition';
+import { breakers, candidatesOf, classifyFailure, nextCandidate, recordAttempt, type AttemptResult, type PlannedAttempt } from '../routing';
 
 type PayoutMethod = NonNullable<ReturnType<typeof findPayoutMethod>>;
 
@@ -51,21 +53,42 @@ export const LIVE_PAYOUT_RAILS: Readonly<Record<PayoutMethodCode, PayoutRail>> =
 /** The rail of a method code, or null when no live rail pays it. */
 export const payoutRailOf = (methodCode: string): PayoutRail | null => LIVE_PAYOUT_RAILS[methodCode as PayoutMethodCode] ?? null;
 
-/** The live connector that pays this method (its row of the table); null when none is configured. */
-export async function livePayoutConnector(deps: Pick<PayoutDeps, 'connectors'>, method: PayoutMethod): Promise<PayoutConnector | null> {
-  const rail = payoutRailOf(method.method_code);
-  if (!rail) return null;
-  return (await deps.connectors?.forMode(true))?.[rail] ?? null;
+/** The routed kind of a payout rail (its breakers and routing rules); only PIX payouts have a second provider. */
+const ROUTED_RAIL: Partial<Record<PayoutRail, string>> = { pixPayouts: 'pix_payout' };
+export const payoutKindOf = (rail: PayoutRail) => ROUTED_RAIL[rail] ?? rail;
+
+/** The configured connectors of a rail, in the document's fixed order (a routed rail has several). */
+function railConnectors(c: Connectors | null | undefined, rail: PayoutRail): readonly PayoutConnector[] {
+  if (rail === 'pixPayouts' && c?.pixPayoutRails?.length) return c.pixPayoutRails;
+  const one = c?.[rail];
+  return one ? [one] : [];
 }
 
 /**
- * The connector of a payout already sent: its method's rail, when the provider filling it is still the one the
- * payout was sent to (a rail moved to another provider leaves it for an operator: never sent twice elsewhere).
+ * The live connectors that may pay this method for this merchant, in the order to try (DESIGN.md 9.2): the routing
+ * rule's order (the merchant's override first), else the rail's first configured provider alone. Empty: none.
+ */
+export async function livePayoutCandidates(
+  deps: Pick<PayoutDeps, 'connectors'>,
+  method: PayoutMethod,
+  merchantRouting?: MerchantRouting,
+): Promise<Array<PlannedAttempt<PayoutConnector>>> {
+  const rail = payoutRailOf(method.method_code);
+  if (!rail) return [];
+  const c = await deps.connectors?.forMode(true);
+  const rails = railConnectors(c, rail).map((r) => ({ name: r.provider.name, rail: r }));
+  if (rails.length === 0) return [];
+  return candidatesOf({ kind: payoutKindOf(rail), country: method.country, rails, route: c?.route, merchantRouting });
+}
+
+/**
+ * The connector of a payout already sent: its method's rail, filled by the provider the payout was sent to (a rail
+ * moved to another provider leaves it for an operator: never sent twice elsewhere).
  */
 export function connectorOfPayout(connectors: Connectors | null | undefined, p: Payout): PayoutConnector | null {
   const rail = payoutRailOf(p.method_code);
-  const c = rail ? connectors?.[rail] : undefined;
-  return c && p.provider && c.provider.name === p.provider.name ? c : null;
+  if (!rail || !p.provider) return null;
+  return railConnectors(connectors, rail).find((c) => c.provider.name === p.provider?.name) ?? null;
 }
 
 export function payoutOrderRequest(
@@ -110,30 +133,123 @@ async function failRejected(deps: PayoutDeps, p: Payout, e: ProviderRejected): P
  * processing until the order settles. No answer: 502 naming the payout; the resume job resolves it. Refused:
  * the payout fails, the amount is back in the balance, and the merchant is told (422).
  */
-export async function registerLivePayout(deps: PayoutDeps, payout: Payout, connector: PayoutConnector): Promise<Payout> {
-  const link = payout.provider as NonNullable<Payout['provider']>;
-  try {
-    const r = await connector.register({ reference: link.reference, sealed: link.sealed_order ?? '' });
-    return await registered(deps, payout, r, connector);
-  } catch (e) {
-    if (e instanceof ProviderUnavailable) {
-      // The send ended unanswered: the claim taken at the commit ends too, so the resume job may read it back
-      // and send it again (the provider refuses a second order with one reference: never a second payment).
-      if (payout.send_claimed_at) await deps.store.releaseSend({ payoutId: payout.payout_id, claimedAt: payout.send_claimed_at });
-      throw new AppError(
-        'PROVIDER_UNAVAILABLE',
-        `The payout provider did not answer. Payout ${payout.payout_id} is processing; its outcome follows by webhook.`,
-      );
+export async function registerLivePayout(
+  deps: PayoutDeps,
+  payout: Payout,
+  connector: PayoutConnector,
+  failover?: PayoutFailover,
+): Promise<Payout> {
+  let current = payout;
+  let rail = connector;
+  for (let i = failover?.index ?? 0; ;) {
+    const link = current.provider as NonNullable<Payout['provider']>;
+    const kind = failover?.kind ?? rail.provider.name;
+    const started = performance.now();
+    const observe = (outcome: AttemptResult) =>
+      recordAttempt(deps.attempts, {
+        provider: rail.provider.name,
+        kind,
+        outcome,
+        latencyMs: performance.now() - started,
+        now: deps.clock.now().getTime(),
+      });
+    try {
+      const r = await rail.register({ reference: link.reference, sealed: link.sealed_order ?? '' });
+      observe('pending');
+      return await registered(deps, current, r, rail);
+    } catch (e) {
+      observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
+      // Payouts fail over only when the send certainly made nothing (never sent, a documented "not processed"): a
+      // PIX sent cannot be called back, so no answer is never read back into a failover (it stays with its provider).
+      const c = classifyFailure(e);
+      const switched = c.kind === 'no_money' && failover ? await switchPayout(deps, current, failover, i, c.failureCode) : null;
+      if (!switched) return endAsBefore(deps, current, e);
+      if (!('payout' in switched)) return switched.answer;
+      if (c.kind === 'no_money') deps.attempts?.failedOver(rail.provider.name, kind, c.failureCode);
+      ({ payout: current, index: i } = switched);
+      rail = failover!.candidates[i]!.rail;
     }
-    if (e instanceof ProviderRejected) {
-      await failRejected(deps, payout, e);
-      throw new AppError(
-        'PROVIDER_REJECTED',
-        `The payout provider refused payout ${payout.payout_id} (${e.code}); the amount is back in your balance.`,
-      );
-    }
-    throw e;
   }
+}
+
+/** What a routed payout may still try: its candidates, where it is, and its request (kept in memory only, never stored). */
+export interface PayoutFailover {
+  readonly kind: string;
+  readonly candidates: ReadonlyArray<PlannedAttempt<PayoutConnector>>;
+  readonly index: number;
+  readonly request: PayoutOrderRequest;
+}
+
+/**
+ * The payout's next attempt: its order prepared at the next candidate under that attempt's reference, committed before
+ * it is sent (with the ended attempt and any skipped on the way). Null: nothing left to try (or its order cannot be
+ * made there); `answer`: another writer moved the payout first (its state stands).
+ */
+async function switchPayout(
+  deps: PayoutDeps,
+  payout: Payout,
+  f: PayoutFailover,
+  from: number,
+  failureCode: string,
+): Promise<{ payout: Payout; index: number } | { answer: Payout } | null> {
+  const next = nextCandidate(f.candidates, from + 1, f.kind, breakers, deps.clock.now().getTime(), true);
+  if (!next) return null;
+  const link = payout.provider as NonNullable<Payout['provider']>;
+  const attempt = (link.attempt ?? 1) + 1;
+  const to = f.candidates[next.index]!.rail;
+  const prepared = to.prepare({ ...f.request, reference: to.provider.reference(payout.payout_id, attempt) });
+  if ('invalid' in prepared) return null;
+  const at = deps.clock.now().toISOString();
+  const ended = [
+    {
+      provider: link.name,
+      outcome: 'failed' as const,
+      failure_code: failureCode,
+      reference: link.reference,
+      attempt: link.attempt ?? 1,
+      at,
+    },
+    ...next.skipped.map((provider) => ({ provider, outcome: 'skipped' as const, failure_code: 'provider_paused', at })),
+  ];
+  const provider = {
+    name: to.provider.name,
+    reference: prepared.order.reference,
+    order: prepared.order.summary,
+    sealed_order: prepared.order.sealed,
+    details: {},
+    attempt,
+  };
+  try {
+    await deps.store.switchAttempt({ payout, ended, next: provider, now: at });
+  } catch (e) {
+    if (!(e instanceof WriteConflict)) throw e;
+    return { answer: (await deps.store.get(payout.payout_id)) ?? payout };
+  }
+  return {
+    payout: { ...payout, provider, ended_attempts: [...(payout.ended_attempts ?? []), ...ended], updated_at: at },
+    index: next.index,
+  };
+}
+
+/** The send ends as before routing: no answer (502, processing; the resume job reads it back) or refused (failed). */
+async function endAsBefore(deps: PayoutDeps, payout: Payout, e: unknown): Promise<never> {
+  if (e instanceof ProviderUnavailable) {
+    // The send ended unanswered: the claim taken at the commit ends too, so the resume job may read it back
+    // and send it again (the provider refuses a second order with one reference: never a second payment).
+    if (payout.send_claimed_at) await deps.store.releaseSend({ payoutId: payout.payout_id, claimedAt: payout.send_claimed_at });
+    throw new AppError(
+      'PROVIDER_UNAVAILABLE',
+      `The payout provider did not answer. Payout ${payout.payout_id} is processing; its outcome follows by webhook.`,
+    );
+  }
+  if (e instanceof ProviderRejected) {
+    await failRejected(deps, payout, e);
+    throw new AppError(
+      'PROVIDER_REJECTED',
+      `The payout provider refused payout ${payout.payout_id} (${e.code}); the amount is back in your balance.`,
+    );
+  }
+  throw e;
 }
 
 /**
