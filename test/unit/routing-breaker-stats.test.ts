@@ -4,7 +4,7 @@
  */
 import { Breakers, attemptsOfPayment, providerStats, quantile } from '../../shared/application/routing';
 import { durationMs, statsTable } from '../../bin/cli/provider-stats';
-import type { Payment } from '../../shared/domain/payments/payment';
+import type { Payment, ProviderLink } from '../../shared/domain/payments/payment';
 
 describe('Breakers', () => {
   const b = () => new Breakers({ openAfter: 3, pauseMs: 30_000 });
@@ -47,7 +47,7 @@ describe('Breakers', () => {
 
 describe('providers stats', () => {
   const payment = (over: Partial<Payment>): Payment => ({ payment_method: 'pix', status: 'pending', artefact: null, ...over }) as Payment;
-  const link = (name: string, latency?: number) => ({
+  const link = (name: string, latency?: number): ProviderLink => ({
     name,
     reference: 'r',
     details: latency === undefined ? {} : { latency_ms: String(latency) },
