@@ -6,8 +6,9 @@
  * X-Login + X-Date + body, and payouts v3 (POST /oauth/token, POST /payouts/v3, GET /payouts/v3?external_id=) behind
  * bearer tokens that expire, each payouts call with X-Date (ISO 8601 UTC) and X-Version 3.0 beside its token
  * (docs.dlocal.com/reference/security-payouts-v3). Bodies are checked against our schemas (state.ts); a second
- * create with one order_id is dLocal's 5009 "duplicated", one external_id payouts v3's 5011. It signs notifications as dLocal signs them (or forges
- * them), sends them twice, out of order or not at all, and fails on demand (a status, a hang, a lost answer).
+ * create with one order_id is dLocal's 5009 "duplicated", one external_id payouts v3's 5011. It signs notifications
+ * as dLocal signs them (or forges them), sends them twice, out of order or not at all, and fails on demand (a status,
+ * a hang, a lost answer).
  * Brazilian PIX payouts (country BR) and refused connections are pix-payouts.ts's. A
  * REDIRECT payment's redirect_url is a payer page of its own (Pay or Reject, then back to the callback_url); a Bre-B
  * (BQ, DIRECT) payment answers its QR in the ticket (`qr_code`, `expiration_date`) and is paid with setStatus. Each
