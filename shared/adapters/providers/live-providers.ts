@@ -46,8 +46,13 @@ export function assembleLiveProviders(
   const pixRails: PixRail[] = [apiPix, efi?.payIns ?? null].flatMap((p) =>
     p ? [{ charges: p.pix as PixRail['charges'], refunds: p.pixRefunds, callbacks: p.pixCallbacks }] : [],
   );
-  // Live cards: every provider that serves them, in the document's fixed order (adyen, then dlocal).
-  const cardRails: CardRail[] = adyen ? [{ cards: adyen.heldCard, refunds: adyen.refunds, notifications: adyen.notifications }] : [];
+  // Live cards: every provider that serves them, in the document's fixed order (adyen, then dlocal). dLocal's serves
+  // only the payments a routing rule sends to it (never the default card provider: a stage that configures dLocal
+  // for its local methods does not start taking cards through it); its notifications come to its payments route.
+  const cardRails: CardRail[] = [
+    ...(adyen ? [{ cards: adyen.heldCard, refunds: adyen.refunds, notifications: adyen.notifications }] : []),
+    ...(dlocal ? [{ cards: dlocal.cards, refunds: dlocal.refunds, routedOnly: true }] : []),
+  ];
   const connectors: Connectors = {
     ...(pixRails.length ? { pixRails } : {}),
     ...(cardRails.length ? { cardRails } : {}),

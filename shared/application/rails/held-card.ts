@@ -6,7 +6,7 @@
  * it. The raw card travels only in the request to the provider: never logged, never stored.
  */
 import { AppError } from '../../domain/errors';
-import type { Payment } from '../../domain/payments/payment';
+import { awaitsProvider, type Payment } from '../../domain/payments/payment';
 import { nextReadBackAt } from '../../domain/payments/read-back';
 import { type CardRail, cardRailOf, type HeldCardOutcome, ProviderRejected, ProviderUnavailable } from '../providers';
 import { shopperNextUrl, transition } from '../payments';
@@ -108,9 +108,15 @@ export async function completeHeldCardReturn(
   const rail = cardRailOf(await deps.connectors.forMode(true), provider);
   if (!payment || !payment.livemode || !rail || payment.provider?.name !== provider) throw new AppError('PAYMENT_NOT_FOUND');
   let current = payment;
-  if (redirectResult && (payment.status === 'pending_3ds' || payment.status === 'processing')) {
+  // A provider that is read back needs no token (dLocal's return carries none we trust): the read-back is the result.
+  const completes = redirectResult !== undefined || Boolean(rail.cards.readBack);
+  if (completes && (payment.status === 'pending_3ds' || payment.status === 'processing')) {
     try {
-      const outcome = await rail.cards.completeRedirect({ paymentId, redirectResult, reference: payment.provider.reference });
+      const outcome = await rail.cards.completeRedirect({
+        paymentId,
+        redirectResult: redirectResult ?? '',
+        reference: payment.provider.reference,
+      });
       current = await applyCardOutcome(deps, payment, outcome, payment.status, rail.cards.redirectsDirectly);
     } catch (e) {
       // No answer: the notification (or the reconciliation job) decides; the shopper sees the payment as it is.
@@ -118,6 +124,28 @@ export async function completeHeldCardReturn(
     }
   }
   return shopperNextUrl(deps, current);
+}
+
+/**
+ * A provider's notification naming one of our card payments, where it comes with the provider's other payments
+ * (dLocal's): only the payment's current attempt's applies (an abandoned attempt's is its watch's), read back by
+ * that attempt's reference (the body's status is never taken). A payment closed here that the provider holds paid
+ * is `late` (money collected, not settled: alarmed).
+ */
+export async function applyCardNotice(
+  deps: PaymentDeps,
+  rail: CardRail,
+  payment: Payment,
+  reference: string,
+): Promise<HeldOutcome | 'duplicate' | 'ignored' | 'late' | 'unknown'> {
+  if (!rail.cards.readBack) return 'unknown';
+  // Another attempt of the payment's (abandoned: its watch undoes whatever it finds there).
+  if (payment.provider?.reference !== reference) return 'ignored';
+  if (payment.provider.name !== rail.cards.provider.name) return 'unknown';
+  if (payment.status === 'success' || payment.status === 'refunded') return 'duplicate';
+  const found = await rail.cards.readBack(payment.payment_id, { reference });
+  if (!awaitsProvider(payment)) return found.kind === 'approved' ? 'late' : 'duplicate';
+  return found.kind === 'approved' || found.kind === 'declined' ? settleFound(deps, payment, found) : 'waiting';
 }
 
 /** The provider's 3DS action for a payment awaiting authentication, or null. */
