@@ -168,6 +168,15 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
         ...providers.map((p) => m.providerMetric('ProviderAmountMismatch', 'Sum', p, `${p} amount mismatches`)),
       ],
     }),
+    // Routing (DESIGN.md 9.2): payments sent on to the next provider, breakers opened, abandoned attempts found paid.
+    // Approval and no-answer rates per provider and kind: `npm run cli -- providers stats` (docs/operations.md).
+    graph('Live providers: routing', {
+      left: providers.flatMap((p) => [
+        m.providerMetric('ProviderFailovers', 'Sum', p, `${p} failed over from`),
+        m.providerMetric('ProviderBreakerOpened', 'Sum', p, `${p} breaker opened`),
+        m.providerMetric('ProviderLateSuccess', 'Sum', p, `${p} late successes undone`),
+      ]),
+    }),
     graph('Live payments: read-back overdue (s)', {
       left: [m.metric('ProviderAwaitingOldestSeconds', 'Maximum', undefined, 'oldest overdue read-back')],
       leftAnnotations: [{ value: config.alarms.providerReadBackOverdueMinutes * 60, label: 'alarm', color: cloudwatch.Color.RED }],

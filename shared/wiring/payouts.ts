@@ -9,6 +9,7 @@ import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import type { BalanceTransactionDeps, ReconciliationDeps, LedgerFoldDeps } from '../application/balance';
 import { livePayoutRail, sandboxPayoutRails } from '../adapters/sqs/payout-rail';
 import { liveConnectors } from '../adapters/providers/live-providers';
+import { routingObserver } from './attempts';
 import type { PayoutDeps } from '../application/payouts';
 import { config } from '../config';
 import { checkNotificationUrl, publicBaseUrl } from './payments';
@@ -33,6 +34,7 @@ export function payoutDeps(): PayoutDeps {
     // Live payouts: only the providers of the stage's configuration (test mode never reaches a provider).
     connectors: { forMode: async (livemode) => (livemode ? liveConnectors() : null) },
     baseUrl: publicBaseUrl,
+    attempts: routingObserver,
   };
   return deps;
 }

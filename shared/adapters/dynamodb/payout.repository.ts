@@ -103,6 +103,12 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
       await releaseSend(db, { TableName: tableName(), Key: payoutEntity.key(payoutId), claimedAt });
     },
 
+    async switchAttempt({ payout, ended, next, now }) {
+      await transaction()
+        .add(payoutEntity.switchAttempt(tableName(), payout, ended, next, now))
+        .commit(db);
+    },
+
     async annotate({ payout, provider, now }) {
       await transaction()
         .add(payoutEntity.annotate(tableName(), payout, provider, now))

@@ -11,7 +11,14 @@
  * keeps a module in the entry's chunks when any static import reaches it, used or not. The ops CLI and tests
  * build every configured provider at once with buildLiveProviders (live-connectors.ts).
  */
-import type { CardRail, Connectors, MerchantRouting, PixRail } from '../../application/providers';
+import type {
+  CardRail,
+  Connectors,
+  MerchantRouting,
+  PayoutConnector,
+  PixRail,
+  SignedPayoutNotifications,
+} from '../../application/providers';
 import type { CountryCode } from '../../domain/geo';
 import { isRoutingKind, routeFor, type Routing } from './routing';
 import type { AdyenConnectors } from './adyen/adyen.connector';
@@ -53,6 +60,7 @@ export function assembleLiveProviders(
     ...(adyen ? [{ cards: adyen.heldCard, refunds: adyen.refunds, notifications: adyen.notifications }] : []),
     ...(dlocal ? [{ cards: dlocal.cards, refunds: dlocal.refunds, routedOnly: true }] : []),
   ];
+  const pixPayoutRails: PayoutConnector[] = [efi?.payouts ?? null, dlocal?.payoutPort?.pixPayouts ?? null].flatMap((p) => (p ? [p] : []));
   const connectors: Connectors = {
     ...(pixRails.length ? { pixRails } : {}),
     ...(cardRails.length ? { cardRails } : {}),
@@ -60,9 +68,20 @@ export function assembleLiveProviders(
     ...(adyen ? { heldVoucher: adyen.voucher } : {}),
     ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications, localRefunds: dlocal.refunds } : {}),
     // Efí: the infractions (MED) against Pix received, and PIX payouts with their send callbacks.
-    ...(efi ? { pixDisputes: efi.pixDisputes, pixPayouts: efi.payouts, pixPayoutCallbacks: efi.payoutCallbacks } : {}),
-    // dLocal payouts v3 (only with the document's dlocal.payouts block): bank transfers and their notifications.
-    ...(dlocal?.payoutPort ? { bankPayouts: dlocal.payoutPort.payouts, bankPayoutNotifications: dlocal.payoutPort.notifications } : {}),
+    ...(efi ? { pixDisputes: efi.pixDisputes, pixPayoutCallbacks: efi.payoutCallbacks } : {}),
+    // PIX payouts: every provider that sends them, in the document's order (efi, then dLocal's payouts v3).
+    ...(pixPayoutRails.length ? { pixPayouts: pixPayoutRails[0], pixPayoutRails } : {}),
+    // dLocal payouts v3 (only with the document's dlocal.payouts block): bank transfers, and the notifications of
+    // both its bank and its PIX payouts (one route: a PIX payout's suffixed reference is read too).
+    ...(dlocal?.payoutPort
+      ? {
+          bankPayouts: dlocal.payoutPort.payouts,
+          bankPayoutNotifications: {
+            parse: (h: Parameters<SignedPayoutNotifications['parse']>[0], body: string) => dlocal.payoutPort!.notifications.parse(h, body),
+            payoutIdOf: (r: string) => dlocal.payoutPort!.notifications.payoutIdOf(r) ?? dlocal.payoutPort!.pixNotifications.payoutIdOf(r),
+          },
+        }
+      : {}),
     // Binance Pay: crypto orders (USDT), their signed notifications and refunds.
     ...(binancePay
       ? { heldCrypto: binancePay.payments, cryptoNotifications: binancePay.notifications, cryptoRefunds: binancePay.refunds }

@@ -11,11 +11,12 @@ import {
   type PayoutConnector,
   type PayoutStateItem,
   type ProviderOrderState,
+  type Connectors,
   ProviderUnavailable,
 } from '../providers';
 import { WriteConflict } from '../ports';
 import type { PayoutDeps } from './payout-transition';
-import { applyOrderState, type LiveOutcome, type PayoutRail } from './payouts-live';
+import { applyOrderState, connectorOfPayout, type LiveOutcome, type PayoutRail } from './payouts-live';
 
 /**
  * Whether a claimed state is further along than what the provider holds: anything final while the order is in
@@ -52,15 +53,19 @@ function withHint(state: ProviderOrderState, item: PayoutStateItem): ProviderOrd
  */
 async function applyStateItem(
   deps: PayoutDeps,
-  connector: PayoutConnector,
+  route: PayoutConnector,
   item: PayoutStateItem,
   payoutIdOf: (reference: string) => string | null,
+  connectors: Connectors | null | undefined,
 ): Promise<CallbackOutcome> {
+  let connector = route;
   const byOrder = await deps.store.payoutOfOrder(connector.provider.name, item.orderId);
   const payoutId = byOrder ?? (item.reference ? payoutIdOf(item.reference) : null);
   for (let attempt = 0; ; attempt++) {
     const p = payoutId ? await deps.store.get(payoutId) : null;
-    if (!p || !p.livemode || !p.provider || p.provider.name !== connector.provider.name) return 'unknown';
+    if (!p || !p.livemode || !p.provider || p.provider.name !== route.provider.name) return 'unknown';
+    // One provider's route serves each of its rails (dLocal's notifications: bank and PIX payouts): the payout's own.
+    connector = connectorOfPayout(connectors, p) ?? route;
     const reference = p.provider.reference;
     // A reference naming another order than the one this id belongs to: nothing moves.
     if (item.reference && item.reference !== reference) return byOrder ? 'mismatch' : 'unknown';
@@ -97,12 +102,13 @@ async function applyAll(
   connector: PayoutConnector,
   items: readonly PayoutStateItem[],
   payoutIdOf: (reference: string) => string | null,
+  connectors: Connectors | null | undefined,
 ): Promise<StateCallbackResult> {
   const outcomes: CallbackOutcome[] = [];
   let retry: unknown = null;
   for (const item of items) {
     try {
-      outcomes.push(await applyStateItem(deps, connector, item, payoutIdOf));
+      outcomes.push(await applyStateItem(deps, connector, item, payoutIdOf, connectors));
     } catch (e) {
       if (!(e instanceof AppError) || e.code !== 'PROVIDER_UNAVAILABLE') throw e;
       retry ??= e;
@@ -134,7 +140,7 @@ export async function receivePayoutStateCallback(
   const items = callbacks.parseAll ? callbacks.parseAll(body) : [callbacks.parseState(body)].filter((i) => i !== null);
   if (!items || (!callbacks.parseAll && items.length === 0))
     throw new AppError('VALIDATION_ERROR', "The callback body is not the provider's order-state shape.");
-  return applyAll(deps, connector, items, (r) => callbacks.payoutIdOf(r));
+  return applyAll(deps, connector, items, (r) => callbacks.payoutIdOf(r), connectors);
 }
 
 /**
@@ -155,7 +161,7 @@ export async function receiveSignedPayoutNotification(
   const parsed = notifications.parse(headers, rawBody);
   if (parsed && 'forged' in parsed) throw new AppError('UNAUTHORIZED', 'The notification signature does not verify.');
   if (!parsed) throw new AppError('VALIDATION_ERROR', "The notification body is not the provider's payout shape.");
-  return applyAll(deps, connector, [parsed.item], (r) => notifications.payoutIdOf(r));
+  return applyAll(deps, connector, [parsed.item], (r) => notifications.payoutIdOf(r), connectors);
 }
 
 /** A callback's items counted as the provider-callback metrics count them (accepted, rejected, unknown). */

@@ -11,6 +11,7 @@ import {
   type PayoutRails,
   type PayoutStore,
 } from '../ports';
+import type { AttemptObserver } from '../ports';
 import type { ConnectorRegistry } from '../providers';
 
 export interface PayoutDeps {
@@ -24,6 +25,8 @@ export interface PayoutDeps {
   readonly connectors?: ConnectorRegistry;
   /** The root of our public API (a live payout's provider is told where to notify under it). */
   readonly baseUrl?: () => string;
+  /** Routing's observations (absent: not told). */
+  readonly attempts?: AttemptObserver;
 }
 
 /**

@@ -9,12 +9,10 @@
  * Which provider pays a method is one table (LIVE_PAYOUT_RAILS): the method code names a rail, the stage's
  * configuration fills the rail with its provider's connector. Every rail is the same port (PayoutConnector).
  */
-import type { findPayoutMethod, PayoutMethodCode } from '../../domain/catalog/payout-methods';
 import { AppError } from '../../domain/errors';
 import { nextReturnCheck, startReturnWatch, type Payout } from '../../domain/payouts/payout';
 import type { CreatePayoutInput } from '../../domain/payouts/payout.schemas';
 import {
-  type Connectors,
   type PayoutConnector,
   type PayoutOrderRequest,
   type ProviderOrderState,
@@ -23,50 +21,16 @@ import {
 } from '../providers';
 import { WriteConflict } from '../ports';
 import { transition, type PayoutDeps } from './payout-transition';
+import { connectorOfPayout } from './payout-rails';
 
-type PayoutMethod = NonNullable<ReturnType<typeof findPayoutMethod>>;
+export { connectorOfPayout, livePayoutCandidates, LIVE_PAYOUT_RAILS, payoutKindOf, payoutRailOf, type PayoutRail } from './payout-rails';
+import { breakers, classifyFailure, nextCandidate, recordAttempt, type AttemptResult, type PlannedAttempt } from '../routing';
 
 /**
  * How long a send claim holds (seconds): longer than any one send can last (token plus request, each bounded by
  * the connector's timeouts, inside the function's own timeout), so a claim that lapses belongs to a send that ended.
  */
 export const SEND_LEASE_SECONDS = 60;
-
-/** The live rails a payout method can take (a kind of Connectors, filled by the configured provider). */
-export type PayoutRail = 'speiPayouts' | 'pixPayouts' | 'bankPayouts';
-
-/**
- * The payout-connector table: which rail pays each method live. SPEI to a CLABE (Mexico), PIX by key (Brazil),
- * bank transfers to an account, CVU or CBU (Peru, Argentina, Colombia). A method whose rail no configured
- * provider fills is METHOD_NOT_AVAILABLE live.
- */
-export const LIVE_PAYOUT_RAILS: Readonly<Record<PayoutMethodCode, PayoutRail>> = {
-  'svc-mt-5': 'pixPayouts',
-  'svc-mt-6': 'bankPayouts',
-  'svc-mt-30': 'speiPayouts',
-  'svc-mt-31': 'bankPayouts',
-  'svc-mt-32': 'bankPayouts',
-};
-
-/** The rail of a method code, or null when no live rail pays it. */
-export const payoutRailOf = (methodCode: string): PayoutRail | null => LIVE_PAYOUT_RAILS[methodCode as PayoutMethodCode] ?? null;
-
-/** The live connector that pays this method (its row of the table); null when none is configured. */
-export async function livePayoutConnector(deps: Pick<PayoutDeps, 'connectors'>, method: PayoutMethod): Promise<PayoutConnector | null> {
-  const rail = payoutRailOf(method.method_code);
-  if (!rail) return null;
-  return (await deps.connectors?.forMode(true))?.[rail] ?? null;
-}
-
-/**
- * The connector of a payout already sent: its method's rail, when the provider filling it is still the one the
- * payout was sent to (a rail moved to another provider leaves it for an operator: never sent twice elsewhere).
- */
-export function connectorOfPayout(connectors: Connectors | null | undefined, p: Payout): PayoutConnector | null {
-  const rail = payoutRailOf(p.method_code);
-  const c = rail ? connectors?.[rail] : undefined;
-  return c && p.provider && c.provider.name === p.provider.name ? c : null;
-}
 
 export function payoutOrderRequest(
   payoutId: string,
@@ -110,30 +74,128 @@ async function failRejected(deps: PayoutDeps, p: Payout, e: ProviderRejected): P
  * processing until the order settles. No answer: 502 naming the payout; the resume job resolves it. Refused:
  * the payout fails, the amount is back in the balance, and the merchant is told (422).
  */
-export async function registerLivePayout(deps: PayoutDeps, payout: Payout, connector: PayoutConnector): Promise<Payout> {
-  const link = payout.provider as NonNullable<Payout['provider']>;
-  try {
-    const r = await connector.register({ reference: link.reference, sealed: link.sealed_order ?? '' });
-    return await registered(deps, payout, r, connector);
-  } catch (e) {
-    if (e instanceof ProviderUnavailable) {
-      // The send ended unanswered: the claim taken at the commit ends too, so the resume job may read it back
-      // and send it again (the provider refuses a second order with one reference: never a second payment).
-      if (payout.send_claimed_at) await deps.store.releaseSend({ payoutId: payout.payout_id, claimedAt: payout.send_claimed_at });
-      throw new AppError(
-        'PROVIDER_UNAVAILABLE',
-        `The payout provider did not answer. Payout ${payout.payout_id} is processing; its outcome follows by webhook.`,
-      );
+export async function registerLivePayout(
+  deps: PayoutDeps,
+  payout: Payout,
+  connector: PayoutConnector,
+  failover?: PayoutFailover,
+): Promise<Payout> {
+  let current = payout;
+  let rail = connector;
+  for (let i = failover?.index ?? 0; ;) {
+    const link = current.provider as NonNullable<Payout['provider']>;
+    const kind = failover?.kind ?? rail.provider.name;
+    const started = performance.now();
+    const observe = (outcome: AttemptResult) => {
+      const ms = performance.now() - started;
+      recordAttempt(deps.attempts, { provider: rail.provider.name, kind, outcome, latencyMs: ms, now: deps.clock.now().getTime() });
+      return Math.round(ms);
+    };
+    let latencyMs: number | null = null;
+    try {
+      const r = await rail.register({ reference: link.reference, sealed: link.sealed_order ?? '' });
+      latencyMs = observe('pending');
+      return await registered(deps, current, r, rail, latencyMs);
+    } catch (e) {
+      latencyMs ??= observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
+      // Payouts fail over only when the send certainly made nothing (never sent, a documented "not processed"): a
+      // PIX sent cannot be called back, so no answer is never read back into a failover (it stays with its provider).
+      const c = classifyFailure(e);
+      const switched = c.kind === 'no_money' && failover ? await switchPayout(deps, current, failover, i, c.failureCode, latencyMs) : null;
+      if (!switched) return endAsBefore(deps, current, e);
+      if (!('payout' in switched)) return switched.answer;
+      if (c.kind === 'no_money') deps.attempts?.failedOver(rail.provider.name, kind, c.failureCode);
+      ({ payout: current, index: i } = switched);
+      rail = failover!.candidates[i]!.rail;
     }
-    if (e instanceof ProviderRejected) {
-      await failRejected(deps, payout, e);
-      throw new AppError(
-        'PROVIDER_REJECTED',
-        `The payout provider refused payout ${payout.payout_id} (${e.code}); the amount is back in your balance.`,
-      );
-    }
-    throw e;
   }
+}
+
+/** What a routed payout may still try: its candidates, where it is, and its request (kept in memory only, never stored). */
+export interface PayoutFailover {
+  readonly kind: string;
+  readonly candidates: ReadonlyArray<PlannedAttempt<PayoutConnector>>;
+  readonly index: number;
+  readonly request: PayoutOrderRequest;
+}
+
+/**
+ * The payout's next attempt: its order prepared at the next candidate under that attempt's reference, committed before
+ * it is sent (with the ended attempt and any skipped on the way). Null: nothing left to try (or its order cannot be
+ * made there); `answer`: another writer moved the payout first (its state stands).
+ */
+async function switchPayout(
+  deps: PayoutDeps,
+  payout: Payout,
+  f: PayoutFailover,
+  from: number,
+  failureCode: string,
+  latencyMs: number,
+): Promise<{ payout: Payout; index: number } | { answer: Payout } | null> {
+  const next = nextCandidate(f.candidates, from + 1, f.kind, breakers, deps.clock.now().getTime(), true);
+  if (!next) return null;
+  const link = payout.provider as NonNullable<Payout['provider']>;
+  const attempt = (link.attempt ?? 1) + 1;
+  const to = f.candidates[next.index]!.rail;
+  const prepared = to.prepare({ ...f.request, reference: to.provider.reference(payout.payout_id, attempt) });
+  if ('invalid' in prepared) return null;
+  const at = deps.clock.now().toISOString();
+  const ended = [
+    {
+      provider: link.name,
+      outcome: 'failed' as const,
+      failure_code: failureCode,
+      reference: link.reference,
+      attempt: link.attempt ?? 1,
+      at,
+    },
+    ...next.skipped.map((provider) => ({
+      provider,
+      outcome: 'skipped' as const,
+      failure_code: 'provider_paused',
+      at,
+      latency_ms: latencyMs,
+    })),
+  ];
+  const provider = {
+    name: to.provider.name,
+    reference: prepared.order.reference,
+    order: prepared.order.summary,
+    sealed_order: prepared.order.sealed,
+    details: {},
+    attempt,
+  };
+  try {
+    await deps.store.switchAttempt({ payout, ended, next: provider, now: at });
+  } catch (e) {
+    if (!(e instanceof WriteConflict)) throw e;
+    return { answer: (await deps.store.get(payout.payout_id)) ?? payout };
+  }
+  return {
+    payout: { ...payout, provider, ended_attempts: [...(payout.ended_attempts ?? []), ...ended], updated_at: at },
+    index: next.index,
+  };
+}
+
+/** The send ends as before routing: no answer (502, processing; the resume job reads it back) or refused (failed). */
+async function endAsBefore(deps: PayoutDeps, payout: Payout, e: unknown): Promise<never> {
+  if (e instanceof ProviderUnavailable) {
+    // The send ended unanswered: the claim taken at the commit ends too, so the resume job may read it back
+    // and send it again (the provider refuses a second order with one reference: never a second payment).
+    if (payout.send_claimed_at) await deps.store.releaseSend({ payoutId: payout.payout_id, claimedAt: payout.send_claimed_at });
+    throw new AppError(
+      'PROVIDER_UNAVAILABLE',
+      `The payout provider did not answer. Payout ${payout.payout_id} is processing; its outcome follows by webhook.`,
+    );
+  }
+  if (e instanceof ProviderRejected) {
+    await failRejected(deps, payout, e);
+    throw new AppError(
+      'PROVIDER_REJECTED',
+      `The payout provider refused payout ${payout.payout_id} (${e.code}); the amount is back in your balance.`,
+    );
+  }
+  throw e;
 }
 
 /**
@@ -145,9 +207,10 @@ async function registered(
   p: Payout,
   r: Awaited<ReturnType<PayoutConnector['register']>>,
   connector: PayoutConnector,
+  latencyMs?: number,
 ): Promise<Payout> {
   if (!('orderId' in r)) return p;
-  const kept = await keepOrderId(deps, p, r.orderId, r.state?.kind === 'pending' ? r.state.held : undefined);
+  const kept = await keepOrderId(deps, p, r.orderId, r.state?.kind === 'pending' ? r.state.held : undefined, latencyMs);
   if (!r.state || r.state.kind === 'pending' || r.state.kind === 'not_found') return kept;
   try {
     await applyOrderState(deps, (await deps.store.get(p.payout_id)) ?? kept, r.state, connector);
@@ -162,10 +225,16 @@ async function registered(
  * same order), and whether the provider holds it for review (`on_hold`, in the payout's provider details for an
  * operator). Conditional on the payout still processing: a payout that already moved keeps what it has.
  */
-async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string, held?: boolean): Promise<Payout> {
+async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string, held?: boolean, latencyMs?: number): Promise<Payout> {
   const onHold = held === undefined ? p.provider?.details.on_hold : held ? 'yes' : 'no';
   if (!p.provider || (p.provider.details.order_id === orderId && p.provider.details.on_hold === onHold)) return p;
-  const provider = { ...p.provider, details: { ...p.provider.details, order_id: orderId, ...(onHold ? { on_hold: onHold } : {}) } };
+  // The send's time is kept with the provider's answer (`providers stats`: latency per provider).
+  const latency: Record<string, string> =
+    latencyMs !== undefined && !p.provider.details.latency_ms ? { latency_ms: String(latencyMs) } : {};
+  const provider = {
+    ...p.provider,
+    details: { ...p.provider.details, order_id: orderId, ...(onHold ? { on_hold: onHold } : {}), ...latency },
+  };
   try {
     if (p.provider.details.order_id !== orderId) await linkOrder(deps, p, orderId);
     await deps.store.annotate({ payout: p, provider, now: deps.clock.now().toISOString() });

@@ -17,7 +17,18 @@ import type { Principal } from '../access';
 import { commitAndPublish, WriteConflict, type Answering, type BalanceView, type PayoutListQuery, type SettlementStep } from '../ports';
 import { modeOf } from '../../domain/access';
 import { transition, type PayoutDeps } from './payout-transition';
-import { livePayoutConnector, payoutOrderRequest, registerLivePayout, resolveLivePayout, watchLivePayout } from './payouts-live';
+import {
+  livePayoutCandidates,
+  payoutKindOf,
+  payoutOrderRequest,
+  payoutRailOf,
+  registerLivePayout,
+  resolveLivePayout,
+  watchLivePayout,
+  type PayoutFailover,
+} from './payouts-live';
+import { breakers, nextCandidate } from '../routing';
+import type { PayoutConnector } from '../providers';
 
 function methodFor(principal: Principal, code: string) {
   const method = findPayoutMethod(code);
@@ -45,7 +56,9 @@ export interface PreparedPayout {
   readonly payout: Payout;
   readonly events: ReturnType<typeof payoutEvent>[];
   /** The live provider that pays it (registered after the commit); null in test mode. */
-  readonly live: Awaited<ReturnType<typeof livePayoutConnector>>;
+  readonly live: PayoutConnector | null;
+  /** What a routed payout may still try when its first send certainly made nothing (memory only: never stored). */
+  readonly failover?: PayoutFailover;
 }
 
 /**
@@ -85,11 +98,16 @@ export async function preparePayout(
       });
   }
   // Test mode: the sandbox rail. Live: the provider that pays this method, if one is configured.
-  const live = principal.livemode ? await livePayoutConnector(deps, method) : null;
+  const candidates = principal.livemode ? await livePayoutCandidates(deps, method, principal.merchant.routing) : [];
+  const kind = payoutKindOf(payoutRailOf(method.method_code) ?? 'pixPayouts');
+  // The first provider to try (one whose breaker is open is skipped, and shown so on the payout).
+  const first = nextCandidate(candidates, 0, kind, breakers, deps.clock.now().getTime(), false);
+  const live = first ? candidates[first.index]!.rail : null;
   const rail = principal.livemode ? null : deps.rails.forMode(false);
   if (!live && !rail)
     throw new AppError('METHOD_NOT_AVAILABLE', `No ${modeOf(principal.livemode)} payout provider is configured for ${method.name}.`);
-  const prepared = live ? live.prepare(payoutOrderRequest(payoutId, amountMinor, input, deps.baseUrl?.() ?? '')) : null;
+  const request = payoutOrderRequest(payoutId, amountMinor, input, deps.baseUrl?.() ?? '');
+  const prepared = live ? live.prepare(request) : null;
   if (prepared && 'invalid' in prepared)
     throw new AppError('INVALID_BENEFICIARY', `Invalid beneficiary: ${prepared.invalid}`, {
       details: [
@@ -130,17 +148,28 @@ export async function preparePayout(
           },
           // The creating request sends it: nobody else does while that send may still be in flight.
           send_claimed_at: at,
+          ...(first?.skipped.length
+            ? {
+                ended_attempts: first.skipped.map((provider) => ({
+                  provider,
+                  outcome: 'skipped' as const,
+                  failure_code: 'provider_paused',
+                  at,
+                })),
+              }
+            : {}),
         }
       : {}),
   };
   const type = PAYOUT_EVENT[status];
-  return { payout, events: type ? [payoutEvent(type, payout, deps.ids.newId('evt_'), at)] : [], live };
+  const failover = live && first && candidates.length > first.index + 1 ? { kind, candidates, index: first.index, request } : undefined;
+  return { payout, events: type ? [payoutEvent(type, payout, deps.ids.newId('evt_'), at)] : [], live, ...(failover ? { failover } : {}) };
 }
 
 /** After the commit: a live payout is registered with its provider; a sandbox one is scheduled on the rail. */
 export async function launchPayout(deps: PayoutDeps, prepared: PreparedPayout): Promise<Payout> {
-  const { payout, live } = prepared;
-  if (live) return registerLivePayout(deps, payout, live);
+  const { payout, live, failover } = prepared;
+  if (live) return registerLivePayout(deps, payout, live, failover);
   if (payout.status === 'processing') await deps.rails.forMode(false)?.schedule(payout.payout_id, 'settle');
   return payout;
 }

@@ -2,6 +2,7 @@
 import type { Mode } from '../../domain/access';
 import * as z from '../../domain/zod';
 import type { DomainEvent } from '../../domain/events';
+import type { EndedAttempt } from '../../domain/payments/payment';
 import type { Payout, PayoutStatus, ReturnWatch } from '../../domain/payouts/payout';
 import type { IdempotencyDone } from './idempotency-ports';
 import type { Committed } from './payment-ports';
@@ -64,6 +65,11 @@ export interface PayoutStore {
   claimSend(op: { payoutId: string; now: string; leaseSeconds: number }): Promise<boolean>;
   /** Ends a send claim stamped `claimedAt` early (its send ended without the provider holding it); another's is left. */
   releaseSend(op: { payoutId: string; claimedAt: string }): Promise<void>;
+  /**
+   * A failover (DESIGN.md 9.2): the processing payout's attempt (`payout.provider`, as read) ends as `ended` and `next`
+   * (its order prepared at the next provider) takes its place, conditional on the status and the reference read.
+   */
+  switchAttempt(op: { payout: Payout; ended: readonly EndedAttempt[]; next: NonNullable<Payout['provider']>; now: string }): Promise<void>;
   /** Provider details learned after the commit (its order id), conditional on the status read. */
   annotate(op: { payout: Payout; provider: NonNullable<Payout['provider']>; now: string }): Promise<void>;
   /**

@@ -15,6 +15,8 @@ export interface PayoutBankAccount {
 /** A payout as the provider is asked to pay it (full account, key and document: never logged). */
 export interface PayoutOrderRequest {
   readonly payoutId: string;
+  /** Our reference for this attempt (provider.reference(payoutId, attempt), a failover's); absent: the first attempt's. */
+  readonly reference?: string;
   /** Our payout method code (svc-mt-*): which rail and country. */
   readonly methodCode: string;
   readonly amountMinor: number;
@@ -58,7 +60,7 @@ export interface ProviderOrder {
  * order it holds), so a resend never pays twice.
  */
 export interface PayoutConnector {
-  readonly provider: { readonly name: string; reference(payoutId: string): string };
+  readonly provider: { readonly name: string; reference(payoutId: string, attempt?: number): string };
   /** The order for a payout, or why this beneficiary cannot be paid (a 4xx with nothing written). */
   prepare(req: PayoutOrderRequest): { readonly order: ProviderOrder } | { readonly invalid: string };
   /**

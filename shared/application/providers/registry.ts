@@ -44,8 +44,10 @@ export interface Connectors {
   /** Live payouts to a CLABE (SPEI) and their state callbacks. */
   readonly speiPayouts?: PayoutConnector;
   readonly speiPayoutCallbacks?: PayoutCallbacks;
-  /** Live PIX payouts (by key or bank account) and their state callbacks. */
+  /** Live PIX payouts (by key or bank account) and their state callbacks: `pixPayouts` is the first of `pixPayoutRails`. */
   readonly pixPayouts?: PayoutConnector;
+  /** Every configured provider of live PIX payouts, in the document's fixed order (efi, then dlocal): routed by `route`. */
+  readonly pixPayoutRails?: readonly PayoutConnector[];
   readonly pixPayoutCallbacks?: PayoutCallbacks;
   /** Live bank-transfer payouts (bank accounts, CVU/CBU) and their signed notifications. */
   readonly bankPayouts?: PayoutConnector;

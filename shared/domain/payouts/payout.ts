@@ -2,6 +2,7 @@
  * Payouts: statuses, transitions (SPEC.md 3.3 plus DESIGN.md 5-6), the event
  * each status emits and its balance effect. Pure rules.
  */
+import type { EndedAttempt } from '../payments/payment';
 import type { CountryCode, CurrencyCode } from '../geo';
 import type { MaskedBeneficiary } from './masking';
 
@@ -60,6 +61,8 @@ export interface PayoutProviderLink {
   readonly order: Readonly<Record<string, string | number>>;
   readonly sealed_order?: string | null;
   readonly details: Readonly<Record<string, string>>;
+  /** Which attempt of the payout this is (routing and failover, DESIGN.md 9.2); absent: the first. */
+  readonly attempt?: number;
 }
 
 /**
@@ -113,6 +116,8 @@ export interface Payout {
   readonly completed_at: string | null;
   /** Live payouts paid through a provider (see PayoutProviderLink); absent otherwise. */
   readonly provider?: PayoutProviderLink | null;
+  /** Attempts at other providers that certainly paid nothing before the current one (routing); absent: one attempt. */
+  readonly ended_attempts?: readonly EndedAttempt[];
   /** A completed live payout still read back for a return (see ReturnWatch); absent or null otherwise. */
   readonly return_watch?: ReturnWatch | null;
   /**

@@ -15,8 +15,22 @@
  *   POST /infractions                   {"endToEndId": "...", "tipoSituacao": "golpe"}: a MED opened on it
  *   POST /infractions/{id}/{status}     EM_DEFESA, ACEITA, REJEITADA, CANCELADA_EFI
  *   POST /med-return                    {"endToEndId": "...", "valor": "10.00"}: a MED_FRAUDE return of it
- *   POST /fail/{op}                     {"status": 503}, {"hang": true} or {"hangAfter": true}, {"times": 2}
- *   GET  /violations                    requests off our schemas of Efí's API
+ *   GET  /cobs                          every cob of its API Pix pay-ins (txid, status, amount)
+ *   GET  /cobs/{txid}                   one cob as Efí holds it
+ *   POST /cobs/{txid}/pay               a payer pays it ({"amount": "49.00", "endToEndId", "callback": false} optional):
+ *                                       the received Pix is posted to the key's webhook + /pix, where sends are told
+ *   POST /devolucoes/{e2e}/{id}/DEVOLVIDO|NAO_REALIZADO  a devolução reaches its final state, told on the webhook
+ *   POST /fail/{op}                     {"status": 503}, {"hang": true}, {"hangAfter": true} (carried out, held) or
+ *                                       {"lost": true} (carried out, connection dropped), {"times": 2}; op is one of
+ *                                       token, send, getSent, listInfractions, getPix, putWebhook, getWebhook,
+ *                                       putCob, getCob, patchCob, putDevolucao, getDevolucao
+ *   POST /fault/refuse                  the whole of Efí down until cleared: refuse (connections refused), hang
+ *   POST /fault/hang                    (every call taken, never answered), lost (every call but the token's
+ *   POST /fault/lost                    carried out, its connection dropped unanswered), or a status (every call
+ *   POST /fault/500                     answered it, e.g. /fault/503)
+ *   POST /fault/clear                   the outage ends; scripted per-op faults not yet met are dropped
+ *   GET  /fault                         the outage now (null: serving)
+ *   GET  /violations                    requests off our schemas of Efí's API (and of API Pix on its routes)
  * until SIGINT or SIGTERM.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,6 +38,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { controlServer } from '../control-server';
+import { outageControl } from '../fake-listener';
 import { REFUSALS, startFakeEfi, type EfiFakeOp } from './index';
 
 const { values } = parseArgs({
@@ -51,12 +66,52 @@ mkdirSync(dirname(out), { recursive: true });
 const existing = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
 writeFileSync(out, `${JSON.stringify({ ...existing, efi: efi.efiConfig(token) }, null, 2)}\n`, { mode: 0o600 });
 
-const OPS: readonly EfiFakeOp[] = ['token', 'send', 'getSent', 'listInfractions', 'getPix', 'putWebhook', 'getWebhook'];
+const OPS: readonly EfiFakeOp[] = [
+  'token',
+  'send',
+  'getSent',
+  'listInfractions',
+  'getPix',
+  'putWebhook',
+  'getWebhook',
+  'putCob',
+  'getCob',
+  'patchCob',
+  'putDevolucao',
+  'getDevolucao',
+];
 const STATUSES = ['EM_DEFESA', 'ACEITA', 'REJEITADA', 'CANCELADA_EFI'] as const;
 
 const control = controlServer(async ({ method, path, body }, reply) => {
   let m: RegExpExecArray | null;
+  if (await outageControl(efi, { method, path }, reply)) return;
   if (method === 'GET' && path === '/violations') return reply(200, efi.violations);
+  if (method === 'GET' && path === '/cobs') {
+    const txids = new Set(efi.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/v2/cob/')).map((r) => r.path.slice(8)));
+    return reply(
+      200,
+      [...txids].flatMap((txid) => {
+        const cob = efi.cob(txid);
+        return cob ? [{ txid, status: cob.status, amount: cob.valor.original, created: cob.calendario.criacao }] : [];
+      }),
+    );
+  }
+  if (method === 'GET' && (m = /^\/cobs\/([^/]+)$/.exec(path))) {
+    const cob = efi.cob(m[1] as string);
+    return cob ? reply(200, cob) : reply(404, { error: 'no such cob' });
+  }
+  if (method === 'POST' && (m = /^\/cobs\/([^/]+)\/pay$/.exec(path))) {
+    const paid = await efi.pay(m[1] as string, {
+      ...(typeof body.amount === 'string' ? { amount: body.amount } : {}),
+      ...(typeof body.endToEndId === 'string' ? { endToEndId: body.endToEndId } : {}),
+      callback: body.callback !== false,
+    });
+    return reply(200, paid);
+  }
+  if (method === 'POST' && (m = /^\/devolucoes\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\/(DEVOLVIDO|NAO_REALIZADO)$/.exec(path))) {
+    await efi.settleDevolucao(m[1] as string, m[2] as string, m[3] as 'DEVOLVIDO' | 'NAO_REALIZADO', { callback: body.callback !== false });
+    return reply(200, { endToEndId: m[1], id: m[2], status: m[3] });
+  }
   if (method === 'GET' && path === '/sends') {
     const ids = new Set(
       efi.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/v3/gn/pix/')).map((r) => r.path.split('/').pop()!),
@@ -116,7 +171,9 @@ const control = controlServer(async ({ method, path, body }, reply) => {
       ? ({ hang: true } as const)
       : body.hangAfter
         ? ({ hangAfter: true } as const)
-        : { status: Number(body.status ?? 503) };
+        : body.lost
+          ? ({ lost: true } as const)
+          : { status: Number(body.status ?? 503) };
     efi.failNext(m[1] as EfiFakeOp, how, Number(body.times ?? 1));
     return reply(200, { op: m[1], how, times: Number(body.times ?? 1) });
   }
@@ -126,7 +183,8 @@ const control = controlServer(async ({ method, path, body }, reply) => {
 control.listen(Number(values['control-port']), '127.0.0.1', () => {
   console.log(`Fake Efí at ${efi.baseUrl} (${values['no-mtls'] ? 'no client certificate asked' : 'mutual TLS'})
   Providers document written to ${out} (webhook token ${token.slice(0, 6)}…)
-  Control API: http://127.0.0.1:${values['control-port']}/sends, POST /sends/{idEnvio}/complete|fail|return, POST /infractions, GET /violations
+  Control API: http://127.0.0.1:${values['control-port']}/sends, POST /sends/{idEnvio}/complete|fail|return, POST /infractions,
+    GET /cobs, POST /cobs/{txid}/pay, POST /fail/{op}, POST /fault/refuse|hang|lost|500|clear, GET /violations
 Ctrl-C stops it.`);
 });
 

@@ -2,16 +2,19 @@
  * A fake Efí for the tests and the local live stage: HTTPS (mutual TLS by default, as Efí requires; `mtls: false`
  * takes any client), OAuth2 client credentials (HTTP Basic, JSON body), and the endpoints we call: the send
  * (PUT /v3/gn/pix/:idEnvio), its read-back by idEnvio, the infraction list (MED), a received Pix with its
- * returns (GET /v2/pix/:e2eId) and the payer key's webhook. Every request is checked against OUR schemas of
- * Efí's rules (efi.schemas.ts): a mismatch is answered 400 `json_invalido` and recorded in `violations`, which
- * the tests assert empty. Sends are kept by idEnvio; it settles, fails (each documented refusal, or later with
- * an SPI code), returns, hangs and answers 5xx on demand, opens and closes infractions, and posts callbacks to
- * `<registered webhook>/pix` as Efí does.
+ * returns (GET /v2/pix/:e2eId) and the payer key's webhook; and PIX pay-ins through the standard API Pix as
+ * Efí lays it out (`/v2/cob/:txid`, `/v2/pix/:e2eId/devolucao/:id`: the fake PSP's routes and rules, mounted at
+ * `/v2`; pay-ins.ts). Every request is checked against OUR schemas of Efí's rules (efi.schemas.ts) or of API Pix:
+ * a mismatch is answered 400 (`json_invalido`, or API Pix's RequisicaoInvalida problem on its routes) and
+ * recorded in `violations`, which the tests assert empty. Sends are kept by idEnvio; it settles, fails (each
+ * documented refusal, or later with an SPI code), returns, opens and closes infractions, and posts callbacks
+ * (sends, and Pix received by its cobs) to `<registered webhook>/pix` as Efí does (one webhook per key). It fails
+ * on demand per operation (a status, a hang, a lost answer) or as a whole (`outage`: refusing connections,
+ * hanging, answering 5xx, losing every answer; test/support/fake-listener.ts).
  */
 import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import * as z from '../../../shared/domain/zod';
 import {
   idEnvioSchema,
@@ -23,9 +26,15 @@ import {
 } from '../../../shared/adapters/providers/efi/efi.schemas';
 import { endToEndIdSchema } from '../../../shared/adapters/providers/api-pix/api-pix.schemas';
 import { makeCertificates } from '../fake-psp/certificates';
+import { apiPixRoutes } from '../fake-psp/api-pix-routes';
+import { Problem } from '../fake-psp/state';
+import { listenFake, type Outage } from '../fake-listener';
 import { beneficiaryOf, EfiError, EfiState, type EfiFakeOp, type EfiFault, type FakeSend, type Refusal } from './state';
+import { payIns, type CallbackAnswer, type FakeEfiPayIns } from './pay-ins';
 
 export { REFUSALS, type EfiFakeOp, type EfiFault, type Refusal } from './state';
+export type { CallbackAnswer } from './pay-ins';
+export type { Outage } from '../fake-listener';
 
 export interface FakeEfiOptions {
   readonly pixKey?: string;
@@ -35,14 +44,14 @@ export interface FakeEfiOptions {
   readonly pageSize?: number;
   readonly hangMs?: number;
   readonly port?: number;
+  /**
+   * How the token request's grant may come: Efí's pages show a JSON body; our API Pix connector sends API Pix's
+   * form body. Default both; a body in another encoding is a violation.
+   */
+  readonly tokenEncodings?: ReadonlyArray<'json' | 'form'>;
 }
 
-export interface CallbackAnswer {
-  readonly status: number;
-  readonly body: string;
-}
-
-export interface FakeEfi {
+export interface FakeEfi extends FakeEfiPayIns {
   readonly baseUrl: string;
   readonly pixKey: string;
   /** The providers document's `efi` block for this fake. */
@@ -56,6 +65,11 @@ export interface FakeEfi {
   /** Refuse sends to this key (or bank account `ispb/agencia/conta`) as Efí does. */
   refuse(beneficiary: string, how: Refusal): void;
   failNext(op: EfiFakeOp, how: EfiFault, times?: number): void;
+  /** Drops every scripted fault not yet met; returns how many there were. */
+  clearFaults(): number;
+  /** The whole of Efí fails until `outage(null)`: refuse, hang, lost or a status (test/support/fake-listener.ts). */
+  outage(how: Outage | null): Promise<void>;
+  currentOutage(): Outage | null;
   /** Where callbacks go (as if PUT /v2/webhook/:chave had been called), `/pix` appended as Efí does. */
   setWebhookUrl(url: string): void;
   webhookUrl(): string | null;
@@ -71,9 +85,9 @@ export interface FakeEfi {
   close(): Promise<void>;
 }
 
-function reply(res: ServerResponse, status: number, body?: unknown) {
+function reply(res: ServerResponse, status: number, body?: unknown, type = 'application/json') {
   if (res.destroyed) return;
-  res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
+  res.writeHead(status, body === undefined ? {} : { 'content-type': type });
   res.end(body === undefined ? undefined : JSON.stringify(body));
 }
 
@@ -93,8 +107,8 @@ export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> 
   const clientSecret = 'fake-efi-client-secret';
   const state = new EfiState(opts.pixKey ?? 'a1f4102e-a446-4a57-bcce-6fa48899c1d1', opts.tokenTtlSeconds ?? 3600);
   const requests: Array<{ method: string; path: string; body: unknown; at: number }> = [];
-  const sockets = new Set<Socket>();
-  const hung = new Set<ServerResponse>();
+  const apiPix = apiPixRoutes(state.payIns, { prefix: '/v2' });
+  const tokenEncodings = opts.tokenEncodings ?? ['json', 'form'];
   const pageSize = opts.pageSize ?? 100;
 
   const check = <S extends z.ZodMiniType>(what: string, schema: S, value: unknown): z.infer<S> => {
@@ -124,12 +138,19 @@ export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> 
       if (method !== 'POST') throw new EfiError(405, 'metodo_invalido');
       const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
       if (req.headers.authorization !== expected) return [401, { error: 'invalid_client' }];
-      const body = check('token body', z.strictObject({ grant_type: z.literal('client_credentials') }), json('token body', text));
-      void body;
+      const form = req.headers['content-type']?.split(';')[0]?.trim() === 'application/x-www-form-urlencoded';
+      if (!tokenEncodings.includes(form ? 'form' : 'json')) {
+        state.violations.push(`token body: ${form ? 'form-encoded' : 'JSON'}, which this fake was told to refuse`);
+        throw new EfiError(400, 'json_invalido');
+      }
+      const grant = form ? Object.fromEntries(new URLSearchParams(text)) : json('token body', text);
+      check('token body', z.strictObject({ grant_type: z.literal('client_credentials') }), grant);
       return [200, state.issueToken()];
     }
     if (!state.tokenValid((req.headers.authorization ?? '').replace(/^Bearer /, '')))
       return [401, { nome: 'nao_autorizado', mensagem: 'token' }];
+    const payIn = apiPix(method, path);
+    if (payIn) return payIn.answer(text);
     const last = decodeURIComponent(path.split('/').pop() ?? '');
     if (op === 'send') {
       const idEnvio = check('idEnvio', idEnvioSchema, last);
@@ -177,11 +198,6 @@ export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> 
     throw new EfiError(404, 'nao_encontrado');
   }
 
-  const hang = (res: ServerResponse) => {
-    hung.add(res);
-    setTimeout(() => res.destroy(), opts.hangMs ?? 60_000).unref();
-  };
-
   const mtls = opts.mtls ?? true;
   const server: Server = createServer(
     { key: certs.server.keyPem, cert: certs.server.certPem, ca: [certs.ca.certPem], requestCert: mtls, rejectUnauthorized: mtls },
@@ -197,33 +213,30 @@ export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> 
           // kept as text
         }
         requests.push({ method, path: url.pathname, body, at: Date.now() });
-        const op = opOf(method, url.pathname);
+        const op = apiPix(method, url.pathname)?.op ?? opOf(method, url.pathname);
         if (!op) {
           state.violations.push(`no ${method} ${url.pathname}`);
           return reply(res, 404, new EfiError(404, 'nao_encontrado').body());
         }
-        const fault = state.nextFault(op);
-        if (fault && 'hang' in fault) return hang(res);
+        const fault: EfiFault | undefined = listener.faultOf(op === 'token') ?? state.nextFault(op);
+        if (fault && 'hang' in fault) return listener.hold(res);
         if (fault && 'status' in fault) return reply(res, fault.status, { nome: 'erro_aplicacao', mensagem: 'scripted failure' });
         try {
           const [status, answer] = route(op, method, url, text, req);
-          if (fault && 'hangAfter' in fault) return hang(res);
+          if (fault && 'hangAfter' in fault) return listener.hold(res);
+          if (fault && 'lost' in fault) return listener.drop(res);
           reply(res, status, answer);
         } catch (e) {
+          if (fault && 'lost' in fault) return listener.drop(res);
           if (e instanceof EfiError) return reply(res, e.status, e.body());
+          if (e instanceof Problem) return reply(res, e.status, e.body(), 'application/problem+json');
           reply(res, 500, { nome: 'erro_aplicacao', mensagem: String(e) });
         }
       })();
     },
   );
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  server.on('tlsClientError', () => undefined);
-  await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
-  const addr = server.address();
-  const origin = `https://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const listener = await listenFake(server, { port: opts.port, hangMs: opts.hangMs });
+  const { origin } = listener;
 
   async function fail(idEnvio: string, o: { spi?: string; callback?: boolean } = {}) {
     const body = state.finish(idEnvio, 'NAO_REALIZADO', o.spi);
@@ -254,6 +267,14 @@ export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> 
     failNext(op, how, times = 1) {
       state.faults.set(op, [...(state.faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
     },
+    clearFaults() {
+      const pending = [...state.faults.values()].reduce((n, queue) => n + queue.length, 0);
+      state.faults.clear();
+      return pending;
+    },
+    outage: (how) => listener.setOutage(how),
+    currentOutage: () => listener.outage(),
+    ...payIns(state, (body) => postCallback(body)),
     setWebhookUrl(url) {
       state.webhookUrl = url.replace(/\/$/, '');
     },
@@ -273,10 +294,6 @@ export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> 
     openInfraction: (e2e, o) => state.openInfraction(e2e, o),
     setInfraction: (id, status) => state.setInfraction(id, status),
     medReturn: (e2e, valor, natureza) => state.medReturn(e2e, valor, natureza),
-    async close() {
-      for (const res of hung) res.destroy();
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
+    close: () => listener.close(),
   };
 }

@@ -8,10 +8,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Pix } from '../../../shared/adapters/providers/api-pix/api-pix.schemas';
 import type { Infraction, InfractionStatus, SendRequest, SentPix } from '../../../shared/adapters/providers/efi/efi.schemas';
+import type { ApiPixOp } from '../fake-psp/api-pix-routes';
+import { PspState } from '../fake-psp/state';
 
-export type EfiFakeOp = 'token' | 'send' | 'getSent' | 'listInfractions' | 'getPix' | 'putWebhook' | 'getWebhook';
-/** A status, no answer at all, or (send) the send taken and then no answer: a lost answer. */
-export type EfiFault = { status: number } | { hang: true } | { hangAfter: true };
+export type EfiFakeOp = 'token' | 'send' | 'getSent' | 'listInfractions' | 'getPix' | 'putWebhook' | 'getWebhook' | ApiPixOp;
+/**
+ * A status, no answer at all, or the call carried out and then no answer: held (`hangAfter`, until the client
+ * gives up) or its connection dropped (`lost`).
+ */
+export type EfiFault = { status: number } | { hang: true } | { hangAfter: true } | { lost: true };
 /** How Efí refuses a send to a beneficiary (at the request), or fails it later (NAO_REALIZADO with an SPI code). */
 export type Refusal = { status: number; nome: string } | { spi: string };
 
@@ -73,7 +78,8 @@ export class EfiState {
   /** Every PUT that reached the send book, duplicates included (idEnvio -> count). */
   readonly attempts = new Map<string, number>();
   readonly refusals = new Map<string, Refusal>();
-  readonly received = new Map<string, Pix>();
+  /** The account's pay-ins through API Pix (cobs, the Pix received, devoluções), on the fake PSP's logic. */
+  readonly payIns: PspState;
   readonly infractions = new Map<string, Infraction>();
   readonly tokens = new Map<string, number>();
   readonly faults = new Map<EfiFakeOp, EfiFault[]>();
@@ -84,7 +90,14 @@ export class EfiState {
   constructor(
     readonly pixKey: string,
     private readonly tokenTtlSeconds: number,
-  ) {}
+  ) {
+    this.payIns = new PspState(pixKey, tokenTtlSeconds, this.violations, 'qrcodespix.sejaefi.com.br/v2');
+  }
+
+  /** Every Pix the account received: paying its cobs, or told by `receive` (one book, so MED and devoluções see both). */
+  get received(): Map<string, Pix> {
+    return this.payIns.pixByE2e;
+  }
 
   issueToken() {
     const token = randomBytes(24).toString('base64url');
@@ -93,7 +106,7 @@ export class EfiState {
       access_token: token,
       token_type: 'Bearer',
       expires_in: this.tokenTtlSeconds,
-      scope: 'pix.send gn.pix.send.read gn.infractions.read',
+      scope: 'cob.write cob.read pix.write pix.read pix.send gn.pix.send.read gn.infractions.read webhook.write webhook.read',
     };
   }
 
@@ -263,5 +276,6 @@ export class EfiState {
         status: 'DEVOLVIDO',
       },
     ];
+    this.payIns.syncCob(pix);
   }
 }

@@ -1,31 +1,24 @@
 /**
  * A fake Brazilian PSP speaking API Pix v2 for the tests and the local live stage: HTTPS with mutual TLS
  * (certificates made at start; a client without one signed by its CA is refused at the handshake), OAuth2
- * client credentials, and the cob, devolução and webhook endpoints. Every request body and path parameter is
- * checked against our schemas of the published spec: a mismatch is answered 400 with a problem body and
- * recorded in `violations`, which the tests assert empty. It calls the registered webhook as a PSP does, and
- * fails in every way one can (a status, a hang, a revoked token), on demand.
+ * client credentials, and the cob, devolução and webhook endpoints (the first two in api-pix-routes.ts, which
+ * the fake Efí mounts too). Every request body and path parameter is checked against our schemas of the
+ * published spec: a mismatch is answered 400 with a problem body and recorded in `violations`, which the tests
+ * assert empty. It calls the registered webhook as a PSP does, and fails in every way one can, on demand: per
+ * operation (a status, a hang, a lost answer), a revoked token, or the whole PSP down (`outage`: refusing
+ * connections, hanging, answering 5xx, losing every answer; test/support/fake-listener.ts).
  */
 import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import * as z from '../../../shared/domain/zod';
-import {
-  cobPatchRequestSchema,
-  cobPutRequestSchema,
-  devolucaoIdSchema,
-  devolucaoRequestSchema,
-  endToEndIdSchema,
-  txidSchema,
-  webhookPutRequestSchema,
-  type Cob,
-  type Pix,
-} from '../../../shared/adapters/providers/api-pix/api-pix.schemas';
+import { webhookPutRequestSchema, type Cob, type Pix } from '../../../shared/adapters/providers/api-pix/api-pix.schemas';
+import { listenFake, type Outage } from '../fake-listener';
+import { apiPixRoutes, requestChecks } from './api-pix-routes';
 import { makeCertificates } from './certificates';
 import { Problem, PspState, type DevolucaoStatus, type FakeOp, type Fault } from './state';
 
 export type { FakeOp } from './state';
+export type { Outage } from '../fake-listener';
 
 export interface FakePspOptions {
   readonly pixKey?: string;
@@ -52,9 +45,13 @@ export interface FakePsp {
   readonly requests: ReadonlyArray<{ method: string; path: string; body: unknown; at: number }>;
   readonly violations: readonly string[];
   cob(txid: string): Cob | undefined;
+  /** The next `times` calls of `op` fail: a status, a hang, or `{lost: true}` (carried out, no answer). */
   failNext(op: FakeOp, how: Fault, times?: number): void;
   /** The outage ends: drops every scripted fault not yet met; returns how many there were. */
   clearFaults(): number;
+  /** The whole PSP fails until `outage(null)`: refuse, hang, lost or a status (test/support/fake-listener.ts). */
+  outage(how: Outage | null): Promise<void>;
+  currentOutage(): Outage | null;
   revokeTokens(): void;
   pay(
     txid: string,
@@ -88,83 +85,48 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
   const clientSecret = opts.clientSecret ?? 'fake-psp-client-secret';
   const state = new PspState(opts.pixKey ?? '7d9f0335-8dcc-4054-9bf9-0dbd61d36906', opts.tokenTtlSeconds ?? 3600);
   const requests: Array<{ method: string; path: string; body: unknown; at: number }> = [];
-  const sockets = new Set<Socket>();
-  const hung = new Set<ServerResponse>();
+  const { check, json } = requestChecks(state.violations);
+  const apiPix = apiPixRoutes(state);
 
-  /** A schema check of what we were sent: a mismatch is a violation and a 400 problem. */
-  const check = <S extends z.ZodMiniType>(what: string, schema: S, value: unknown): z.infer<S> => {
-    const r = z.safeParse(schema, value);
-    if (r.success) return r.data;
-    const detail = r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-    state.violations.push(`${what}: ${detail}`);
-    throw new Problem(400, 'RequisicaoInvalida', detail);
-  };
-  const json = (text: string) => {
-    try {
-      return text ? JSON.parse(text) : undefined;
-    } catch {
-      state.violations.push('a body that is not JSON');
-      throw new Problem(400, 'RequisicaoInvalida', 'body is not JSON');
+  /** The operation a call is (for its scripted faults), and how it is answered. */
+  function route(method: string, path: string, req: IncomingMessage): { op: FakeOp | null; answer: (text: string) => [number, unknown] } {
+    if (path === '/oauth/token') {
+      const answer = (text: string): [number, unknown] => {
+        if (method !== 'POST') throw new Problem(404, 'NaoEncontrado', `no ${method} ${path}`);
+        const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+        if (req.headers.authorization !== expected) return [401, { error: 'invalid_client' }];
+        if (new URLSearchParams(text).get('grant_type') !== 'client_credentials') return [400, { error: 'unsupported_grant_type' }];
+        return [200, state.issueToken()];
+      };
+      return { op: 'token', answer };
     }
-  };
-
-  async function route(op: FakeOp | null, method: string, path: string, text: string, req: IncomingMessage): Promise<[number, unknown]> {
-    if (path === '/oauth/token' && method === 'POST') {
-      const auth = req.headers.authorization ?? '';
-      const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-      if (auth !== expected) return [401, { error: 'invalid_client' }];
-      if (new URLSearchParams(text).get('grant_type') !== 'client_credentials') return [400, { error: 'unsupported_grant_type' }];
-      return [200, state.issueToken()];
-    }
-    const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-    if (!state.tokenValid(bearer)) throw new Problem(401, 'AcessoNegado', 'missing, expired or revoked token');
-    let m: RegExpExecArray | null;
-    if ((m = /^\/cob\/([^/]+)$/.exec(path))) {
-      const txid = check('txid', txidSchema, decodeURIComponent(m[1] as string));
-      if (method === 'PUT') {
-        const r = state.putCob(txid, check('PUT /cob body', cobPutRequestSchema, json(text)));
-        return [r.created ? 201 : 200, r.cob];
-      }
-      if (method === 'GET') return [200, state.cob(txid)];
-      if (method === 'PATCH') {
-        const body = check('PATCH /cob body', cobPatchRequestSchema, json(text));
-        if (body.status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') throw new Problem(400, 'CobOperacaoInvalida', 'only removal is supported');
-        return [200, state.removeCob(txid)];
-      }
-    }
-    if ((m = /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(path))) {
-      const e2e = check('e2eid', endToEndIdSchema, decodeURIComponent(m[1] as string));
-      const id = check('devolução id', devolucaoIdSchema, decodeURIComponent(m[2] as string));
-      if (method === 'PUT') {
-        const r = state.putDevolucao(e2e, id, check('PUT /devolucao body', devolucaoRequestSchema, json(text)));
-        return [r.created ? 201 : 200, r.devolucao];
-      }
-      if (method === 'GET') return [200, state.devolucao(e2e, id)];
-    }
-    if ((m = /^\/webhook\/([^/]+)$/.exec(path))) {
-      if (decodeURIComponent(m[1] as string) !== state.pixKey) throw new Problem(404, 'ChaveNaoEncontrada', 'not a key of this account');
-      if (method === 'PUT') {
+    const authorised = (f: (text: string) => [number, unknown]) => (text: string) => {
+      if (!state.tokenValid((req.headers.authorization ?? '').replace(/^Bearer /, '')))
+        throw new Problem(401, 'AcessoNegado', 'missing, expired or revoked token');
+      return f(text);
+    };
+    const mine = apiPix(method, path);
+    if (mine) return { op: mine.op, answer: authorised((text) => mine.answer(text)) };
+    const m = /^\/webhook\/([^/]+)$/.exec(path);
+    const op: FakeOp | null = m ? (method === 'PUT' ? 'putWebhook' : 'getWebhook') : null;
+    const answer = authorised((text): [number, unknown] => {
+      if (m && decodeURIComponent(m[1] as string) !== state.pixKey)
+        throw new Problem(404, 'ChaveNaoEncontrada', 'not a key of this account');
+      if (m && method === 'PUT') {
         state.webhookUrl = check('PUT /webhook body', webhookPutRequestSchema, json(text)).webhookUrl;
         state.webhookCreatedAt = new Date().toISOString();
         return [200, undefined];
       }
-      if (method === 'GET') {
+      if (m && method === 'GET') {
         if (!state.webhookUrl) throw new Problem(404, 'WebhookNaoEncontrado', 'no webhook registered');
         return [200, { webhookUrl: state.webhookUrl, chave: state.pixKey, criacao: state.webhookCreatedAt }];
       }
-    }
-    void op;
-    throw new Problem(404, 'NaoEncontrado', `no ${method} ${path}`);
+      throw new Problem(404, 'NaoEncontrado', `no ${method} ${path}`);
+    });
+    return { op, answer };
   }
 
-  const opOf = (method: string, path: string): FakeOp | null => {
-    if (path === '/oauth/token') return 'token';
-    if (path.startsWith('/cob/')) return method === 'PUT' ? 'putCob' : method === 'PATCH' ? 'patchCob' : 'getCob';
-    if (path.startsWith('/pix/')) return method === 'PUT' ? 'putDevolucao' : 'getDevolucao';
-    if (path.startsWith('/webhook/')) return method === 'PUT' ? 'putWebhook' : 'getWebhook';
-    return null;
-  };
-
+  const problem = (res: ServerResponse, e: Problem) => send(res, e.status, e.body(), 'application/problem+json');
   const server: Server = createServer(
     { key: certs.server.keyPem, cert: certs.server.certPem, ca: [certs.ca.certPem], requestCert: true, rejectUnauthorized: true },
     (req, res) => {
@@ -180,39 +142,23 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
           // kept as text (the token endpoint's form body)
         }
         requests.push({ method, path, body, at: Date.now() });
-        const op = opOf(method, path);
-        const fault = op ? state.nextFault(op) : undefined;
-        if (fault && 'hang' in fault) {
-          hung.add(res);
-          setTimeout(() => res.destroy(), opts.hangMs ?? 60_000).unref();
-          return;
-        }
-        if (fault)
-          return send(
-            res,
-            fault.status,
-            new Problem(fault.status, 'ServicoIndisponivel', 'scripted failure').body(),
-            'application/problem+json',
-          );
+        const { op, answer } = route(method, path, req);
+        const fault: Fault | undefined = listener.faultOf(op === 'token') ?? (op ? state.nextFault(op) : undefined);
+        if (fault && 'hang' in fault) return listener.hold(res);
+        if (fault && 'status' in fault) return problem(res, new Problem(fault.status, 'ServicoIndisponivel', 'scripted failure'));
         try {
-          const [status, answer] = await route(op, method, path, text, req);
-          send(res, status, answer);
+          const [status, value] = answer(text);
+          if (fault && 'lost' in fault) return listener.drop(res);
+          send(res, status, value);
         } catch (e) {
-          if (e instanceof Problem) return send(res, e.status, e.body(), 'application/problem+json');
-          send(res, 500, new Problem(500, 'ErroInterno', String(e)).body(), 'application/problem+json');
+          if (fault && 'lost' in fault) return listener.drop(res);
+          problem(res, e instanceof Problem ? e : new Problem(500, 'ErroInterno', String(e)));
         }
       })();
     },
   );
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  server.on('tlsClientError', () => undefined); // a refused client certificate: the client sees the handshake fail
-  await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  const origin = `https://127.0.0.1:${port}`;
+  const listener = await listenFake(server, { port: opts.port, hangMs: opts.hangMs });
+  const { origin } = listener;
 
   async function postCallback(body: unknown, url = state.webhookUrl ? `${state.webhookUrl}/pix` : null) {
     if (!url) return null;
@@ -253,6 +199,8 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
       state.faults.clear();
       return pending;
     },
+    outage: (how) => listener.setOutage(how),
+    currentOutage: () => listener.outage(),
     revokeTokens() {
       state.revoked = true;
     },
@@ -279,10 +227,6 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
     },
     age: (txid, seconds) => state.age(txid, seconds),
     webhookUrl: () => state.webhookUrl,
-    async close() {
-      for (const res of hung) res.destroy();
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
+    close: () => listener.close(),
   };
 }

@@ -9,7 +9,8 @@ import type { Cob, CobPutRequest, Devolucao, DevolucaoRequest, Pix } from '../..
 import { dynamicBrCode } from './brcode';
 
 export type FakeOp = 'token' | 'putCob' | 'getCob' | 'patchCob' | 'putDevolucao' | 'getDevolucao' | 'putWebhook' | 'getWebhook';
-export type Fault = { status: number } | { hang: true };
+/** A status, no answer at all, or (lost) the call carried out and its connection dropped without an answer. */
+export type Fault = { status: number } | { hang: true } | { lost: true };
 export type DevolucaoStatus = Devolucao['status'];
 
 /** An RFC 7807 problem as the spec's error types name them. */
@@ -37,15 +38,20 @@ export class PspState {
   readonly pixByE2e = new Map<string, Pix & { txid?: string }>();
   readonly tokens = new Map<string, number>();
   readonly faults = new Map<FakeOp, Fault[]>();
-  readonly violations: string[] = [];
   webhookUrl: string | null = null;
   webhookCreatedAt = '';
   devolucaoOutcome: DevolucaoStatus = 'EM_PROCESSAMENTO';
   revoked = false;
 
+  /**
+   * `violations` may be another fake's (a PSP serving these routes beside its own shares one list);
+   * `locationHost` is where the PSP's QR locations live.
+   */
   constructor(
     readonly pixKey: string,
     private readonly tokenTtlSeconds: number,
+    readonly violations: string[] = [],
+    private readonly locationHost = 'pix.example.com/qr/v2',
   ) {}
 
   issueToken(): { access_token: string; token_type: string; expires_in: number; scope: string } {
@@ -81,7 +87,7 @@ export class PspState {
       return { created: false, cob: existing };
     }
     if (req.chave !== this.pixKey) throw new Problem(400, 'CobOperacaoInvalida', 'chave is not a key of this account');
-    const location = `pix.example.com/qr/v2/${randomUUID().replace(/-/g, '')}`;
+    const location = `${this.locationHost}/${randomUUID().replace(/-/g, '')}`;
     const cob: Cob = {
       calendario: { criacao: new Date().toISOString(), expiracao: req.calendario.expiracao },
       txid,
@@ -130,7 +136,8 @@ export class PspState {
     return pix;
   }
 
-  private syncCob(pix: Pix) {
+  /** The cob a Pix paid shows it as it is now (its devoluções included). */
+  syncCob(pix: Pix) {
     if (!pix.txid) return;
     const cob = this.cobs.get(pix.txid);
     if (cob) this.cobs.set(pix.txid, { ...cob, pix: [pix] });

@@ -114,6 +114,18 @@ export function memoryPayoutStore(table: MemoryTable = new MemoryTable()): Memor
       if (p?.send_claimed_at === claimedAt) Object.assign(p, { send_claimed_at: null });
     },
 
+    async switchAttempt({ payout, ended, next, now }) {
+      const stored = table.payouts.get(payout.payout_id);
+      if (!stored || stored.status !== 'processing' || stored.provider?.reference !== payout.provider?.reference)
+        throw new WriteConflict('payout');
+      table.payouts.set(payout.payout_id, {
+        ...stored,
+        provider: next,
+        ended_attempts: [...(stored.ended_attempts ?? []), ...ended],
+        updated_at: now,
+      });
+    },
+
     async annotate({ payout, provider, now }) {
       await table.transact([payoutWrites.annotate(payout, provider, now)]);
     },

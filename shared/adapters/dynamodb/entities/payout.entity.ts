@@ -1,5 +1,6 @@
 /** Payout and the per-merchant payout counters kept in each payout transaction (totals without a Scan). */
 import { modeOf } from '../../../domain/access';
+import type { EndedAttempt } from '../../../domain/payments/payment';
 import { owedSettlementStep, type Payout, type PayoutStatus, type ReturnWatch } from '../../../domain/payouts/payout';
 import { envelope, hashShard, indexKeys, REMOVE_FROM_WORK_INDEX, setClause, type EntityModel } from '../keys';
 import { putNew, statusMove } from './writes';
@@ -74,6 +75,37 @@ export const payoutEntity = {
     };
   },
   /** Provider details learned after the commit (e.g. its order id), conditional on the status read. */
+  /** A failover: the next attempt's link, only while the payout is processing with the attempt read. */
+  switchAttempt(
+    tableName: string,
+    p: Payout,
+    ended: readonly EndedAttempt[],
+    next: NonNullable<Payout['provider']>,
+    now: string,
+  ): TaggedWrite {
+    return {
+      entity: 'payout',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(p.payout_id),
+          UpdateExpression:
+            'SET #provider = :next, ended_attempts = list_append(if_not_exists(ended_attempts, :none), :ended), updated_at = :now',
+          ConditionExpression: '#status = :processing AND #provider.#reference = :ref',
+          ExpressionAttributeNames: { '#status': 'status', '#provider': 'provider', '#reference': 'reference' },
+          ExpressionAttributeValues: {
+            ':next': next,
+            ':ended': ended,
+            ':none': [],
+            ':now': now,
+            ':processing': 'processing',
+            ':ref': p.provider?.reference ?? '',
+          },
+        },
+      },
+    };
+  },
+
   annotate(tableName: string, p: Payout, provider: NonNullable<Payout['provider']>, now: string): TaggedWrite {
     const { set, names, values } = setClause({ provider, updated_at: now });
     return {

@@ -34,6 +34,7 @@ import {
   pixRefusalOf,
   pixSummaryOf,
   v3CodeOf,
+  payoutNotProcessed,
   type DlocalPixOrderRequest,
 } from './dlocal.pix-transformers';
 import { payoutSchema, type PayoutStatus } from './dlocal.schemas';
@@ -55,7 +56,8 @@ export class DlocalPayoutRefused extends ProviderRejected {
     status: number,
     readonly providerCode: number | null,
   ) {
-    super(DLOCAL, operation, code, status);
+    // dLocal's codes that certainly made nothing (payoutNotProcessed): another provider may pay it (DESIGN.md 9.2).
+    super(DLOCAL, operation, code, status, payoutNotProcessed(v3CodeOf(providerCode)));
   }
 }
 
@@ -65,8 +67,9 @@ export class DlocalPayoutUnanswered extends ProviderUnavailable {
     operation: string,
     reason: string,
     readonly providerCode: number | null,
+    notSent = false,
   ) {
-    super(DLOCAL, operation, reason);
+    super(DLOCAL, operation, reason, notSent);
   }
 }
 
@@ -124,7 +127,8 @@ export function dlocalPixPayouts(cfg: Pick<DlocalConfig, 'payouts'>, client: Dlo
   }
 
   return {
-    provider: { name: DLOCAL, reference: externalIdOf },
+    // A later attempt (a failover, DESIGN.md 9.2) appends `a<n>` to the payout's own external_id.
+    provider: { name: DLOCAL, reference: (payoutId: string, attempt = 1) => externalIdOf(payoutId) + (attempt > 1 ? `a${attempt}` : '') },
     // dLocal's payouts v3 has no return after PAID (reference/payout-status-v3): nothing to watch.
     returnWatchSeconds: 0,
     prepare(req) {
@@ -136,7 +140,15 @@ export function dlocalPixPayouts(cfg: Pick<DlocalConfig, 'payouts'>, client: Dlo
     },
     async register(order) {
       const body = open(order);
-      const a = await client.payouts({ op: 'payouts', method: 'POST', path: '/payouts/v3', schema: payoutSchema, body });
+      let a: Awaited<ReturnType<typeof client.payouts<typeof payoutSchema>>>;
+      try {
+        a = await client.payouts({ op: 'payouts', method: 'POST', path: '/payouts/v3', schema: payoutSchema, body });
+      } catch (e) {
+        // Never left (no token, connection refused, TLS): said so, so a failover may follow.
+        if (e instanceof ProviderUnavailable && !e.notSent && createNeverSent(e))
+          throw new ProviderUnavailable(DLOCAL, e.operation, e.reason, true);
+        throw e;
+      }
       if ('ok' in a) {
         if (a.ok.external_id !== order.reference) throw new DlocalPayoutUnanswered('payouts', 'dLocal answered another payout', null);
         const state = pixOrderStateOf(a.ok);
@@ -155,7 +167,8 @@ export function dlocalPixPayouts(cfg: Pick<DlocalConfig, 'payouts'>, client: Dlo
       }
       if (r.kind === 'misconfigured') {
         logger.error('dLocal refused a PIX payout for our credentials or address, not the payout', { ...fields, page: true });
-        throw new DlocalPayoutUnanswered('payouts', `dLocal refused our credentials or address (code ${code})`, code);
+        // Refused before anything was made (our credentials or address): nothing at dLocal.
+        throw new DlocalPayoutUnanswered('payouts', `dLocal refused our credentials or address (code ${code})`, code, true);
       }
       if (r.code === 'provider_balance_insufficient') recordPayoutFloatLow(DLOCAL);
       if (r.page) logger.error('dLocal refused a PIX payout: our balance, account or request', { ...fields, code: r.code, page: true });

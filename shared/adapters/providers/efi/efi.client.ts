@@ -80,9 +80,10 @@ export function efiClient(cfg: EfiConfig, http?: ProviderHttp): EfiClient {
     );
   const base = cfg.base_url.replace(/\/$/, '');
 
-  const unavailable = (op: EfiOp, reason: string) => {
+  // A call whose token could not be had, or whose connection was never made, sent nothing.
+  const unavailable = (op: EfiOp, reason: string, notSent = false) => {
     logger.warn('Efí call got no usable answer', { provider: EFI, operation: op, reason });
-    return new ProviderUnavailable(EFI, op, reason);
+    return new ProviderUnavailable(EFI, op, reason, notSent || op === 'token');
   };
 
   const token = clientCredentialsToken({
@@ -104,11 +105,13 @@ export function efiClient(cfg: EfiConfig, http?: ProviderHttp): EfiClient {
   }
 
   async function attempt(op: EfiOp, method: string, path: string, body: unknown, headers: Record<string, string>, retry: boolean) {
+    // Whether an earlier request of this call may have left (then a later failure is never "not sent").
+    let sent = false;
     const once = async (force = false) => {
       try {
         return await send(op, method, path, body, await token(force), headers);
       } catch (e) {
-        if (e instanceof NoAnswer) throw unavailable(op, e.reason);
+        if (e instanceof NoAnswer) throw unavailable(op, e.reason, e.beforeSend && !sent);
         throw e;
       }
     };
@@ -117,8 +120,10 @@ export function efiClient(cfg: EfiConfig, http?: ProviderHttp): EfiClient {
       a = await once();
     } catch (e) {
       if (!retry || !(e instanceof ProviderUnavailable) || op === 'token') throw e;
+      sent = !e.notSent;
       a = await once();
     }
+    if (a.status >= 500 || a.status === 429) sent = true;
     if (a.status === 401 || a.status === 403) a = await once(true);
     if (retry && (a.status >= 500 || a.status === 429)) a = await once();
     return a;

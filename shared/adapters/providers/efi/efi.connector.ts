@@ -138,7 +138,8 @@ export function efiConnectors(cfg: EfiConfig, client: EfiClient = efiClient(cfg)
     prepare(req) {
       const p = sendRequestOf(req, cfg.pix_key);
       if ('invalid' in p) return p;
-      const idEnvio = idEnvioOf(req.payoutId);
+      const idEnvio = req.reference ?? idEnvioOf(req.payoutId);
+      if (payoutIdOfIdEnvio(idEnvio) !== req.payoutId) return { invalid: 'The reference is not one of this payout.' };
       const sealed = sealer.seal(JSON.stringify(p.request), idEnvio);
       return { order: { reference: idEnvio, summary: sendSummary(idEnvio, p.request, req.pixKey?.type), sealed } };
     },
@@ -170,7 +171,8 @@ export function efiConnectors(cfg: EfiConfig, client: EfiClient = efiClient(cfg)
         const fields = { provider: EFI, operation: 'send', code: r.code, page: r.page };
         if (r.page) logger.error('Efí refused a send: our balance there', fields);
         else logger.warn('Efí refused a send', fields);
-        throw new ProviderRejected(EFI, 'send', r.code, e.status);
+        // Our own balance at Efí: the send was not made, and another provider may pay it (DESIGN.md 9.2).
+        throw new ProviderRejected(EFI, 'send', r.code, e.status, r.code === 'provider_balance_insufficient');
       }
     },
     get,

@@ -26,6 +26,7 @@ export function pixRequestOf(req: PayoutOrderRequest): PixPayoutOrderRequest {
   const type = KEY_TYPES.find((t) => t === req.instantTransferType);
   return {
     payoutId: req.payoutId,
+    ...(req.reference ? { reference: req.reference } : {}),
     amountMinor: req.amountMinor,
     beneficiaryName: req.beneficiaryName,
     beneficiaryDocument: req.beneficiaryDocument,

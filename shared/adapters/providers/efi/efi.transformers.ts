@@ -14,8 +14,16 @@ import { fromReference, toReference } from '../references';
 import { sendRequestSchema, type Favorecido, type Infraction, type SendRequest, type SentPix } from './efi.schemas';
 
 /** idEnvio `po` + the payout id's 16 bytes in hex: 34 characters, inside Efí's 1-35 alphanumerics, and back. */
-export const idEnvioOf = (payoutId: string) => toReference(payoutId, 'po_', 'po');
-export const payoutIdOfIdEnvio = (idEnvio: string) => fromReference(idEnvio, 'po_', 'po');
+/**
+ * idEnvio `po` + 32 hex; a later attempt of the same payout (a failover, DESIGN.md 9.2) takes `a` and its number in
+ * place of `po` (`a2` + the same 32 hex), inside Efí's [a-zA-Z0-9]{1,35}.
+ */
+export const idEnvioOf = (payoutId: string, attempt = 1) => toReference(payoutId, 'po_', attempt === 1 ? 'po' : attemptTag(attempt));
+export const payoutIdOfIdEnvio = (idEnvio: string) => fromReference(idEnvio, 'po_', /^a[2-9]/.test(idEnvio) ? idEnvio.slice(0, 2) : 'po');
+function attemptTag(attempt: number): string {
+  if (!Number.isInteger(attempt) || attempt < 2 || attempt > 9) throw new RangeError('an attempt is 1 to 9');
+  return `a${attempt}`;
+}
 
 /** "12.34" -> 1234. */
 export const minorOf = (valor: string | number) => Math.round(Number(valor) * 100);
@@ -25,6 +33,8 @@ export type PixKeyType = 'cpf' | 'cnpj' | 'email' | 'phone' | 'random';
 /** A PIX payout as Efí is asked to pay it (full key, account and document: never logged, stored only sealed). */
 export interface PixPayoutOrderRequest {
   readonly payoutId: string;
+  /** The idEnvio of a later attempt (idEnvioOf(payoutId, attempt)); absent: the first attempt's. */
+  readonly reference?: string;
   readonly amountMinor: number;
   readonly beneficiaryName: string;
   /** CPF or CNPJ, punctuation allowed. */
