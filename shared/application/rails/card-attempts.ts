@@ -138,44 +138,47 @@ async function attemptCards(
   for (let i = index; ;) {
     const { name, rail } = candidates[i]!;
     const started = performance.now();
-    const observe = (outcome: AttemptResult) =>
-      recordAttempt(deps.attempts, {
-        provider: name,
-        kind: KIND,
-        outcome,
-        latencyMs: performance.now() - started,
-        now: deps.clock.now().getTime(),
-      });
+    const observe = (outcome: AttemptResult) => {
+      const latencyMs = performance.now() - started;
+      recordAttempt(deps.attempts, { provider: name, kind: KIND, outcome, latencyMs, now: deps.clock.now().getTime() });
+      return Math.round(latencyMs);
+    };
     const next = () => nextCandidate(candidates, i + 1, KIND, breakers, deps.clock.now().getTime(), true);
-    let verdict: Verdict;
     let outcome: HeldCardOutcome;
     try {
       outcome = await rail.cards.authorize(cardRequest(deps, current, req, name));
     } catch (e) {
-      observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
-      verdict = await afterFailure(rail, current, e, i + 1 < candidates.length);
+      const latencyMs = observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
+      const verdict = await afterFailure(rail, current, e, i + 1 < candidates.length);
       if (verdict.kind === 'found')
-        return applyCardOutcome(deps, current, verdict.outcome, req.threeDsStatus, rail.cards.redirectsDirectly);
+        return applyCardOutcome(deps, timed(current, latencyMs), verdict.outcome, req.threeDsStatus, rail.cards.redirectsDirectly);
       const to = verdict.kind === 'next' ? next() : null;
       if (verdict.kind !== 'next' || !to) return endAsBefore(deps, current, e);
-      const switched = await switchTo(deps, current, candidates[to.index]!, to.skipped, verdict);
+      const switched = await switchTo(deps, current, candidates[to.index]!, to.skipped, { ...verdict, latencyMs });
       if (!switched) return (await deps.store.getPayment(current.payment_id)) ?? current;
       deps.attempts?.failedOver(name, KIND, verdict.failureCode);
       current = switched;
       i = to.index;
       continue;
     }
-    observe(resultOf(outcome));
+    const latencyMs = observe(resultOf(outcome));
     // A soft decline (the issuer never said no) goes to the next acquirer, once per payment.
     const to = outcome.kind === 'declined' && outcome.soft && !softUsed(current) ? next() : null;
-    if (!to) return applyCardOutcome(deps, current, outcome, req.threeDsStatus, rail.cards.redirectsDirectly);
-    const switched = await switchTo(deps, current, candidates[to.index]!, to.skipped, { failureCode: SOFT_DECLINE, watched: false });
+    if (!to) return applyCardOutcome(deps, timed(current, latencyMs), outcome, req.threeDsStatus, rail.cards.redirectsDirectly);
+    const verdict = { failureCode: SOFT_DECLINE, watched: false, latencyMs };
+    const switched = await switchTo(deps, current, candidates[to.index]!, to.skipped, verdict);
     if (!switched) return (await deps.store.getPayment(current.payment_id)) ?? current;
     deps.attempts?.failedOver(name, KIND, SOFT_DECLINE);
     current = switched;
     i = to.index;
   }
 }
+
+/** The call's time kept with the provider's answer on the payment (`providers stats`: latency per provider). */
+const timed = (p: Payment, latencyMs: number): Payment => {
+  const link = p.provider as ProviderLink;
+  return { ...p, provider: { ...link, details: { ...link.details, latency_ms: String(latencyMs) } } };
+};
 
 type Verdict =
   | { readonly kind: 'next'; readonly failureCode: string; readonly watched: boolean }
@@ -204,7 +207,7 @@ async function switchTo(
   payment: Payment,
   next: PlannedAttempt<CardRail>,
   skipped: readonly string[],
-  verdict: { failureCode: string; watched: boolean },
+  verdict: { failureCode: string; watched: boolean; latencyMs: number },
 ): Promise<Payment | null> {
   const link = payment.provider as ProviderLink;
   const attempt = (link.attempt ?? 1) + 1;
@@ -216,6 +219,7 @@ async function switchTo(
     reference: link.reference,
     attempt: link.attempt ?? 1,
     at,
+    latency_ms: verdict.latencyMs,
     ...(verdict.watched ? { watched: true } : {}),
   };
   const to: ProviderLink = {

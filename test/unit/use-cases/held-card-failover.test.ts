@@ -21,7 +21,7 @@ import {
   type LocalRefundConnector,
 } from '../../../shared/application/providers';
 import { heldCheck, reconcileHeldPayments } from '../../../shared/application/rails';
-import { breakers } from '../../../shared/application/routing';
+import { attemptsOfPayment, breakers } from '../../../shared/application/routing';
 import { providerAttemptsOf } from '../../../shared/domain/payments/provider-attempts';
 import { card, directInput, errorCode, memoryMerchant, memoryPaymentDeps, memoryWorld, type MemoryWorld } from '../../support/in-memory';
 
@@ -173,7 +173,13 @@ describe('fails over only when the attempt certainly moved nothing', () => {
       { provider: 'adyen', outcome: 'failed', failure_code: 'card_declined' },
     ]);
     adyen.answer = async (req) => approved(`adyen-${req.reference}`);
-    expect((await pay()).provider).toMatchObject({ name: 'adyen', attempt: 2 });
+    const ok = await pay();
+    expect(ok.provider).toMatchObject({ name: 'adyen', attempt: 2 });
+    // `providers stats`: the soft decline counts as dLocal's decline, each call with its latency.
+    expect(attemptsOfPayment(await stored(ok.payment_id))).toEqual([
+      { provider: 'dlocal', kind: 'card', result: 'declined', latencyMs: expect.any(Number) },
+      { provider: 'adyen', kind: 'card', result: 'approved', latencyMs: expect.any(Number) },
+    ]);
   });
 
   it('a hard decline: the payment fails there, the next provider is never called', async () => {
