@@ -8,13 +8,16 @@ import { AppError } from '../../domain/errors';
 import type { Payment } from '../../domain/payments/payment';
 import type { Refund } from '../../domain/refunds/refund';
 import {
+  cardRailOf,
   type Connectors,
   pixRailOf,
   heldLocalPaths,
+  type LocalRefundConnector,
   localRailOf,
   type ProviderRefundState,
   ProviderRejected,
   ProviderUnavailable,
+  readsBackRefunds,
 } from '../providers';
 import type { PaymentDeps } from '../ports';
 import { applyRefundDecision, type RefundDecision } from './refund-decision';
@@ -35,21 +38,67 @@ export interface LiveRefundRoute {
 const SEND_LEASE_SECONDS = 60;
 
 /**
+ * Refunds by the provider's id of the payment (a local aggregator's, dLocal's), our refund read back first (a send
+ * whose answer was lost is never sent again); a definite no fails the refund. Their notifications come to the
+ * provider's payment notifications route.
+ */
+function readBackRoute(deps: PaymentDeps, payment: Payment, refunds: LocalRefundConnector, providerPaymentId: string): LiveRefundRoute {
+  const known = (refund: Refund) => refunds.get({ providerPaymentId, refundId: refund.refund_id });
+  return {
+    provider: refunds.provider,
+    known,
+    async state(refund) {
+      // One sender at a time, and it reads back under its claim: a settlement delivered twice at once, or one
+      // that read back before another's send ended, never POSTs the refund twice. The claim ends with the send;
+      // one whose sender died mid-send is taken again after the lease.
+      const claimedAt = deps.clock.now().toISOString();
+      if (!(await deps.refunds.claimSend(refund.refund_id, claimedAt, SEND_LEASE_SECONDS))) {
+        return (await known(refund)) ?? { refundId: refund.refund_id, kind: 'pending' };
+      }
+      try {
+        const held = await known(refund);
+        if (held) return held;
+        return await refunds.send({
+          providerPaymentId,
+          refundId: refund.refund_id,
+          amountMinor: refund.amount_minor,
+          currency: refund.currency,
+          paymentAmountMinor: payment.amount_minor,
+          notificationUrl: `${deps.baseUrl()}${heldLocalPaths(refunds.provider.name, payment.payment_id).notifications}`,
+        });
+      } catch (e) {
+        if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
+        throw e;
+      } finally {
+        await deps.refunds.releaseSend(refund.refund_id, claimedAt);
+      }
+    },
+  };
+}
+
+/**
  * How a live payment's money goes back, one row per way a provider holds it (as rails/held.ts chooses how a
  * payment is held): the row that answers for the payment gives the route, the first that answers wins. A new
  * rail's refunds are a new row here, not a branch.
  */
 const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: PaymentDeps) => LiveRefundRoute | null> = [
-  // A card charge: refunded by the PSP reference the provider gave it; a definite no fails the refund.
-  (c, payment) => {
-    const card = c.cardRefunds;
+  // A card charge: refunded by the provider of the attempt that succeeded, by the id it gave the payment (Adyen's
+  // pspReference: acknowledged, its notification settles it; dLocal's payment id: read back first).
+  (c, payment, deps) => {
+    const refunds = cardRailOf(c, payment.provider?.name)?.refunds;
     const pspReference = payment.provider?.details.psp_reference;
-    if (payment.payment_method !== 'card' || !card || payment.provider?.name !== card.provider.name || !pspReference) return null;
+    if (payment.payment_method !== 'card' || !refunds || payment.provider?.name !== refunds.provider.name || !pspReference) return null;
+    if (readsBackRefunds(refunds)) return readBackRoute(deps, payment, refunds, pspReference);
     return {
-      provider: card.provider,
+      provider: refunds.provider,
       async state(refund) {
         try {
-          return await card.send({ pspReference, refundId: refund.refund_id, amountMinor: refund.amount_minor, currency: refund.currency });
+          return await refunds.send({
+            pspReference,
+            refundId: refund.refund_id,
+            amountMinor: refund.amount_minor,
+            currency: refund.currency,
+          });
         } catch (e) {
           // The provider's definite no (e.g. more than is left to refund): the refund fails, nothing moved.
           if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
@@ -80,44 +129,12 @@ const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: Paymen
       },
     };
   },
-  // A local payment an aggregator holds (dLocal): refunded by its id there, our refund read back first (a send
-  // whose answer was lost is never sent again); a definite no fails the refund. Its notifications come to the
-  // payment notifications route.
+  // A local payment an aggregator holds (dLocal): refunded by its id there, our refund read back first.
   (c, payment, deps) => {
     const refunds = localRailOf(c, payment.provider?.name)?.refunds;
     const providerPaymentId = payment.provider?.details.provider_payment_id;
     if (!refunds || payment.provider?.name !== refunds.provider.name || !providerPaymentId) return null;
-    const known = (refund: Refund) => refunds.get({ providerPaymentId, refundId: refund.refund_id });
-    return {
-      provider: refunds.provider,
-      known,
-      async state(refund) {
-        // One sender at a time, and it reads back under its claim: a settlement delivered twice at once, or one
-        // that read back before another's send ended, never POSTs the refund twice. The claim ends with the send;
-        // one whose sender died mid-send is taken again after the lease.
-        const claimedAt = deps.clock.now().toISOString();
-        if (!(await deps.refunds.claimSend(refund.refund_id, claimedAt, SEND_LEASE_SECONDS))) {
-          return (await known(refund)) ?? { refundId: refund.refund_id, kind: 'pending' };
-        }
-        try {
-          const held = await known(refund);
-          if (held) return held;
-          return await refunds.send({
-            providerPaymentId,
-            refundId: refund.refund_id,
-            amountMinor: refund.amount_minor,
-            currency: refund.currency,
-            paymentAmountMinor: payment.amount_minor,
-            notificationUrl: `${deps.baseUrl()}${heldLocalPaths(refunds.provider.name, payment.payment_id).notifications}`,
-          });
-        } catch (e) {
-          if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
-          throw e;
-        } finally {
-          await deps.refunds.releaseSend(refund.refund_id, claimedAt);
-        }
-      },
-    };
+    return readBackRoute(deps, payment, refunds, providerPaymentId);
   },
 ];
 

@@ -16,12 +16,21 @@ export interface AttemptRecord {
 }
 
 const NO_ANSWER_CODES = new Set(['provider_unreachable', 'provider_no_answer', 'PROVIDER_UNAVAILABLE']);
+/** An ended attempt the provider declined (a card's soft decline, failed over once): a decline, not a refusal. */
+const DECLINED_CODES = new Set(['soft_decline']);
 
 function ended(kind: string, list: Payment['ended_attempts']): AttemptRecord[] {
   return (list ?? []).map((a) => ({
     provider: a.provider,
     kind,
-    result: a.outcome === 'skipped' ? 'skipped' : NO_ANSWER_CODES.has(a.failure_code) ? 'no_answer' : 'rejected',
+    result:
+      a.outcome === 'skipped'
+        ? 'skipped'
+        : NO_ANSWER_CODES.has(a.failure_code)
+          ? 'no_answer'
+          : DECLINED_CODES.has(a.failure_code)
+            ? 'declined'
+            : 'rejected',
     ...(a.latency_ms !== undefined ? { latencyMs: a.latency_ms } : {}),
   }));
 }

@@ -68,16 +68,26 @@ export function dlocalClient(cfg: DlocalConfig, http?: ProviderHttp, now: () => 
   const base = cfg.base_url.replace(/\/$/, '');
   const payoutsBase = (cfg.payouts?.base_url ?? cfg.base_url).replace(/\/$/, '');
   const credentials = { xLogin: cfg.x_login, xTransKey: cfg.x_trans_key, secretKey: cfg.secret_key };
-  const unavailable = (op: DlocalOp, reason: string) => {
+  // `notSent`: the request certainly never left (refused before the connection, TLS, or no token: a call whose
+  // token could not be had never sent its request, so dLocal holds nothing of it): a failover may follow.
+  const unavailable = (op: DlocalOp, reason: string, notSent = false) => {
     logger.warn('dLocal call got no usable answer', { provider: DLOCAL, operation: op, reason });
-    return new ProviderUnavailable(DLOCAL, op, reason);
+    return new ProviderUnavailable(DLOCAL, op, reason, notSent || op === 'token');
   };
 
-  async function sendOnce(op: DlocalOp, method: string, url: string, headers: Record<string, string>, body?: string): Promise<HttpAnswer> {
+  /** One request; `sent`: an earlier request of the same call may have left (then nothing is "never sent"). */
+  async function sendOnce(
+    op: DlocalOp,
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: string,
+    sent = false,
+  ): Promise<HttpAnswer> {
     try {
       return await transport.send({ method, url, headers, ...(body !== undefined ? { body } : {}) });
     } catch (e) {
-      throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e));
+      throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e), !sent && e instanceof NoAnswer && e.beforeSend);
     }
   }
 
@@ -88,9 +98,10 @@ export function dlocalClient(cfg: DlocalConfig, http?: ProviderHttp, now: () => 
       a = await sendOnce(call.op, call.method, url, headers(), body);
     } catch (e) {
       if (!call.retry) throw e;
-      return sendOnce(call.op, call.method, url, headers(), body);
+      const firstLeft = !(e instanceof ProviderUnavailable && e.notSent);
+      return sendOnce(call.op, call.method, url, headers(), body, firstLeft);
     }
-    if (call.retry && (a.status >= 500 || a.status === 429)) a = await sendOnce(call.op, call.method, url, headers(), body);
+    if (call.retry && (a.status >= 500 || a.status === 429)) a = await sendOnce(call.op, call.method, url, headers(), body, true);
     return a;
   }
 

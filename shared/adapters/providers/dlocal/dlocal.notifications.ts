@@ -11,6 +11,11 @@ import type { DlocalConfig } from '../providers.config';
 import { paymentSchema, payoutSchema, refundSchema } from './dlocal.schemas';
 import { signatureValid } from './dlocal.signature';
 import { paymentIdOfOrderId, payoutIdOfExternalId, refundIdOfReference } from './dlocal.transformers';
+import { parseCardOrderId } from './dlocal.card-transformers';
+
+/** Our payment of an order_id: a local pay-in's (`dp`) or a card attempt's (`dc`, `dc...a<n>`), else null. */
+const paymentOfOrder = (orderId: string | undefined) =>
+  orderId ? (paymentIdOfOrderId(orderId) ?? parseCardOrderId(orderId)?.paymentId ?? null) : null;
 
 export type Headers = RequestHeaders;
 
@@ -57,7 +62,7 @@ export function dlocalNotifications(cfg: Pick<DlocalConfig, 'x_login' | 'secret_
           item: {
             kind: 'refund',
             refundId: r.order_refund_id ? refundIdOfReference(r.order_refund_id) : null,
-            paymentId: r.order_id ? paymentIdOfOrderId(r.order_id) : null,
+            paymentId: paymentOfOrder(r.order_id),
             providerRefundId: r.id,
             providerPaymentId: r.payment_id,
             claimed: r.status,
@@ -66,12 +71,16 @@ export function dlocalNotifications(cfg: Pick<DlocalConfig, 'x_login' | 'secret_
       }
       const p = z.safeParse(paymentSchema, body);
       if (!p.success) return null;
+      const orderId = p.data.order_id;
+      // A card attempt's order (`dc`): read back by that attempt's order_id, applied only to the current attempt.
+      const card = orderId ? parseCardOrderId(orderId) : null;
       return {
         item: {
           kind: 'payment',
-          paymentId: p.data.order_id ? paymentIdOfOrderId(p.data.order_id) : null,
+          paymentId: paymentOfOrder(orderId),
           providerPaymentId: p.data.id,
           claimed: p.data.status,
+          ...(card && orderId ? { cardReference: orderId } : {}),
         },
       };
     },
