@@ -31,7 +31,7 @@ export interface MonitoringProps extends Omit<DashboardSources, 'metrics' | 'ala
 export const BUSY_ALARM = { perPeriod: 20, periods: 2 } as const;
 
 /** The routes with a 5xx-rate alarm of their own: every one that changes state (POST). */
-export const pagingRoutes = (manifest: Pick<ServiceManifest, 'routes'>) => manifest.routes.filter((r) => r.method !== 'GET');
+export const pagingRoutes = (manifest: Pick<ServiceManifest, 'routes'>) => manifest.routes.filter((r) => r.paging ?? r.method !== 'GET');
 
 export class Monitoring extends Construct {
   readonly alarms: cloudwatch.Alarm[] = [];

@@ -37,6 +37,12 @@ export interface RouteDefinition {
    * handler checks the path token before it reads the body. Default json.
    */
   readonly bodyFormat?: 'json' | 'form' | 'raw';
+  /**
+   * Whether the route's own 5xx alarm exists (default: every route but GET). A shopper's browser coming back from a
+   * provider's page by a form POST pages through the whole API's 5xx alarm only: what it would have done, the
+   * reconciliation job's read-back does anyway. Each route alarm is $0.20 a month (its two metrics).
+   */
+  readonly paging?: boolean;
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
   /**

@@ -154,6 +154,8 @@ export const PROVIDER_ROUTES = [
     path: '/providers/dlocal/return/{payment_id}',
     handler: 'functions/providers/dlocal-card-return.handler.ts',
     auth: 'none',
+    // The shopper's browser back from 3-D Secure: a failure pages through the API's 5xx alarm; the job reads the payment back.
+    paging: false,
     rateLimitPerMinute: 120,
     family: 'checkout',
     idempotent: false,
