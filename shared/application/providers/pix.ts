@@ -17,6 +17,10 @@ export interface PixChargeRequest {
   /** The payer, when the customer's document is known (a live charge then names its debtor). */
   readonly debtor?: { readonly document: string; readonly name: string };
   readonly description?: string | null;
+  /** The payer's e-mail (a provider that asks for it with the payer: an aggregator). */
+  readonly payerEmail?: string;
+  /** Our public API's root: a provider that posts its notifications to a URL given with each charge appends its route. */
+  readonly callbackBaseUrl?: string;
 }
 
 export interface PixCharge {
@@ -35,6 +39,8 @@ export interface ReceivedPix {
   readonly refunds: readonly ProviderRefundState[];
   /** Returns made for fraud (MED) that reached the payer, by the provider's id: never a refund of ours. */
   readonly fraudReturns: readonly PixFraudReturn[];
+  /** The provider's id of the payment that received it, for a provider that refunds by that id (an aggregator). */
+  readonly providerPaymentId?: string;
 }
 
 export interface PixFraudReturn {

@@ -44,6 +44,11 @@ export interface DlocalCall<S extends z.ZodMiniType> {
   readonly body?: unknown;
   /** An idempotent read: sent once more after no answer or a 5xx. */
   readonly retry?: boolean;
+  /**
+   * A create whose failure before the connection was made (refused, DNS, TLS handshake, connect limit) is said to be
+   * certainly never sent (ProviderUnavailable.notSent), so another provider may be tried (DESIGN.md 9.2).
+   */
+  readonly reportNeverSent?: boolean;
 }
 
 export interface DlocalClient {
@@ -73,11 +78,23 @@ export function dlocalClient(cfg: DlocalConfig, http?: ProviderHttp, now: () => 
     return new ProviderUnavailable(DLOCAL, op, reason);
   };
 
-  async function sendOnce(op: DlocalOp, method: string, url: string, headers: Record<string, string>, body?: string): Promise<HttpAnswer> {
+  async function sendOnce(
+    op: DlocalOp,
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: string,
+    reportNeverSent = false,
+  ): Promise<HttpAnswer> {
     try {
       return await transport.send({ method, url, headers, ...(body !== undefined ? { body } : {}) });
     } catch (e) {
-      throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e));
+      const reason = e instanceof NoAnswer ? e.reason : String(e);
+      if (reportNeverSent && e instanceof NoAnswer && e.beforeSend) {
+        logger.warn('dLocal call never sent', { provider: DLOCAL, operation: op, reason });
+        throw new ProviderUnavailable(DLOCAL, op, reason, true);
+      }
+      throw unavailable(op, reason);
     }
   }
 
@@ -85,7 +102,8 @@ export function dlocalClient(cfg: DlocalConfig, http?: ProviderHttp, now: () => 
   async function send(call: DlocalCall<z.ZodMiniType>, url: string, headers: () => Record<string, string>, body?: string) {
     let a: HttpAnswer;
     try {
-      a = await sendOnce(call.op, call.method, url, headers(), body);
+      // Only a call sent once can say it never left (a retried one may have left the first time).
+      a = await sendOnce(call.op, call.method, url, headers(), body, call.reportNeverSent === true && !call.retry);
     } catch (e) {
       if (!call.retry) throw e;
       return sendOnce(call.op, call.method, url, headers(), body);
