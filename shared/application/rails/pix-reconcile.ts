@@ -46,7 +46,15 @@ export async function applyChargeState(
           paid_at: m.pix.paidAt,
           expires_at: null,
           ...(state.kind === 'paid' && !payment.artefact ? { artefact: { pix_code: state.charge.pixCode, txid: state.charge.txid } } : {}),
-          provider: { ...payment.provider!, details: { ...payment.provider!.details, end_to_end_id: m.pix.endToEndId } },
+          provider: {
+            ...payment.provider!,
+            details: {
+              ...payment.provider!.details,
+              end_to_end_id: m.pix.endToEndId,
+              // A provider that refunds by its own payment id: kept even when the charge's opening answer was lost.
+              ...(m.pix.providerPaymentId ? { provider_payment_id: m.pix.providerPaymentId } : {}),
+            },
+          },
         });
         // Paid and already returned for fraud (MED) before we settled: the dispute follows at once.
         if (m.pix.fraudReturns.length > 0) await applyPixFraudReturns(deps, await fresh(deps, payment), m.pix);
@@ -211,4 +219,37 @@ export async function receivePixCallback(
     }
   }
   return result;
+}
+
+/** What a provider's notification naming one of our PIX charges did. */
+export type PixNotificationOutcome = HeldOutcome | 'unknown' | 'duplicate' | 'late';
+
+/**
+ * A provider's signed notification (verified by the caller) naming a PIX charge by our reference: a PSP that posts
+ * its payments to one route of ours instead of an API Pix callback (an aggregator). The payment must be a live PIX
+ * payment held by that provider under that exact reference (an abandoned attempt's reference is unknown here: its
+ * watch reads it back); then it is read back through the provider's PIX rail and applied as every PIX read-back is,
+ * nothing taken from the notification. A payment closed here is a duplicate, unless the provider holds it paid
+ * (`late`: money collected and not settled, which the caller alarms).
+ */
+export async function receivePixNotification(
+  deps: PaymentDeps,
+  provider: string,
+  n: { readonly reference: string; readonly paymentId: string | null },
+  now: Date,
+): Promise<PixNotificationOutcome> {
+  const pix = pixRailOf(await deps.connectors.forMode(true), provider)?.charges;
+  const payment = n.paymentId ? await deps.store.getPayment(n.paymentId) : null;
+  if (
+    !pix?.getCharge ||
+    !payment?.livemode ||
+    payment.payment_method !== 'pix' ||
+    payment.provider?.name !== provider ||
+    payment.provider.reference !== n.reference
+  )
+    return 'unknown';
+  if (awaitsProvider(payment)) return reconcileOne(deps, pix, payment.payment_id, now);
+  if (payment.status === 'success' || payment.status === 'refunded') return 'duplicate';
+  const state = await pix.getCharge(n.reference);
+  return (state.kind === 'paid' || state.kind === 'removed') && state.received.length > 0 ? 'late' : 'duplicate';
 }
