@@ -11,6 +11,11 @@ import type { DlocalConfig } from '../providers.config';
 import { paymentSchema, payoutSchema, refundSchema } from './dlocal.schemas';
 import { signatureValid } from './dlocal.signature';
 import { paymentIdOfOrderId, payoutIdOfExternalId, refundIdOfReference } from './dlocal.transformers';
+import { PIX_ORDER_ID } from './dlocal.pix-payin-schemas';
+import { paymentIdOfPixOrderId } from './dlocal.pix-payin-transformers';
+
+/** Our payment an order_id names: a local payment's (`dp`) or a PIX charge's (`dq`, with its attempt suffix). */
+const paymentOfOrder = (orderId: string) => paymentIdOfOrderId(orderId) ?? paymentIdOfPixOrderId(orderId);
 
 export type Headers = RequestHeaders;
 
@@ -57,7 +62,7 @@ export function dlocalNotifications(cfg: Pick<DlocalConfig, 'x_login' | 'secret_
           item: {
             kind: 'refund',
             refundId: r.order_refund_id ? refundIdOfReference(r.order_refund_id) : null,
-            paymentId: r.order_id ? paymentIdOfOrderId(r.order_id) : null,
+            paymentId: r.order_id ? paymentOfOrder(r.order_id) : null,
             providerRefundId: r.id,
             providerPaymentId: r.payment_id,
             claimed: r.status,
@@ -66,6 +71,17 @@ export function dlocalNotifications(cfg: Pick<DlocalConfig, 'x_login' | 'secret_
       }
       const p = z.safeParse(paymentSchema, body);
       if (!p.success) return null;
+      // A PIX charge of ours (dlocal.pix-payins.ts): read back through the PIX rail, by the order_id as sent.
+      if (p.data.order_id && PIX_ORDER_ID.test(p.data.order_id))
+        return {
+          item: {
+            kind: 'pix',
+            reference: p.data.order_id,
+            paymentId: paymentIdOfPixOrderId(p.data.order_id),
+            providerPaymentId: p.data.id,
+            claimed: p.data.status,
+          },
+        };
       return {
         item: {
           kind: 'payment',
