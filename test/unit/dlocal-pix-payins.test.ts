@@ -183,7 +183,8 @@ describe('dLocal’s refusals of a create', () => {
   it('a documented not-processed code may go to another PSP; one about the payer, a duplicate or an unlisted one may not', () => {
     expect(pixRefusalOf(400, 5007)).toEqual({ code: 'limit_exceeded', notProcessed: true });
     expect(pixRefusalOf(400, 5010)).toEqual({ code: 'method_not_available', notProcessed: true });
-    expect(pixRefusalOf(400, 5001)).toEqual({ code: 'rejected_by_provider', notProcessed: true });
+    expect(pixRefusalOf(400, 5001)).toEqual({ code: 'invalid_request', notProcessed: true });
+    expect(pixRefusalOf(400, 5014)).toEqual({ code: 'payer_not_allowed', notProcessed: false });
     // About the payer: blacklisted, cadastral situation, the payer's own limit.
     for (const code of [5014, 5005, 5006]) expect(pixRefusalOf(400, code).notProcessed).toBe(false);
     // 5009 is read back (never refused), 5002 is about an existing payment, 5010 as a 504 is a timeout, no code is unknown.

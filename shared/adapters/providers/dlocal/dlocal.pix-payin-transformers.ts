@@ -122,5 +122,5 @@ export const pixRejectionOf = (p: Pick<DlocalPayment, 'status_code'>) => failure
  */
 export function pixRefusalOf(status: number, code: number | null): { readonly code: string; readonly notProcessed: boolean } {
   const documented = code === null ? undefined : DLOCAL_NOT_PROCESSED[code];
-  return { code: refusalCodeOf(code), notProcessed: notProcessed(code, status) && !documented?.payer };
+  return { code: documented?.code ?? refusalCodeOf(code), notProcessed: notProcessed(code, status) && !documented?.payer };
 }
