@@ -42,10 +42,14 @@ export function assembleLiveProviders(
   binancePay: BinancePayConnectors | null = null,
   routing?: Routing,
 ): LiveProviders {
-  // Live PIX pay-ins: every PSP that serves them, in the document's fixed order (api_pix, then efi).
-  const pixRails: PixRail[] = [apiPix, efi?.payIns ?? null].flatMap((p) =>
-    p ? [{ charges: p.pix as PixRail['charges'], refunds: p.pixRefunds, callbacks: p.pixCallbacks }] : [],
-  );
+  // Live PIX pay-ins: every PSP that serves them, in the document's fixed order (api_pix, then efi, then dLocal's Pix:
+  // last, so a stage that has an API Pix PSP keeps it first when no routing rule applies).
+  const pixRails: PixRail[] = [
+    ...[apiPix, efi?.payIns ?? null].flatMap((p) =>
+      p ? [{ charges: p.pix as PixRail['charges'], refunds: p.pixRefunds, callbacks: p.pixCallbacks }] : [],
+    ),
+    ...(dlocal ? [dlocal.pix] : []),
+  ];
   const pixPayoutRails: PayoutConnector[] = [efi?.payouts ?? null, dlocal?.payoutPort?.pixPayouts ?? null].flatMap((p) => (p ? [p] : []));
   const connectors: Connectors = {
     ...(pixRails.length ? { pixRails } : {}),
