@@ -62,6 +62,11 @@ export interface PixConnector {
    * (known before the call, so the intent is committed with it). The sandbox has none.
    */
   readonly provider?: { readonly name: string; reference(paymentId: string, attempt?: number): string };
+  /**
+   * The PSP takes no expiry with the charge (an aggregator sets its own): the reconciliation removes it at the
+   * payment's own expiry, or at the PSP's when that comes first. Absent: the PSP's expiry (the one we asked for).
+   */
+  readonly expiresWithPayment?: boolean;
   createCharge(req: PixChargeRequest): Promise<PixCharge>;
   /** Live providers: reads the charge back. */
   getCharge?(reference: string): Promise<PixChargeState>;

@@ -82,7 +82,10 @@ export async function applyChargeState(
       return 'expired';
     }
     case 'open': {
-      if (Date.parse(state.expiresAt) <= now.getTime() || sessionClosed) {
+      // A PSP that takes no expiry with the charge removes it at the payment's own expiry, or its own if earlier.
+      const own = pix.expiresWithPayment && payment.expires_at ? Date.parse(payment.expires_at) : Infinity;
+      const due = Math.min(Date.parse(state.expiresAt), own);
+      if (due <= now.getTime() || sessionClosed) {
         if (!pix.removeCharge) return 'waiting';
         const after = await pix.removeCharge(payment.provider!.reference);
         return after.kind === 'open' ? 'waiting' : applyChargeState(deps, pix, payment, after, now, opts);
@@ -90,10 +93,7 @@ export async function applyChargeState(
       const current = payment.status === 'processing' ? await openHeldCharge(deps, payment, state.charge) : payment;
       if (awaitsProvider(current)) {
         // Young charges sooner (the shopper is on the page), then the interval; never later than just past expiry.
-        const next = Math.min(
-          Date.parse(state.expiresAt) + 5_000,
-          Date.parse(nextReadBackAt(current.created_at, now, checkIntervalSeconds)),
-        );
+        const next = Math.min(due + 5_000, Date.parse(nextReadBackAt(current.created_at, now, checkIntervalSeconds)));
         await deps.store.touchPayment({ payment: current, patch: {}, nextCheckAt: new Date(next).toISOString(), now: at });
       }
       return payment.status === 'processing' ? 'opened' : 'waiting';

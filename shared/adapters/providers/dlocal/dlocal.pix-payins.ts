@@ -141,7 +141,8 @@ export function dlocalPixPayIns(client: DlocalClient, now: () => Date = () => ne
   };
 
   return {
-    charges: { provider: { name: DLOCAL, reference: pixOrderIdOf }, createCharge, getCharge, removeCharge },
+    // dLocal's Pix page documents no expiry to ask for: the charge is cancelled when the payment expires here.
+    charges: { provider: { name: DLOCAL, reference: pixOrderIdOf }, expiresWithPayment: true, createCharge, getCharge, removeCharge },
     refunds,
   };
 }
