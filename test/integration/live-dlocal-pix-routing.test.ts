@@ -5,12 +5,18 @@
  * dLocal under its attempt-2 order_id (committed first), shown with dLocal's BR Code, paid there, settled by dLocal's
  * signed notification (read back first), and refunded through dLocal by its payment id, the refund settled by dLocal's
  * refund notification. A notification naming a charge of ours that dLocal does not hold for that payment moves nothing.
- * A stage with only the dlocal block serves PIX through dLocal. Ledger = balance throughout.
+ * With dLocal first, a 5xx whose read-back finds nothing fails over to the PSP; the order landing late at dLocal and
+ * paid is found by the watch and refunded at dLocal by its payment id, once.
+ * A stage with only the dlocal block serves PIX through dLocal, and a charge still open at the payment's own expiry is
+ * cancelled at dLocal by the reconciliation job (dLocal takes no expiry). Ledger = balance throughout.
  */
 import { randomBytes } from 'node:crypto';
 import { txidOf } from '../../shared/adapters/providers/api-pix/api-pix.transformers';
+import { dlocalConnectors } from '../../shared/adapters/providers/dlocal/dlocal.connector';
+import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import { pixOrderIdOf } from '../../shared/adapters/providers/dlocal/dlocal.pix-payin-transformers';
 import { refundReferenceOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
+import { reconcileHeldPayments } from '../../shared/application/rails';
 import { breakers } from '../../shared/application/routing';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
@@ -152,6 +158,56 @@ describe('["api_pix", "dlocal"] with the API Pix PSP refusing connections', () =
   });
 });
 
+describe('["dlocal", "api_pix"]: a late success at dLocal', () => {
+  afterAll(() => live.writeProviders(providers()));
+
+  it('5xx and a read-back finding nothing: failover, the order watched; landing late and paid, it is refunded at dLocal once', async () => {
+    live.writeProviders({ ...providers(), routing: { pix: { BRA: { providers: ['dlocal', 'api_pix'] } } } });
+    fake.failNext('payments', { status: 500 });
+    const r = await direct(28);
+    expect(r.status).toBe(200);
+    const id = r.body.payment_id as string;
+    expect(r.body.provider_attempts).toEqual([
+      { provider: 'dlocal', outcome: 'failed', failure_code: 'provider_no_answer' },
+      { provider: 'api_pix', outcome: 'pending' },
+    ]);
+    expect(await stored(id)).toMatchObject({ provider: { name: 'api_pix', reference: txidOf(id, 2) } });
+    // The first create lands after all (queued at dLocal), and the payer pays it.
+    const ref = pixOrderIdOf(id);
+    const late = dlocalConnectors(parseProvidersConfig({ dlocal: fake.dlocalConfig() }, 'test').dlocal!);
+    const s = await stored(id);
+    await late.pix.charges.createCharge({
+      paymentId: id,
+      reference: ref,
+      amountMinor: 2800,
+      merchantName: 'Loja Tres Trilhos',
+      createdAt: s.created_at,
+      expiresAt: s.expires_at!,
+      debtor: { document: customer.document, name: customer.name },
+      payerEmail: customer.email,
+      callbackBaseUrl: stack.baseUrl,
+    });
+    late.client.close();
+    // Its notification names an abandoned attempt: unknown here, nothing moves (the watch returns it).
+    expect((await fake.pixPayIns.pay(ref))?.status).toBe(200);
+    expect(await stored(id)).toMatchObject({ status: 'pending', provider: { name: 'api_pix' } });
+
+    const deps = paymentDeps();
+    await reconcileHeldPayments(deps, new Date(Date.now() + 120_000));
+    const dlocalId = fake.payment(ref)!.id;
+    const refunds = () =>
+      fake.requests.filter(
+        (q) => q.method === 'POST' && q.path === '/refunds' && (q.body as { payment_id?: string }).payment_id === dlocalId,
+      );
+    expect(refunds().map((q) => q.body)).toEqual([expect.objectContaining({ payment_id: dlocalId, amount: 28, currency: 'BRL' })]);
+    // Pending at dLocal: read back on the next runs, never sent again.
+    await reconcileHeldPayments(deps, new Date(Date.now() + 240_000));
+    await reconcileHeldPayments(deps, new Date(Date.now() + 480_000));
+    expect(refunds()).toHaveLength(1);
+    expect(await stored(id)).toMatchObject({ status: 'pending', provider: { name: 'api_pix' } });
+  });
+});
+
 describe('a stage with only the dlocal block', () => {
   afterAll(() => live.writeProviders(providers()));
 
@@ -172,5 +228,21 @@ describe('a stage with only the dlocal block', () => {
     await hook((b) => b.event === 'payment.success' && b.payment_id === id);
     expect(await stored(id)).toMatchObject({ status: 'success', provider: { name: 'dlocal', reference: ref } });
     await expectLedgerEqualsBalance(stack, merchant, 'BRL');
+  });
+
+  it('unpaid past the payment’s own expiry (dLocal’s ticket lives longer): cancelled at dLocal by the job, expired here', async () => {
+    live.writeProviders({ dlocal: { ...fake.dlocalConfig(), timeouts } });
+    const r = await direct(31);
+    expect(r.status).toBe(200);
+    const id = r.body.payment_id as string;
+    const ref = pixOrderIdOf(id);
+    const expiresAt = Date.parse((await stored(id)).expires_at!);
+    expect(Date.parse(fake.payment(ref)!.qrExpirationDate)).toBeGreaterThan(expiresAt);
+    await reconcileHeldPayments(paymentDeps(), new Date(expiresAt + 10_000));
+    expect(fake.payment(ref)!.status).toBe('CANCELLED');
+    expect(await stored(id)).toMatchObject({ status: 'expired' });
+    // A notification of the cancelled charge changes nothing.
+    expect((await fake.notify(ref)).status).toBe(200);
+    expect(await stored(id)).toMatchObject({ status: 'expired' });
   });
 });
