@@ -68,8 +68,8 @@ export function isoOf(date: string | undefined): string | null {
 }
 
 /**
- * How long an open charge is taken to be payable when dLocal's answer gives no `ticket.expiration_date`: dLocal's Pix
- * page gives no figure; a day, then it is cancelled (or dLocal expires it first).
+ * How long an open charge is taken to be payable when dLocal's answer gives no `ticket.expiration_date` (dLocal's Pix
+ * page gives no figure): a day. The payment's own expiry comes first (the rail is `expiresWithPayment`).
  */
 export const DEFAULT_OPEN_SECONDS = 86_400;
 
