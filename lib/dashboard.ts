@@ -168,6 +168,16 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
         ...providers.map((p) => m.providerMetric('ProviderAmountMismatch', 'Sum', p, `${p} amount mismatches`)),
       ],
     }),
+    // Routing (DESIGN.md 9.2): payments sent on to the next provider, breakers opened, abandoned attempts found paid,
+    // counted on [service] alone (one series each).
+    // Approval and no-answer rates per provider and kind: `npm run cli -- providers stats` (docs/operations.md).
+    graph('Live providers: routing (every provider; the logs name which)', {
+      left: [
+        m.metric('ProviderFailovers', 'Sum', undefined, 'failed over to the next provider'),
+        m.metric('ProviderBreakerOpened', 'Sum', undefined, 'breakers opened'),
+        m.metric('ProviderLateSuccess', 'Sum', undefined, 'late successes undone'),
+      ],
+    }),
     graph('Live payments: read-back overdue (s)', {
       left: [m.metric('ProviderAwaitingOldestSeconds', 'Maximum', undefined, 'oldest overdue read-back')],
       leftAnnotations: [{ value: config.alarms.providerReadBackOverdueMinutes * 60, label: 'alarm', color: cloudwatch.Color.RED }],

@@ -1,7 +1,7 @@
 /**
  * `merchants routing`: a merchant's routing override per method kind and country (issue 42, DESIGN.md section 9.2),
  * checked by the same rules as the providers document's `routing` block (ruleProblems), against the stage's
- * document when there is one. Stored only: routing does not act on payments yet.
+ * document when there is one. PIX pay-ins and PIX payouts follow it; cards are not routed yet.
  */
 import {
   isRoutingCountry,
@@ -15,7 +15,7 @@ import { unusable, type ProvidersConfig } from '../../shared/adapters/providers/
 import { COUNTRY_CODES } from '../../shared/domain/geo';
 import type { Merchant, MerchantRouteRule } from '../../shared/domain/merchant';
 
-export const ROUTING_NOT_APPLIED = 'stored only: routing does not act on payments yet (issue 42)';
+export const ROUTING_NOT_APPLIED = "read before the providers document's rules";
 
 export interface RoutingInput {
   readonly kind?: string;

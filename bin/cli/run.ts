@@ -22,6 +22,7 @@ import { createApiClient, resolveTarget, TargetError } from './api-client';
 import { runEventsTail } from './events-tail';
 import { runListen } from './listen';
 import { runTrigger, scenarioName, triggerList, unknownTrigger } from './trigger';
+import { providersStats } from './provider-stats';
 import { providersCheck, registerApiPixWebhook, registerEfiWebhook, stageProvidersDocument, stpSign } from './providers';
 import { ROUTING_NOT_APPLIED, routingChange, routingLines } from './routing';
 
@@ -41,7 +42,7 @@ Merchants
                                    this merchant's providers, in order, for a kind in a country (* without --country),
                                    refused as the providers document's routing would be (checked against the stage's
                                    document: --secret-name NAME, or the local live stack's); without options, shows them.
-                                   Stored only: routing does not act on payments yet (issue 42)
+                                   PIX pay-ins and PIX payouts follow it (cards: not yet routed)
 API keys (only the SHA-256 of a key is stored; a new key is printed once)
   keys create MERCHANT_ID [--mode test|live] [--scopes methods:read,checkout:write]
   keys list MERCHANT_ID
@@ -63,6 +64,9 @@ Data (run once per stage, before deploying a version that needs it)
 Live providers (the stage's configuration: --providers FILE, --secret-name NAME --region R, or the local live stack's)
   providers check                  a token from each provider over mutual TLS, and its webhook registration;
                                    STP: a signed order query (its answer proves STP takes our firma)
+  providers stats [--since 1h] [--kind card|pix|pix_payout] [--json]
+                                   per provider and kind: attempts, approval and no-answer rates, p50/p99 latency,
+                                   breaker state, over the live payments and payouts of the window (the stage's table)
   providers stp sign --cadena TEXT the base64 firma of a cadena original with the configured STP key (support cases)
   providers api-pix register-webhook [--url URL | --base-url URL]
                                    registers <base>/providers/api-pix/<webhook_token> with the PSP
@@ -175,6 +179,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         country: { type: 'string' },
         split: { type: 'string' },
         remove: { type: 'boolean', default: false },
+        since: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -198,6 +203,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   };
 
   if (group === 'listen' || group === 'trigger' || (group === 'events' && action === 'tail')) return devTool(group, action, v, io);
+  if (group === 'providers' && action === 'stats') {
+    try {
+      selectTarget(v);
+      return await providersStats({ since: v.since, kind: v.kind, json: v.json }, io);
+    } catch (e) {
+      io.err(`Error: ${(e as Error).message}`);
+      return e instanceof UsageError ? 2 : 1;
+    }
+  }
   if (group === 'providers') {
     const o = {
       providers: v.providers,

@@ -13,7 +13,7 @@ import { ADYEN } from '../../shared/adapters/providers/adyen/adyen.client';
 export const handler = httpHandler({
   route: 'adyenNotifications',
   handler: async ({ event }) => {
-    const r = await receiveCardNotifications(paymentDeps(), () => readJson(event.body, event.isBase64Encoded));
+    const r = await receiveCardNotifications(paymentDeps(), ADYEN, () => readJson(event.body, event.isBase64Encoded));
     recordProviderCallbacks(ADYEN, {
       Accepted: r.applied + r.duplicate + r.ignored + r.mismatch,
       Rejected: r.forged,

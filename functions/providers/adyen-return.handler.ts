@@ -4,10 +4,11 @@ import { paymentPath, threeDsReturnQuery } from '../../shared/domain/payments/pa
 import { httpHandler } from '../../shared/http/handler';
 import { redirect } from '../../shared/http/pages/html';
 import { paymentDeps } from '../../shared/wiring';
+import { ADYEN } from '../../shared/adapters/providers/adyen/adyen.client';
 
 export const handler = httpHandler({
   route: 'adyenReturn',
   path: paymentPath,
   query: threeDsReturnQuery,
-  handler: async ({ path, query }) => redirect(await completeHeldCardReturn(paymentDeps(), path.payment_id, query.redirectResult)),
+  handler: async ({ path, query }) => redirect(await completeHeldCardReturn(paymentDeps(), ADYEN, path.payment_id, query.redirectResult)),
 });

@@ -241,6 +241,16 @@ export const ROUTE_CONTRACTS = {
     },
     errors: ['PAYMENT_NOT_FOUND'],
   },
+  dlocalCardReturn: {
+    request: { path: pay.paymentPath },
+    responses: {
+      303: {
+        description: "Read back from dLocal after 3-D Secure; the shopper is sent to the return URL or the merchant's page (Location).",
+        kind: 'redirect',
+      },
+    },
+    errors: ['PAYMENT_NOT_FOUND'],
+  },
   binancePayNotifications: {
     responses: ok(
       binancePayAnswer,

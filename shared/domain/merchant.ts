@@ -26,7 +26,7 @@ export const merchantSchema = z.object({
   notification_url: z.nullable(z.string().check(z.url())),
   /** Per-route requests per minute set by ops (route id -> limit); a route not listed keeps the SPEC default. */
   rate_limits: z.optional(z.record(z.string(), z.number().check(z.int(), z.gte(1), z.lte(1_000_000)))),
-  /** Routing overrides set by ops: method kind -> country code or `*` -> rule. Stored only: no payment reads them yet. */
+  /** Routing overrides set by ops: method kind -> country code or `*` -> rule. Read first by routed payments (DESIGN.md 9.2). */
   routing: z.optional(z.record(z.string(), z.record(z.string(), merchantRouteRuleSchema))),
   created_at: z.string(),
   updated_at: z.string(),

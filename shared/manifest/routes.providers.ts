@@ -149,6 +149,22 @@ export const PROVIDER_ROUTES = [
     summary: "Back from dLocal's page (a bank, a wallet): the payment is read back, then the shopper goes to the merchant's page.",
   },
   {
+    id: 'dlocalCardReturn',
+    method: 'POST',
+    path: '/providers/dlocal/return/{payment_id}',
+    handler: 'functions/providers/dlocal-card-return.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 120,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'raw',
+    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary:
+      "Back from dLocal's 3-D Secure page (its form POST, whose fields are not trusted): the card payment is read back " +
+      'from dLocal by its order id, then the shopper goes to the merchant’s page.',
+  },
+  {
     id: 'binancePayNotifications',
     method: 'POST',
     path: '/providers/binance-pay/notifications',

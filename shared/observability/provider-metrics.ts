@@ -73,9 +73,9 @@ export function recordPayoutFloatLow(provider: string, count = 1): void {
 
 /**
  * Routing's observations (DESIGN.md 9.2). Every attempt is one structured log line (provider, kind, result, latency:
- * what `providers stats` and a Logs Insights query read), not a metric series per provider and kind, which would bill
- * every hour; what is rare is counted: a failover and a breaker opening on the provider's series, and a late success
- * undone, which pages like every event that must never pass unseen.
+ * what a Logs Insights query reads; `providers stats` reads the stored attempts), not a metric series per provider and
+ * kind, which would bill every hour. What is rare is counted on [service] alone (one series each, whichever provider;
+ * the log line names it): a failover, a breaker opening, and a late success undone, which pages.
  */
 export const attemptObserver = {
   attempt(provider: string, kind: string, result: string, latencyMs: number): void {
@@ -83,14 +83,14 @@ export const attemptObserver = {
   },
   breakerChanged(provider: string, kind: string, to: string): void {
     logger.warn('Provider breaker changed', { provider, kind, to });
-    if (to === 'open') publish(provider, [['ProviderBreakerOpened', MetricUnit.Count, 1]]);
+    if (to === 'open') publish(ANY_PROVIDER, [['ProviderBreakerOpened', MetricUnit.Count, 1]]);
   },
   failedOver(provider: string, kind: string, failureCode: string): void {
     logger.warn('Payment failed over to the next provider', { provider, kind, failure_code: failureCode });
-    publish(provider, [['ProviderFailovers', MetricUnit.Count, 1]]);
+    publish(ANY_PROVIDER, [['ProviderFailovers', MetricUnit.Count, 1]]);
   },
   lateSuccess(provider: string, kind: string, undone: string): void {
-    logger.error('An abandoned attempt moved money after all: undone', { provider, kind, undone });
-    page(provider, 'ProviderLateSuccess', 1);
+    logger.error('An abandoned attempt moved money after all: undone', { provider, kind, undone, page: true });
+    publish(ANY_PROVIDER, [['ProviderLateSuccess', MetricUnit.Count, 1]]);
   },
 };

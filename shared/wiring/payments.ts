@@ -7,7 +7,7 @@ import { paymentRepository } from '../adapters/dynamodb/payment.repository';
 import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import { liveRefundRail, sandboxRefundRails } from '../adapters/sqs/payout-rail';
 import { liveConnectors } from '../adapters/providers/live-providers';
-import { attemptObserver } from '../observability/provider-metrics';
+import { routingObserver } from './attempts';
 import { speiDepositRepository } from '../adapters/dynamodb/spei-deposit.repository';
 import { notificationLogRepository } from '../adapters/dynamodb/notification-log.repository';
 import { checkUrlSyntax, UnsafeUrlError } from '../adapters/webhooks/ssrf-guard';
@@ -57,7 +57,7 @@ export function paymentDeps(clock: Clock = systemClock): PaymentDeps {
     publisher: eventPublisher,
     speiDeposits: speiDepositRepository(documentClient(), tableName),
     notificationLog: notificationLogRepository(documentClient(), tableName),
-    attempts: attemptObserver,
+    attempts: routingObserver,
     readBack: (d, p) =>
       readBackOnRead(d, p, {
         lostIntentSeconds: config.providerLostIntentSeconds,

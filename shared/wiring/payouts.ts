@@ -9,7 +9,7 @@ import { refundRepository } from '../adapters/dynamodb/refund.repository';
 import type { BalanceTransactionDeps, ReconciliationDeps, LedgerFoldDeps } from '../application/balance';
 import { livePayoutRail, sandboxPayoutRails } from '../adapters/sqs/payout-rail';
 import { liveConnectors } from '../adapters/providers/live-providers';
-import { attemptObserver } from '../observability/provider-metrics';
+import { routingObserver } from './attempts';
 import type { PayoutDeps } from '../application/payouts';
 import { config } from '../config';
 import { checkNotificationUrl, publicBaseUrl } from './payments';
@@ -34,7 +34,7 @@ export function payoutDeps(): PayoutDeps {
     // Live payouts: only the providers of the stage's configuration (test mode never reaches a provider).
     connectors: { forMode: async (livemode) => (livemode ? liveConnectors() : null) },
     baseUrl: publicBaseUrl,
-    attempts: attemptObserver,
+    attempts: routingObserver,
   };
   return deps;
 }

@@ -160,6 +160,7 @@ describe.each(STAGES)('%s stage', (stage) => {
         'adyenReturn',
         'dlocalNotifications',
         'dlocalReturn',
+        'dlocalCardReturn',
         'binancePayNotifications',
         'binancePayReturn',
         'stpEstadoCallback',

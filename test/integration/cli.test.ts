@@ -106,7 +106,7 @@ describe('npm run cli', () => {
       const { merchant_id } = JSON.parse((await cli('merchants', 'create', '--name', 'Routed', '--json')).out);
       const set = await routing(merchant_id, '--kind', 'card', '--providers', 'dlocal,adyen', '--split', '50,50');
       expect(set).toMatchObject({ code: 0, err: '' });
-      expect(set.out).toContain('does not act on payments yet');
+      expect(set.out).toContain("read before the providers document's rules");
       expect(set.out).toMatch(/card {7}\* {4}dlocal, adyen {2}split 50\/50/);
       expect(await storedRouting(merchant_id)).toEqual({ card: { '*': { providers: ['dlocal', 'adyen'], split: [50, 50] } } });
 
@@ -114,7 +114,7 @@ describe('npm run cli', () => {
       expect((await routing(merchant_id, '--kind', 'pix', '--country', 'BRA', '--providers', 'efi,dlocal')).code).toBe(0);
       const shown = await cli('merchants', 'show', merchant_id);
       expect(shown.out).toMatch(
-        /routing \(stored only: routing does not act on payments yet \(issue 42\)\):\n {2}card {7}\* {4}dlocal, adyen {2}split 50\/50\n {2}card {7}BRA {2}adyen\n {2}pix {8}BRA {2}efi, dlocal$/,
+        /routing \(read before the providers document's rules\):\n {2}card {7}\* {4}dlocal, adyen {2}split 50\/50\n {2}card {7}BRA {2}adyen\n {2}pix {8}BRA {2}efi, dlocal$/,
       );
       expect(JSON.parse((await cli('merchants', 'show', merchant_id, '--json')).out).routing.card.BRA).toEqual({ providers: ['adyen'] });
 

@@ -248,6 +248,8 @@ describe('card payments through dLocal', () => {
         const e = await caught(cards.authorize(req)).catch((x: unknown) => x);
         expect(e).toBeInstanceOf(ProviderUnavailable);
         expect((e as ProviderUnavailable).reason).toMatch(mode === 'closed' ? /connection refused/ : /reset|socket|disconnected/i);
+        // Refused before the request left: certainly never sent (a router may fail over).
+        expect((e as ProviderUnavailable).notSent).toBe(true);
         expect(performance.now() - started).toBeLessThan(TOTAL_MS);
         await expect(caught(cards.readBack(req.paymentId))).rejects.toBeInstanceOf(ProviderUnavailable);
       } finally {
@@ -260,7 +262,10 @@ describe('card payments through dLocal', () => {
       const req = request();
       fake.failNext('secure_payments', fault);
       const started = performance.now();
-      await expect(caught(cards.authorize(req))).rejects.toBeInstanceOf(ProviderUnavailable);
+      const e = await caught(cards.authorize(req)).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ProviderUnavailable);
+      // Sent, its outcome unknown: only a read-back that finds nothing lets a router go elsewhere.
+      expect((e as ProviderUnavailable).notSent).toBe(false);
       expect(performance.now() - started).toBeLessThan(TOTAL_MS + 500);
       expect(await caught(cards.readBack(req.paymentId))).toEqual({ kind: 'not_found' });
     }

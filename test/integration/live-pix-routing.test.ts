@@ -11,7 +11,8 @@ import { apiPixConnectors } from '../../shared/adapters/providers/api-pix/api-pi
 import { txidOf } from '../../shared/adapters/providers/api-pix/api-pix.transformers';
 import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 import { reconcileHeldPayments } from '../../shared/application/rails';
-import { breakers } from '../../shared/application/routing';
+import { breakers, type ProviderStatsRow } from '../../shared/application/routing';
+import { providersStats } from '../../bin/cli/provider-stats';
 import { paymentDeps } from '../../shared/wiring';
 import { startFakeEfi, type FakeEfi } from '../support/fake-efi';
 import { startFakePsp, type FakePsp } from '../support/fake-psp';
@@ -179,5 +180,28 @@ describe('a late success at the abandoned PSP', () => {
     expect(psp.requests.filter((q) => q.method === 'PUT' && q.path.includes(`/pix/${paidLate.endToEndId}/devolucao/`))).toHaveLength(1);
     // The payment itself is untouched: still pending at Efí, where the shopper was sent.
     expect(await stored(id)).toMatchObject({ status: 'pending', provider: { name: 'efi' } });
+  });
+});
+
+describe('providers stats', () => {
+  it('per provider and kind: attempts, approvals, approval and no-answer rates, latency, the breaker as last reported', async () => {
+    const out: string[] = [];
+    const io = { out: (l: string) => void out.push(l), err: (l: string) => void out.push(l) };
+    expect(await providersStats({ since: '1h', kind: 'pix', json: true }, io)).toBe(0);
+    const { providers } = JSON.parse(out.join('\n')) as { providers: ProviderStatsRow[] };
+    const apiPix = providers.find((r) => r.provider === 'api_pix')!;
+    const efiRow = providers.find((r) => r.provider === 'efi')!;
+    // api_pix: refused (no answer), lost-then-found (approved), hung (its payment failed unanswered by the job run in the
+    // late-success test: no answer), 5xx twice then nothing found (no answer).
+    expect(apiPix).toMatchObject({ kind: 'pix', no_answer: 3, approved: 1, attempts: 4, approval_rate: 0.25 });
+    expect(apiPix.no_answer_rate).toBeGreaterThan(0);
+    // efi: both payments failed over to it took their charge (one paid); its calls' latency is kept.
+    expect(efiRow).toMatchObject({ kind: 'pix', attempts: 2, approved: 2, approval_rate: 1, no_answer_rate: 0 });
+    expect(efiRow.p50_ms).toEqual(expect.any(Number));
+    expect(efiRow.p99_ms).toBeGreaterThanOrEqual(efiRow.p50_ms!);
+    out.length = 0;
+    expect(await providersStats({ since: '1h' }, io)).toBe(0);
+    expect(out.join('\n')).toMatch(/pix\s+efi\s+2\s+2\s+100\.0%\s+0\.0%/);
+    expect(await providersStats({ since: 'an hour' }, io)).toBe(2);
   });
 });

@@ -27,6 +27,10 @@ import { startFakeDlocal } from '../support/fake-dlocal';
 import { startFakeBinancePay } from '../support/fake-binance-pay';
 import { merchantTradeNoOf } from '../../shared/adapters/providers/binance-pay/binance-pay.transformers';
 import { fundLive } from '../support/live-stage';
+import { apiPixConnectors } from '../../shared/adapters/providers/api-pix/api-pix.connector';
+import { txidOf } from '../../shared/adapters/providers/api-pix/api-pix.transformers';
+import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
+import { breakers } from '../../shared/application/routing';
 import { buildApp } from '../../lib/app';
 import { MANIFEST } from '../../lib/manifest';
 import { stageConfig, STAGES } from '../../lib/stage-config';
@@ -52,6 +56,7 @@ const ALARMED = [
   'ProviderCallbacksRejected',
   'ProviderAwaitingOldestSeconds',
   'PayoutProviderBalanceLow',
+  'ProviderLateSuccess',
 ];
 
 /** The EMF object Powertools would print (test/unit/pipeline-metrics.test.ts). */
@@ -376,6 +381,71 @@ describe('what the code emits, captured at each flush', () => {
       delete process.env.ALLOWED_KEY_MODES;
       await efi.close();
       await dlocal.close();
+    }
+  });
+
+  // ProviderFailovers, ProviderBreakerOpened, ProviderLateSuccess.
+  it('live routing: failovers, a breaker opening and a late success undone', async () => {
+    const [psp, efi] = await Promise.all([startFakePsp(), startFakeEfi()]);
+    const token = randomBytes(24).toString('base64url');
+    const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
+    const timeouts = { connect_ms: 1000, total_ms: 1500 };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        api_pix: { ...psp.apiPixConfig(token), timeouts },
+        efi: { ...efi.efiConfig(randomBytes(24).toString('base64url')), timeouts },
+        routing: { pix: { '*': { providers: ['api_pix', 'efi'] } } },
+      }),
+    );
+    Object.assign(process.env, { PROVIDERS_FILE: file, ALLOWED_KEY_MODES: 'test,live' });
+    breakers.reset();
+    try {
+      const key = await stack.admin.createKey(merchant.merchantId, 'live');
+      const pay = () =>
+        fetch(`${stack.baseUrl}/cashier/cashier/payment`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            payment_method: 'pix',
+            amount: 12,
+            currency: 'BRL',
+            country: 'BRA',
+            customer: { name: 'Ana Silva', email: 'ana@example.com', document: '52998224725' },
+          }),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { payment_id: string } }));
+      // Three refused connections in a row: three failovers, and the breaker opens on the third.
+      await psp.outage('refuse');
+      for (let i = 0; i < 3; i++) expect((await pay()).status).toBe(200);
+      await psp.outage(null);
+      breakers.reset();
+      // 5xx twice, nothing found: a watched failover; the first request lands late and is paid: returned, paged.
+      psp.failNext('putCob', { status: 500 }, 2);
+      psp.setDevolucaoOutcome('DEVOLVIDO');
+      const { body } = await pay();
+      const late = apiPixConnectors(parseProvidersConfig({ api_pix: psp.apiPixConfig(token) }, 'test').api_pix!);
+      const at = new Date().toISOString();
+      await late.pix.createCharge({
+        paymentId: body.payment_id,
+        reference: txidOf(body.payment_id),
+        amountMinor: 1200,
+        merchantName: 'x',
+        createdAt: at,
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      });
+      late.client.close();
+      await psp.pay(txidOf(body.payment_id), { callback: false });
+      const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'job' } as Context;
+      await reconcileProviders({ time: new Date(Date.now() + 120_000).toISOString() } as ScheduledEvent, context);
+      expect([...emittedNames()]).toEqual(expect.arrayContaining(['ProviderFailovers', 'ProviderBreakerOpened', 'ProviderLateSuccess']));
+      expect(total('ProviderFailovers')).toBeGreaterThanOrEqual(4);
+      expect(psp.violations).toEqual([]);
+      expect(efi.violations).toEqual([]);
+    } finally {
+      delete process.env.PROVIDERS_FILE;
+      delete process.env.ALLOWED_KEY_MODES;
+      breakers.reset();
+      await Promise.all([psp.close(), efi.close()]);
     }
   });
 

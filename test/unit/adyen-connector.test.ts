@@ -13,7 +13,9 @@ import { adyenConnectors } from '../../shared/adapters/providers/adyen/adyen.con
 import { hmacOf, hmacValid } from '../../shared/adapters/providers/adyen/adyen.hmac';
 import { paymentRequestSchema, paymentResponseSchema, type NotificationItem } from '../../shared/adapters/providers/adyen/adyen.schemas';
 import {
+  ADYEN_SOFT_REFUSALS,
   adyenAmount,
+  attemptOfReference,
   cardPaymentRequest,
   declineOf,
   idempotencyKeyOf,
@@ -72,6 +74,24 @@ describe('Adyen references and amounts', () => {
     expect(paymentIdOfReference('somebody-else')).toBeNull();
     expect(() => paymentReferenceOf('re_x')).toThrow(RangeError);
     expect(idempotencyKeyOf('payment', paymentReferenceOf(pi))).toBe(`payment-${paymentReferenceOf(pi)}`);
+  });
+
+  it('a later attempt of a payment has its own reference, `a<n>` appended, reversible to the payment and the attempt', () => {
+    const pi = id('pi_');
+    const first = paymentReferenceOf(pi);
+    expect(paymentReferenceOf(pi, 1)).toBe(first);
+    expect(paymentReferenceOf(pi, 2)).toBe(`${first}a2`);
+    expect(paymentReferenceOf(pi, 12)).toBe(`${first}a12`);
+    expect(attemptOfReference(`${first}a2`)).toEqual({ paymentId: pi, attempt: 2 });
+    expect(attemptOfReference(first)).toEqual({ paymentId: pi, attempt: 1 });
+    expect(paymentIdOfReference(`${first}a12`)).toBe(pi);
+    for (const bad of [`${first}a1`, `${first}a0`, `${first}a100`, `${first}b2`]) expect(attemptOfReference(bad)).toBeNull();
+    expect(() => paymentReferenceOf(pi, 100)).toThrow(RangeError);
+    const body = cardPaymentRequest(cardRequest({ paymentId: pi, reference: `${first}a2` }), 'LatamECOM');
+    expect(body.reference).toBe(`${first}a2`);
+    expect(z.safeParse(paymentRequestSchema, body).success).toBe(true);
+    // Never another payment's reference.
+    expect(() => cardPaymentRequest(cardRequest({ reference: paymentReferenceOf(id('pi_'), 2) }), 'LatamECOM')).toThrow(RangeError);
   });
 
   it('sends integer minor units in Adyen’s exponent (CLP in hundredths)', () => {
@@ -141,6 +161,15 @@ describe('resultCode and refusalReasonCode', () => {
     expect(declineOf(code).code).toBe(ours);
   });
 
+  it('only Acquirer Error (4) and Issuer Unavailable (9) are soft declines (one failover); every other refusal is hard', () => {
+    expect([...ADYEN_SOFT_REFUSALS]).toEqual(['4', '9']);
+    for (const code of ['4', '9'])
+      expect(outcomeOf(parse({ resultCode: 'Refused', refusalReasonCode: code }))).toMatchObject({ kind: 'declined', soft: true });
+    for (const code of ['2', '3', '5', '7', '10', '12', '14', '20', '21', '23', '46', undefined])
+      expect(outcomeOf(parse({ resultCode: 'Refused', refusalReasonCode: code }))).not.toHaveProperty('soft');
+    expect(outcomeOf(parse({ resultCode: 'Error' }))).not.toHaveProperty('soft');
+  });
+
   it('Error and Cancelled are declines; Pending and Received wait for the notification', () => {
     expect(outcomeOf(parse({ resultCode: 'Error' }))).toMatchObject({ kind: 'declined', code: 'CARD_DECLINED' });
     expect(outcomeOf(parse({ resultCode: 'Cancelled' }))).toMatchObject({ kind: 'declined', code: 'CARD_DECLINED' });
@@ -187,6 +216,19 @@ describe('the Adyen client', () => {
     for (let i = 0; i < 5; i++) await expect(c.heldCard.authorize(cardRequest())).rejects.toBeInstanceOf(ProviderUnavailable);
   });
 
+  it('a connection refused before the request left is not sent; a timeout, a reset or a 5xx may have been acted on', async () => {
+    const { http } = scripted(
+      new NoAnswer('connection refused', true),
+      new NoAnswer('no answer within 1500 ms'),
+      new NoAnswer('connection reset by the provider'),
+      answer(500, {}),
+    );
+    const c = adyenConnectors(config, adyenClient(config, http));
+    const notSent = async () => ((await c.heldCard.authorize(cardRequest()).catch((x: unknown) => x)) as ProviderUnavailable).notSent;
+    expect(await notSent()).toBe(true);
+    for (let i = 0; i < 3; i++) expect(await notSent()).toBe(false);
+  });
+
   it('a validation error is ProviderRejected with Adyen’s error code', async () => {
     const { http } = scripted(answer(422, { status: 422, errorCode: '101', errorType: 'validation', message: 'Invalid card number' }));
     const c = adyenConnectors(config, adyenClient(config, http));
@@ -199,11 +241,13 @@ describe('the Adyen client', () => {
     const { http, sent } = scripted(
       answer(200, { resultCode: 'Authorised', pspReference: 'PSP0000000000004' }),
       answer(201, { merchantAccount: 'LatamECOM', paymentReference: 'x', pspReference: 'PSP0000000000005', status: 'received' }),
+      answer(201, { merchantAccount: 'LatamECOM', paymentReference: 'y', pspReference: 'PSP0000000000006', status: 'received' }),
     );
     const c = adyenConnectors(config, adyenClient(config, http));
     const pi = id('pi_');
     await c.heldCard.completeRedirect({ paymentId: pi, redirectResult: 'X6XtfGC3!Y...' });
     await c.heldCard.cancelByReference(pi);
+    await c.heldCard.cancelByReference(pi, { reference: paymentReferenceOf(pi, 2) });
     expect(sent[0]).toMatchObject({
       url: expect.stringMatching(/\/payments\/details$/),
       body: { details: { redirectResult: 'X6XtfGC3!Y...' } },
@@ -213,6 +257,11 @@ describe('the Adyen client', () => {
       url: expect.stringMatching(/\/cancels$/),
       body: { merchantAccount: 'LatamECOM', paymentReference: paymentReferenceOf(pi) },
       headers: { 'idempotency-key': `cancel-${paymentReferenceOf(pi)}` },
+    });
+    // A later attempt is cancelled by its own reference.
+    expect(sent[2]).toMatchObject({
+      body: { paymentReference: paymentReferenceOf(pi, 2) },
+      headers: { 'idempotency-key': `cancel-${paymentReferenceOf(pi, 2)}` },
     });
   });
 });

@@ -16,6 +16,10 @@ import {
 } from '../../shared/adapters/providers/dlocal/dlocal.card-transformers';
 import { cardPaymentRequestSchema, cardPaymentSchema, chargebackSchema } from '../../shared/adapters/providers/dlocal/dlocal.card-schemas';
 import { chargebackNoticeOf, chargebackSignalOf, parseChargeback } from '../../shared/adapters/providers/dlocal/dlocal.chargebacks';
+import { dlocalClient } from '../../shared/adapters/providers/dlocal/dlocal.client';
+import { NoAnswer, type HttpAnswer, type ProviderHttp } from '../../shared/adapters/providers/http-client';
+import { ProviderUnavailable } from '../../shared/application/providers';
+import { parseProvidersConfig } from '../../shared/adapters/providers/providers.config';
 
 const pi = (bytes: Uint8Array) => `pi_${Buffer.from(bytes).toString('base64url')}`;
 const PAYMENT = pi(new Uint8Array(16).fill(7));
@@ -136,10 +140,14 @@ describe('statuses and the decline table', () => {
       message: 'The card was declined.',
       providerCode: 'rejected_321',
       pspReference: 'D-4-abc',
+      soft: true,
     });
     expect(softDecline(soft)).toBe(true);
-    for (const hard of ['300', '301', '302', '303', '304', '310', '313', '314', '317'])
-      expect(softDecline(cardOutcomeOf(payment('REJECTED', { status_code: hard })))).toBe(false);
+    for (const hard of ['300', '301', '302', '303', '304', '310', '313', '314', '317']) {
+      const o = cardOutcomeOf(payment('REJECTED', { status_code: hard }));
+      expect(softDecline(o)).toBe(false);
+      expect(o).not.toHaveProperty('soft');
+    }
     expect(cardOutcomeOf(payment('CANCELLED'))).toMatchObject({ kind: 'declined', code: 'CARD_DECLINED', providerCode: 'cancelled' });
     expect(cardOutcomeOf(payment('REJECTED'))).toMatchObject({ providerCode: 'rejected_unknown' });
   });
@@ -220,5 +228,58 @@ describe('chargebacks', () => {
     }
     expect(net).toBe(0);
     expect(d).toMatchObject({ status: 'won' });
+  });
+});
+
+describe('the client: what certainly never left (a router may fail over) and what may have', () => {
+  const cfg = parseProvidersConfig(
+    { dlocal: { base_url: 'https://sandbox.dlocal.com', x_login: 'l', x_trans_key: 't', secret_key: 's' } },
+    'test',
+  ).dlocal as NonNullable<ReturnType<typeof parseProvidersConfig>['dlocal']>;
+  const scripted = (...answers: Array<HttpAnswer | Error>): ProviderHttp => ({
+    async send() {
+      const a = answers.shift();
+      if (!a || a instanceof Error) throw a ?? new Error('no scripted answer');
+      return a;
+    },
+    close() {},
+  });
+  const create = { op: 'payments' as const, method: 'POST' as const, path: '/secure_payments', schema: cardPaymentSchema, body: {} };
+  const read = { op: 'order' as const, method: 'GET' as const, path: '/orders/x', schema: cardPaymentSchema, retry: true };
+  const notSent = (p: Promise<unknown>) =>
+    p.then(
+      () => 'answered',
+      (e: unknown) => (e instanceof ProviderUnavailable ? e.notSent : 'other'),
+    );
+
+  it('a create refused before the connection is not sent; a timeout or a reset after it is unknown', async () => {
+    const c = dlocalClient(cfg, scripted(new NoAnswer('connection refused', true), new NoAnswer('no answer within 10000 ms')));
+    expect(await notSent(c.payins(create))).toBe(true);
+    expect(await notSent(c.payins(create))).toBe(false);
+  });
+
+  it('a read retried after a 5xx or a timeout is never "not sent", even when the retry is refused before sending', async () => {
+    const c = dlocalClient(
+      cfg,
+      scripted(
+        { status: 503, headers: {}, text: '' },
+        new NoAnswer('connection refused', true),
+        new NoAnswer('no answer', false),
+        new NoAnswer('connection refused', true),
+        new NoAnswer('connection refused', true),
+        new NoAnswer('connection refused', true),
+      ),
+    );
+    expect(await notSent(c.payins(read))).toBe(false);
+    expect(await notSent(c.payins(read))).toBe(false);
+    expect(await notSent(c.payins(read))).toBe(true);
+  });
+
+  it('a payouts call whose token cannot be had never sent its request', async () => {
+    const withPayouts = { ...cfg, payouts: { client_id: 'id', client_secret: 'secret' } };
+    const c = dlocalClient(withPayouts, scripted(new NoAnswer('no answer within 10000 ms')));
+    expect(await notSent(c.payouts({ op: 'payouts', method: 'POST', path: '/payouts/v3', schema: cardPaymentSchema, body: {} }))).toBe(
+      true,
+    );
   });
 });

@@ -2,6 +2,7 @@
 import { dlocalNotifications } from '../../shared/adapters/providers/dlocal/dlocal.notifications';
 import { authorizationOf, signatureOf } from '../../shared/adapters/providers/dlocal/dlocal.signature';
 import { externalIdOf, orderIdOf, refundReferenceOf } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
+import { cardOrderIdOf } from '../../shared/adapters/providers/dlocal/dlocal.card-transformers';
 
 const cfg = { x_login: 'merchant-login', secret_key: 'merchant-secret' };
 const n = dlocalNotifications(cfg);
@@ -17,6 +18,26 @@ describe('pay-in notifications', () => {
     expect(n.parse(signed(body), body)).toEqual({ item: { kind: 'payment', paymentId: pi, providerPaymentId: 'D-4-1', claimed: 'PAID' } });
     const foreign = JSON.stringify({ id: 'D-4-2', amount: 10, currency: 'PEN', status: 'PAID', order_id: 'jhg4v34v534' });
     expect(n.parse(signed(foreign), foreign)).toMatchObject({ item: { paymentId: null } });
+  });
+
+  it('a card payment names our payment and the attempt’s order id (`dc`, `dc…a<n>`): only that attempt is read back', () => {
+    for (const attempt of [1, 2]) {
+      const orderId = cardOrderIdOf(pi, attempt);
+      const body = JSON.stringify({
+        id: 'D-4-7',
+        amount: 120,
+        currency: 'BRL',
+        status: 'PAID',
+        payment_method_id: 'CARD',
+        order_id: orderId,
+      });
+      expect(n.parse(signed(body), body)).toEqual({
+        item: { kind: 'payment', paymentId: pi, providerPaymentId: 'D-4-7', claimed: 'PAID', cardReference: orderId },
+      });
+    }
+    // A refund of a card payment names the payment by the card order too.
+    const refund = JSON.stringify({ id: 'REF-9', payment_id: 'D-4-7', status: 'SUCCESS', order_id: cardOrderIdOf(pi, 2) });
+    expect(n.parse(signed(refund), refund)).toMatchObject({ item: { kind: 'refund', paymentId: pi } });
   });
 
   it('a refund names our refund when dLocal echoes our order_refund_id, our payment by its order_id, else only its own id', () => {

@@ -11,7 +11,14 @@
  * keeps a module in the entry's chunks when any static import reaches it, used or not. The ops CLI and tests
  * build every configured provider at once with buildLiveProviders (live-connectors.ts).
  */
-import type { Connectors, MerchantRouting, PayoutConnector, PixRail, SignedPayoutNotifications } from '../../application/providers';
+import type {
+  CardRail,
+  Connectors,
+  MerchantRouting,
+  PayoutConnector,
+  PixRail,
+  SignedPayoutNotifications,
+} from '../../application/providers';
 import type { CountryCode } from '../../domain/geo';
 import { isRoutingKind, routeFor, type Routing } from './routing';
 import type { AdyenConnectors } from './adyen/adyen.connector';
@@ -50,13 +57,19 @@ export function assembleLiveProviders(
     ),
     ...(dlocal ? [dlocal.pix] : []),
   ];
+  // Live cards: every provider that serves them, in the document's fixed order (adyen, then dlocal). dLocal's serves
+  // only the payments a routing rule sends to it (never the default card provider: a stage that configures dLocal
+  // for its local methods does not start taking cards through it); its notifications come to its payments route.
+  const cardRails: CardRail[] = [
+    ...(adyen ? [{ cards: adyen.heldCard, refunds: adyen.refunds, notifications: adyen.notifications }] : []),
+    ...(dlocal ? [{ cards: dlocal.cards, refunds: dlocal.refunds, routedOnly: true }] : []),
+  ];
   const pixPayoutRails: PayoutConnector[] = [efi?.payouts ?? null, dlocal?.payoutPort?.pixPayouts ?? null].flatMap((p) => (p ? [p] : []));
   const connectors: Connectors = {
     ...(pixRails.length ? { pixRails } : {}),
+    ...(cardRails.length ? { cardRails } : {}),
     ...(stp ? { speiPayouts: stp.speiPayouts, speiPayoutCallbacks: stp.speiPayoutCallbacks, speiDeposits: stp.speiDeposits } : {}),
-    ...(adyen
-      ? { heldCard: adyen.heldCard, cardNotifications: adyen.notifications, cardRefunds: adyen.refunds, heldVoucher: adyen.voucher }
-      : {}),
+    ...(adyen ? { heldVoucher: adyen.voucher } : {}),
     ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications, localRefunds: dlocal.refunds } : {}),
     // Efí: the infractions (MED) against Pix received, and PIX payouts with their send callbacks.
     ...(efi ? { pixDisputes: efi.pixDisputes, pixPayoutCallbacks: efi.payoutCallbacks } : {}),

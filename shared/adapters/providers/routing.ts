@@ -4,7 +4,7 @@
  * Pure (no AWS, no call): the providers document's block names and which kinds each can serve, as data; it lives
  * beside the document's schema, not in shared/domain, which names no provider.
  *
- * First slice: the providers document's `routing` block is validated at start; nothing reads it for payments yet.
+ * The providers document's `routing` block is validated at start; routeFor orders the providers of each routed payment.
  */
 import { COUNTRY_CODES, type CountryCode } from '../../domain/geo';
 

@@ -135,7 +135,7 @@ export function merchantAdmin(deps: MerchantAdminDeps) {
     /**
      * Sets (a rule) or removes (null) the merchant's routing override for a kind in a country (`*`: every country
      * without its own). The rule is checked by the caller against the providers document (the CLI: ruleProblems);
-     * nothing reads it for payments yet (issue 42).
+     * PIX pay-ins and payouts read it first (routing, DESIGN.md 9.2).
      */
     async setRoutingRule(merchantId: string, kind: string, country: string, rule: MerchantRouteRule | null) {
       if (rule) return { merchant: await deps.merchants.setRoutingRule(merchantId, kind, country, rule, deps.clock.now()), changed: true };

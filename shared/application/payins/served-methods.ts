@@ -13,8 +13,8 @@ import { heldServes } from '../rails';
 import type { PaymentDeps } from '../ports';
 
 /** Whether a connector collects this kind in this country: one a provider holds (the held-strategy table), or a direct one. */
-function serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boolean {
-  if (heldServes(c, kind, country)) return true;
+function serves(c: Connectors, kind: PaymentMethod, country: CountryCode, routing?: Merchant['routing']): boolean {
+  if (heldServes(c, kind, country, routing)) return true;
   if (paidOnRedirect(kind)) return Boolean(c.wallet);
   switch (kind) {
     case 'pix':
@@ -38,7 +38,7 @@ export async function servedMerchant(
 ): Promise<ServedMerchant> {
   if (!livemode) return { ...merchant, wallets: WALLET_CHOICES };
   const c = await deps.connectors.forMode(true);
-  const served = (code: string) => Boolean(c) && placesOfCode(code).some((p) => serves(c!, p.kind, p.country));
+  const served = (code: string) => Boolean(c) && placesOfCode(code).some((p) => serves(c!, p.kind, p.country, merchant.routing));
   const wallets = (c ? localRails(c) : []).flatMap((r) => r.payments.walletsOf?.(WALLET_CHOICE_CODE, 'BRA') ?? []);
   return { ...merchant, methods: merchant.methods.filter(served), wallets };
 }

@@ -9,13 +9,10 @@
  * Which provider pays a method is one table (LIVE_PAYOUT_RAILS): the method code names a rail, the stage's
  * configuration fills the rail with its provider's connector. Every rail is the same port (PayoutConnector).
  */
-import type { findPayoutMethod, PayoutMethodCode } from '../../domain/catalog/payout-methods';
 import { AppError } from '../../domain/errors';
 import { nextReturnCheck, startReturnWatch, type Payout } from '../../domain/payouts/payout';
 import type { CreatePayoutInput } from '../../domain/payouts/payout.schemas';
 import {
-  type Connectors,
-  type MerchantRouting,
   type PayoutConnector,
   type PayoutOrderRequest,
   type ProviderOrderState,
@@ -24,72 +21,16 @@ import {
 } from '../providers';
 import { WriteConflict } from '../ports';
 import { transition, type PayoutDeps } from './payout-transition';
-import { breakers, candidatesOf, classifyFailure, nextCandidate, recordAttempt, type AttemptResult, type PlannedAttempt } from '../routing';
+import { connectorOfPayout } from './payout-rails';
 
-type PayoutMethod = NonNullable<ReturnType<typeof findPayoutMethod>>;
+export { connectorOfPayout, livePayoutCandidates, LIVE_PAYOUT_RAILS, payoutKindOf, payoutRailOf, type PayoutRail } from './payout-rails';
+import { breakers, classifyFailure, nextCandidate, recordAttempt, type AttemptResult, type PlannedAttempt } from '../routing';
 
 /**
  * How long a send claim holds (seconds): longer than any one send can last (token plus request, each bounded by
  * the connector's timeouts, inside the function's own timeout), so a claim that lapses belongs to a send that ended.
  */
 export const SEND_LEASE_SECONDS = 60;
-
-/** The live rails a payout method can take (a kind of Connectors, filled by the configured provider). */
-export type PayoutRail = 'speiPayouts' | 'pixPayouts' | 'bankPayouts';
-
-/**
- * The payout-connector table: which rail pays each method live. SPEI to a CLABE (Mexico), PIX by key (Brazil),
- * bank transfers to an account, CVU or CBU (Peru, Argentina, Colombia). A method whose rail no configured
- * provider fills is METHOD_NOT_AVAILABLE live.
- */
-export const LIVE_PAYOUT_RAILS: Readonly<Record<PayoutMethodCode, PayoutRail>> = {
-  'svc-mt-5': 'pixPayouts',
-  'svc-mt-6': 'bankPayouts',
-  'svc-mt-30': 'speiPayouts',
-  'svc-mt-31': 'bankPayouts',
-  'svc-mt-32': 'bankPayouts',
-};
-
-/** The rail of a method code, or null when no live rail pays it. */
-export const payoutRailOf = (methodCode: string): PayoutRail | null => LIVE_PAYOUT_RAILS[methodCode as PayoutMethodCode] ?? null;
-
-/** The routed kind of a payout rail (its breakers and routing rules); only PIX payouts have a second provider. */
-const ROUTED_RAIL: Partial<Record<PayoutRail, string>> = { pixPayouts: 'pix_payout' };
-export const payoutKindOf = (rail: PayoutRail) => ROUTED_RAIL[rail] ?? rail;
-
-/** The configured connectors of a rail, in the document's fixed order (a routed rail has several). */
-function railConnectors(c: Connectors | null | undefined, rail: PayoutRail): readonly PayoutConnector[] {
-  if (rail === 'pixPayouts' && c?.pixPayoutRails?.length) return c.pixPayoutRails;
-  const one = c?.[rail];
-  return one ? [one] : [];
-}
-
-/**
- * The live connectors that may pay this method for this merchant, in the order to try (DESIGN.md 9.2): the routing
- * rule's order (the merchant's override first), else the rail's first configured provider alone. Empty: none.
- */
-export async function livePayoutCandidates(
-  deps: Pick<PayoutDeps, 'connectors'>,
-  method: PayoutMethod,
-  merchantRouting?: MerchantRouting,
-): Promise<Array<PlannedAttempt<PayoutConnector>>> {
-  const rail = payoutRailOf(method.method_code);
-  if (!rail) return [];
-  const c = await deps.connectors?.forMode(true);
-  const rails = railConnectors(c, rail).map((r) => ({ name: r.provider.name, rail: r }));
-  if (rails.length === 0) return [];
-  return candidatesOf({ kind: payoutKindOf(rail), country: method.country, rails, route: c?.route, merchantRouting });
-}
-
-/**
- * The connector of a payout already sent: its method's rail, filled by the provider the payout was sent to (a rail
- * moved to another provider leaves it for an operator: never sent twice elsewhere).
- */
-export function connectorOfPayout(connectors: Connectors | null | undefined, p: Payout): PayoutConnector | null {
-  const rail = payoutRailOf(p.method_code);
-  if (!rail || !p.provider) return null;
-  return railConnectors(connectors, rail).find((c) => c.provider.name === p.provider?.name) ?? null;
-}
 
 export function payoutOrderRequest(
   payoutId: string,
@@ -145,24 +86,22 @@ export async function registerLivePayout(
     const link = current.provider as NonNullable<Payout['provider']>;
     const kind = failover?.kind ?? rail.provider.name;
     const started = performance.now();
-    const observe = (outcome: AttemptResult) =>
-      recordAttempt(deps.attempts, {
-        provider: rail.provider.name,
-        kind,
-        outcome,
-        latencyMs: performance.now() - started,
-        now: deps.clock.now().getTime(),
-      });
+    const observe = (outcome: AttemptResult) => {
+      const ms = performance.now() - started;
+      recordAttempt(deps.attempts, { provider: rail.provider.name, kind, outcome, latencyMs: ms, now: deps.clock.now().getTime() });
+      return Math.round(ms);
+    };
+    let latencyMs: number | null = null;
     try {
       const r = await rail.register({ reference: link.reference, sealed: link.sealed_order ?? '' });
-      observe('pending');
-      return await registered(deps, current, r, rail);
+      latencyMs = observe('pending');
+      return await registered(deps, current, r, rail, latencyMs);
     } catch (e) {
-      observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
+      latencyMs ??= observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
       // Payouts fail over only when the send certainly made nothing (never sent, a documented "not processed"): a
       // PIX sent cannot be called back, so no answer is never read back into a failover (it stays with its provider).
       const c = classifyFailure(e);
-      const switched = c.kind === 'no_money' && failover ? await switchPayout(deps, current, failover, i, c.failureCode) : null;
+      const switched = c.kind === 'no_money' && failover ? await switchPayout(deps, current, failover, i, c.failureCode, latencyMs) : null;
       if (!switched) return endAsBefore(deps, current, e);
       if (!('payout' in switched)) return switched.answer;
       if (c.kind === 'no_money') deps.attempts?.failedOver(rail.provider.name, kind, c.failureCode);
@@ -191,6 +130,7 @@ async function switchPayout(
   f: PayoutFailover,
   from: number,
   failureCode: string,
+  latencyMs: number,
 ): Promise<{ payout: Payout; index: number } | { answer: Payout } | null> {
   const next = nextCandidate(f.candidates, from + 1, f.kind, breakers, deps.clock.now().getTime(), true);
   if (!next) return null;
@@ -209,7 +149,13 @@ async function switchPayout(
       attempt: link.attempt ?? 1,
       at,
     },
-    ...next.skipped.map((provider) => ({ provider, outcome: 'skipped' as const, failure_code: 'provider_paused', at })),
+    ...next.skipped.map((provider) => ({
+      provider,
+      outcome: 'skipped' as const,
+      failure_code: 'provider_paused',
+      at,
+      latency_ms: latencyMs,
+    })),
   ];
   const provider = {
     name: to.provider.name,
@@ -261,9 +207,10 @@ async function registered(
   p: Payout,
   r: Awaited<ReturnType<PayoutConnector['register']>>,
   connector: PayoutConnector,
+  latencyMs?: number,
 ): Promise<Payout> {
   if (!('orderId' in r)) return p;
-  const kept = await keepOrderId(deps, p, r.orderId, r.state?.kind === 'pending' ? r.state.held : undefined);
+  const kept = await keepOrderId(deps, p, r.orderId, r.state?.kind === 'pending' ? r.state.held : undefined, latencyMs);
   if (!r.state || r.state.kind === 'pending' || r.state.kind === 'not_found') return kept;
   try {
     await applyOrderState(deps, (await deps.store.get(p.payout_id)) ?? kept, r.state, connector);
@@ -278,10 +225,16 @@ async function registered(
  * same order), and whether the provider holds it for review (`on_hold`, in the payout's provider details for an
  * operator). Conditional on the payout still processing: a payout that already moved keeps what it has.
  */
-async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string, held?: boolean): Promise<Payout> {
+async function keepOrderId(deps: PayoutDeps, p: Payout, orderId: string, held?: boolean, latencyMs?: number): Promise<Payout> {
   const onHold = held === undefined ? p.provider?.details.on_hold : held ? 'yes' : 'no';
   if (!p.provider || (p.provider.details.order_id === orderId && p.provider.details.on_hold === onHold)) return p;
-  const provider = { ...p.provider, details: { ...p.provider.details, order_id: orderId, ...(onHold ? { on_hold: onHold } : {}) } };
+  // The send's time is kept with the provider's answer (`providers stats`: latency per provider).
+  const latency: Record<string, string> =
+    latencyMs !== undefined && !p.provider.details.latency_ms ? { latency_ms: String(latencyMs) } : {};
+  const provider = {
+    ...p.provider,
+    details: { ...p.provider.details, order_id: orderId, ...(onHold ? { on_hold: onHold } : {}), ...latency },
+  };
   try {
     if (p.provider.details.order_id !== orderId) await linkOrder(deps, p, orderId);
     await deps.store.annotate({ payout: p, provider, now: deps.clock.now().toISOString() });

@@ -47,6 +47,12 @@ export interface HeldCardRequest {
   /** Our 3-D Secure return URL: the provider sends the shopper back here. */
   readonly returnUrl: string;
   readonly browser?: ShopperBrowser;
+  /** This attempt's reference (provider.reference(paymentId, attempt)); absent: the first attempt's. */
+  readonly reference?: string;
+  /** The payer's document (and name), for a provider that requires it; one that does not ignores it. */
+  readonly payer?: { readonly name?: string; readonly document: string };
+  /** Our notification route, for a provider that takes it per payment (one configured elsewhere ignores it). */
+  readonly notificationUrl?: string;
 }
 
 /** Where the shopper must go to authenticate (the provider's action): a GET, or a POST of form fields. */
@@ -65,20 +71,47 @@ export type HeldCardOutcome =
       readonly message: string;
       readonly providerCode: string;
       readonly pspReference?: string;
+      /**
+       * A soft decline (the provider's own table, in its transformers): the issuer never said no (an acquirer's
+       * error, an issuer it could not reach), so another acquirer may be tried, once per payment (DESIGN.md 9.2).
+       */
+      readonly soft?: true;
     }
   | { readonly kind: 'redirect'; readonly redirect: ShopperRedirect; readonly pspReference?: string }
   | { readonly kind: 'pending'; readonly pspReference?: string };
 
-/** Live cards through a provider that holds the payment (intent before call, reconciliation by reference). */
+/** What a read-back by an attempt's reference finds: the attempt's outcome there, or certainly nothing. */
+export type HeldCardReadBack = HeldCardOutcome | { readonly kind: 'not_found' };
+
+/**
+ * Live cards through a provider that holds the payment (intent before call, reconciliation by reference). Each
+ * attempt of a payment (routing and failover, DESIGN.md 9.2) has its own reference, `provider.reference(paymentId,
+ * attempt)`: attempt 1's is the payment's reference as before routing.
+ */
 export interface HeldCardConnector {
-  readonly provider: { readonly name: string; reference(paymentId: string): string };
+  readonly provider: { readonly name: string; reference(paymentId: string, attempt?: number): string };
   authorize(req: HeldCardRequest): Promise<HeldCardOutcome>;
-  /** The shopper came back from authentication with the provider's result token. */
-  completeRedirect(req: { paymentId: string; redirectResult: string }): Promise<HeldCardOutcome>;
+  /** The shopper came back from authentication (with the provider's result token, when it gives one). */
+  completeRedirect(req: { paymentId: string; redirectResult: string; reference?: string }): Promise<HeldCardOutcome>;
+  /**
+   * The attempt read back by its reference (default attempt 1's), for a provider that can be asked: what lets a
+   * call that got no answer fail over (only when it finds nothing) and the job settle an open payment. A provider
+   * without it is never failed over from after no answer.
+   */
+  readBack?(paymentId: string, opts?: { reference?: string }): Promise<HeldCardReadBack>;
   /** Seconds an open payment waits for the provider's outcome before it is cancelled by reference. */
   readonly cancelAfterSeconds: number;
-  /** Technical cancel by our reference: whatever the provider made of an unanswered call is voided (asynchronous). */
-  cancelByReference(paymentId: string): Promise<void>;
+  /**
+   * Technical cancel by our reference (default attempt 1's): whatever the provider made of an unanswered call is
+   * voided. A provider that can tell a paid payment (which a cancel cannot void) throws ProviderRejected
+   * `paid_refund_required`: that money goes back by a refund.
+   */
+  cancelByReference(paymentId: string, opts?: { reference?: string }): Promise<void>;
+  /**
+   * The shopper authenticates at the provider's own URL (a GET), not through our forwarding page: the payment's
+   * redirect_url is then that URL.
+   */
+  readonly redirectsDirectly?: boolean;
 }
 
 /** A provider notification item, verified by the connector before anything of it was read. */
@@ -90,6 +123,8 @@ export interface CardNotification {
   readonly success: boolean;
   /** Our payment id from the merchant reference (or the original reference), when it is one of ours. */
   readonly paymentId: string | null;
+  /** The attempt's reference it names (the merchant reference), when it names a payment's: only the current attempt's applies. */
+  readonly reference?: string;
   /** Our refund id, for refund events whose merchant reference is one of our refunds. */
   readonly refundId: string | null;
   readonly pspReference: string;

@@ -31,6 +31,11 @@ export class ProviderRejected extends Error {
     readonly status: number,
     /** The provider documents this answer as "not processed": nothing was created, another provider may be tried. */
     readonly notProcessed = false,
+    /**
+     * A refusal about the payer (cadastral situation, a limit, a blacklist): nothing was created, yet another
+     * provider must not be asked to override it, so it never fails over.
+     */
+    readonly payerRefusal = false,
   ) {
     super(`${provider} ${operation} refused (${status}): ${code}`);
     this.name = 'ProviderRejected';

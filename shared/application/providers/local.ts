@@ -109,7 +109,14 @@ export const heldLocalPaths = (provider: string, paymentId: string) => {
 
 /** A verified notification of a held local payment: which payment to read back (and the status it claims, for the log). */
 export type LocalNotification =
-  | { readonly kind: 'payment'; readonly paymentId: string | null; readonly providerPaymentId: string; readonly claimed: string }
+  | {
+      readonly kind: 'payment';
+      readonly paymentId: string | null;
+      readonly providerPaymentId: string;
+      readonly claimed: string;
+      /** A card payment's: the attempt's reference it names (only the payment's current attempt's applies). */
+      readonly cardReference?: string;
+    }
   | {
       readonly kind: 'refund';
       readonly refundId: string | null;

@@ -15,10 +15,11 @@ import type { CryptoOrderConnector, HeldVoucherConnector, VoucherConnector, Wall
 /** A mode's connectors: the sandbox has every kind; live has the kinds whose provider is configured. */
 export interface Connectors {
   readonly card?: CardConnector;
-  /** Live cards held by a provider (replaces `card` in live mode when configured). */
-  readonly heldCard?: HeldCardConnector;
-  readonly cardNotifications?: CardNotifications;
-  readonly cardRefunds?: CardRefundConnector;
+  /**
+   * Live cards held by a provider (they replace `card` in live mode): every configured card provider, in the
+   * providers document's fixed order (adyen, then dlocal); `route` orders them for one payment (DESIGN.md 9.2).
+   */
+  readonly cardRails?: readonly CardRail[];
   readonly heldVoucher?: HeldVoucherConnector;
   /** The sandbox's PIX charges (simulated); live ones are `pixRails`. */
   readonly pix?: PixConnector;
@@ -69,6 +70,28 @@ export type MerchantRouting = Readonly<Record<string, Readonly<Record<string, { 
 /** The live PIX rail of a PSP by its name (a stored payment's provider, a callback's route), or null. */
 export const pixRailOf = (c: Connectors | null | undefined, provider: string | undefined): PixRail | null =>
   (provider ? c?.pixRails?.find((r) => r.charges.provider.name === provider) : undefined) ?? null;
+
+/**
+ * One provider's live cards: its card payments, their refunds (acknowledged by the provider and settled by its
+ * notification, or read back by our refund: a local aggregator's) and its own notification intake, if it has one.
+ */
+export interface CardRail {
+  readonly cards: HeldCardConnector;
+  readonly refunds?: CardRefundConnector | LocalRefundConnector;
+  readonly notifications?: CardNotifications;
+  /**
+   * Serves only the payments a routing rule sends to it (the document's or the merchant's): never the default card
+   * provider, so a stage whose document adds this provider for other methods does not start taking cards through it.
+   */
+  readonly routedOnly?: boolean;
+}
+
+/** The live card rail of a provider by its name (a stored payment's provider, a callback's route), or null. */
+export const cardRailOf = (c: Connectors | null | undefined, provider: string | undefined): CardRail | null =>
+  (provider ? c?.cardRails?.find((r) => r.cards.provider.name === provider) : undefined) ?? null;
+
+/** Refunds a provider reads back by our refund (LocalRefundConnector), not only acknowledges. */
+export const readsBackRefunds = (r: CardRail['refunds']): r is LocalRefundConnector => Boolean(r && 'get' in r);
 
 /** One provider's held local payments with their notifications and refunds (dLocal's; a crypto provider's). */
 export interface LocalRail {

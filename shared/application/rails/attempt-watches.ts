@@ -1,14 +1,27 @@
 /**
  * Late successes of abandoned attempts (DESIGN.md 9.2): an attempt the payment failed over from after no answer and
  * a read-back that found nothing is watched (its own item, shared/domain/payments/attempt-watch.ts) and read back on
- * a schedule. Nothing there by the end of the window: the watch ends. An open charge there: removed. Money received
- * there: sent back in full (a devolução per received Pix, its id derived from the attempt's reference, so a repeat
- * sends nothing twice) and told to the observer, which pages. Never money we keep.
+ * a schedule. Nothing there by the end of the window: the watch ends. An open charge there: removed (a card: cancelled
+ * by the attempt's reference, and paged). Money received there: sent back in full (a devolução per received Pix, a
+ * card refund, its id derived from the attempt's reference, so a repeat sends nothing twice) and told to the
+ * observer, which pages. Never money we keep.
  */
 import { createHash } from 'node:crypto';
 import { nextWatchAt, type AttemptWatch } from '../../domain/payments/attempt-watch';
+import type { CurrencyCode } from '../../domain/geo';
 import type { Payment, ProviderLink } from '../../domain/payments/payment';
-import { type Connectors, pixRailOf, ProviderUnavailable, type ReceivedPix } from '../providers';
+import {
+  type CardRail,
+  cardRailOf,
+  type Connectors,
+  heldLocalPaths,
+  pixRailOf,
+  type ProviderRefundState,
+  ProviderRejected,
+  ProviderUnavailable,
+  readsBackRefunds,
+  type ReceivedPix,
+} from '../providers';
 import { WriteConflict, type PaymentDeps } from '../ports';
 
 /** The watch of an attempt abandoned at `at`: first read back one step later. */
@@ -54,7 +67,51 @@ const UNDO: Readonly<Record<string, Undo>> = {
     for (const pix of received) settled = (await refundLatePix(deps, rail.refunds, w, pix)) && settled;
     return settled ? 'refunded' : 'refunding';
   },
+  card: async (deps, c, w) => {
+    const rail = cardRailOf(c, w.provider);
+    if (!rail?.cards.readBack) return 'waiting';
+    const readBack = () => rail.cards.readBack!(w.payment_id, { reference: w.reference });
+    const state = await readBack();
+    // Nothing, or a decline (nothing collected and nothing can be): nothing to undo.
+    if (state.kind === 'not_found' || state.kind === 'declined') return 'nothing';
+    if (state.kind === 'approved') return refundLateCard(deps, rail, w, state.pspReference);
+    // Open there (authorised, or 3-D Secure unfinished): voided by the attempt's reference.
+    try {
+      await rail.cards.cancelByReference(w.payment_id, { reference: w.reference });
+    } catch (e) {
+      if (!(e instanceof ProviderRejected && e.code === 'paid_refund_required')) throw e;
+      // Paid meanwhile (a cancel cannot void it): its money goes back by a refund.
+      const paid = await readBack();
+      return paid.kind === 'approved' ? refundLateCard(deps, rail, w, paid.pspReference) : 'waiting';
+    }
+    deps.attempts?.lateSuccess(w.provider, w.kind, 'cancelled');
+    return 'removed';
+  },
 };
+
+/**
+ * Refunds a late card payment in full once, through the provider that took it: our refund (its id derived from the
+ * attempt and the provider's payment) read back first where the provider can be, sent only when it has none. One the
+ * provider holds failed stays watched (paged already at its send): an operator decides.
+ */
+async function refundLateCard(deps: PaymentDeps, rail: CardRail, w: AttemptWatch, pspReference: string): Promise<WatchOutcome> {
+  const refunds = rail.refunds;
+  if (!refunds) return 'waiting';
+  const refundId = lateRefundId(w.reference, pspReference);
+  const order = { refundId, amountMinor: w.amount_minor, currency: w.currency as CurrencyCode };
+  let state: ProviderRefundState;
+  if (readsBackRefunds(refunds)) {
+    const known = await refunds.get({ providerPaymentId: pspReference, refundId });
+    if (known) return known.kind === 'succeeded' ? 'refunded' : 'refunding';
+    const notificationUrl = `${deps.baseUrl()}${heldLocalPaths(rail.cards.provider.name, w.payment_id).notifications}`;
+    state = await refunds.send({ ...order, providerPaymentId: pspReference, notificationUrl });
+  } else {
+    // Acknowledged only (idempotent by our refund's reference), settled by the provider: nothing more to read here.
+    state = await refunds.send({ ...order, pspReference });
+  }
+  deps.attempts?.lateSuccess(w.provider, w.kind, 'refunded');
+  return state.kind === 'succeeded' || !readsBackRefunds(refunds) ? 'refunded' : 'refunding';
+}
 
 /** Sends a late Pix back in full once (read back first); true when the PSP holds it as returned. */
 async function refundLatePix(

@@ -9,7 +9,7 @@
 import { AppError } from '../../domain/errors';
 import { awaitsProvider, type Payment } from '../../domain/payments/payment';
 import { applyDisputeNotice } from './card-disputes';
-import type { CardNotification } from '../providers';
+import { type CardNotification, cardRailOf } from '../providers';
 import type { PaymentDeps } from '../ports';
 import { applyCardOutcome } from './held-card';
 import { recordMismatch } from './held-pix';
@@ -86,19 +86,22 @@ async function applyOne(deps: PaymentDeps, n: CardNotification, provider: string
   if (n.event === 'refund' || n.event === 'refund_failed') return applyRefundNotification(deps, n, provider);
   const payment = n.paymentId ? await deps.store.getPayment(n.paymentId) : null;
   if (!payment || !payment.livemode || payment.provider?.name !== provider) return 'unknown';
+  // An abandoned attempt's outcome (another reference of the payment's) is its watch's, never the payment's.
+  const another = n.reference !== undefined && n.reference !== payment.provider.reference;
+  if (another && (n.event === 'authorisation' || n.event === 'cancellation')) return 'ignored';
   if (n.event === 'authorisation') return applyAuthorisation(deps, n, payment);
   if (n.event === 'cancellation' && n.success) return applyCancellation(deps, payment);
   if (n.event === 'dispute' && n.dispute) return applyDisputeNotice(deps, n, payment);
   return 'ignored';
 }
 
-export async function receiveCardNotifications(deps: PaymentDeps, readBody: () => unknown): Promise<NotificationResult> {
-  const notifications = (await deps.connectors.forMode(true))?.cardNotifications;
-  if (!notifications) throw new AppError('NOT_FOUND');
+/** One card provider's notification route: its items applied to the payments and refunds that provider holds. */
+export async function receiveCardNotifications(deps: PaymentDeps, provider: string, readBody: () => unknown): Promise<NotificationResult> {
+  const notifications = cardRailOf(await deps.connectors.forMode(true), provider)?.notifications;
+  if (!notifications || notifications.provider !== provider) throw new AppError('NOT_FOUND');
   const parsed = notifications.parse(readBody());
   if (!parsed) throw new AppError('VALIDATION_ERROR', "The body is not the provider's notification shape.");
   const result: NotificationResult = { applied: 0, duplicate: 0, forged: parsed.forged, unknown: 0, ignored: 0, mismatch: 0, deferred: 0 };
-  const provider = notifications.provider;
   const log = deps.notificationLog;
   for (const n of parsed.items) {
     const at = () => deps.clock.now().toISOString();

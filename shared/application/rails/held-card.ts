@@ -1,18 +1,17 @@
 /**
- * Live card payments held by a provider (issue 23): the intent (`processing`, with the provider reference derived
- * from the payment id, the card reduced to brand and last four) is committed before the provider is called,
- * the provider's answer after. A call with no answer leaves the payment processing (502 PROVIDER_UNAVAILABLE);
- * the provider's notification or the reconciliation job's technical cancel by reference closes it. The raw card
- * travels only in the request to the provider: never logged, never stored.
+ * Live card payments held by a provider (issue 23), after the call (its start and failover: card-attempts.ts): the
+ * outcome applied, 3-D Secure's forwarding and return, and the reconciliation job's step, each by the provider of
+ * the attempt the payment is at (`payment.provider`). A call with no answer leaves the payment processing (502
+ * PROVIDER_UNAVAILABLE); the provider's notification, a read-back or the job's technical cancel by reference closes
+ * it. The raw card travels only in the request to the provider: never logged, never stored.
  */
-import { createHash } from 'node:crypto';
 import { AppError } from '../../domain/errors';
-import { cardBrand, lastFour } from '../../domain/payments/card';
-import type { Payment } from '../../domain/payments/payment';
-import type { CardInput } from '../../domain/payments/payment.schemas';
-import { type HeldCardConnector, type HeldCardOutcome, ProviderRejected, ProviderUnavailable } from '../providers';
-import { type Initiated, type InitiateRequest, recordNewPayment, shopperNextUrl, transition } from '../payments';
+import { awaitsProvider, type Payment } from '../../domain/payments/payment';
+import { nextReadBackAt } from '../../domain/payments/read-back';
+import { type CardRail, cardRailOf, type HeldCardOutcome, ProviderRejected, ProviderUnavailable } from '../providers';
+import { shopperNextUrl, transition } from '../payments';
 import type { PaymentDeps } from '../ports';
+import type { HeldOutcome, ReconcileOptions } from './held-types';
 
 /** Our pages the provider sends the shopper to and back from (routes.providers.ts). */
 export const heldCardPaths = (provider: string, paymentId: string) => ({
@@ -40,14 +39,16 @@ const withDetails = (p: Payment, outcome: HeldCardOutcome): Payment['provider'] 
 
 /**
  * Applies a provider outcome to an open held card payment: approved -> success (with its credit), declined ->
- * failed with our failure code, redirect -> the 3DS status with our forwarding page, pending -> unchanged
- * (the notification decides). A payment another writer already moved is read back and answered.
+ * failed with our failure code, redirect -> the 3DS status with our forwarding page (or, `direct`, the provider's
+ * own GET URL), pending -> unchanged (the notification decides). A payment another writer already moved is read
+ * back and answered.
  */
 export async function applyCardOutcome(
   deps: PaymentDeps,
   payment: Payment,
   outcome: HeldCardOutcome,
   threeDsStatus: 'pending_3ds' | 'processing',
+  direct = false,
 ): Promise<Payment> {
   const at = deps.clock.now().toISOString();
   try {
@@ -68,8 +69,9 @@ export async function applyCardOutcome(
         });
       case 'redirect': {
         const name = (payment.provider as NonNullable<Payment['provider']>).name;
+        const plain = direct && outcome.redirect.method === 'GET' && Object.keys(outcome.redirect.data).length === 0;
         const patch = {
-          redirect_url: `${deps.baseUrl()}${heldCardPaths(name, payment.payment_id).redirect}`,
+          redirect_url: plain ? outcome.redirect.url : `${deps.baseUrl()}${heldCardPaths(name, payment.payment_id).redirect}`,
           provider: withDetails(payment, outcome),
         };
         if (payment.status === threeDsStatus) {
@@ -91,94 +93,59 @@ export async function applyCardOutcome(
   }
 }
 
-/** A stable shopper reference for the provider: the merchant and a digest of the shopper's email (no PII in clear). */
-const shopperReferenceOf = (merchantId: string, email: string) =>
-  `${merchantId}-${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 24)}`;
-
 /**
- * A live card payment: commit it `processing` with the provider reference, then authorise at the provider, then
- * commit its outcome. A keyed retry of a payment whose authorisation never answered repeats the same request
- * (the provider is idempotent by the key derived from our id).
+ * The shopper is back from the provider's authentication (its result token, when it gives one): the provider of the
+ * payment's attempt completes it (Adyen's details call; dLocal's read-back by the attempt's order id) and its outcome
+ * is applied. Answers where to send the shopper next.
  */
-export async function initiateHeldCard(
+export async function completeHeldCardReturn(
   deps: PaymentDeps,
-  req: InitiateRequest,
-  base: Payment,
-  card: HeldCardConnector,
-): Promise<Initiated> {
-  const c = req.card as CardInput;
-  const intent: Payment = {
-    ...base,
-    status: 'processing',
-    card: { brand: cardBrand(c.number) ?? 'unknown', last_four: lastFour(c.number) },
-    return_url: req.returnUrl ?? null,
-    provider: { name: card.provider.name, reference: card.provider.reference(req.paymentId), details: {} },
-  };
-  const existing = await recordNewPayment(deps, req, {
-    payment: intent,
-    session: req.session ? { sessionId: req.session.session_id, complete: false, latestOnly: false } : undefined,
-    events: [],
-    now: intent.created_at,
-  });
-  // A keyed retry repeats the call only while the provider's answer is unknown (no reference, no action kept).
-  const unanswered = (p: Payment) => p.status === 'processing' && !p.provider?.details.psp_reference && !p.provider?.details.action_url;
-  if (existing && !unanswered(existing)) return { payment: existing, existing: true };
-  const payment = existing ?? intent;
-  let outcome: HeldCardOutcome;
-  try {
-    outcome = await card.authorize({
-      paymentId: payment.payment_id,
-      amountMinor: payment.amount_minor,
-      currency: payment.currency,
-      country: payment.country,
-      card: c,
-      installments: payment.installments ?? 1,
-      shopper: { reference: shopperReferenceOf(payment.merchant_id, req.customer.email), email: req.customer.email },
-      returnUrl: `${deps.baseUrl()}${heldCardPaths(card.provider.name, payment.payment_id).return}`,
-      ...(req.browser ? { browser: req.browser } : {}),
-    });
-  } catch (e) {
-    if (e instanceof ProviderUnavailable) {
-      throw new AppError(
-        'PROVIDER_UNAVAILABLE',
-        `The card provider did not answer. Payment ${payment.payment_id} is processing; its outcome follows by webhook.`,
-        { paymentId: payment.payment_id },
-      );
-    }
-    if (e instanceof ProviderRejected) {
-      await transition(deps, payment, 'failed', {
-        failure_code: 'PROVIDER_REJECTED',
-        failure_message: `The card provider refused the payment (${e.code}).`,
-        expires_at: null,
-      });
-      throw new AppError('PROVIDER_REJECTED', `The card provider refused payment ${payment.payment_id} (${e.code}).`, {
-        paymentId: payment.payment_id,
-      });
-    }
-    throw e;
-  }
-  return { payment: await applyCardOutcome(deps, payment, outcome, req.threeDsStatus), existing: Boolean(existing) };
-}
-
-/**
- * The shopper is back from the provider's authentication with its result token: the provider completes the
- * payment (details call) and its outcome is applied. Answers where to send the shopper next.
- */
-export async function completeHeldCardReturn(deps: PaymentDeps, paymentId: string, redirectResult: string | undefined): Promise<string> {
+  provider: string,
+  paymentId: string,
+  redirectResult: string | undefined,
+): Promise<string> {
   const payment = await deps.store.getPayment(paymentId);
-  const card = (await deps.connectors.forMode(true))?.heldCard;
-  if (!payment || !payment.livemode || !card || payment.provider?.name !== card.provider.name) throw new AppError('PAYMENT_NOT_FOUND');
+  const rail = cardRailOf(await deps.connectors.forMode(true), provider);
+  if (!payment || !payment.livemode || !rail || payment.provider?.name !== provider) throw new AppError('PAYMENT_NOT_FOUND');
   let current = payment;
-  if (redirectResult && (payment.status === 'pending_3ds' || payment.status === 'processing')) {
+  // A provider that is read back needs no token (dLocal's return carries none we trust): the read-back is the result.
+  const completes = redirectResult !== undefined || Boolean(rail.cards.readBack);
+  if (completes && (payment.status === 'pending_3ds' || payment.status === 'processing')) {
     try {
-      const outcome = await card.completeRedirect({ paymentId, redirectResult });
-      current = await applyCardOutcome(deps, payment, outcome, payment.status);
+      const outcome = await rail.cards.completeRedirect({
+        paymentId,
+        redirectResult: redirectResult ?? '',
+        reference: payment.provider.reference,
+      });
+      current = await applyCardOutcome(deps, payment, outcome, payment.status, rail.cards.redirectsDirectly);
     } catch (e) {
       // No answer: the notification (or the reconciliation job) decides; the shopper sees the payment as it is.
       if (!(e instanceof ProviderUnavailable) && !(e instanceof ProviderRejected)) throw e;
     }
   }
   return shopperNextUrl(deps, current);
+}
+
+/**
+ * A provider's notification naming one of our card payments, where it comes with the provider's other payments
+ * (dLocal's): only the payment's current attempt's applies (an abandoned attempt's is its watch's), read back by
+ * that attempt's reference (the body's status is never taken). A payment closed here that the provider holds paid
+ * is `late` (money collected, not settled: alarmed).
+ */
+export async function applyCardNotice(
+  deps: PaymentDeps,
+  rail: CardRail,
+  payment: Payment,
+  reference: string,
+): Promise<HeldOutcome | 'duplicate' | 'ignored' | 'late' | 'unknown'> {
+  if (!rail.cards.readBack) return 'unknown';
+  // Another attempt of the payment's (abandoned: its watch undoes whatever it finds there).
+  if (payment.provider?.reference !== reference) return 'ignored';
+  if (payment.provider.name !== rail.cards.provider.name) return 'unknown';
+  if (payment.status === 'success' || payment.status === 'refunded') return 'duplicate';
+  const found = await rail.cards.readBack(payment.payment_id, { reference });
+  if (!awaitsProvider(payment)) return found.kind === 'approved' ? 'late' : 'duplicate';
+  return found.kind === 'approved' || found.kind === 'declined' ? settleFound(deps, payment, found) : 'waiting';
 }
 
 /** The provider's 3DS action for a payment awaiting authentication, or null. */
@@ -193,25 +160,49 @@ export async function heldCardRedirect(deps: PaymentDeps, paymentId: string) {
   };
 }
 
+/** A decided outcome applied by the job: what it made of the payment. */
+async function settleFound(deps: PaymentDeps, payment: Payment, outcome: HeldCardOutcome): Promise<HeldOutcome> {
+  const after = await applyCardOutcome(deps, payment, outcome, payment.status === 'pending_3ds' ? 'pending_3ds' : 'processing');
+  if (after.status === payment.status) return 'waiting';
+  return after.status === 'success' ? 'settled' : after.status === 'failed' ? 'failed' : 'closed';
+}
+
 /**
- * The reconciliation job's step for a held card payment: while it waits within the provider's cancel window it
- * is looked at again later; past the window with no AUTHORISATION, a technical cancel by our reference voids
- * whatever the provider made of the unanswered call, and the payment fails (nothing is collected).
+ * The reconciliation job's step for a held card payment, at the provider of its attempt. A provider that can be
+ * read back is asked first: a decided payment (paid, declined) is applied at once, an open one is asked again
+ * (10, 30, 60 s, then every interval) until the cancel window. Past the window with no outcome, a technical cancel
+ * by the attempt's reference voids whatever the provider made of the unanswered call, and the payment fails
+ * (nothing is collected); a provider that reports the attempt paid meanwhile (it cannot be cancelled) settles it.
  */
 export async function reconcileHeldCard(
   deps: PaymentDeps,
-  card: HeldCardConnector,
+  rail: CardRail,
   payment: Payment,
   now: Date,
-): Promise<'failed' | 'waiting' | 'closed'> {
+  opts: ReconcileOptions = {},
+): Promise<HeldOutcome> {
   if (payment.status !== 'processing' && payment.status !== 'pending_3ds') return 'closed';
-  const window = card.cancelAfterSeconds;
-  const dueAt = Date.parse(payment.created_at) + window * 1000;
+  const cards = rail.cards;
+  const reference = payment.provider?.reference;
+  const readBack = async () => (cards.readBack ? await cards.readBack(payment.payment_id, { reference }) : null);
+  const found = await readBack();
+  if (found && (found.kind === 'approved' || found.kind === 'declined')) return settleFound(deps, payment, found);
+  const dueAt = Date.parse(payment.created_at) + cards.cancelAfterSeconds * 1000;
   if (now.getTime() < dueAt) {
-    await deps.store.touchPayment({ payment, patch: {}, nextCheckAt: new Date(dueAt).toISOString(), now: now.toISOString() });
+    const next = cards.readBack
+      ? Math.min(dueAt, Date.parse(nextReadBackAt(payment.created_at, now, opts.checkIntervalSeconds ?? 120)))
+      : dueAt;
+    await deps.store.touchPayment({ payment, patch: {}, nextCheckAt: new Date(next).toISOString(), now: now.toISOString() });
     return 'waiting';
   }
-  await card.cancelByReference(payment.payment_id);
+  try {
+    await cards.cancelByReference(payment.payment_id, { reference });
+  } catch (e) {
+    // Paid at the provider after all (a cancel cannot void it): it is this payment's money, and it succeeds.
+    const paid = e instanceof ProviderRejected && e.code === 'paid_refund_required' ? await readBack() : null;
+    if (paid?.kind === 'approved') return settleFound(deps, payment, paid);
+    throw e;
+  }
   try {
     await transition(deps, payment, 'failed', {
       failure_code: 'PROVIDER_UNAVAILABLE',

@@ -28,6 +28,7 @@ import { ticketPatch } from './held-ticket';
 import { WALLET_CHOICES, type WalletChoice } from '../../domain/payments/methods';
 import { qrPatch } from './held-qr';
 import { VOUCHER_GRACE_SECONDS } from './held-voucher';
+import { completeHeldCardReturn } from './held-card';
 
 export { heldLocalPaths } from '../providers';
 
@@ -271,10 +272,12 @@ export const heldLocally = (local: HeldLocalPaymentConnector, p: Payment | null,
 /**
  * The shopper is back from the provider's page: the payment is read back once (no answer changes nothing: the
  * notification or the job decides), then the shopper goes on, as after a card's 3-D Secure: to the merchant's
- * success_url when paid, to our page while the session is open, else to its cancel_url.
+ * success_url when paid, to our page while the session is open, else to its cancel_url. A card payment of this
+ * provider's (back from its 3-D Secure page to the same route) is completed as a card (held-card.ts).
  */
 export async function completeLocalReturn(deps: PaymentDeps, provider: string, paymentId: string): Promise<string> {
   const payment = await deps.store.getPayment(paymentId);
+  if (payment?.payment_method === 'card') return completeHeldCardReturn(deps, provider, paymentId, undefined);
   const local = localRailOf(await deps.connectors.forMode(true), provider)?.payments;
   if (!payment || !payment.livemode || !local || payment.provider?.name !== provider) throw new AppError('PAYMENT_NOT_FOUND');
   try {

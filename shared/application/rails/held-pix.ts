@@ -116,14 +116,11 @@ async function attemptCharges(
     const { name, rail } = candidates[i]!;
     const link = current.provider as ProviderLink;
     const started = performance.now();
-    const observe = (outcome: AttemptResult) =>
-      recordAttempt(deps.attempts, {
-        provider: name,
-        kind: KIND,
-        outcome,
-        latencyMs: performance.now() - started,
-        now: deps.clock.now().getTime(),
-      });
+    const observe = (outcome: AttemptResult) => {
+      const latencyMs = performance.now() - started;
+      recordAttempt(deps.attempts, { provider: name, kind: KIND, outcome, latencyMs, now: deps.clock.now().getTime() });
+      return Math.round(latencyMs);
+    };
     let charge: PixCharge;
     try {
       charge = await rail.charges.createCharge({
@@ -132,20 +129,21 @@ async function attemptCharges(
         callbackBaseUrl: deps.baseUrl(),
       });
     } catch (e) {
-      observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
+      const latencyMs = observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
       const verdict = await afterFailure(rail, link.reference, e, i + 1 < candidates.length);
       if (verdict.kind === 'found') return openHeldCharge(deps, current, verdict.charge);
       const next = verdict.kind === 'next' ? nextCandidate(candidates, i + 1, KIND, breakers, deps.clock.now().getTime(), true) : null;
       if (verdict.kind !== 'next' || !next) return endAsBefore(deps, current, e);
-      const switched = await switchTo(deps, current, candidates[next.index]!, next.skipped, verdict);
+      const switched = await switchTo(deps, current, candidates[next.index]!, next.skipped, { ...verdict, latencyMs });
       if (!switched) return (await deps.store.getPayment(current.payment_id)) ?? current;
       deps.attempts?.failedOver(name, KIND, verdict.failureCode);
       current = switched;
       i = next.index;
       continue;
     }
-    observe('pending');
-    return openHeldCharge(deps, current, charge);
+    // The call's time is kept with the provider's answer (`providers stats`: latency per provider).
+    const latencyMs = observe('pending');
+    return openHeldCharge(deps, current, { ...charge, details: { ...charge.details, latency_ms: String(latencyMs) } });
   }
 }
 
@@ -177,7 +175,7 @@ async function switchTo(
   payment: Payment,
   next: PlannedAttempt<PixRail>,
   skipped: readonly string[],
-  verdict: { failureCode: string; watched: boolean },
+  verdict: { failureCode: string; watched: boolean; latencyMs: number },
 ): Promise<Payment | null> {
   const link = payment.provider as ProviderLink;
   const attempt = (link.attempt ?? 1) + 1;
@@ -189,6 +187,7 @@ async function switchTo(
     reference: link.reference,
     attempt: link.attempt ?? 1,
     at,
+    latency_ms: verdict.latencyMs,
     ...(verdict.watched ? { watched: true } : {}),
   };
   const to: ProviderLink = {

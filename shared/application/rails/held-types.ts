@@ -3,7 +3,7 @@ import type { CountryCode } from '../../domain/geo';
 import type { Payment, PaymentMethod } from '../../domain/payments/payment';
 import type { Initiated, InitiateRequest } from '../payments';
 import type { PaymentDeps } from '../ports';
-import type { Connectors } from '../providers';
+import type { Connectors, MerchantRouting } from '../providers';
 
 /**
  * How a live method is held: a PIX charge, a card, a voucher (cash slip, boleto), a deposit to the payment's CLABE,
@@ -37,7 +37,8 @@ export type HeldCheck = (deps: PaymentDeps, now: Date, opts: ReconcileOptions) =
 export interface HeldStrategy {
   /** Whether its check reads the payment back from the provider (a status read may then ask for one sooner). */
   readonly readsBack: boolean;
-  serves(c: Connectors, kind: PaymentMethod, country: CountryCode): boolean;
+  /** Whether its provider serves the kind in the country (a routed kind: for a merchant with these overrides). */
+  serves(c: Connectors, kind: PaymentMethod, country: CountryCode, merchantRouting?: MerchantRouting): boolean;
   start(c: Connectors, req: InitiateRequest): HeldStart | null;
   check(c: Connectors, paymentId: string, payment: Payment | null): HeldCheck | null;
 }

@@ -9,8 +9,9 @@ import type { CountryCode } from '../../domain/geo';
 import { methodCodeFor, paidOnRedirect } from '../../domain/payments/methods';
 import type { PaymentMethod } from '../../domain/payments/payment';
 import { recordStarted } from '../payments';
-import { localRailOf, localRails, pixRailOf, type Connectors, type LocalFlow, type VoucherKind } from '../providers';
-import { initiateHeldCard, reconcileHeldCard } from './held-card';
+import { cardRailOf, localRailOf, localRails, pixRailOf, type Connectors, type LocalFlow, type VoucherKind } from '../providers';
+import { cardCandidates, initiateHeldCard } from './card-attempts';
+import { reconcileHeldCard } from './held-card';
 import { initiateHeldPix } from './held-pix';
 import { heldLocally, initiateHeldLocal, reconcileHeldLocal } from './held-local';
 import type { HeldCheck, HeldKind, HeldStart, HeldStrategy } from './held-types';
@@ -47,18 +48,22 @@ function localRow(flow: LocalFlow): HeldStrategy {
 }
 
 export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
-  // Unanswered (processing) or awaiting 3-D Secure: cancelled by reference past the provider's window.
+  // A card routed between its providers (card-attempts.ts); unanswered (processing) or awaiting 3-D Secure, it is
+  // read back where its provider can be, and cancelled by reference past the provider's window.
   card: {
     readsBack: false,
-    serves: (c, kind) => kind === 'card' && Boolean(c.heldCard),
+    serves: (c, kind, country, routing) => kind === 'card' && cardCandidates(c, country, routing).length > 0,
     start: (c, req) => {
-      const card = c.heldCard;
-      return req.kind === 'card' && card ? (deps, r, base) => initiateHeldCard(deps, r, base, card) : null;
+      if (req.kind !== 'card' || cardCandidates(c, req.country, req.merchant.routing).length === 0) return null;
+      return (deps, r, base) => initiateHeldCard(deps, r, base, c);
     },
     check: (c, _id, p) => {
-      const card = c.heldCard;
-      if (!card || !p || p.payment_method === 'pix' || p.provider?.name !== card.provider.name || p.status === 'pending') return null;
-      return (deps, now) => reconcileHeldCard(deps, card, p, now);
+      const rail = cardRailOf(c, p?.provider?.name);
+      if (!rail || !p || p.status === 'pending') return null;
+      // An unanswered voucher its provider issues (a boleto, OXXO) is cancelled by reference the same way.
+      const voucher = p.payment_method !== 'pix' && c.heldVoucher?.provider.name === rail.cards.provider.name;
+      if (p.payment_method !== 'card' && !voucher) return null;
+      return (deps, now, opts) => reconcileHeldCard(deps, rail, p, now, opts);
     },
   },
   // Live SPEI: the payment's own CLABE under the platform's account, claimed for it; its deposit callback settles it.
@@ -131,9 +136,13 @@ export function heldCheck(c: Connectors | null, paymentId: string, payment: Para
   return null;
 }
 
-/** Whether a configured live provider holds this kind in this country. */
-export const heldServes = (c: Connectors, kind: PaymentMethod, country: Parameters<HeldStrategy['serves']>[2]) =>
-  rows.some((row) => row.serves(c, kind, country));
+/** Whether a configured live provider holds this kind in this country (for this merchant's routing overrides). */
+export const heldServes = (
+  c: Connectors,
+  kind: PaymentMethod,
+  country: Parameters<HeldStrategy['serves']>[2],
+  routing?: Parameters<HeldStrategy['serves']>[3],
+) => rows.some((row) => row.serves(c, kind, country, routing));
 
 /** The read-back of a stored payment by a row whose provider can be asked for it, or null. */
 export function heldReadBack(c: Connectors | null, paymentId: string, payment: Parameters<HeldStrategy['check']>[2]): HeldCheck | null {

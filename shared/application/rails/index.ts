@@ -5,6 +5,8 @@
 export * from './held';
 export * from './held-types';
 export * from './held-card';
+export * from './card-attempts';
+export { lateRefundId } from './attempt-watches';
 export * from './held-pix';
 export * from './held-voucher';
 export * from './held-local';

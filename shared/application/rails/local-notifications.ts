@@ -9,6 +9,7 @@
 import { AppError } from '../../domain/errors';
 import { awaitsProvider, type Payment } from '../../domain/payments/payment';
 import {
+  cardRailOf,
   type HeldLocalPaymentConnector,
   type LocalNotification,
   localRailOf,
@@ -17,6 +18,7 @@ import {
 } from '../providers';
 import { settlePendingRefunds } from '../refunds';
 import type { PaymentDeps } from '../ports';
+import { applyCardNotice } from './held-card';
 import { reconcileHeldLocal } from './held-local';
 import type { HeldOutcome } from './held-types';
 import { receivePixNotification } from './pix-reconcile';
@@ -48,7 +50,9 @@ async function refundNotification(
   const paymentId = refund?.payment_id ?? n.paymentId;
   const payment = paymentId ? await deps.store.getPayment(paymentId) : null;
   if (!payment || !payment.livemode || payment.provider?.name !== provider) return 'unknown';
-  if (payment.provider.details.provider_payment_id !== n.providerPaymentId) return 'unknown';
+  // The provider's id of the payment: a local payment's, or a card's (its psp_reference).
+  const providerPaymentId = payment.provider.details.provider_payment_id ?? payment.provider.details.psp_reference;
+  if (providerPaymentId !== n.providerPaymentId) return 'unknown';
   return (await settlePendingRefunds(deps, payment)) > 0 ? 'refund_settled' : 'duplicate';
 }
 
@@ -58,7 +62,8 @@ export async function receiveLocalNotification(
   headers: RequestHeaders,
   rawBody: string,
 ): Promise<{ readonly outcome: LocalNotificationOutcome; readonly claimed: string | null }> {
-  const rail = localRailOf(await deps.connectors.forMode(true), provider);
+  const connectors = await deps.connectors.forMode(true);
+  const rail = localRailOf(connectors, provider);
   const notifications = rail?.notifications;
   const local = rail?.payments;
   if (!notifications || !local || notifications.provider !== provider) throw new AppError('NOT_FOUND');
@@ -72,7 +77,11 @@ export async function receiveLocalNotification(
     if (n.kind === 'pix')
       return { outcome: await receivePixNotification(deps, local.provider.name, n, deps.clock.now()), claimed: n.claimed };
     const payment = n.paymentId ? await deps.store.getPayment(n.paymentId) : null;
-    if (!payment || !payment.livemode || payment.provider?.name !== local.provider.name) return { outcome: 'unknown', claimed: n.claimed };
+    // A card attempt's order (a card rail of the same provider): read back by that attempt's reference.
+    const card = n.cardReference && payment?.payment_method === 'card' ? cardRailOf(connectors, provider) : null;
+    if (!payment || !payment.livemode || (!card && payment.provider?.name !== local.provider.name))
+      return { outcome: 'unknown', claimed: n.claimed };
+    if (card) return { outcome: await applyCardNotice(deps, card, payment, n.cardReference as string), claimed: n.claimed };
     if (!awaitsProvider(payment)) return { outcome: await closedOutcome(local, payment), claimed: n.claimed };
     return { outcome: await reconcileHeldLocal(deps, local, payment.payment_id, deps.clock.now()), claimed: n.claimed };
   } catch (e) {

@@ -8,13 +8,16 @@ import { AppError } from '../../domain/errors';
 import type { Payment } from '../../domain/payments/payment';
 import type { Refund } from '../../domain/refunds/refund';
 import {
+  cardRailOf,
   type Connectors,
   pixRailOf,
   heldLocalPaths,
+  type LocalRefundConnector,
   localRailOf,
   type ProviderRefundState,
   ProviderRejected,
   ProviderUnavailable,
+  readsBackRefunds,
 } from '../providers';
 import type { PaymentDeps } from '../ports';
 import { applyRefundDecision, type RefundDecision } from './refund-decision';
@@ -33,80 +36,6 @@ export interface LiveRefundRoute {
 
 /** How long a claimed send of a non-idempotent refund is its claimer's (past it, a read-back decides again). */
 const SEND_LEASE_SECONDS = 60;
-
-/**
- * How a live payment's money goes back, one row per way a provider holds it (as rails/held.ts chooses how a
- * payment is held): the row that answers for the payment gives the route, the first that answers wins. A new
- * rail's refunds are a new row here, not a branch.
- */
-const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: PaymentDeps) => LiveRefundRoute | null> = [
-  // A card charge: refunded by the PSP reference the provider gave it; a definite no fails the refund.
-  (c, payment) => {
-    const card = c.cardRefunds;
-    const pspReference = payment.provider?.details.psp_reference;
-    if (payment.payment_method !== 'card' || !card || payment.provider?.name !== card.provider.name || !pspReference) return null;
-    return {
-      provider: card.provider,
-      async state(refund) {
-        try {
-          return await card.send({ pspReference, refundId: refund.refund_id, amountMinor: refund.amount_minor, currency: refund.currency });
-        } catch (e) {
-          // The provider's definite no (e.g. more than is left to refund): the refund fails, nothing moved.
-          if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
-          throw e;
-        }
-      },
-    };
-  },
-  // A received Pix: a devolução of its end-to-end id, read back first (it may have been sent before a crash).
-  (c, payment, deps) => {
-    // The PSP that holds the payment (its attempt that succeeded) returns it.
-    const refunds = pixRailOf(c, payment.provider?.name)?.refunds;
-    const endToEndId = payment.provider?.details.end_to_end_id;
-    if (payment.payment_method !== 'pix' || !refunds || payment.provider?.name !== refunds.provider.name || !endToEndId) return null;
-    // A PSP that refunds by its own payment id (an aggregator) kept it when the charge opened.
-    const providerPaymentId = payment.provider.details.provider_payment_id;
-    const ids = (refund: Refund) => ({ endToEndId, refundId: refund.refund_id, ...(providerPaymentId ? { providerPaymentId } : {}) });
-    const known = (refund: Refund) => refunds.get(ids(refund));
-    const send = (refund: Refund) =>
-      refunds.send({
-        ...ids(refund),
-        amountMinor: refund.amount_minor,
-        description: `Refund ${refund.refund_id}`,
-        callbackBaseUrl: deps.baseUrl(),
-      });
-    // A send that is not idempotent: one sender at a time, reading back under its claim (as the local row below).
-    if (refunds.repeatable === false) return exclusiveSend(deps, refunds.provider, known, send);
-    return {
-      provider: refunds.provider,
-      async state(refund) {
-        return (await known(refund)) ?? (await send(refund));
-      },
-    };
-  },
-  // A local payment an aggregator holds (dLocal): refunded by its id there, our refund read back first (a send
-  // whose answer was lost is never sent again); a definite no fails the refund. Its notifications come to the
-  // payment notifications route.
-  (c, payment, deps) => {
-    const refunds = localRailOf(c, payment.provider?.name)?.refunds;
-    const providerPaymentId = payment.provider?.details.provider_payment_id;
-    if (!refunds || payment.provider?.name !== refunds.provider.name || !providerPaymentId) return null;
-    return exclusiveSend(
-      deps,
-      refunds.provider,
-      (refund) => refunds.get({ providerPaymentId, refundId: refund.refund_id }),
-      (refund) =>
-        refunds.send({
-          providerPaymentId,
-          refundId: refund.refund_id,
-          amountMinor: refund.amount_minor,
-          currency: refund.currency,
-          paymentAmountMinor: payment.amount_minor,
-          notificationUrl: `${deps.baseUrl()}${heldLocalPaths(refunds.provider.name, payment.payment_id).notifications}`,
-        }),
-    );
-  },
-];
 
 /**
  * The route of a provider whose refund send is not idempotent: one sender at a time, and it reads back under its
@@ -139,6 +68,94 @@ function exclusiveSend(
     },
   };
 }
+
+/**
+ * Refunds by the provider's id of the payment (a local aggregator's, dLocal's), our refund read back first (a send
+ * whose answer was lost is never sent again); a definite no fails the refund. Their notifications come to the
+ * provider's payment notifications route.
+ */
+function readBackRoute(deps: PaymentDeps, payment: Payment, refunds: LocalRefundConnector, providerPaymentId: string): LiveRefundRoute {
+  return exclusiveSend(
+    deps,
+    refunds.provider,
+    (refund) => refunds.get({ providerPaymentId, refundId: refund.refund_id }),
+    (refund) =>
+      refunds.send({
+        providerPaymentId,
+        refundId: refund.refund_id,
+        amountMinor: refund.amount_minor,
+        currency: refund.currency,
+        paymentAmountMinor: payment.amount_minor,
+        notificationUrl: `${deps.baseUrl()}${heldLocalPaths(refunds.provider.name, payment.payment_id).notifications}`,
+      }),
+  );
+}
+
+/**
+ * How a live payment's money goes back, one row per way a provider holds it (as rails/held.ts chooses how a
+ * payment is held): the row that answers for the payment gives the route, the first that answers wins. A new
+ * rail's refunds are a new row here, not a branch.
+ */
+const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: PaymentDeps) => LiveRefundRoute | null> = [
+  // A card charge: refunded by the provider of the attempt that succeeded, by the id it gave the payment (Adyen's
+  // pspReference: acknowledged, its notification settles it; dLocal's payment id: read back first).
+  (c, payment, deps) => {
+    const refunds = cardRailOf(c, payment.provider?.name)?.refunds;
+    const pspReference = payment.provider?.details.psp_reference;
+    if (payment.payment_method !== 'card' || !refunds || payment.provider?.name !== refunds.provider.name || !pspReference) return null;
+    if (readsBackRefunds(refunds)) return readBackRoute(deps, payment, refunds, pspReference);
+    return {
+      provider: refunds.provider,
+      async state(refund) {
+        try {
+          return await refunds.send({
+            pspReference,
+            refundId: refund.refund_id,
+            amountMinor: refund.amount_minor,
+            currency: refund.currency,
+          });
+        } catch (e) {
+          // The provider's definite no (e.g. more than is left to refund): the refund fails, nothing moved.
+          if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
+          throw e;
+        }
+      },
+    };
+  },
+  // A received Pix: a devolução of its end-to-end id, read back first (it may have been sent before a crash).
+  (c, payment, deps) => {
+    // The PSP that holds the payment (its attempt that succeeded) returns it.
+    const refunds = pixRailOf(c, payment.provider?.name)?.refunds;
+    const endToEndId = payment.provider?.details.end_to_end_id;
+    if (payment.payment_method !== 'pix' || !refunds || payment.provider?.name !== refunds.provider.name || !endToEndId) return null;
+    // A PSP that refunds by its own payment id (an aggregator) kept it when the charge opened.
+    const providerPaymentId = payment.provider.details.provider_payment_id;
+    const ids = (refund: Refund) => ({ endToEndId, refundId: refund.refund_id, ...(providerPaymentId ? { providerPaymentId } : {}) });
+    const known = (refund: Refund) => refunds.get(ids(refund));
+    const send = (refund: Refund) =>
+      refunds.send({
+        ...ids(refund),
+        amountMinor: refund.amount_minor,
+        description: `Refund ${refund.refund_id}`,
+        callbackBaseUrl: deps.baseUrl(),
+      });
+    // A send that is not idempotent: one sender at a time, reading back under its claim (exclusiveSend).
+    if (refunds.repeatable === false) return exclusiveSend(deps, refunds.provider, known, send);
+    return {
+      provider: refunds.provider,
+      async state(refund) {
+        return (await known(refund)) ?? (await send(refund));
+      },
+    };
+  },
+  // A local payment an aggregator holds (dLocal): refunded by its id there, our refund read back first.
+  (c, payment, deps) => {
+    const refunds = localRailOf(c, payment.provider?.name)?.refunds;
+    const providerPaymentId = payment.provider?.details.provider_payment_id;
+    if (!refunds || payment.provider?.name !== refunds.provider.name || !providerPaymentId) return null;
+    return readBackRoute(deps, payment, refunds, providerPaymentId);
+  },
+];
 
 /** The provider that returns a live payment's money, or METHOD_NOT_AVAILABLE (what createRefund checks before committing). */
 export async function liveRefundConnector(deps: PaymentDeps, payment: Payment): Promise<LiveRefundRoute> {

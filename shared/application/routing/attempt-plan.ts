@@ -23,12 +23,16 @@ export function candidatesOf<R>(opts: {
   rails: ReadonlyArray<PlannedAttempt<R>>;
   route?: (kind: string, country: CountryCode, merchant?: MerchantRouting) => string[] | null;
   merchantRouting?: MerchantRouting;
+  /** Which rails may serve a payment no rule routes (default all): a provider that serves only when routed to is not one. */
+  servesUnrouted?: (rail: R) => boolean;
 }): Array<PlannedAttempt<R>> {
   const { rails } = opts;
   const order = opts.route?.(opts.kind, opts.country, opts.merchantRouting);
   const routed = order ? order.flatMap((name) => rails.filter((r) => r.name === name)) : [];
+  if (routed.length > 0) return routed;
   // No rule (or none of its providers configured): the first configured provider serves, as before routing.
-  return routed.length > 0 ? routed : rails.slice(0, 1);
+  const unrouted = opts.servesUnrouted;
+  return (unrouted ? rails.filter((r) => unrouted(r.rail)) : rails).slice(0, 1);
 }
 
 /**

@@ -19,7 +19,8 @@ export type FailureClass =
 
 export function classifyFailure(e: unknown): FailureClass {
   if (e instanceof ProviderUnavailable) return e.notSent ? { kind: 'no_money', failureCode: 'provider_unreachable' } : { kind: 'unknown' };
-  if (e instanceof ProviderRejected && e.notProcessed) return { kind: 'no_money', failureCode: 'provider_rejected' };
+  // A refusal about the payer moved nothing, yet no other provider is asked to override it.
+  if (e instanceof ProviderRejected && e.notProcessed && !e.payerRefusal) return { kind: 'no_money', failureCode: 'provider_rejected' };
   return { kind: 'final' };
 }
 

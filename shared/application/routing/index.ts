@@ -2,3 +2,4 @@
 export * from './attempt-plan';
 export * from './breaker';
 export * from './failover';
+export * from './attempt-stats';

@@ -87,6 +87,8 @@ export interface EndedAttempt {
   readonly reference?: string;
   readonly attempt?: number;
   readonly at: string;
+  /** How long the call took (ms), for latency per provider; absent when it was not called. */
+  readonly latency_ms?: number;
   readonly watched?: boolean;
 }
 

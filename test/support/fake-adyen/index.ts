@@ -24,6 +24,7 @@ import {
 import { hmacOf } from '../../../shared/adapters/providers/adyen/adyen.hmac';
 import { buildBoleto, formatTypeableLine } from '../../../shared/domain/payments/boleto';
 import { makeCertificates } from '../fake-psp/certificates';
+import { connectionGate } from '../fake-dlocal/cards';
 
 export type FakeAdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels';
 export type Fault = { status: number } | { hang: true };
@@ -71,6 +72,8 @@ export interface FakeAdyen {
   ): NotificationItem;
   /** Posts items as one standard notification; answers our status and body. */
   notify(items: readonly NotificationItem[]): Promise<{ status: number; body: string }>;
+  /** Every connection refused (`reset` before a byte, `closed` listener) until null (the fake dLocal's gate). */
+  refuseConnections(mode: 'reset' | 'closed' | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -322,6 +325,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();
   origin = `https://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const refuseConnections = connectionGate(server, sockets, () => Number(new URL(origin).port));
 
   const fake: FakeAdyen = {
     baseUrl: `${origin}/v71`,
@@ -380,6 +384,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
       });
       return { status: r.status, body: await r.text() };
     },
+    refuseConnections,
     async close() {
       for (const res of hung) res.destroy();
       for (const s of sockets) s.destroy();

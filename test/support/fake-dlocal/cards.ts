@@ -72,7 +72,9 @@ export class FakeCards {
     private readonly origin: () => string,
     private readonly credentials: { xLogin: string; secretKey: string },
     private readonly post: (url: string, object: unknown) => Promise<unknown>,
-  ) {}
+  ) {
+    state.cardPayment = (id) => this.payments.get(id);
+  }
 
   object(p: FakeCardPayment): Record<string, unknown> {
     const r = p.request;

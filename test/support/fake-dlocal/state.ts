@@ -192,6 +192,11 @@ export class DlocalState {
   qrLifetimeSeconds = 600;
   /** The ticket of an open DIRECT payment of a kind laid out elsewhere (pix-payins.ts's Pix). */
   readonly tickets: Partial<Record<'pix', (p: FakePayment) => Record<string, unknown>>> = {};
+  /** A card payment by dLocal's id (cards.ts fills it): refunded through POST /refunds like the others. */
+  cardPayment: (
+    id: string,
+  ) => (Pick<FakePayment, 'id' | 'status'> & { request: { amount: number; currency: string; order_id: string } }) | undefined = () =>
+    undefined;
 
   constructor(
     readonly origin: () => string,
@@ -343,7 +348,7 @@ export class DlocalState {
       created_date: new Date().toISOString(),
       notification_url: r.notificationUrl,
       ...(r.orderRefundId ? { order_refund_id: r.orderRefundId } : {}),
-      order_id: this.payments.get(r.paymentId)?.request.order_id,
+      order_id: (this.payments.get(r.paymentId) ?? this.cardPayment(r.paymentId))?.request.order_id,
     };
   }
 
@@ -376,7 +381,7 @@ export class DlocalState {
 
   createRefund(body: unknown): Record<string, unknown> {
     const r = this.check('POST /refunds', createRefundRequestSchema, body);
-    const p = this.payments.get(r.payment_id);
+    const p = this.payments.get(r.payment_id) ?? this.cardPayment(r.payment_id);
     if (!p) throw new DlocalError(404, 4000, 'Payment not found.');
     if (p.status !== 'PAID') throw new DlocalError(400, 5002, 'Invalid transaction status.');
     if (r.currency !== p.request.currency) this.violations.push('POST /refunds: currency differs from the payment');

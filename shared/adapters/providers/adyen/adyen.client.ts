@@ -37,9 +37,10 @@ export function adyenClient(cfg: AdyenConfig, http?: ProviderHttp): AdyenClient 
     http ??
     providerHttp(ADYEN, { caPem: cfg.ca_pem }, { connectMs: cfg.timeouts?.connect_ms ?? 3_000, totalMs: cfg.timeouts?.total_ms ?? 10_000 });
   const base = cfg.base_url.replace(/\/$/, '');
-  const unavailable = (op: AdyenOp, reason: string) => {
+  // `notSent`: the connection was refused or its TLS failed before the request left: Adyen holds nothing of it.
+  const unavailable = (op: AdyenOp, reason: string, notSent = false) => {
     logger.warn('Adyen call got no usable answer', { provider: ADYEN, operation: op, reason });
-    return new ProviderUnavailable(ADYEN, op, reason);
+    return new ProviderUnavailable(ADYEN, op, reason, notSent);
   };
 
   return {
@@ -53,7 +54,7 @@ export function adyenClient(cfg: AdyenConfig, http?: ProviderHttp): AdyenClient 
           body: JSON.stringify(body),
         });
       } catch (e) {
-        throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e));
+        throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e), e instanceof NoAnswer && e.beforeSend);
       }
       if (a.status === 401 || a.status === 403) throw unavailable(op, `Adyen refused our API key (${a.status}): check api_key`);
       if (a.status >= 500 || a.status === 429) throw unavailable(op, `Adyen answered ${a.status}`);

@@ -19,6 +19,7 @@ import { cancelResponseSchema, paymentResponseSchema, refundResponseSchema, vouc
 import {
   cardPaymentRequest,
   idempotencyKeyOf,
+  ourAttemptReference,
   outcomeOf,
   paymentReferenceOf,
   refundReferenceOf,
@@ -45,7 +46,7 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
       const r = await client.post('payments', '/payments', paymentResponseSchema, body, idempotencyKeyOf('payment', body.reference));
       return outcomeOf(r);
     },
-    async completeRedirect({ paymentId, redirectResult }) {
+    async completeRedirect({ paymentId, redirectResult, reference }) {
       // One key per result token: a repeated return repeats the same call, a new token is a new call.
       const token = createHash('sha256').update(redirectResult).digest('hex').slice(0, 16);
       const r = await client.post(
@@ -53,12 +54,13 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
         '/payments/details',
         paymentResponseSchema,
         { details: { redirectResult } },
-        idempotencyKeyOf('details', `${paymentReferenceOf(paymentId)}-${token}`),
+        idempotencyKeyOf('details', `${ourAttemptReference(paymentId, reference)}-${token}`),
       );
       return outcomeOf(r);
     },
-    async cancelByReference(paymentId) {
-      const reference = paymentReferenceOf(paymentId);
+    // Adyen has no read-back by our reference: a call that got no answer never fails over, it is cancelled later.
+    async cancelByReference(paymentId, o = {}) {
+      const reference = ourAttemptReference(paymentId, o.reference);
       await client.post(
         'cancels',
         '/cancels',

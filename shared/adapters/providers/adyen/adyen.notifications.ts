@@ -96,6 +96,7 @@ export function adyenNotifications(cfg: Pick<AdyenConfig, 'hmac_key_hex' | 'merc
           eventCode: i.eventCode,
           success: i.success === 'true',
           paymentId,
+          ...(paymentId ? { reference: i.merchantReference } : {}),
           refundId: isRefund ? refundIdOfReference(i.merchantReference) : null,
           pspReference: i.pspReference,
           amountMinor: isCurrency(currency) ? ourMinor(i.amount.value, currency) : i.amount.value,

@@ -16,8 +16,13 @@ export const amountSchema = z.strictObject({
 });
 export type AdyenAmount = z.infer<typeof amountSchema>;
 
-/** Our merchant reference: `pi`/`re` + 32 hex (derived from our ids). */
-export const ourReferenceSchema = z.string().check(z.regex(/^(pi|re)[0-9a-f]{32}$/, 'must be one of our references'));
+/**
+ * Our merchant reference: `pi`/`re` + 32 hex (derived from our ids); a payment's second and later attempts (routing,
+ * DESIGN.md 9.2) append `a` and the attempt number (`a2` .. `a99`).
+ */
+export const ourReferenceSchema = z
+  .string()
+  .check(z.regex(/^(pi[0-9a-f]{32}(a([2-9]|[1-9]\d))?|re[0-9a-f]{32})$/, 'must be one of our references'));
 
 /** Raw card fields (PCI scope: never logged, never stored). */
 export const cardDetailsSchema = z.strictObject({

@@ -8,9 +8,25 @@ import { CURRENCY_DECIMALS, type CountryCode, type CurrencyCode } from '../../..
 import type { AdyenAmount, PaymentRequest, PaymentResponse } from './adyen.schemas';
 import { fromReference, toReference } from '../references';
 
-/** Merchant reference of a payment: `pi` + 32 hex. */
-export const paymentReferenceOf = (paymentId: string) => toReference(paymentId, 'pi_', 'pi');
-export const paymentIdOfReference = (ref: string) => fromReference(ref, 'pi_', 'pi');
+/**
+ * Merchant reference of a payment's attempt: `pi` + 32 hex for attempt 1 (the payment's reference as before
+ * routing), then `a<n>` appended (`pi<hex>a2`, DESIGN.md 9.2): each attempt its own reference, so its own
+ * Idempotency-Keys and its own payment at Adyen, and reversible to the payment and the attempt.
+ */
+export function paymentReferenceOf(paymentId: string, attempt = 1): string {
+  if (!Number.isInteger(attempt) || attempt < 1 || attempt > 99) throw new RangeError('attempt must be 1-99');
+  const base = toReference(paymentId, 'pi_', 'pi');
+  return attempt === 1 ? base : `${base}a${attempt}`;
+}
+
+/** The payment and attempt of a merchant reference of ours, or null. */
+export function attemptOfReference(ref: string): { paymentId: string; attempt: number } | null {
+  const m = /^(pi[0-9a-f]{32})(?:a([2-9]|[1-9]\d))?$/.exec(ref);
+  const paymentId = m ? fromReference(m[1] as string, 'pi_', 'pi') : null;
+  return paymentId ? { paymentId, attempt: m?.[2] ? Number(m[2]) : 1 } : null;
+}
+
+export const paymentIdOfReference = (ref: string) => attemptOfReference(ref)?.paymentId ?? null;
 /** Merchant reference of a refund: `re` + 32 hex. */
 export const refundReferenceOf = (refundId: string) => toReference(refundId, 're_', 're');
 export const refundIdOfReference = (ref: string) => fromReference(ref, 're_', 're');
@@ -39,7 +55,7 @@ export function cardPaymentRequest(req: HeldCardRequest, merchantAccount: string
   const b = req.browser;
   return {
     merchantAccount,
-    reference: paymentReferenceOf(req.paymentId),
+    reference: ourAttemptReference(req.paymentId, req.reference),
     amount: adyenAmount(req.amountMinor, req.currency),
     paymentMethod: {
       type: 'scheme',
@@ -73,7 +89,26 @@ export function cardPaymentRequest(req: HeldCardRequest, merchantAccount: string
   };
 }
 
+/** An attempt's reference as given (one of this payment's: never another's), default attempt 1's. */
+export function ourAttemptReference(paymentId: string, reference: string | undefined): string {
+  if (reference === undefined) return paymentReferenceOf(paymentId);
+  if (attemptOfReference(reference)?.paymentId !== paymentId) throw new RangeError('not a reference of this payment');
+  return reference;
+}
+
 type Decline = { code: DeclineCode | 'AUTHENTICATION_FAILED'; message: string };
+
+/**
+ * The refusal reasons after which another acquirer may approve (one failover per payment, DESIGN.md 9.2): the
+ * issuer never said no. From Adyen's refusal reasons page (docs.adyen.com/development-resources/refusal-reasons):
+ * 4 "Acquirer Error" (the transaction did not go through due to an error on the acquirer's end) and 9 "Issuer
+ * Unavailable" (the shopper's bank could not be contacted to authorise it). Chosen conservatively; left hard on
+ * purpose: 2 Refused and 3 Referral (the do-not-honor class), 5/6/8 the card, 7 Invalid Amount, 10 Not supported
+ * (the issuer's own no), 12 Not enough balance, 14/20/22/31 fraud, 11/38/39/42 3-D Secure, 21 "Not Submitted"
+ * (whether anything reached the issuer is not said), 23/25/26/27 the issuer's refusals, 46 "blocked to prevent
+ * excessive retry fees" (a retry elsewhere is what it forbids), and a resultCode Error (no reason given).
+ */
+export const ADYEN_SOFT_REFUSALS: ReadonlySet<string> = new Set(['4', '9']);
 
 /**
  * refusalReasonCode (Adyen's refusal reasons) → our failure_code. Mapped: 6 Expired Card, 12 Not enough balance,
@@ -119,7 +154,13 @@ export function outcomeOf(r: PaymentResponse): HeldCardOutcome {
       if (!r.pspReference) return { kind: 'pending' };
       return { kind: 'approved', authorizationCode: r.additionalData?.authCode ?? r.pspReference, pspReference: r.pspReference };
     case 'Refused':
-      return { kind: 'declined', ...declineOf(r.refusalReasonCode), providerCode: `refusal_${r.refusalReasonCode ?? 'unknown'}`, ...psp };
+      return {
+        kind: 'declined',
+        ...declineOf(r.refusalReasonCode),
+        providerCode: `refusal_${r.refusalReasonCode ?? 'unknown'}`,
+        ...psp,
+        ...(ADYEN_SOFT_REFUSALS.has(r.refusalReasonCode ?? '') ? { soft: true as const } : {}),
+      };
     case 'Error':
     case 'Cancelled':
       return {

@@ -29,17 +29,13 @@ export function parseCardOrderId(orderId: string): { paymentId: string; attempt:
 }
 
 /**
- * The request the connector takes: the application's held card request, and what only dLocal asks for or what the
- * router threads through. `reference` is the attempt's order_id (default `provider.reference(paymentId)`, attempt
- * 1); dLocal requires the payer's document ("User's personal identification number. Required.", the Payer Object),
- * which HeldCardRequest does not carry: without it the payment is refused before any call.
+ * The request the connector takes: the application's held card request, with what dLocal asks for and the router
+ * threads through. `reference` is the attempt's order_id (default `provider.reference(paymentId)`, attempt 1);
+ * dLocal requires the payer's document ("User's personal identification number. Required.", the Payer Object):
+ * without it the payment is refused before any call. `notificationUrl` is our notification route (POST
+ * /providers/dlocal/notifications); without it, the URL in dLocal's panel.
  */
-export interface DlocalCardRequest extends HeldCardRequest {
-  readonly reference?: string;
-  readonly payer?: { readonly name?: string; readonly document: string };
-  /** Our notification route (POST /providers/dlocal/notifications); without it, the URL in dLocal's panel. */
-  readonly notificationUrl?: string;
-}
+export type DlocalCardRequest = HeldCardRequest;
 
 /**
  * The body of POST /secure_payments: the same fields on every call for one attempt. The card's data is here and
@@ -164,7 +160,8 @@ export function cardOutcomeOf(
       return { kind: 'approved', authorizationCode: p.id, pspReference };
     case 'REJECTED': {
       const d = cardDeclineOf(p.status_code);
-      return { kind: 'declined', code: d.code, message: MESSAGES[d.code], providerCode: rejectedProviderCode(p.status_code), pspReference };
+      const providerCode = rejectedProviderCode(p.status_code);
+      return { kind: 'declined', code: d.code, message: MESSAGES[d.code], providerCode, pspReference, ...(d.soft ? { soft: true } : {}) };
     }
     case 'CANCELLED':
     case 'EXPIRED':

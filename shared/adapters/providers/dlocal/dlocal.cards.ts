@@ -54,9 +54,9 @@ export class DlocalCardRefused extends ProviderRejected {
     status: number,
     readonly dlocalCode: number | null,
     notProcessed: boolean,
-    readonly payerRefusal: boolean,
+    payerRefusal: boolean,
   ) {
-    super(DLOCAL, operation, code, status, notProcessed);
+    super(DLOCAL, operation, code, status, notProcessed, payerRefusal);
     this.name = 'DlocalCardRefused';
   }
 }
@@ -66,10 +66,8 @@ export type DlocalCardReadBack = HeldCardOutcome | { readonly kind: 'not_found' 
 
 export interface DlocalCardConnector extends HeldCardConnector {
   authorize(req: DlocalCardRequest): Promise<HeldCardOutcome>;
-  completeRedirect(req: { paymentId: string; redirectResult: string; reference?: string }): Promise<HeldCardOutcome>;
   /** The attempt's payment read back by its order_id (default attempt 1's, `provider.reference(paymentId)`). */
   readBack(paymentId: string, opts?: { reference?: string }): Promise<DlocalCardReadBack>;
-  cancelByReference(paymentId: string, opts?: { reference?: string }): Promise<void>;
 }
 
 type Refusal = Extract<DlocalAnswer<unknown>, { refused: unknown }>['refused'];
@@ -137,8 +135,10 @@ export function dlocalCards(
   }
 
   return {
-    provider: { name: DLOCAL, reference: (paymentId: string) => cardOrderIdOf(paymentId) },
+    provider: { name: DLOCAL, reference: (paymentId: string, attempt?: number) => cardOrderIdOf(paymentId, attempt) },
     cancelAfterSeconds: opts.cancelAfterSeconds ?? 900,
+    // dLocal's 3-D Secure page is a plain GET of its redirect_url: the shopper is sent there, not through a page of ours.
+    redirectsDirectly: true,
     async authorize(req) {
       const orderId = orderIdFor(req.paymentId, req.reference);
       const body = cardPaymentRequestOf(req, orderId);

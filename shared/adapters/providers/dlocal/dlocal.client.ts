@@ -44,11 +44,6 @@ export interface DlocalCall<S extends z.ZodMiniType> {
   readonly body?: unknown;
   /** An idempotent read: sent once more after no answer or a 5xx. */
   readonly retry?: boolean;
-  /**
-   * A create whose failure before the connection was made (refused, DNS, TLS handshake, connect limit) is said to be
-   * certainly never sent (ProviderUnavailable.notSent), so another provider may be tried (DESIGN.md 9.2).
-   */
-  readonly reportNeverSent?: boolean;
 }
 
 export interface DlocalClient {
@@ -73,28 +68,26 @@ export function dlocalClient(cfg: DlocalConfig, http?: ProviderHttp, now: () => 
   const base = cfg.base_url.replace(/\/$/, '');
   const payoutsBase = (cfg.payouts?.base_url ?? cfg.base_url).replace(/\/$/, '');
   const credentials = { xLogin: cfg.x_login, xTransKey: cfg.x_trans_key, secretKey: cfg.secret_key };
-  const unavailable = (op: DlocalOp, reason: string) => {
+  // `notSent`: the request certainly never left (refused before the connection, TLS, or no token: a call whose
+  // token could not be had never sent its request, so dLocal holds nothing of it): a failover may follow.
+  const unavailable = (op: DlocalOp, reason: string, notSent = false) => {
     logger.warn('dLocal call got no usable answer', { provider: DLOCAL, operation: op, reason });
-    return new ProviderUnavailable(DLOCAL, op, reason);
+    return new ProviderUnavailable(DLOCAL, op, reason, notSent || op === 'token');
   };
 
+  /** One request; `sent`: an earlier request of the same call may have left (then nothing is "never sent"). */
   async function sendOnce(
     op: DlocalOp,
     method: string,
     url: string,
     headers: Record<string, string>,
     body?: string,
-    reportNeverSent = false,
+    sent = false,
   ): Promise<HttpAnswer> {
     try {
       return await transport.send({ method, url, headers, ...(body !== undefined ? { body } : {}) });
     } catch (e) {
-      const reason = e instanceof NoAnswer ? e.reason : String(e);
-      if (reportNeverSent && e instanceof NoAnswer && e.beforeSend) {
-        logger.warn('dLocal call never sent', { provider: DLOCAL, operation: op, reason });
-        throw new ProviderUnavailable(DLOCAL, op, reason, true);
-      }
-      throw unavailable(op, reason);
+      throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e), !sent && e instanceof NoAnswer && e.beforeSend);
     }
   }
 
@@ -102,13 +95,13 @@ export function dlocalClient(cfg: DlocalConfig, http?: ProviderHttp, now: () => 
   async function send(call: DlocalCall<z.ZodMiniType>, url: string, headers: () => Record<string, string>, body?: string) {
     let a: HttpAnswer;
     try {
-      // Only a call sent once can say it never left (a retried one may have left the first time).
-      a = await sendOnce(call.op, call.method, url, headers(), body, call.reportNeverSent === true && !call.retry);
+      a = await sendOnce(call.op, call.method, url, headers(), body);
     } catch (e) {
       if (!call.retry) throw e;
-      return sendOnce(call.op, call.method, url, headers(), body);
+      const firstLeft = !(e instanceof ProviderUnavailable && e.notSent);
+      return sendOnce(call.op, call.method, url, headers(), body, firstLeft);
     }
-    if (call.retry && (a.status >= 500 || a.status === 429)) a = await sendOnce(call.op, call.method, url, headers(), body);
+    if (call.retry && (a.status >= 500 || a.status === 429)) a = await sendOnce(call.op, call.method, url, headers(), body, true);
     return a;
   }
 

@@ -11,11 +11,16 @@ import type { DlocalConfig } from '../providers.config';
 import { paymentSchema, payoutSchema, refundSchema } from './dlocal.schemas';
 import { signatureValid } from './dlocal.signature';
 import { paymentIdOfOrderId, payoutIdOfExternalId, refundIdOfReference } from './dlocal.transformers';
+import { parseCardOrderId } from './dlocal.card-transformers';
 import { PIX_ORDER_ID } from './dlocal.pix-payin-schemas';
 import { paymentIdOfPixOrderId } from './dlocal.pix-payin-transformers';
 
-/** Our payment an order_id names: a local payment's (`dp`) or a PIX charge's (`dq`, with its attempt suffix). */
-const paymentOfOrder = (orderId: string) => paymentIdOfOrderId(orderId) ?? paymentIdOfPixOrderId(orderId);
+/**
+ * Our payment of an order_id: a local pay-in's (`dp`), a card attempt's (`dc`, `dc...a<n>`) or a PIX charge's (`dq`,
+ * `dq...a<n>`), else null.
+ */
+const paymentOfOrder = (orderId: string | undefined) =>
+  orderId ? (paymentIdOfOrderId(orderId) ?? parseCardOrderId(orderId)?.paymentId ?? paymentIdOfPixOrderId(orderId)) : null;
 
 export type Headers = RequestHeaders;
 
@@ -62,7 +67,7 @@ export function dlocalNotifications(cfg: Pick<DlocalConfig, 'x_login' | 'secret_
           item: {
             kind: 'refund',
             refundId: r.order_refund_id ? refundIdOfReference(r.order_refund_id) : null,
-            paymentId: r.order_id ? paymentOfOrder(r.order_id) : null,
+            paymentId: paymentOfOrder(r.order_id),
             providerRefundId: r.id,
             providerPaymentId: r.payment_id,
             claimed: r.status,
@@ -71,23 +76,27 @@ export function dlocalNotifications(cfg: Pick<DlocalConfig, 'x_login' | 'secret_
       }
       const p = z.safeParse(paymentSchema, body);
       if (!p.success) return null;
+      const orderId = p.data.order_id;
       // A PIX charge of ours (dlocal.pix-payins.ts): read back through the PIX rail, by the order_id as sent.
-      if (p.data.order_id && PIX_ORDER_ID.test(p.data.order_id))
+      if (orderId && PIX_ORDER_ID.test(orderId))
         return {
           item: {
             kind: 'pix',
-            reference: p.data.order_id,
-            paymentId: paymentIdOfPixOrderId(p.data.order_id),
+            reference: orderId,
+            paymentId: paymentIdOfPixOrderId(orderId),
             providerPaymentId: p.data.id,
             claimed: p.data.status,
           },
         };
+      // A card attempt's order (`dc`): read back by that attempt's order_id, applied only to the current attempt.
+      const card = orderId ? parseCardOrderId(orderId) : null;
       return {
         item: {
           kind: 'payment',
-          paymentId: p.data.order_id ? paymentIdOfOrderId(p.data.order_id) : null,
+          paymentId: paymentOfOrder(orderId),
           providerPaymentId: p.data.id,
           claimed: p.data.status,
+          ...(card && orderId ? { cardReference: orderId } : {}),
         },
       };
     },

@@ -24,6 +24,7 @@ import { recordPayoutFloatLow } from '../../../observability/provider-metrics';
 import type { DlocalConfig } from '../providers.config';
 import { SealedOrderError, secretSealer } from '../stp/stp.sealer';
 import { DLOCAL } from './dlocal.client';
+import { dlocalCards, type DlocalCardConnector } from './dlocal.cards';
 import { dlocalConnectors, type BankPayoutConnector, type DlocalConnectors } from './dlocal.connector';
 import type { DlocalNotifications } from './dlocal.notifications';
 import { dlocalPixNotifications, dlocalPixPayouts, type DlocalPixPayoutConnector } from './dlocal.pix-payouts';
@@ -100,13 +101,18 @@ export interface DlocalPayoutPorts extends DlocalPayoutPort {
   readonly pixNotifications: SignedPayoutNotifications;
 }
 
-/** dLocal's connectors with its payouts as the payout ports (null when the document has no payouts block). */
+/**
+ * dLocal's connectors with its payouts as the payout ports (null when the document has no payouts block) and its
+ * card payments (a card rail beside Adyen's, dlocal.cards.ts).
+ */
 export interface DlocalLive extends DlocalConnectors {
   readonly payoutPort: DlocalPayoutPorts | null;
+  readonly cards: DlocalCardConnector;
 }
 
 export function dlocalLive(cfg: DlocalConfig): DlocalLive {
   const c = dlocalConnectors(cfg);
+  const cards = dlocalCards(cfg, c.client);
   const payoutPort = c.payouts
     ? {
         ...dlocalPayoutPort(cfg, c.payouts, c.notifications),
@@ -114,7 +120,7 @@ export function dlocalLive(cfg: DlocalConfig): DlocalLive {
         pixNotifications: dlocalPixNotifications(c.notifications),
       }
     : null;
-  return { ...c, payoutPort };
+  return { ...c, payoutPort, cards };
 }
 
 export function dlocalPayoutPort(

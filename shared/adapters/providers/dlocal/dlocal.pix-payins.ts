@@ -80,7 +80,6 @@ export function dlocalPixPayIns(client: DlocalClient, now: () => Date = () => ne
       path: '/payments',
       schema: paymentSchema,
       body: b.body,
-      reportNeverSent: true,
     });
     if ('refused' in a) {
       if (a.refused.code === 5009) {
