@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../domain/errors';
 import { cardBrand, lastFour } from '../../domain/payments/card';
-import type { EndedAttempt, Payment, ProviderLink } from '../../domain/payments/payment';
+import type { Payment, ProviderLink } from '../../domain/payments/payment';
 import type { CardInput } from '../../domain/payments/payment.schemas';
 import type { CountryCode } from '../../domain/geo';
 import {
@@ -23,13 +23,12 @@ import {
   type HeldCardRequest,
   heldLocalPaths,
   type MerchantRouting,
-  ProviderRejected,
   ProviderUnavailable,
 } from '../providers';
 import { breakers, candidatesOf, classifyFailure, nextCandidate, recordAttempt, type AttemptResult, type PlannedAttempt } from '../routing';
-import { type Initiated, type InitiateRequest, recordNewPayment, transition } from '../payments';
-import { type PaymentDeps, WriteConflict } from '../ports';
-import { watchOf } from './attempt-watches';
+import { type Initiated, type InitiateRequest, recordNewPayment } from '../payments';
+import type { PaymentDeps } from '../ports';
+import { endAsBefore as endAttemptAsBefore, skippedAttempt, switchPaymentAttempt, unanswered as unansweredError } from './attempt-switch';
 import { applyCardOutcome, heldCardPaths } from './held-card';
 
 const KIND = 'card';
@@ -54,19 +53,8 @@ const shopperReferenceOf = (merchantId: string, email: string) =>
 /** A keyed retry repeats the call only while the provider's answer is unknown (no reference, no action kept). */
 const unansweredCard = (p: Payment) => p.status === 'processing' && !p.provider?.details.psp_reference && !p.provider?.details.action_url;
 
-const skippedAttempt = (provider: string, at: string): EndedAttempt => ({
-  provider,
-  outcome: 'skipped',
-  failure_code: 'provider_paused',
-  at,
-});
-
-const unanswered = (payment: Payment) =>
-  new AppError(
-    'PROVIDER_UNAVAILABLE',
-    `The card provider did not answer. Payment ${payment.payment_id} is processing; its outcome follows by webhook.`,
-    { paymentId: payment.payment_id },
-  );
+const unanswered = (payment: Payment) => unansweredError('card', payment);
+const providerOf = (c: PlannedAttempt<CardRail>) => ({ name: c.name, reference: c.rail.cards.provider.reference });
 
 /**
  * A live card payment: commit it `processing` at its first provider with that attempt's reference (the card
@@ -154,7 +142,10 @@ async function attemptCards(
         return applyCardOutcome(deps, timed(current, latencyMs), verdict.outcome, req.threeDsStatus, rail.cards.redirectsDirectly);
       const to = verdict.kind === 'next' ? next() : null;
       if (verdict.kind !== 'next' || !to) return endAsBefore(deps, current, e);
-      const switched = await switchTo(deps, current, candidates[to.index]!, to.skipped, { ...verdict, latencyMs });
+      const switched = await switchPaymentAttempt(deps, current, KIND, providerOf(candidates[to.index]!), to.skipped, {
+        ...verdict,
+        latencyMs,
+      });
       if (!switched) return (await deps.store.getPayment(current.payment_id)) ?? current;
       deps.attempts?.failedOver(name, KIND, verdict.failureCode);
       current = switched;
@@ -166,7 +157,7 @@ async function attemptCards(
     const to = outcome.kind === 'declined' && outcome.soft && !softUsed(current) ? next() : null;
     if (!to) return applyCardOutcome(deps, timed(current, latencyMs), outcome, req.threeDsStatus, rail.cards.redirectsDirectly);
     const verdict = { failureCode: SOFT_DECLINE, watched: false, latencyMs };
-    const switched = await switchTo(deps, current, candidates[to.index]!, to.skipped, verdict);
+    const switched = await switchPaymentAttempt(deps, current, KIND, providerOf(candidates[to.index]!), to.skipped, verdict);
     if (!switched) return (await deps.store.getPayment(current.payment_id)) ?? current;
     deps.attempts?.failedOver(name, KIND, SOFT_DECLINE);
     current = switched;
@@ -201,56 +192,10 @@ async function afterFailure(rail: CardRail, payment: Payment, e: unknown, hasNex
   }
 }
 
-/** The next attempt committed before its call (with the skipped ones and, when due, the watch of the one abandoned). */
-async function switchTo(
-  deps: PaymentDeps,
-  payment: Payment,
-  next: PlannedAttempt<CardRail>,
-  skipped: readonly string[],
-  verdict: { failureCode: string; watched: boolean; latencyMs: number },
-): Promise<Payment | null> {
-  const link = payment.provider as ProviderLink;
-  const attempt = (link.attempt ?? 1) + 1;
-  const at = deps.clock.now().toISOString();
-  const ended: EndedAttempt = {
-    provider: link.name,
-    outcome: 'failed',
-    failure_code: verdict.failureCode,
-    reference: link.reference,
-    attempt: link.attempt ?? 1,
-    at,
-    latency_ms: verdict.latencyMs,
-    ...(verdict.watched ? { watched: true } : {}),
-  };
-  const to: ProviderLink = {
-    name: next.name,
-    reference: next.rail.cards.provider.reference(payment.payment_id, attempt),
-    details: {},
-    attempt,
-  };
-  const endedAll = [ended, ...skipped.map((p) => skippedAttempt(p, at))];
-  const watch = verdict.watched ? watchOf(payment, link, KIND, at) : undefined;
-  try {
-    await deps.store.switchAttempt({ payment, ended: endedAll, next: to, watch, now: at });
-  } catch (e) {
-    if (e instanceof WriteConflict) return null;
-    throw e;
-  }
-  return { ...payment, provider: to, ended_attempts: [...(payment.ended_attempts ?? []), ...endedAll], updated_at: at };
-}
-
 /** The attempt ends as it did before routing: no answer (502, processing; the job resolves it) or refused (failed). */
-async function endAsBefore(deps: PaymentDeps, payment: Payment, e: unknown): Promise<never> {
-  if (e instanceof ProviderUnavailable) throw unanswered(payment);
-  if (e instanceof ProviderRejected) {
-    await transition(deps, payment, 'failed', {
-      failure_code: 'PROVIDER_REJECTED',
-      failure_message: `The card provider refused the payment (${e.code}).`,
-      expires_at: null,
-    });
-    throw new AppError('PROVIDER_REJECTED', `The card provider refused payment ${payment.payment_id} (${e.code}).`, {
-      paymentId: payment.payment_id,
-    });
-  }
-  throw e;
-}
+const endAsBefore = (deps: PaymentDeps, payment: Payment, e: unknown) =>
+  endAttemptAsBefore(deps, payment, e, {
+    provider: 'card',
+    refused: (code) => `The card provider refused the payment (${code}).`,
+    error: (code) => `The card provider refused payment ${payment.payment_id} (${code}).`,
+  });

@@ -7,18 +7,10 @@
 import { AppError } from '../../domain/errors';
 import type { Payment } from '../../domain/payments/payment';
 import { fromMinor } from '../../domain/money';
-import {
-  type Connectors,
-  type PixCharge,
-  type PixChargeState,
-  type PixRail,
-  pixRailOf,
-  ProviderRejected,
-  ProviderUnavailable,
-} from '../providers';
-import type { EndedAttempt, ProviderLink } from '../../domain/payments/payment';
+import { type Connectors, type PixCharge, type PixChargeState, type PixRail, pixRailOf, ProviderUnavailable } from '../providers';
+import type { ProviderLink } from '../../domain/payments/payment';
 import { breakers, candidatesOf, classifyFailure, nextCandidate, recordAttempt, type AttemptResult, type PlannedAttempt } from '../routing';
-import { watchOf } from './attempt-watches';
+import { endAsBefore as endAttemptAsBefore, skippedAttempt, switchPaymentAttempt, unanswered as unansweredError } from './attempt-switch';
 import { type Initiated, type InitiateRequest, recordNewPayment, transition } from '../payments';
 import { type PaymentDeps, WriteConflict } from '../ports';
 
@@ -86,19 +78,7 @@ export async function initiateHeldPix(deps: PaymentDeps, req: InitiateRequest, b
 }
 
 const KIND = 'pix';
-const skippedAttempt = (provider: string, at: string): EndedAttempt => ({
-  provider,
-  outcome: 'skipped',
-  failure_code: 'provider_paused',
-  at,
-});
-
-const unanswered = (payment: Payment) =>
-  new AppError(
-    'PROVIDER_UNAVAILABLE',
-    `The PIX provider did not answer. Payment ${payment.payment_id} is processing; its outcome follows by webhook.`,
-    { paymentId: payment.payment_id },
-  );
+const unanswered = (payment: Payment) => unansweredError('PIX', payment);
 
 /**
  * The payment's attempts from `index` on: each call's result on its provider's breaker; an attempt that certainly
@@ -134,7 +114,15 @@ async function attemptCharges(
       if (verdict.kind === 'found') return openHeldCharge(deps, current, verdict.charge);
       const next = verdict.kind === 'next' ? nextCandidate(candidates, i + 1, KIND, breakers, deps.clock.now().getTime(), true) : null;
       if (verdict.kind !== 'next' || !next) return endAsBefore(deps, current, e);
-      const switched = await switchTo(deps, current, candidates[next.index]!, next.skipped, { ...verdict, latencyMs });
+      const to = candidates[next.index]!;
+      const switched = await switchPaymentAttempt(
+        deps,
+        current,
+        KIND,
+        { name: to.name, reference: to.rail.charges.provider.reference },
+        next.skipped,
+        { ...verdict, latencyMs },
+      );
       if (!switched) return (await deps.store.getPayment(current.payment_id)) ?? current;
       deps.attempts?.failedOver(name, KIND, verdict.failureCode);
       current = switched;
@@ -169,59 +157,13 @@ async function afterFailure(rail: PixRail, reference: string, e: unknown, hasNex
   return { kind: 'end' };
 }
 
-/** The next attempt committed before its call (with the skipped ones and, when due, the watch of the one abandoned). */
-async function switchTo(
-  deps: PaymentDeps,
-  payment: Payment,
-  next: PlannedAttempt<PixRail>,
-  skipped: readonly string[],
-  verdict: { failureCode: string; watched: boolean; latencyMs: number },
-): Promise<Payment | null> {
-  const link = payment.provider as ProviderLink;
-  const attempt = (link.attempt ?? 1) + 1;
-  const at = deps.clock.now().toISOString();
-  const ended: EndedAttempt = {
-    provider: link.name,
-    outcome: 'failed',
-    failure_code: verdict.failureCode,
-    reference: link.reference,
-    attempt: link.attempt ?? 1,
-    at,
-    latency_ms: verdict.latencyMs,
-    ...(verdict.watched ? { watched: true } : {}),
-  };
-  const to: ProviderLink = {
-    name: next.name,
-    reference: next.rail.charges.provider.reference(payment.payment_id, attempt),
-    details: {},
-    attempt,
-  };
-  const endedAll = [ended, ...skipped.map((p) => skippedAttempt(p, at))];
-  const watch = verdict.watched ? watchOf(payment, link, KIND, at) : undefined;
-  try {
-    await deps.store.switchAttempt({ payment, ended: endedAll, next: to, watch, now: at });
-  } catch (e) {
-    if (e instanceof WriteConflict) return null;
-    throw e;
-  }
-  return { ...payment, provider: to, ended_attempts: [...(payment.ended_attempts ?? []), ...endedAll], updated_at: at };
-}
-
 /** The attempt ends as it did before routing: no answer (502, processing; the job reads it back) or refused (failed). */
-async function endAsBefore(deps: PaymentDeps, payment: Payment, e: unknown): Promise<never> {
-  if (e instanceof ProviderUnavailable) throw unanswered(payment);
-  if (e instanceof ProviderRejected) {
-    await transition(deps, payment, 'failed', {
-      failure_code: 'PROVIDER_REJECTED',
-      failure_message: `The PIX provider refused the charge (${e.code}).`,
-      expires_at: null,
-    });
-    throw new AppError('PROVIDER_REJECTED', `The PIX provider refused the charge for payment ${payment.payment_id} (${e.code}).`, {
-      paymentId: payment.payment_id,
-    });
-  }
-  throw e;
-}
+const endAsBefore = (deps: PaymentDeps, payment: Payment, e: unknown) =>
+  endAttemptAsBefore(deps, payment, e, {
+    provider: 'PIX',
+    refused: (code) => `The PIX provider refused the charge (${code}).`,
+    error: (code) => `The PIX provider refused the charge for payment ${payment.payment_id} (${code}).`,
+  });
 
 /** processing -> pending with the charge's code; whoever got there first (a racing read-back) wins, and is answered. */
 export async function openHeldCharge(deps: PaymentDeps, payment: Payment, charge: PixCharge): Promise<Payment> {

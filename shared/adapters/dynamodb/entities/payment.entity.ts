@@ -11,7 +11,7 @@ import {
 import type { Dispute } from '../../../domain/payments/dispute';
 import { firstReadBackAt } from '../../../domain/payments/read-back';
 import { envelope, indexKeys, REMOVE_FROM_WORK_INDEX, type EntityModel } from '../keys';
-import { putNew, statusMove } from './writes';
+import { putNew, statusMove, switchAttempt } from './writes';
 import { config } from '../../../config';
 import type { TaggedWrite } from '../transact';
 
@@ -62,27 +62,7 @@ export const paymentEntity = {
    * processing with the attempt read (a racing retry or read-back that moved it wins).
    */
   switchAttempt(tableName: string, p: Payment, ended: readonly EndedAttempt[], next: ProviderLink, now: string): TaggedWrite {
-    return {
-      entity: 'payment',
-      write: {
-        Update: {
-          TableName: tableName,
-          Key: key(p.payment_id),
-          UpdateExpression:
-            'SET #provider = :next, ended_attempts = list_append(if_not_exists(ended_attempts, :none), :ended), updated_at = :now',
-          ConditionExpression: '#status = :processing AND #provider.#reference = :ref',
-          ExpressionAttributeNames: { '#status': 'status', '#provider': 'provider', '#reference': 'reference' },
-          ExpressionAttributeValues: {
-            ':next': next,
-            ':ended': ended,
-            ':none': [],
-            ':now': now,
-            ':processing': 'processing',
-            ':ref': p.provider?.reference ?? '',
-          },
-        },
-      },
-    };
+    return switchAttempt('payment', tableName, key(p.payment_id), p.provider?.reference ?? '', ended, next, now);
   },
 
   /** An open payment closes with its session (cancelled or expired), only from a status the transition table allows. */

@@ -3,7 +3,7 @@ import { modeOf } from '../../../domain/access';
 import type { EndedAttempt } from '../../../domain/payments/payment';
 import { owedSettlementStep, type Payout, type PayoutStatus, type ReturnWatch } from '../../../domain/payouts/payout';
 import { envelope, hashShard, indexKeys, REMOVE_FROM_WORK_INDEX, setClause, type EntityModel } from '../keys';
-import { putNew, statusMove } from './writes';
+import { putNew, statusMove, switchAttempt } from './writes';
 import type { TaggedWrite } from '../transact';
 
 const model = { entity: 'payout', version: 1 } as const;
@@ -74,7 +74,6 @@ export const payoutEntity = {
       },
     };
   },
-  /** Provider details learned after the commit (e.g. its order id), conditional on the status read. */
   /** A failover: the next attempt's link, only while the payout is processing with the attempt read. */
   switchAttempt(
     tableName: string,
@@ -83,29 +82,10 @@ export const payoutEntity = {
     next: NonNullable<Payout['provider']>,
     now: string,
   ): TaggedWrite {
-    return {
-      entity: 'payout',
-      write: {
-        Update: {
-          TableName: tableName,
-          Key: key(p.payout_id),
-          UpdateExpression:
-            'SET #provider = :next, ended_attempts = list_append(if_not_exists(ended_attempts, :none), :ended), updated_at = :now',
-          ConditionExpression: '#status = :processing AND #provider.#reference = :ref',
-          ExpressionAttributeNames: { '#status': 'status', '#provider': 'provider', '#reference': 'reference' },
-          ExpressionAttributeValues: {
-            ':next': next,
-            ':ended': ended,
-            ':none': [],
-            ':now': now,
-            ':processing': 'processing',
-            ':ref': p.provider?.reference ?? '',
-          },
-        },
-      },
-    };
+    return switchAttempt('payout', tableName, key(p.payout_id), p.provider?.reference ?? '', ended, next, now);
   },
 
+  /** Provider details learned after the commit (e.g. its order id), conditional on the status read. */
   annotate(tableName: string, p: Payout, provider: NonNullable<Payout['provider']>, now: string): TaggedWrite {
     const { set, names, values } = setClause({ provider, updated_at: now });
     return {

@@ -36,3 +36,40 @@ export function statusMove(
     },
   };
 }
+
+/**
+ * A failover's write (routing, DESIGN.md 9.2): the item's current attempt (`provider`, as read) is appended to
+ * `ended_attempts` with any skipped after it and `next` takes its place, only while the item is still processing with
+ * the attempt's reference read (a racing writer that moved it wins).
+ */
+export function switchAttempt(
+  entity: EntityTag,
+  tableName: string,
+  key: { PK: string; SK: string },
+  readReference: string,
+  ended: readonly unknown[],
+  next: unknown,
+  now: string,
+): TaggedWrite {
+  return {
+    entity,
+    write: {
+      Update: {
+        TableName: tableName,
+        Key: key,
+        UpdateExpression:
+          'SET #provider = :next, ended_attempts = list_append(if_not_exists(ended_attempts, :none), :ended), updated_at = :now',
+        ConditionExpression: '#status = :processing AND #provider.#reference = :ref',
+        ExpressionAttributeNames: { '#status': 'status', '#provider': 'provider', '#reference': 'reference' },
+        ExpressionAttributeValues: {
+          ':next': next,
+          ':ended': ended,
+          ':none': [],
+          ':now': now,
+          ':processing': 'processing',
+          ':ref': readReference,
+        },
+      },
+    },
+  };
+}
