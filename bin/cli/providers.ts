@@ -21,6 +21,7 @@ import { stpConnectors } from '../../shared/adapters/providers/stp/stp.connector
 import { stpSigner } from '../../shared/adapters/providers/stp/stp.signer';
 import type { CliIo } from './io';
 import { LIVE_METHODS, servedWallets } from '../../shared/adapters/providers/dlocal/dlocal.transformers';
+import { PIX_METHOD_ID } from '../../shared/adapters/providers/dlocal/dlocal.pix-payin-schemas';
 import type { CountryCode } from '../../shared/domain/geo';
 import type { WalletChoice } from '../../shared/domain/payments/methods';
 
@@ -135,7 +136,7 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
 }
 
 /**
- * Each payment_method_id we would send (LIVE_METHODS, the served wallets) against the account's own method list
+ * Each payment_method_id we would send (LIVE_METHODS, the served wallets, Pix) against the account's own method list
  * (dLocal's GET /payments-methods?country=): an id the account does not list would make every such payment fail, so
  * it fails the check, naming the method code and what dLocal lists instead.
  */
@@ -149,6 +150,8 @@ async function checkDlocalMethods(
     const ids = m.wallets ? servedWallets(m, wallets).map((w) => m.wallets![w]) : [m.paymentMethodId];
     for (const id of ids) byCountry.set(m.country, [...(byCountry.get(m.country) ?? []), { code, id, flow: m.flow }]);
   }
+  // PIX pay-ins (svc-mt-1), a PIX rail of dLocal's beside the API Pix PSPs (dlocal.pix-payins.ts): Pix, DIRECT.
+  byCountry.set('BRA', [...(byCountry.get('BRA') ?? []), { code: 'svc-mt-1', id: PIX_METHOD_ID, flow: 'DIRECT' }]);
   let failures = 0;
   for (const [country, ours] of byCountry) {
     const listed = await payments.listMethods(country);

@@ -164,8 +164,9 @@ describe('dLocal’s new live rows', () => {
   it('Brazil’s wallets by name (svc-mt-9): PicPay sent as chosen; none named, the first served; NuPay, not served, a 400', async () => {
     const before = await balance('BRL');
     const first = await session({ amount: 120, currency: 'BRL', country: 'BRA' });
-    // The session offers the wallets the account serves, in its order.
+    // The session offers the wallets the account serves, in its order (and PIX, through dLocal's PIX rail).
     expect((await enabled(first)).map((m) => [m.id, m.method_code, m.wallets])).toEqual([
+      ['pix', 'svc-mt-1', undefined],
       ['bank_transfer', 'svc-mt-7', undefined],
       ['wallet', 'svc-mt-9', ['mercado_pago', 'picpay']],
     ]);

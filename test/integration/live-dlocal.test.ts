@@ -96,8 +96,9 @@ describe('live local pay-ins through dLocal', () => {
     // Argentina's bank transfer is dLocal's IO; dLocal's Ecuadorian bank transfer (svc-mt-26) is not read as served.
     expect(await codes('ARG')).toEqual(['svc-mt-25']);
     expect(await codes('ECU')).toEqual([]);
-    // Brazil: Pix via Open Finance (svc-mt-7) and the wallets (svc-mt-9); no binance_pay block, so no crypto (svc-mt-4).
-    expect(await codes('BRA')).toEqual(['svc-mt-7', 'svc-mt-9']);
+    // Brazil: Pix through dLocal (svc-mt-1, its PIX rail), Pix via Open Finance (svc-mt-7) and the wallets (svc-mt-9);
+    // no binance_pay block, so no crypto (svc-mt-4).
+    expect(await codes('BRA')).toEqual(['svc-mt-1', 'svc-mt-7', 'svc-mt-9']);
   });
 
   it('PSE in Colombia (pse, svc-mt-14): offered by the live session, created at dLocal as PC by redirect, recorded as pse', async () => {

@@ -49,10 +49,14 @@ export function assembleLiveProviders(
   binancePay: BinancePayConnectors | null = null,
   routing?: Routing,
 ): LiveProviders {
-  // Live PIX pay-ins: every PSP that serves them, in the document's fixed order (api_pix, then efi).
-  const pixRails: PixRail[] = [apiPix, efi?.payIns ?? null].flatMap((p) =>
-    p ? [{ charges: p.pix as PixRail['charges'], refunds: p.pixRefunds, callbacks: p.pixCallbacks }] : [],
-  );
+  // Live PIX pay-ins: every PSP that serves them, in the document's fixed order (api_pix, then efi, then dLocal's Pix:
+  // last, so a stage that has an API Pix PSP keeps it first when no routing rule applies).
+  const pixRails: PixRail[] = [
+    ...[apiPix, efi?.payIns ?? null].flatMap((p) =>
+      p ? [{ charges: p.pix as PixRail['charges'], refunds: p.pixRefunds, callbacks: p.pixCallbacks }] : [],
+    ),
+    ...(dlocal ? [dlocal.pix] : []),
+  ];
   // Live cards: every provider that serves them, in the document's fixed order (adyen, then dlocal). dLocal's serves
   // only the payments a routing rule sends to it (never the default card provider: a stage that configures dLocal
   // for its local methods does not start taking cards through it); its notifications come to its payments route.

@@ -125,6 +125,18 @@ export type LocalNotification =
       readonly providerRefundId: string;
       readonly providerPaymentId: string;
       readonly claimed: string;
+    }
+  /**
+   * A PIX charge the provider holds as one of its PIX rail's (pix.ts), named by our reference for the attempt: read
+   * back through that rail and applied as PIX (pix-reconcile.ts), only for a payment held there under that reference.
+   */
+  | {
+      readonly kind: 'pix';
+      readonly reference: string;
+      /** Our payment the reference names, or null when it is not one of ours. */
+      readonly paymentId: string | null;
+      readonly providerPaymentId: string;
+      readonly claimed: string;
     };
 
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;

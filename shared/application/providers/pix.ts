@@ -17,6 +17,10 @@ export interface PixChargeRequest {
   /** The payer, when the customer's document is known (a live charge then names its debtor). */
   readonly debtor?: { readonly document: string; readonly name: string };
   readonly description?: string | null;
+  /** The payer's e-mail (a provider that asks for it with the payer: an aggregator). */
+  readonly payerEmail?: string;
+  /** Our public API's root: a provider that posts its notifications to a URL given with each charge appends its route. */
+  readonly callbackBaseUrl?: string;
 }
 
 export interface PixCharge {
@@ -35,6 +39,8 @@ export interface ReceivedPix {
   readonly refunds: readonly ProviderRefundState[];
   /** Returns made for fraud (MED) that reached the payer, by the provider's id: never a refund of ours. */
   readonly fraudReturns: readonly PixFraudReturn[];
+  /** The provider's id of the payment that received it, for a provider that refunds by that id (an aggregator). */
+  readonly providerPaymentId?: string;
 }
 
 export interface PixFraudReturn {
@@ -56,6 +62,11 @@ export interface PixConnector {
    * (known before the call, so the intent is committed with it). The sandbox has none.
    */
   readonly provider?: { readonly name: string; reference(paymentId: string, attempt?: number): string };
+  /**
+   * The PSP takes no expiry with the charge (an aggregator sets its own): the reconciliation removes it at the
+   * payment's own expiry, or at the PSP's when that comes first. Absent: the PSP's expiry (the one we asked for).
+   */
+  readonly expiresWithPayment?: boolean;
   createCharge(req: PixChargeRequest): Promise<PixCharge>;
   /** Live providers: reads the charge back. */
   getCharge?(reference: string): Promise<PixChargeState>;

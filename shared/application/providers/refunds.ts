@@ -7,13 +7,28 @@ export type ProviderRefundState =
   | { readonly refundId: string; readonly kind: 'succeeded'; readonly at: string }
   | { readonly refundId: string; readonly kind: 'failed'; readonly reason: string };
 
-/** Live refunds of a received Pix (its end-to-end id), idempotent by our refund id. */
+/** Live refunds of a received Pix (its end-to-end id), by our refund id. */
 export interface PixRefundConnector {
   /** The connector's name and the provider-side id of a refund, derived from our refund id. */
   readonly provider: { readonly name: string; reference(refundId: string): string };
-  send(req: { endToEndId: string; refundId: string; amountMinor: number; description?: string }): Promise<ProviderRefundState>;
+  /**
+   * false: the provider takes no idempotency key on a send (an aggregator's refunds), so a send whose answer was lost
+   * must be found by reading it back, never sent again: one sender at a time, reading back under its claim, and a
+   * notification's settlement only reads. Absent or true: a send repeated with our refund id is the same refund.
+   */
+  readonly repeatable?: boolean;
+  send(req: {
+    endToEndId: string;
+    refundId: string;
+    amountMinor: number;
+    description?: string;
+    /** The provider's id of the payment the Pix paid, when the charge's opening kept it (a provider that refunds by it). */
+    providerPaymentId?: string;
+    /** Our public API's root, for a provider that reports the refund's final state to a URL given with it. */
+    callbackBaseUrl?: string;
+  }): Promise<ProviderRefundState>;
   /** null: the provider has no such refund (it was never sent). */
-  get(req: { endToEndId: string; refundId: string }): Promise<ProviderRefundState | null>;
+  get(req: { endToEndId: string; refundId: string; providerPaymentId?: string }): Promise<ProviderRefundState | null>;
 }
 
 /**

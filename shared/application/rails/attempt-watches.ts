@@ -121,14 +121,15 @@ async function refundLatePix(
   pix: ReceivedPix,
 ): Promise<boolean> {
   const refundId = lateRefundId(w.reference, pix.endToEndId);
-  const known = await refunds.get({ endToEndId: pix.endToEndId, refundId });
+  const ids = { endToEndId: pix.endToEndId, refundId, ...(pix.providerPaymentId ? { providerPaymentId: pix.providerPaymentId } : {}) };
+  const known = await refunds.get(ids);
   if (known?.kind === 'succeeded') return true;
   if (known?.kind === 'pending') return false;
   const sent = await refunds.send({
-    endToEndId: pix.endToEndId,
-    refundId,
+    ...ids,
     amountMinor: pix.amountMinor,
     description: `Returned: payment ${w.payment_id} was paid through another provider`,
+    callbackBaseUrl: deps.baseUrl(),
   });
   deps.attempts?.lateSuccess(w.provider, w.kind, 'refunded');
   return sent.kind === 'succeeded';

@@ -32,6 +32,7 @@ export function chargeRequest(payment: Payment, req: Pick<InitiateRequest, 'merc
     expiresAt: payment.expires_at ?? payment.created_at,
     debtor: debtorOf(req),
     description: payment.description,
+    payerEmail: req.customer.email,
   };
 }
 
@@ -102,7 +103,11 @@ async function attemptCharges(
     };
     let charge: PixCharge;
     try {
-      charge = await rail.charges.createCharge({ ...chargeRequest(current, req), reference: link.reference });
+      charge = await rail.charges.createCharge({
+        ...chargeRequest(current, req),
+        reference: link.reference,
+        callbackBaseUrl: deps.baseUrl(),
+      });
     } catch (e) {
       const latencyMs = observe(e instanceof ProviderUnavailable ? 'no_answer' : 'rejected');
       const verdict = await afterFailure(rail, link.reference, e, i + 1 < candidates.length);

@@ -3,7 +3,8 @@
  * is read (a forged one is UNAUTHORIZED and moves nothing); a verified one only names the payment, which is then
  * read back from the provider and applied (held-local.ts): the status the body claims is never taken, so a
  * duplicate or an out-of-order copy changes nothing, and a different amount is recorded and alarmed, not settled.
- * A refund's notification settles the payment's pending refunds the same way, each read back first.
+ * A refund's notification settles the payment's pending refunds the same way, each read back first. A notification
+ * naming one of the provider's PIX charges (its PIX rail's reference) is read back and applied as PIX.
  */
 import { AppError } from '../../domain/errors';
 import { awaitsProvider, type Payment } from '../../domain/payments/payment';
@@ -20,6 +21,7 @@ import type { PaymentDeps } from '../ports';
 import { applyCardNotice } from './held-card';
 import { reconcileHeldLocal } from './held-local';
 import type { HeldOutcome } from './held-types';
+import { receivePixNotification } from './pix-reconcile';
 
 /**
  * What one notification did: a held outcome of its read-back, or why it moved nothing. `late`: the provider holds
@@ -70,12 +72,15 @@ export async function receiveLocalNotification(
   if (!parsed) throw new AppError('VALIDATION_ERROR', "The body is not the provider's notification shape.");
   const n = parsed.item;
   if (n.kind === 'refund') return { outcome: await refundNotification(deps, local.provider.name, n), claimed: n.claimed };
-  const payment = n.paymentId ? await deps.store.getPayment(n.paymentId) : null;
-  // A card attempt's order (a card rail of the same provider): read back by that attempt's reference.
-  const card = n.cardReference && payment?.payment_method === 'card' ? cardRailOf(connectors, provider) : null;
-  if (!payment || !payment.livemode || (!card && payment.provider?.name !== local.provider.name))
-    return { outcome: 'unknown', claimed: n.claimed };
   try {
+    // A PIX charge the provider holds as one of its PIX rail's: read back and applied as PIX (pix-reconcile.ts).
+    if (n.kind === 'pix')
+      return { outcome: await receivePixNotification(deps, local.provider.name, n, deps.clock.now()), claimed: n.claimed };
+    const payment = n.paymentId ? await deps.store.getPayment(n.paymentId) : null;
+    // A card attempt's order (a card rail of the same provider): read back by that attempt's reference.
+    const card = n.cardReference && payment?.payment_method === 'card' ? cardRailOf(connectors, provider) : null;
+    if (!payment || !payment.livemode || (!card && payment.provider?.name !== local.provider.name))
+      return { outcome: 'unknown', claimed: n.claimed };
     if (card) return { outcome: await applyCardNotice(deps, card, payment, n.cardReference as string), claimed: n.claimed };
     if (!awaitsProvider(payment)) return { outcome: await closedOutcome(local, payment), claimed: n.claimed };
     return { outcome: await reconcileHeldLocal(deps, local, payment.payment_id, deps.clock.now()), claimed: n.claimed };

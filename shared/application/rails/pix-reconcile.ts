@@ -46,7 +46,15 @@ export async function applyChargeState(
           paid_at: m.pix.paidAt,
           expires_at: null,
           ...(state.kind === 'paid' && !payment.artefact ? { artefact: { pix_code: state.charge.pixCode, txid: state.charge.txid } } : {}),
-          provider: { ...payment.provider!, details: { ...payment.provider!.details, end_to_end_id: m.pix.endToEndId } },
+          provider: {
+            ...payment.provider!,
+            details: {
+              ...payment.provider!.details,
+              end_to_end_id: m.pix.endToEndId,
+              // A provider that refunds by its own payment id: kept even when the charge's opening answer was lost.
+              ...(m.pix.providerPaymentId ? { provider_payment_id: m.pix.providerPaymentId } : {}),
+            },
+          },
         });
         // Paid and already returned for fraud (MED) before we settled: the dispute follows at once.
         if (m.pix.fraudReturns.length > 0) await applyPixFraudReturns(deps, await fresh(deps, payment), m.pix);
@@ -74,7 +82,10 @@ export async function applyChargeState(
       return 'expired';
     }
     case 'open': {
-      if (Date.parse(state.expiresAt) <= now.getTime() || sessionClosed) {
+      // A PSP that takes no expiry with the charge removes it at the payment's own expiry, or its own if earlier.
+      const own = pix.expiresWithPayment && payment.expires_at ? Date.parse(payment.expires_at) : Infinity;
+      const due = Math.min(Date.parse(state.expiresAt), own);
+      if (due <= now.getTime() || sessionClosed) {
         if (!pix.removeCharge) return 'waiting';
         const after = await pix.removeCharge(payment.provider!.reference);
         return after.kind === 'open' ? 'waiting' : applyChargeState(deps, pix, payment, after, now, opts);
@@ -82,10 +93,7 @@ export async function applyChargeState(
       const current = payment.status === 'processing' ? await openHeldCharge(deps, payment, state.charge) : payment;
       if (awaitsProvider(current)) {
         // Young charges sooner (the shopper is on the page), then the interval; never later than just past expiry.
-        const next = Math.min(
-          Date.parse(state.expiresAt) + 5_000,
-          Date.parse(nextReadBackAt(current.created_at, now, checkIntervalSeconds)),
-        );
+        const next = Math.min(due + 5_000, Date.parse(nextReadBackAt(current.created_at, now, checkIntervalSeconds)));
         await deps.store.touchPayment({ payment: current, patch: {}, nextCheckAt: new Date(next).toISOString(), now: at });
       }
       return payment.status === 'processing' ? 'opened' : 'waiting';
@@ -211,4 +219,37 @@ export async function receivePixCallback(
     }
   }
   return result;
+}
+
+/** What a provider's notification naming one of our PIX charges did. */
+export type PixNotificationOutcome = HeldOutcome | 'unknown' | 'duplicate' | 'late';
+
+/**
+ * A provider's signed notification (verified by the caller) naming a PIX charge by our reference: a PSP that posts
+ * its payments to one route of ours instead of an API Pix callback (an aggregator). The payment must be a live PIX
+ * payment held by that provider under that exact reference (an abandoned attempt's reference is unknown here: its
+ * watch reads it back); then it is read back through the provider's PIX rail and applied as every PIX read-back is,
+ * nothing taken from the notification. A payment closed here is a duplicate, unless the provider holds it paid
+ * (`late`: money collected and not settled, which the caller alarms).
+ */
+export async function receivePixNotification(
+  deps: PaymentDeps,
+  provider: string,
+  n: { readonly reference: string; readonly paymentId: string | null },
+  now: Date,
+): Promise<PixNotificationOutcome> {
+  const pix = pixRailOf(await deps.connectors.forMode(true), provider)?.charges;
+  const payment = n.paymentId ? await deps.store.getPayment(n.paymentId) : null;
+  if (
+    !pix?.getCharge ||
+    !payment?.livemode ||
+    payment.payment_method !== 'pix' ||
+    payment.provider?.name !== provider ||
+    payment.provider.reference !== n.reference
+  )
+    return 'unknown';
+  if (awaitsProvider(payment)) return reconcileOne(deps, pix, payment.payment_id, now);
+  if (payment.status === 'success' || payment.status === 'refunded') return 'duplicate';
+  const state = await pix.getCharge(n.reference);
+  return (state.kind === 'paid' || state.kind === 'removed') && state.received.length > 0 ? 'late' : 'duplicate';
 }

@@ -38,34 +38,27 @@ export interface LiveRefundRoute {
 const SEND_LEASE_SECONDS = 60;
 
 /**
- * Refunds by the provider's id of the payment (a local aggregator's, dLocal's), our refund read back first (a send
- * whose answer was lost is never sent again); a definite no fails the refund. Their notifications come to the
- * provider's payment notifications route.
+ * The route of a provider whose refund send is not idempotent: one sender at a time, and it reads back under its
+ * claim, so a settlement delivered twice at once, or one that read back before another's send ended, never sends the
+ * refund twice. The claim ends with the send; one whose sender died mid-send is taken again after the lease. A
+ * notification's settlement only reads (`known`). The provider's definite no fails the refund.
  */
-function readBackRoute(deps: PaymentDeps, payment: Payment, refunds: LocalRefundConnector, providerPaymentId: string): LiveRefundRoute {
-  const known = (refund: Refund) => refunds.get({ providerPaymentId, refundId: refund.refund_id });
+function exclusiveSend(
+  deps: PaymentDeps,
+  provider: LiveRefundRoute['provider'],
+  known: (refund: Refund) => Promise<ProviderRefundState | null>,
+  send: (refund: Refund) => Promise<ProviderRefundState>,
+): LiveRefundRoute {
   return {
-    provider: refunds.provider,
+    provider,
     known,
     async state(refund) {
-      // One sender at a time, and it reads back under its claim: a settlement delivered twice at once, or one
-      // that read back before another's send ended, never POSTs the refund twice. The claim ends with the send;
-      // one whose sender died mid-send is taken again after the lease.
       const claimedAt = deps.clock.now().toISOString();
       if (!(await deps.refunds.claimSend(refund.refund_id, claimedAt, SEND_LEASE_SECONDS))) {
         return (await known(refund)) ?? { refundId: refund.refund_id, kind: 'pending' };
       }
       try {
-        const held = await known(refund);
-        if (held) return held;
-        return await refunds.send({
-          providerPaymentId,
-          refundId: refund.refund_id,
-          amountMinor: refund.amount_minor,
-          currency: refund.currency,
-          paymentAmountMinor: payment.amount_minor,
-          notificationUrl: `${deps.baseUrl()}${heldLocalPaths(refunds.provider.name, payment.payment_id).notifications}`,
-        });
+        return (await known(refund)) ?? (await send(refund));
       } catch (e) {
         if (e instanceof ProviderRejected) return { refundId: refund.refund_id, kind: 'failed', reason: e.code };
         throw e;
@@ -74,6 +67,28 @@ function readBackRoute(deps: PaymentDeps, payment: Payment, refunds: LocalRefund
       }
     },
   };
+}
+
+/**
+ * Refunds by the provider's id of the payment (a local aggregator's, dLocal's), our refund read back first (a send
+ * whose answer was lost is never sent again); a definite no fails the refund. Their notifications come to the
+ * provider's payment notifications route.
+ */
+function readBackRoute(deps: PaymentDeps, payment: Payment, refunds: LocalRefundConnector, providerPaymentId: string): LiveRefundRoute {
+  return exclusiveSend(
+    deps,
+    refunds.provider,
+    (refund) => refunds.get({ providerPaymentId, refundId: refund.refund_id }),
+    (refund) =>
+      refunds.send({
+        providerPaymentId,
+        refundId: refund.refund_id,
+        amountMinor: refund.amount_minor,
+        currency: refund.currency,
+        paymentAmountMinor: payment.amount_minor,
+        notificationUrl: `${deps.baseUrl()}${heldLocalPaths(refunds.provider.name, payment.payment_id).notifications}`,
+      }),
+  );
 }
 
 /**
@@ -108,24 +123,28 @@ const refundRoutes: ReadonlyArray<(c: Connectors, payment: Payment, deps: Paymen
     };
   },
   // A received Pix: a devolução of its end-to-end id, read back first (it may have been sent before a crash).
-  (c, payment) => {
+  (c, payment, deps) => {
     // The PSP that holds the payment (its attempt that succeeded) returns it.
     const refunds = pixRailOf(c, payment.provider?.name)?.refunds;
     const endToEndId = payment.provider?.details.end_to_end_id;
     if (payment.payment_method !== 'pix' || !refunds || payment.provider?.name !== refunds.provider.name || !endToEndId) return null;
+    // A PSP that refunds by its own payment id (an aggregator) kept it when the charge opened.
+    const providerPaymentId = payment.provider.details.provider_payment_id;
+    const ids = (refund: Refund) => ({ endToEndId, refundId: refund.refund_id, ...(providerPaymentId ? { providerPaymentId } : {}) });
+    const known = (refund: Refund) => refunds.get(ids(refund));
+    const send = (refund: Refund) =>
+      refunds.send({
+        ...ids(refund),
+        amountMinor: refund.amount_minor,
+        description: `Refund ${refund.refund_id}`,
+        callbackBaseUrl: deps.baseUrl(),
+      });
+    // A send that is not idempotent: one sender at a time, reading back under its claim (exclusiveSend).
+    if (refunds.repeatable === false) return exclusiveSend(deps, refunds.provider, known, send);
     return {
       provider: refunds.provider,
       async state(refund) {
-        const known = await refunds.get({ endToEndId, refundId: refund.refund_id });
-        return (
-          known ??
-          (await refunds.send({
-            endToEndId,
-            refundId: refund.refund_id,
-            amountMinor: refund.amount_minor,
-            description: `Refund ${refund.refund_id}`,
-          }))
-        );
+        return (await known(refund)) ?? (await send(refund));
       },
     };
   },

@@ -67,6 +67,29 @@ export function emvText(s: string, max: number): string {
 
 const GUI = 'br.gov.bcb.pix';
 
+/**
+ * Whether a payload is a Pix BR Code a payer's bank app can pay (what a provider answers as the copy-and-paste code):
+ * an EMV merchant-presented payload opening with the payload format indicator (00 02 01), a merchant account template
+ * (26 to 51) carrying the Pix GUI, BRL (53 = 986), BR (58), and a CRC16 (63) that matches. A ticket number, an
+ * image, a URL or another scheme's QR is not.
+ */
+export function isPixBrCode(code: string): boolean {
+  if (!code.startsWith('000201') || !isValidBrCodeCrc(code)) return false;
+  const tlv = (s: string): Record<string, string> | null => {
+    try {
+      return parseEmv(s);
+    } catch {
+      return null;
+    }
+  };
+  const top = tlv(code);
+  if (!top || top['53'] !== '986' || top['58'] !== 'BR') return false;
+  return Object.entries(top).some(([id, value]) => {
+    const n = Number(id);
+    return n >= 26 && n <= 51 && tlv(value)?.['00']?.toLowerCase() === GUI;
+  });
+}
+
 export function buildPixBrCode(input: PixBrCodeInput): string {
   const key = input.pixKey.trim();
   if (key === '' || key.length > 77 || /[^\x21-\x7e]/.test(key)) throw new RangeError('pixKey must be 1-77 printable characters');

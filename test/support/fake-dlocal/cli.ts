@@ -5,7 +5,7 @@
  * Notifications go where each payment, refund or payout asked (its notification_url), signed as dLocal signs them.
  * A plain-HTTP control API on 127.0.0.1:
  *   GET  /payments | /payouts      every payment (order_id, id, status, method, amount; a Bre-B QR's qr_code and
- *                                  qr_expires) / payout (external_id, ...)
+ *                                  qr_expires; an open Pix's pix_code) / payout (external_id, ...)
  *   POST /status                   {"order_id": "dp...", "status": "PAID" | "REJECTED" | "CANCELLED" | "EXPIRED",
  *                                   "status_code": "302", "notify": true, "sign": "forged",
  *                                   "paid_amount": 99.5 (dLocal reports another amount than asked)}
@@ -31,7 +31,8 @@
  *   POST /token-lifetime           {"seconds": 30}
  *   GET  /violations               requests off our schemas or unsigned
  * Every method the fake knows (state.ts FAKE_METHODS: Peru EF IO YP BC, Colombia PC QP EY BQ, Chile WP SP,
- * Argentina IO, Brazil OF MP PP NU) is paid, rejected or expired with POST /status; a REDIRECT one also from its
+ * Argentina IO, Brazil OF MP PP NU PQ) is paid, rejected or expired with POST /status (a Pix, PQ with its `dq...`
+ * order_id, as the payer's bank app would; "notify": true posts its notification); a REDIRECT one also from its
  * redirect_url's page (Pay / Reject), a Bre-B QR (BQ, DIRECT) only with /status, as the shopper's bank app would.
  * A payout, bank or Brazilian PIX (GET /payouts lists both), is paid, rejected or held with POST /payout-status.
  * until SIGINT or SIGTERM.
@@ -88,6 +89,7 @@ const control = controlServer(async ({ method, path, body }, reply) => {
         const p = dlocal.payment(orderId);
         if (!p) return [];
         const qr = p.request.payment_method_id === 'BQ' && p.status === 'PENDING' ? dlocal.qrOf(orderId) : null;
+        const pixCode = p.request.payment_method_id === 'PQ' ? dlocal.pixPayIns.code(orderId) : null;
         return [
           {
             order_id: orderId,
@@ -96,6 +98,7 @@ const control = controlServer(async ({ method, path, body }, reply) => {
             method: p.request.payment_method_id,
             amount: p.request.amount,
             ...(qr ? { qr_code: qr.qr_code, qr_expires: qr.expiration_date } : {}),
+            ...(pixCode ? { pix_code: pixCode } : {}),
           },
         ];
       }),

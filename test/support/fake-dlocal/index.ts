@@ -7,9 +7,9 @@
  * bearer tokens that expire, each payouts call with X-Date (ISO 8601 UTC) and X-Version 3.0 beside its token
  * (docs.dlocal.com/reference/security-payouts-v3). Bodies are checked against our schemas (state.ts); a second
  * create with one order_id is dLocal's 5009 "duplicated", one external_id payouts v3's 5011. It signs notifications
- * as dLocal signs them (or forges them), sends them twice, out of order or not at all, and fails on demand (a status,
- * a hang, a lost answer).
- * Brazilian PIX payouts (country BR) and refused connections are pix-payouts.ts's. A
+ * as dLocal signs them (or forges them), sends them twice, out of order or not at all, and fails on demand (a
+ * status, a hang, a lost answer). Brazilian PIX payouts (country BR) and refused connections are pix-payouts.ts's;
+ * Brazilian Pix pay-ins (PQ, DIRECT, with their BR Code and cancel) pix-payins.ts's. A
  * REDIRECT payment's redirect_url is a payer page of its own (Pay or Reject, then back to the callback_url); a Bre-B
  * (BQ, DIRECT) payment answers its QR in the ticket (`qr_code`, `expiration_date`) and is paid with setStatus. Each
  * payment_method_id is checked against its country, currency and flows (state.ts FAKE_METHODS); GET
@@ -37,6 +37,7 @@ import {
   type PaymentScript,
 } from './state';
 import { FakePixPayouts, isPixPayoutBody, type PixRefusal } from './pix-payouts';
+import { FakePixPayIns } from './pix-payins';
 
 export type { FakeDlocalOp, FakeRefund, Fault, PaymentScript } from './state';
 export { FAKE_CARDS, type FakeCardPayment } from './cards';
@@ -99,6 +100,8 @@ export interface FakeDlocal {
   signedNotificationHeaders(body: string, sign?: Signing): Record<string, string>;
   /** Card payments (cards.ts); every connection refused (`reset` before a byte, `closed` listener) until null. */
   readonly cards: FakeCards;
+  /** Brazilian Pix pay-ins (pix-payins.ts): their BR Code, and paid, rejected or expired on demand (notified). */
+  readonly pixPayIns: FakePixPayIns;
   refuseConnections(mode: 'reset' | 'closed' | null): Promise<void>;
   close(): Promise<void>;
 }
@@ -134,6 +137,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
   const state = new DlocalState(() => origin, clientId, clientSecret);
   const cards = new FakeCards(state, () => origin, { xLogin, secretKey }, post);
   const pix = new FakePixPayouts(state);
+  const pixIn = new FakePixPayIns(state, () => origin, post);
   /** Methods the account does not have (`COUNTRY:ID`): left out of GET /payments-methods. */
   const withheldMethods = new Set<string>();
   const requests: Array<{ method: string; path: string; body: unknown; headers: IncomingMessage['headers']; at: number }> = [];
@@ -210,7 +214,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       }
       return [200, methodList(country, withheldMethods)];
     }
-    const card = cards.route(op, path, body);
+    const card = pixIn.route(op, path, body) ?? cards.route(op, path, body);
     if (card) return card;
     const last = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
     switch (op) {
@@ -402,6 +406,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     },
     signedNotificationHeaders,
     cards,
+    pixPayIns: pixIn,
     refuseConnections,
     async close() {
       for (const res of hung) res.destroy();

@@ -17,6 +17,7 @@ import {
   type PayoutStatus,
 } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
 import type { PixPayoutRequest } from '../../../shared/adapters/providers/dlocal/dlocal.pix-schemas';
+import type { PixPayinRequest } from '../../../shared/adapters/providers/dlocal/dlocal.pix-payin-schemas';
 
 export type FakeDlocalOp =
   'payments' | 'secure_payments' | 'payment' | 'order' | 'cancel' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout' | 'methods';
@@ -30,7 +31,8 @@ export type PaymentScript = { status: 'REJECTED'; statusCode: string } | { refus
 
 export interface FakePayment {
   readonly id: string;
-  readonly request: CreatePaymentRequest;
+  /** A local payment's request, or a Brazilian Pix pay-in's (pix-payins.ts). */
+  readonly request: CreatePaymentRequest | PixPayinRequest;
   status: PaymentStatus;
   statusCode: string;
   readonly createdDate: string;
@@ -114,7 +116,7 @@ interface FakeMethod {
   readonly currency: string;
   readonly type: 'TICKET' | 'BANK_TRANSFER' | 'WALLET';
   readonly flows: ReadonlyArray<'DIRECT' | 'REDIRECT'>;
-  readonly direct?: 'ticket' | 'qr';
+  readonly direct?: 'ticket' | 'qr' | 'pix';
 }
 export const FAKE_METHODS: Readonly<Record<string, FakeMethod>> = {
   'PE:EF': { currency: 'PEN', type: 'TICKET', flows: ['DIRECT', 'REDIRECT'], direct: 'ticket' },
@@ -132,6 +134,8 @@ export const FAKE_METHODS: Readonly<Record<string, FakeMethod>> = {
   'BR:MP': { currency: 'BRL', type: 'WALLET', flows: ['REDIRECT'] },
   'BR:PP': { currency: 'BRL', type: 'WALLET', flows: ['REDIRECT'] },
   'BR:NU': { currency: 'BRL', type: 'WALLET', flows: ['REDIRECT'] },
+  // Pix (docs/pix-payments): a DIRECT answer's ticket carries the BR Code (pix-payins.ts).
+  'BR:PQ': { currency: 'BRL', type: 'TICKET', flows: ['DIRECT', 'REDIRECT'], direct: 'pix' },
 };
 
 /**
@@ -156,7 +160,7 @@ export function methodList(country: string, withheld: ReadonlySet<string>) {
 }
 
 /** A Bre-B QR's content as an EMVCo payload (payload format 01, the order's id, the amount, CRC left as zeros). */
-function emvPayload(p: { id: string; request: CreatePaymentRequest }): string {
+function emvPayload(p: Pick<FakePayment, 'id' | 'request'>): string {
   const field = (tag: string, value: string) => `${tag}${String(value.length).padStart(2, '0')}${value}`;
   const body =
     field('00', '01') +
@@ -186,6 +190,8 @@ export class DlocalState {
   tokenLifetimeSeconds = 180;
   /** How long a Bre-B QR is payable (dLocal's page gives no figure: 10 minutes here). */
   qrLifetimeSeconds = 600;
+  /** The ticket of an open DIRECT payment of a kind laid out elsewhere (pix-payins.ts's Pix). */
+  readonly tickets: Partial<Record<'pix', (p: FakePayment) => Record<string, unknown>>> = {};
   /** A card payment by dLocal's id (cards.ts fills it): refunded through POST /refunds like the others. */
   cardPayment: (
     id: string,
@@ -210,7 +216,7 @@ export class DlocalState {
     throw new DlocalError(400, 5001, 'Invalid parameter', r.error.issues[0]?.path.join('.'));
   }
 
-  methodOf(r: CreatePaymentRequest): FakeMethod {
+  methodOf(r: FakePayment['request']): FakeMethod {
     const m = FAKE_METHODS[`${r.country}:${r.payment_method_id}`];
     if (!m) throw new Error(`fake dLocal: no method ${r.payment_method_id} in ${r.country}`);
     return m;
@@ -255,6 +261,7 @@ export class DlocalState {
             },
           }
         : {}),
+      ...(open && direct === 'pix' && this.tickets.pix ? { ticket: this.tickets.pix(p) } : {}),
       // A Bre-B QR: its EMVCo content, its expiry and an image of it, in the DIRECT answer's ticket.
       ...(open && direct === 'qr'
         ? {

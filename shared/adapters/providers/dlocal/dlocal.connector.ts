@@ -48,6 +48,7 @@ import {
 } from './dlocal.transformers';
 import { dlocalNotifications, type DlocalNotifications } from './dlocal.notifications';
 import { payoutRequestOf, type BankPayoutRequest } from './dlocal.payouts';
+import { dlocalPixPayIns, type DlocalPixRail } from './dlocal.pix-payins';
 
 export type { BankPayoutRequest } from './dlocal.payouts';
 
@@ -78,6 +79,8 @@ export interface DlocalConnectors {
   readonly refunds: LocalRefundConnector;
   readonly payouts: BankPayoutConnector | null;
   readonly notifications: DlocalNotifications;
+  /** PIX pay-ins (Brazil's Pix, PQ, DIRECT): a PIX rail beside the API Pix PSPs (dlocal.pix-payins.ts). */
+  readonly pix: DlocalPixRail;
   readonly client: DlocalClient;
 }
 
@@ -260,5 +263,12 @@ export function dlocalConnectors(cfg: DlocalConfig, client: DlocalClient = dloca
       }
     : null;
 
-  return { payments, refunds: dlocalRefunds(client), payouts, notifications: dlocalNotifications(cfg), client };
+  return {
+    payments,
+    refunds: dlocalRefunds(client),
+    payouts,
+    notifications: dlocalNotifications(cfg),
+    pix: dlocalPixPayIns(client),
+    client,
+  };
 }

@@ -12,10 +12,15 @@ import { paymentSchema, payoutSchema, refundSchema } from './dlocal.schemas';
 import { signatureValid } from './dlocal.signature';
 import { paymentIdOfOrderId, payoutIdOfExternalId, refundIdOfReference } from './dlocal.transformers';
 import { parseCardOrderId } from './dlocal.card-transformers';
+import { PIX_ORDER_ID } from './dlocal.pix-payin-schemas';
+import { paymentIdOfPixOrderId } from './dlocal.pix-payin-transformers';
 
-/** Our payment of an order_id: a local pay-in's (`dp`) or a card attempt's (`dc`, `dc...a<n>`), else null. */
+/**
+ * Our payment of an order_id: a local pay-in's (`dp`), a card attempt's (`dc`, `dc...a<n>`) or a PIX charge's (`dq`,
+ * `dq...a<n>`), else null.
+ */
 const paymentOfOrder = (orderId: string | undefined) =>
-  orderId ? (paymentIdOfOrderId(orderId) ?? parseCardOrderId(orderId)?.paymentId ?? null) : null;
+  orderId ? (paymentIdOfOrderId(orderId) ?? parseCardOrderId(orderId)?.paymentId ?? paymentIdOfPixOrderId(orderId)) : null;
 
 export type Headers = RequestHeaders;
 
@@ -72,6 +77,17 @@ export function dlocalNotifications(cfg: Pick<DlocalConfig, 'x_login' | 'secret_
       const p = z.safeParse(paymentSchema, body);
       if (!p.success) return null;
       const orderId = p.data.order_id;
+      // A PIX charge of ours (dlocal.pix-payins.ts): read back through the PIX rail, by the order_id as sent.
+      if (orderId && PIX_ORDER_ID.test(orderId))
+        return {
+          item: {
+            kind: 'pix',
+            reference: orderId,
+            paymentId: paymentIdOfPixOrderId(orderId),
+            providerPaymentId: p.data.id,
+            claimed: p.data.status,
+          },
+        };
       // A card attempt's order (`dc`): read back by that attempt's order_id, applied only to the current attempt.
       const card = orderId ? parseCardOrderId(orderId) : null;
       return {

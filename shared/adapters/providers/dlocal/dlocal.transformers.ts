@@ -85,7 +85,7 @@ export interface LiveMethod {
  *     (MP: the id dLocal's Colombia page gives Mercado Pago; UNCONFIRMED for Brazil), PicPay (UNCONFIRMED id PP) and
  *     NuPay (UNCONFIRMED id NU), each REDIRECT to the wallet's app; the account serves those in `dlocal.wallets`
  *     (default all three, in that order) and the shopper's `wallet` picks one (default the first served). Brazil's
- *     plain Pix (PQ) and Boleto (BL) stay with API Pix and Adyen.
+ *     plain Pix (PQ) is a PIX rail of its own (dlocal.pix-payins.ts, svc-mt-1 beside the API Pix PSPs); Boleto (BL) stays with Adyen.
  *   Chile (https://docs.dlocal.com/docs/chile): WP Webpay BANK_TRANSFER REDIRECT (IO Khipu is the other); SP Servipag
  *     TICKET DIRECT|REDIRECT.
  *   Argentina (https://docs.dlocal.com/docs/argentina): IO Bank Transfer BANK_TRANSFER DIRECT|REDIRECT (REDIRECT used:
