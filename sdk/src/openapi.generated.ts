@@ -13789,6 +13789,18 @@ export interface operations {
                     failure_code?: string;
                     failure_message?: string | null;
                     dispute?: components["schemas"]["PaymentDispute"];
+                    /** @description Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox. */
+                    provider_attempts?: {
+                        /** @example adyen */
+                        provider: string;
+                        /** @enum {string} */
+                        outcome: "succeeded" | "pending" | "failed" | "skipped";
+                        /**
+                         * @description Our code for a failed attempt.
+                         * @example card_declined
+                         */
+                        failure_code?: string;
+                    }[];
                 };
             };
         };
@@ -13932,6 +13944,18 @@ export interface operations {
                     failure_code?: string;
                     failure_message?: string | null;
                     dispute?: components["schemas"]["PaymentDispute"];
+                    /** @description Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox. */
+                    provider_attempts?: {
+                        /** @example adyen */
+                        provider: string;
+                        /** @enum {string} */
+                        outcome: "succeeded" | "pending" | "failed" | "skipped";
+                        /**
+                         * @description Our code for a failed attempt.
+                         * @example card_declined
+                         */
+                        failure_code?: string;
+                    }[];
                 };
             };
         };
@@ -14075,6 +14099,18 @@ export interface operations {
                     failure_code?: string;
                     failure_message?: string | null;
                     dispute?: components["schemas"]["PaymentDispute"];
+                    /** @description Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox. */
+                    provider_attempts?: {
+                        /** @example adyen */
+                        provider: string;
+                        /** @enum {string} */
+                        outcome: "succeeded" | "pending" | "failed" | "skipped";
+                        /**
+                         * @description Our code for a failed attempt.
+                         * @example card_declined
+                         */
+                        failure_code?: string;
+                    }[];
                 };
             };
         };
@@ -14218,6 +14254,18 @@ export interface operations {
                     failure_code?: string;
                     failure_message?: string | null;
                     dispute?: components["schemas"]["PaymentDispute"];
+                    /** @description Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox. */
+                    provider_attempts?: {
+                        /** @example adyen */
+                        provider: string;
+                        /** @enum {string} */
+                        outcome: "succeeded" | "pending" | "failed" | "skipped";
+                        /**
+                         * @description Our code for a failed attempt.
+                         * @example card_declined
+                         */
+                        failure_code?: string;
+                    }[];
                 };
             };
         };
@@ -14361,6 +14409,18 @@ export interface operations {
                     failure_code?: string;
                     failure_message?: string | null;
                     dispute?: components["schemas"]["PaymentDispute"];
+                    /** @description Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox. */
+                    provider_attempts?: {
+                        /** @example adyen */
+                        provider: string;
+                        /** @enum {string} */
+                        outcome: "succeeded" | "pending" | "failed" | "skipped";
+                        /**
+                         * @description Our code for a failed attempt.
+                         * @example card_declined
+                         */
+                        failure_code?: string;
+                    }[];
                 };
             };
         };
@@ -14504,6 +14564,18 @@ export interface operations {
                     failure_code?: string;
                     failure_message?: string | null;
                     dispute?: components["schemas"]["PaymentDispute"];
+                    /** @description Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox. */
+                    provider_attempts?: {
+                        /** @example adyen */
+                        provider: string;
+                        /** @enum {string} */
+                        outcome: "succeeded" | "pending" | "failed" | "skipped";
+                        /**
+                         * @description Our code for a failed attempt.
+                         * @example card_declined
+                         */
+                        failure_code?: string;
+                    }[];
                 };
             };
         };
@@ -14647,6 +14719,18 @@ export interface operations {
                     failure_code?: string;
                     failure_message?: string | null;
                     dispute?: components["schemas"]["PaymentDispute"];
+                    /** @description Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox. */
+                    provider_attempts?: {
+                        /** @example adyen */
+                        provider: string;
+                        /** @enum {string} */
+                        outcome: "succeeded" | "pending" | "failed" | "skipped";
+                        /**
+                         * @description Our code for a failed attempt.
+                         * @example card_declined
+                         */
+                        failure_code?: string;
+                    }[];
                 };
             };
         };
@@ -14790,6 +14874,18 @@ export interface operations {
                     failure_code?: string;
                     failure_message?: string | null;
                     dispute?: components["schemas"]["PaymentDispute"];
+                    /** @description Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox. */
+                    provider_attempts?: {
+                        /** @example adyen */
+                        provider: string;
+                        /** @enum {string} */
+                        outcome: "succeeded" | "pending" | "failed" | "skipped";
+                        /**
+                         * @description Our code for a failed attempt.
+                         * @example card_declined
+                         */
+                        failure_code?: string;
+                    }[];
                 };
             };
         };
@@ -14933,6 +15029,18 @@ export interface operations {
                     failure_code?: string;
                     failure_message?: string | null;
                     dispute?: components["schemas"]["PaymentDispute"];
+                    /** @description Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox. */
+                    provider_attempts?: {
+                        /** @example adyen */
+                        provider: string;
+                        /** @enum {string} */
+                        outcome: "succeeded" | "pending" | "failed" | "skipped";
+                        /**
+                         * @description Our code for a failed attempt.
+                         * @example card_declined
+                         */
+                        failure_code?: string;
+                    }[];
                 };
             };
         };

@@ -4,6 +4,7 @@
  */
 import { fromMinor } from './money';
 import type { Payment } from './payments/payment';
+import { providerAttemptsOf } from './payments/provider-attempts';
 import type { CheckoutSession } from './payments/session';
 
 export interface DomainEvent {
@@ -53,6 +54,8 @@ export function paymentEvent(
       metadata: session ? { ...session.metadata, ...p.metadata } : p.metadata,
       ...(p.failure_code ? { failure_code: p.failure_code, failure_message: p.failure_message } : {}),
       ...(p.dispute ? { dispute: disputeFields(p) } : {}),
+      // Live payments: which providers were tried, and how each attempt ended (never a provider's message).
+      ...(p.provider || p.ended_attempts?.length ? { provider_attempts: providerAttemptsOf(p) } : {}),
     },
   };
 }

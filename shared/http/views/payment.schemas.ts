@@ -67,7 +67,7 @@ export const declinedPayment = z.object({
 });
 
 /** Where the payment was tried (live): provider as the providers document names it, never a provider's message. */
-const providerAttempts = z
+export const providerAttempts = z
   .array(
     z.object({
       provider: z.string().meta({ example: 'adyen' }),

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { PAYOUT_STATUSES } from '../../domain/payouts/payout';
 import { REFUND_REASONS, REFUND_STATUSES } from '../../domain/refunds/refund';
 import { SESSION_STATUSES } from '../../domain/payments/session';
-import { paymentDispute, paymentMethod, paymentStatus } from './payment.schemas';
+import { paymentDispute, paymentMethod, paymentStatus, providerAttempts } from './payment.schemas';
 import {
   amount,
   currency,
@@ -43,6 +43,9 @@ export const paymentEventBody = (type: string) =>
     failure_code: z.string().optional().meta({ example: 'CARD_DECLINED' }),
     failure_message: z.string().nullable().optional(),
     dispute: paymentDispute.optional(),
+    provider_attempts: providerAttempts.optional().meta({
+      description: 'Live payments: the attempts at providers, in order (routing and failover); absent in the sandbox.',
+    }),
   });
 
 export const sessionEventBody = (type: string) =>
