@@ -123,6 +123,11 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
           : '  dlocal: FAILED: dLocal holds a payment for a random order (unexpected)',
       );
       if ('outcome' in state) failures++;
+      // dLocal's card payment request has no chargeback URL: it notifies the one registered with dLocal for the merchant.
+      io.out(
+        '  dlocal: chargebacks of dLocal card payments: register <base>/providers/dlocal/chargebacks as the merchant ' +
+          'chargeback notification URL with dLocal (no request carries it; nothing here can check it)',
+      );
       failures += await checkDlocalMethods(live.dlocal.payments, cfg.dlocal.wallets, io);
     } catch (e) {
       io.out(`  dlocal: FAILED: ${why(e)}`);

@@ -234,6 +234,21 @@ export const ROUTE_CONTRACTS = {
     ),
     errors: ['NOT_FOUND', 'UNAUTHORIZED', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
   },
+  dlocalChargebacks: {
+    responses: {
+      200: {
+        description:
+          'Handled: the chargeback read back from dLocal and applied to the dLocal card payment it disputes, once per chargeback ' +
+          'and status (unknown payments, repeats and stale notices are acknowledged, nothing moves).',
+        schema: providerCallbackReceived,
+      },
+      409: {
+        description: "`received: 0`: the chargeback's payment has no outcome here yet; dLocal sends the notice again.",
+        schema: providerCallbackReceived,
+      },
+    },
+    errors: ['NOT_FOUND', 'UNAUTHORIZED', 'VALIDATION_ERROR', 'PROVIDER_UNAVAILABLE'],
+  },
   dlocalReturn: {
     request: { path: pay.paymentPath },
     responses: {

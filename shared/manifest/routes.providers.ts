@@ -136,6 +136,25 @@ export const PROVIDER_ROUTES = [
       'the payment is read back from dLocal before it counts.',
   },
   {
+    id: 'dlocalChargebacks',
+    method: 'POST',
+    path: '/providers/dlocal/chargebacks',
+    handler: 'functions/providers/dlocal-chargebacks.handler.ts',
+    auth: 'none',
+    // Its own 5xx alarm would cost $0.20 a month over the stage's $20 fixed-cost bound: dLocal retries a notification
+    // it is not answered 200, and the API's 5xx alarm pages on a failure here.
+    paging: false,
+    rateLimitPerMinute: null,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'raw',
+    access: { table: 'readwrite', queues: { webhooks: 'send', payouts: 'send' }, providers: true },
+    timeoutSeconds: 29,
+    summary:
+      'dLocal chargeback notices: the V2-HMAC-SHA256 signature verified over the raw body before it is read (401 if not); ' +
+      "the chargeback is read back from dLocal and moves the dLocal card payment's dispute.",
+  },
+  {
     id: 'dlocalReturn',
     method: 'GET',
     path: '/providers/dlocal/return/{payment_id}',

@@ -209,9 +209,10 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
 
   test('a 5xx-rate alarm per state-changing route (none for reads): its 5xx (0 when none written) over its invocations', () => {
     expect(pagingRoutes(MANIFEST).map((r) => r.method)).not.toContain('GET');
-    // Every POST but the shopper's browser returns that opt out (paging: false; the API's 5xx alarm covers them).
+    // Every POST but those that opt out (paging: false; the API's 5xx alarm covers them): the shopper's browser back from
+    // dLocal's 3-D Secure, and dLocal's chargeback notices (dLocal retries them).
     const optedOut = MANIFEST.routes.filter((r) => r.paging === false);
-    expect(optedOut.map((r) => r.id)).toEqual(['dlocalCardReturn']);
+    expect(optedOut.map((r) => r.id)).toEqual(['dlocalChargebacks', 'dlocalCardReturn']);
     expect(pagingRoutes(MANIFEST).length).toBe(MANIFEST.routes.filter((r) => r.method === 'POST').length - optedOut.length);
     for (const route of [...MANIFEST.routes.filter((r) => r.method === 'GET'), ...optedOut])
       expect(byName.has(`${config.prefix}-route-5xx-${route.id}`)).toBe(false);

@@ -161,6 +161,7 @@ describe.each(STAGES)('%s stage', (stage) => {
         'dlocalNotifications',
         'dlocalReturn',
         'dlocalCardReturn',
+        'dlocalChargebacks',
         'binancePayNotifications',
         'binancePayReturn',
         'stpEstadoCallback',

@@ -59,10 +59,11 @@ export function assembleLiveProviders(
   ];
   // Live cards: every provider that serves them, in the document's fixed order (adyen, then dlocal). dLocal's serves
   // only the payments a routing rule sends to it (never the default card provider: a stage that configures dLocal
-  // for its local methods does not start taking cards through it); its notifications come to its payments route.
+  // for its local methods does not start taking cards through it); its notifications come to its payments route,
+  // its chargebacks to a route of their own.
   const cardRails: CardRail[] = [
     ...(adyen ? [{ cards: adyen.heldCard, refunds: adyen.refunds, notifications: adyen.notifications }] : []),
-    ...(dlocal ? [{ cards: dlocal.cards, refunds: dlocal.refunds, routedOnly: true }] : []),
+    ...(dlocal ? [{ cards: dlocal.cards, refunds: dlocal.refunds, chargebacks: dlocal.chargebacks, routedOnly: true }] : []),
   ];
   const pixPayoutRails: PayoutConnector[] = [efi?.payouts ?? null, dlocal?.payoutPort?.pixPayouts ?? null].flatMap((p) => (p ? [p] : []));
   const connectors: Connectors = {

@@ -3,6 +3,7 @@ import type { DisputeSignal } from '../../domain/payments/dispute';
 import type { CountryCode, CurrencyCode } from '../../domain/geo';
 import type { CardInput } from '../../domain/payments/payment.schemas';
 import type { NotificationRecord } from './notification-log';
+import type { RequestHeaders } from './local';
 
 export type DeclineCode = 'CARD_DECLINED' | 'INSUFFICIENT_FUNDS' | 'EXPIRED_CARD' | 'INCORRECT_CVC';
 
@@ -143,4 +144,38 @@ export interface CardNotification {
 export interface CardNotifications {
   readonly provider: string;
   parse(body: unknown): { readonly items: readonly CardNotification[]; readonly forged: number } | null;
+}
+
+/**
+ * A chargeback as its provider holds it, read back after a verified notice (a provider that notifies chargebacks on
+ * a route of their own, dLocal's): what the dispute machinery needs, never the provider's status text.
+ */
+export interface CardChargeback {
+  /** The provider's chargeback id: the dispute's provider reference (one dispute per chargeback). */
+  readonly chargebackId: string;
+  /** The provider's id of the disputed payment (what a paid attempt stored as its psp_reference). */
+  readonly providerPaymentId: string;
+  /** Our payment id, from the order of ours the chargeback names (null when it names none of ours). */
+  readonly paymentId: string | null;
+  /** The provider's status, for the log and the idempotency key (one effect per chargeback and status). */
+  readonly status: string;
+  /** What the status does to the money (null: nothing yet, or nothing at all). */
+  readonly signal: DisputeSignal | null;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly reasonCode: string | null;
+}
+
+/** A provider's chargeback notices: verified over the raw body, then the chargeback read back from the provider. */
+export interface CardChargebacks {
+  readonly provider: string;
+  /**
+   * forged (the signature does not verify: nothing of it was read), null (not the chargeback shape), or the notice's
+   * chargeback id with its read-back: the chargeback as the provider holds it now (null when it has none;
+   * ProviderUnavailable when it did not answer).
+   */
+  parse(
+    headers: RequestHeaders,
+    rawBody: string,
+  ): { readonly forged: true } | { readonly chargebackId: string; readBack(): Promise<CardChargeback | null> } | null;
 }

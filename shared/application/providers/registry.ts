@@ -4,7 +4,7 @@
  * plugs in behind the same interfaces. No connector means METHOD_NOT_AVAILABLE.
  */
 import type { CountryCode } from '../../domain/geo';
-import type { CardConnector, CardNotifications, HeldCardConnector } from './card';
+import type { CardChargebacks, CardConnector, CardNotifications, HeldCardConnector } from './card';
 import type { SpeiDepositConnector } from './deposits';
 import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './local';
 import type { PayoutCallbacks, PayoutConnector, SignedPayoutNotifications } from './payouts';
@@ -79,6 +79,8 @@ export interface CardRail {
   readonly cards: HeldCardConnector;
   readonly refunds?: CardRefundConnector | LocalRefundConnector;
   readonly notifications?: CardNotifications;
+  /** Its chargeback notices, when the provider sends them on a route of their own (dLocal's). */
+  readonly chargebacks?: CardChargebacks;
   /**
    * Serves only the payments a routing rule sends to it (the document's or the merchant's): never the default card
    * provider, so a stage whose document adds this provider for other methods does not start taking cards through it.

@@ -9,7 +9,10 @@ import type { CardNotification } from '../providers';
 import type { PaymentDeps } from '../ports';
 import { commitDisputeStep, disputable, type DisputeOutcome } from './disputes';
 
-export async function applyDisputeNotice(deps: PaymentDeps, n: CardNotification, read: Payment): Promise<DisputeOutcome> {
+/** A dispute notice in our words: Adyen's notification item, or a chargeback read back from its provider (dLocal's). */
+export type DisputeNoticeOf = Pick<CardNotification, 'dispute' | 'currency' | 'amountMinor' | 'pspReference'>;
+
+export async function applyDisputeNotice(deps: PaymentDeps, n: DisputeNoticeOf, read: Payment): Promise<DisputeOutcome> {
   const signal = n.dispute;
   if (!signal) return 'unknown';
   return commitDisputeStep(deps, read, (payment, at) => {

@@ -19,5 +19,6 @@ export * from './pix-reconcile';
 export * from './card-notifications';
 export * from './disputes';
 export * from './card-disputes';
+export * from './card-chargebacks';
 export * from './pix-disputes';
 export * from './spei-deposits';

@@ -14,7 +14,8 @@
  * (BQ, DIRECT) payment answers its QR in the ticket (`qr_code`, `expiration_date`) and is paid with setStatus. Each
  * payment_method_id is checked against its country, currency and flows (state.ts FAKE_METHODS); GET
  * /payments/{id}/refunds, which dLocal's own pages do not name, is answered 404 and recorded as a violation. Card
- * payments (POST /secure_payments, read-back, cancel, 3-D Secure) and refused connections are cards.ts's.
+ * payments (POST /secure_payments, read-back, cancel, 3-D Secure) and refused connections are cards.ts's; chargebacks
+ * (opened on a paid card, GET /chargebacks/{id}, their signed notices) chargebacks.ts's.
  */
 import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
@@ -25,6 +26,7 @@ import { authorizationOf, signatureOf, signatureValid } from '../../../shared/ad
 import type { PaymentStatus, PayoutStatus } from '../../../shared/adapters/providers/dlocal/dlocal.schemas';
 import { makeCertificates } from '../fake-psp/certificates';
 import { connectionGate, FakeCards, redactCard as redact } from './cards';
+import { FakeChargebacks } from './chargebacks';
 import {
   DlocalError,
   DlocalState,
@@ -41,6 +43,7 @@ import { FakePixPayIns } from './pix-payins';
 
 export type { FakeDlocalOp, FakeRefund, Fault, PaymentScript } from './state';
 export { FAKE_CARDS, type FakeCardPayment } from './cards';
+export type { FakeChargeback } from './chargebacks';
 
 export interface NotificationAnswer {
   readonly status: number;
@@ -100,6 +103,8 @@ export interface FakeDlocal {
   signedNotificationHeaders(body: string, sign?: Signing): Record<string, string>;
   /** Card payments (cards.ts); every connection refused (`reset` before a byte, `closed` listener) until null. */
   readonly cards: FakeCards;
+  /** Chargebacks of paid card payments (chargebacks.ts): opened, moved, read back, notified to the registered URL. */
+  readonly chargebacks: FakeChargebacks;
   /** Brazilian Pix pay-ins (pix-payins.ts): their BR Code, and paid, rejected or expired on demand (notified). */
   readonly pixPayIns: FakePixPayIns;
   refuseConnections(mode: 'reset' | 'closed' | null): Promise<void>;
@@ -123,6 +128,7 @@ function opOf(method: string, path: string): FakeDlocalOp | null {
   if (method === 'GET' && path === '/payments-methods') return 'methods';
   if (method === 'POST' && path === '/payouts/v3') return 'payouts';
   if (method === 'GET' && path === '/payouts/v3') return 'payout';
+  if (method === 'GET' && /^\/chargebacks\/[^/]+$/.test(path)) return 'chargeback';
   return null;
 }
 
@@ -138,6 +144,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
   const cards = new FakeCards(state, () => origin, { xLogin, secretKey }, post);
   const pix = new FakePixPayouts(state);
   const pixIn = new FakePixPayIns(state, () => origin, post);
+  const chargebacks = new FakeChargebacks(cards, post);
   /** Methods the account does not have (`COUNTRY:ID`): left out of GET /payments-methods. */
   const withheldMethods = new Set<string>();
   const requests: Array<{ method: string; path: string; body: unknown; headers: IncomingMessage['headers']; at: number }> = [];
@@ -214,7 +221,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
       }
       return [200, methodList(country, withheldMethods)];
     }
-    const card = pixIn.route(op, path, body) ?? cards.route(op, path, body);
+    const card = pixIn.route(op, path, body) ?? cards.route(op, path, body) ?? chargebacks.route(op, path);
     if (card) return card;
     const last = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
     switch (op) {
@@ -406,6 +413,7 @@ export async function startFakeDlocal(opts: { hangMs?: number; port?: number } =
     },
     signedNotificationHeaders,
     cards,
+    chargebacks,
     pixPayIns: pixIn,
     refuseConnections,
     async close() {

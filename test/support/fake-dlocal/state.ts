@@ -20,7 +20,18 @@ import type { PixPayoutRequest } from '../../../shared/adapters/providers/dlocal
 import type { PixPayinRequest } from '../../../shared/adapters/providers/dlocal/dlocal.pix-payin-schemas';
 
 export type FakeDlocalOp =
-  'payments' | 'secure_payments' | 'payment' | 'order' | 'cancel' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout' | 'methods';
+  | 'payments'
+  | 'secure_payments'
+  | 'payment'
+  | 'order'
+  | 'cancel'
+  | 'refunds'
+  | 'refund'
+  | 'token'
+  | 'payouts'
+  | 'payout'
+  | 'methods'
+  | 'chargeback';
 /** A status answered instead; no answer at all; or the request done and its answer lost. */
 /** A status (with dLocal's numeric `code` for a refusal, e.g. 514 insufficient funds), no answer, or a lost answer. */
 /** A scripted failure: an error status, no answer, the work done but its answer lost (hung or dropped), or a slow answer. */

@@ -1,12 +1,13 @@
 /**
- * dLocal's chargebacks in our words (pure; not wired into any handler). What dLocal documents (docs/chargebacks,
+ * dLocal's chargebacks in our words (pure; wired by dlocal.chargeback-intake.ts, whose status -> signal is this
+ * table's). What dLocal documents (docs/chargebacks,
  * reference/chargeback-asynchronous-notification, reference/chargeback-status; the older Credit Card Payment
  * Operations page): a chargeback is NOT told on the payment's notification. dLocal POSTs the chargeback object
  * (id, payment_id, amount, currency, status, status_code, status_detail, created_date, notification_url, order_id)
  * to the merchant's chargeback notification URL registered with dLocal, signed like every notification
  * (dlocal.signature.ts), and it can be read with GET /chargebacks/{chargeback_id}. The object carries `payment_id`,
- * as a refund notification does: dlocal.notifications.ts reads such a body as a refund, so a chargeback route (or a
- * check of `status` against CHARGEBACK_STATUSES first) is needed before this is wired.
+ * as a refund notification does: dlocal.notifications.ts would read such a body as a refund, so chargebacks come to a
+ * route of their own (POST /providers/dlocal/chargebacks).
  *
  * Statuses (reference/chargeback-status) and the signal each gives (dispute.ts: the funds' stage):
  *   PENDING 100 "The chargeback is pending"                   -> none (announced, not yet executed)

@@ -31,7 +31,8 @@ export function payoutsHeaders(token: string, withBody: boolean, now: Date = new
   };
 }
 
-export type DlocalOp = 'payments' | 'payment' | 'order' | 'cancel' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout' | 'methods';
+export type DlocalOp =
+  'payments' | 'payment' | 'order' | 'cancel' | 'refunds' | 'refund' | 'token' | 'payouts' | 'payout' | 'methods' | 'chargeback';
 
 /** A definite answer: the parsed 2xx body, or dLocal's refusal (HTTP status and its numeric code, when it gave one). */
 export type DlocalAnswer<T> = { readonly ok: T } | { readonly refused: { readonly status: number; readonly code: number | null } };

@@ -10,6 +10,7 @@
  * unresolved (an order already created is read back by external_id, which needs no sealed order).
  */
 import type {
+  CardChargebacks,
   PayoutConnector,
   PayoutOrderRequest,
   ProviderOrder,
@@ -25,6 +26,7 @@ import type { DlocalConfig } from '../providers.config';
 import { SealedOrderError, secretSealer } from '../stp/stp.sealer';
 import { DLOCAL } from './dlocal.client';
 import { dlocalCards, type DlocalCardConnector } from './dlocal.cards';
+import { dlocalChargebacks } from './dlocal.chargeback-intake';
 import { dlocalConnectors, type BankPayoutConnector, type DlocalConnectors } from './dlocal.connector';
 import type { DlocalNotifications } from './dlocal.notifications';
 import { dlocalPixNotifications, dlocalPixPayouts, type DlocalPixPayoutConnector } from './dlocal.pix-payouts';
@@ -103,11 +105,12 @@ export interface DlocalPayoutPorts extends DlocalPayoutPort {
 
 /**
  * dLocal's connectors with its payouts as the payout ports (null when the document has no payouts block) and its
- * card payments (a card rail beside Adyen's, dlocal.cards.ts).
+ * card payments (a card rail beside Adyen's, dlocal.cards.ts) with their chargeback notices (dlocal.chargeback-intake.ts).
  */
 export interface DlocalLive extends DlocalConnectors {
   readonly payoutPort: DlocalPayoutPorts | null;
   readonly cards: DlocalCardConnector;
+  readonly chargebacks: CardChargebacks;
 }
 
 export function dlocalLive(cfg: DlocalConfig): DlocalLive {
@@ -120,7 +123,7 @@ export function dlocalLive(cfg: DlocalConfig): DlocalLive {
         pixNotifications: dlocalPixNotifications(c.notifications),
       }
     : null;
-  return { ...c, payoutPort, cards };
+  return { ...c, payoutPort, cards, chargebacks: dlocalChargebacks(cfg, c.client) };
 }
 
 export function dlocalPayoutPort(
