@@ -29,6 +29,7 @@ import { parseProvidersConfig } from '../../shared/adapters/providers/providers.
 import { startFakeEfi, type FakeEfi } from '../support/fake-efi';
 import { startFakePsp, type FakePsp } from '../support/fake-psp';
 import { startReceiver, type Receiver } from '../support/receiver';
+import { merchantRepository } from '../../shared/adapters/dynamodb/merchant.repository';
 import { balanceViolations, outstandingSummary } from './balances';
 import {
   freePort,
@@ -62,7 +63,7 @@ const cents = (v: string) => Math.round(Number(v) * 100);
 
 const answered = new Set<string>();
 const unanswered: Array<{ key: string; body: { amount: number } }> = [];
-const counts = { creates: 0, ok: 0, unavailable: 0, noAnswer: 0, failedOver: 0, paid: 0, lateLanded: 0, refunds: 0 };
+const counts = { creates: 0, ok: 0, unavailable: 0, noAnswer: 0, otherAnswers: 0, failedOver: 0, paid: 0, lateLanded: 0, refunds: 0 };
 let stack: Stack;
 let psp: FakePsp;
 let efi: FakeEfi;
@@ -154,6 +155,7 @@ async function chain() {
     unanswered.push({ key, body });
     return;
   }
+  if (r.status !== 200 && r.status !== 502) counts.otherAnswers++;
   await settleAnswer(r, amount, roll < 0.2 && Math.random() < 0.5);
 }
 
@@ -259,6 +261,13 @@ async function main(): Promise<number> {
   log(`state dir ${stateDir}, port ${port}, kills ${KILLS}, phase ${PHASE_SECONDS} s`);
   stack = await startStack(0, stateDir, port, opts);
   await setNotificationUrl(stack, receiver.url);
+  // Failovers answer fast: the load would meet the routes' default 100 a minute and prove little; a merchant's limits
+  // set by ops (as `merchants limits` does) let every chain through.
+  await merchantRepository(stack.db, () => stack.tableName).setRateLimits(
+    stack.merchantId,
+    { createDirectPayment: 100_000, createRefund: 100_000 },
+    new Date(),
+  );
   const ops = apiPixConnectors(parseProvidersConfig({ api_pix: psp.apiPixConfig(TOKEN) }, 'proof').api_pix!);
   await ops.webhooks.register(`${stack.baseUrl}/providers/api-pix/${TOKEN}`);
   ops.client.close();
