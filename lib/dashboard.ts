@@ -175,7 +175,7 @@ export function buildDashboard(scope: Construct, id: string, s: DashboardSources
       left: [
         m.metric('ProviderFailovers', 'Sum', undefined, 'failed over to the next provider'),
         m.metric('ProviderBreakerOpened', 'Sum', undefined, 'breakers opened'),
-        m.metric('ProviderLateSuccess', 'Sum', undefined, 'late successes undone'),
+        m.metric('ProviderRoutingPage', 'Sum', undefined, 'pages: late successes undone, approval drops'),
       ],
     }),
     graph('Live payments: read-back overdue (s)', {

@@ -201,16 +201,18 @@ export class Monitoring extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       },
     );
-    // An attempt abandoned by a failover (DESIGN.md 9.2) moved money after all: returned in full automatically, and paged.
+    // Routing needs an operator (DESIGN.md 9.2): an attempt abandoned by a failover moved money after all (returned in full
+    // automatically), or a provider's approval rate fell below its usual level. One series for both; the log says which.
     alarm(
-      'provider-late-success',
-      `A payment failed over to another provider (routed: ${PROVIDERS.join(', ')}) after an attempt got no answer and a ` +
-        'read-back found nothing, and the ' +
-        'abandoned attempt was later found paid: the money was sent back in full automatically (a devolução from the txid; ' +
-        'logs: "An abandoned attempt moved money after all"). Check the return settled at the provider; the payment itself ' +
-        'was paid once, through the provider in payment.provider.',
+      'provider-routing-page',
+      `Routing (${PROVIDERS.join(', ')}; DESIGN.md 9.2) needs an operator. Either a payment failed over after an attempt got no ` +
+        'answer and a read-back found nothing, and the abandoned attempt was later found paid: the money was sent back in full ' +
+        'automatically (logs: "An abandoned attempt moved money after all"; check the return settled; the payment was paid once, ' +
+        "through payment.provider). Or a provider's approval rate fell below its usual level in a function container (logs: " +
+        '"A provider\'s approval rate fell below its usual level", with the provider, kind, rate and usual level): compare with ' +
+        '`npm run cli -- providers stats`, and take the provider out of the routing rules if it keeps declining.',
       {
-        metric: m.metric('ProviderLateSuccess', 'Sum'),
+        metric: m.metric('ProviderRoutingPage', 'Sum'),
         threshold: 0,
         comparisonOperator: above,
         evaluationPeriods: 1,

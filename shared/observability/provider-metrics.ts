@@ -75,7 +75,8 @@ export function recordPayoutFloatLow(provider: string, count = 1): void {
  * Routing's observations (DESIGN.md 9.2). Every attempt is one structured log line (provider, kind, result, latency:
  * what a Logs Insights query reads; `providers stats` reads the stored attempts), not a metric series per provider and
  * kind, which would bill every hour. What is rare is counted on [service] alone (one series each, whichever provider;
- * the log line names it): a failover, a breaker opening, and a late success undone, which pages.
+ * the log line names it): a failover, a breaker opening, and what pages: a late success undone, or a provider's approval rate
+ * falling below its usual level (one series for both).
  */
 export const attemptObserver = {
   attempt(provider: string, kind: string, result: string, latencyMs: number): void {
@@ -89,8 +90,13 @@ export const attemptObserver = {
     logger.warn('Payment failed over to the next provider', { provider, kind, failure_code: failureCode });
     publish(ANY_PROVIDER, [['ProviderFailovers', MetricUnit.Count, 1]]);
   },
+  // Both page through one alarm (provider-routing-page) on one series; the log line says which and names the provider.
   lateSuccess(provider: string, kind: string, undone: string): void {
     logger.error('An abandoned attempt moved money after all: undone', { provider, kind, undone, page: true });
-    publish(ANY_PROVIDER, [['ProviderLateSuccess', MetricUnit.Count, 1]]);
+    publish(ANY_PROVIDER, [['ProviderRoutingPage', MetricUnit.Count, 1]]);
+  },
+  approvalDropped(provider: string, kind: string, rate: number, usual: number): void {
+    logger.error("A provider's approval rate fell below its usual level", { provider, kind, rate, usual, page: true });
+    publish(ANY_PROVIDER, [['ProviderRoutingPage', MetricUnit.Count, 1]]);
   },
 };

@@ -59,7 +59,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     ...pagingRoutes(MANIFEST).map((r) => `route-5xx-${r.id}`),
     ...providerKeys,
     'provider-amount-mismatch',
-    'provider-late-success',
+    'provider-routing-page',
     'payout-provider-balance-low',
     'provider-read-back-overdue',
     'pix-disputes-unread',
@@ -166,7 +166,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     // one alarm each on the [service] count every provider's event adds to (not one per provider).
     for (const [key, name, providers] of [
       ['provider-amount-mismatch', 'ProviderAmountMismatch', [...PROVIDERS, ...PAYOUT_FLOAT_PROVIDERS]],
-      ['provider-late-success', 'ProviderLateSuccess', PROVIDERS],
+      ['provider-routing-page', 'ProviderRoutingPage', PROVIDERS],
       ['payout-provider-balance-low', 'PayoutProviderBalanceLow', PAYOUT_FLOAT_PROVIDERS],
     ] as const) {
       expect(alarm(key)).toMatchObject({

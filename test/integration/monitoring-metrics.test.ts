@@ -56,7 +56,7 @@ const ALARMED = [
   'ProviderCallbacksRejected',
   'ProviderAwaitingOldestSeconds',
   'PayoutProviderBalanceLow',
-  'ProviderLateSuccess',
+  'ProviderRoutingPage',
 ];
 
 /** The EMF object Powertools would print (test/unit/pipeline-metrics.test.ts). */
@@ -384,7 +384,7 @@ describe('what the code emits, captured at each flush', () => {
     }
   });
 
-  // ProviderFailovers, ProviderBreakerOpened, ProviderLateSuccess.
+  // ProviderFailovers, ProviderBreakerOpened, ProviderRoutingPage (a late success).
   it('live routing: failovers, a breaker opening and a late success undone', async () => {
     const [psp, efi] = await Promise.all([startFakePsp(), startFakeEfi()]);
     const token = randomBytes(24).toString('base64url');
@@ -437,7 +437,7 @@ describe('what the code emits, captured at each flush', () => {
       await psp.pay(txidOf(body.payment_id), { callback: false });
       const context = { getRemainingTimeInMillis: () => 60_000, functionName: 'job' } as Context;
       await reconcileProviders({ time: new Date(Date.now() + 120_000).toISOString() } as ScheduledEvent, context);
-      expect([...emittedNames()]).toEqual(expect.arrayContaining(['ProviderFailovers', 'ProviderBreakerOpened', 'ProviderLateSuccess']));
+      expect([...emittedNames()]).toEqual(expect.arrayContaining(['ProviderFailovers', 'ProviderBreakerOpened', 'ProviderRoutingPage']));
       expect(total('ProviderFailovers')).toBeGreaterThanOrEqual(4);
       expect(psp.violations).toEqual([]);
       expect(efi.violations).toEqual([]);

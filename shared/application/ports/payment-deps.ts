@@ -13,6 +13,8 @@ export interface AttemptObserver {
   breakerChanged(provider: string, kind: string, to: 'closed' | 'open' | 'half_open'): void;
   /** A failover happened: from one provider to the next, and why (our code). */
   failedOver(provider: string, kind: string, failureCode: string): void;
+  /** A provider's approval rate fell below its usual level (this container's view): this pages. */
+  approvalDropped?(provider: string, kind: string, rate: number, usual: number): void;
   /** An abandoned attempt was found to have moved money after all, and was undone: this pages. */
   lateSuccess(provider: string, kind: string, undone: 'removed' | 'refunded' | 'cancelled'): void;
 }

@@ -8,6 +8,7 @@
 import { ProviderRejected, ProviderUnavailable } from '../providers';
 import type { AttemptObserver } from '../ports';
 import { BREAKER_DEFAULTS, Breakers } from './breaker';
+import { ApprovalWatch } from './approval-watch';
 
 export type FailureClass =
   /** Certainly nothing at the provider: fail over. */
@@ -26,6 +27,8 @@ export function classifyFailure(e: unknown): FailureClass {
 
 /** This function's breakers (one set per warm container). */
 export const breakers = new Breakers(BREAKER_DEFAULTS);
+/** This function's watch of approval rates (one per warm container). */
+export const approvals = new ApprovalWatch();
 
 /**
  * One attempt's end: its answer or no-answer on the provider's breaker (a change of state told to the observer, which
@@ -38,6 +41,11 @@ export function recordAttempt(
   const change = breakers.record(a.provider, a.kind, a.outcome !== 'no_answer', a.now);
   if (change) observer?.breakerChanged(change.provider, change.kind, change.to);
   observer?.attempt(a.provider, a.kind, a.outcome, a.latencyMs);
+  // Decided attempts only: a card waiting on 3-D Secure is not yet; a PIX charge or a payout taken (pending) is approved.
+  const approved = a.outcome === 'approved' || (a.outcome === 'pending' && a.kind !== 'card');
+  if (!approved && a.outcome === 'pending') return;
+  const drop = approvals.record(a.provider, a.kind, approved, a.now);
+  if (drop) observer?.approvalDropped?.(drop.provider, drop.kind, drop.rate, drop.usual);
 }
 
 /** What one call at a provider came to, for its approval and no-answer rates. */

@@ -3,3 +3,4 @@ export * from './attempt-plan';
 export * from './breaker';
 export * from './failover';
 export * from './attempt-stats';
+export * from './approval-watch';
