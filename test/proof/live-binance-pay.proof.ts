@@ -53,6 +53,7 @@ import {
   type Item,
   type Stack,
   underKills,
+  postAs,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -113,15 +114,7 @@ const refusals: Record<string, number> = {};
 const notTaken = (why: string) => void (refusals[why] = (refusals[why] ?? 0) + 1);
 let stack: Stack;
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(`${stack.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': stack.apiKey, ...headers },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, any> };
-}
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postAs(stack, path, body, headers);
 
 /** The shopper's page polls the payment's status (a poll reads a held payment back at most once per gap). */
 async function statusOf(id: string): Promise<string | undefined> {

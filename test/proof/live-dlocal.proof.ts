@@ -43,6 +43,7 @@ import {
   type Item,
   type Stack,
   underKills,
+  postAs,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -85,15 +86,7 @@ const counts = {
 };
 let stack: Stack;
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(`${stack.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': stack.apiKey, ...headers },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, any> };
-}
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postAs(stack, path, body, headers);
 
 /** One shopper: a live Peruvian payment (direct or through a checkout), then what dLocal and its notifications do. */
 async function chain(dlocal: FakeDlocal) {

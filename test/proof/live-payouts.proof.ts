@@ -38,6 +38,7 @@ import {
   type Item,
   type Stack,
   underKills,
+  postAs,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -99,15 +100,7 @@ const unanswered: Array<{ key: string; body: Record<string, unknown>; rail: Rail
 const counts = { payouts: 0, ok: 0, unavailable: 0, noAnswer: 0, paid: 0, failed: 0, faults: 0 };
 let stack: Stack;
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(`${stack.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': stack.apiKey, ...headers },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, any> };
-}
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postAs(stack, path, body, headers);
 
 /** What the provider does with a send once it holds it: pays or fails it (70%), by callback or silently; or leaves it. */
 async function decide(efi: FakeEfi, dlocal: FakeDlocal, id: string, rail: Rail) {

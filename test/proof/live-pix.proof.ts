@@ -41,6 +41,7 @@ import {
   type Item,
   type Stack,
   underKills,
+  postAs,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -68,15 +69,7 @@ const unanswered: Array<{ key: string; body: unknown }> = [];
 const counts = { creates: 0, ok: 0, unavailable: 0, noAnswer: 0, paid: 0, paidOtherAmount: 0, unpaid: 0, refunds: 0, faults: 0 };
 let stack: Stack;
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(`${stack.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': stack.apiKey, ...headers },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, any> };
-}
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postAs(stack, path, body, headers);
 
 /** One shopper: a live PIX payment (direct or through a checkout), paid at the PSP or not, maybe refunded. */
 async function chain(psp: FakePsp) {

@@ -43,6 +43,7 @@ import {
   type Item,
   type Stack,
   underKills,
+  postAs,
 } from './stack-process';
 
 const {
@@ -68,15 +69,7 @@ let stack: Stack;
 let psp: FakePsp;
 let efi: FakeEfi;
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(`${stack.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': stack.apiKey, ...headers },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, any> };
-}
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postAs(stack, path, body, headers);
 
 /** The PSP and txid of the attempt a payment's answer shows (its last attempt; attempts are numbered by calls made). */
 function shownAt(id: string, attempts: Array<{ provider: string; outcome: string }>) {

@@ -41,6 +41,7 @@ import {
   type Item,
   type Stack,
   underKills,
+  postAs,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -88,15 +89,7 @@ const counts = {
 let stack: Stack;
 let abonoId = 7_000_000;
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(`${stack.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': stack.apiKey, ...headers },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, any> };
-}
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postAs(stack, path, body, headers);
 
 async function abono(stp: FakeStp, clabe: string, minor: number) {
   const body = {

@@ -309,3 +309,14 @@ export const livePayinStackOptions = (providersFile: string, lostIntentSeconds: 
     REFUND_SETTLEMENT_DELAY_SECONDS: '1',
   },
 });
+
+/** A POST to the stack's API as its seeded merchant (every live proof's load), answered within 15 s. */
+export async function postAs(stack: Stack, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const r = await fetch(`${stack.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': stack.apiKey, ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, any> };
+}
