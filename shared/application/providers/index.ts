@@ -9,3 +9,4 @@ export * from './pix';
 export * from './refunds';
 export * from './registry';
 export * from './voucher';
+export * from './mandates';

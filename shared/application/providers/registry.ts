@@ -8,6 +8,7 @@ import type { CardChargebacks, CardConnector, CardNotifications, HeldCardConnect
 import type { SpeiDepositConnector } from './deposits';
 import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './local';
 import type { PayoutCallbacks, PayoutConnector, SignedPayoutNotifications } from './payouts';
+import type { PixMandateRail, StoredCardConnector } from './mandates';
 import type { PixCallbacks, PixConnector, PixDisputeReader, PixRail } from './pix';
 import type { CardRefundConnector, LocalRefundConnector, PixRefundConnector } from './refunds';
 import type { CryptoOrderConnector, HeldVoucherConnector, VoucherConnector, WalletConnector } from './voucher';
@@ -62,6 +63,10 @@ export interface Connectors {
   readonly heldCrypto?: HeldLocalPaymentConnector;
   readonly cryptoNotifications?: LocalPaymentNotifications;
   readonly cryptoRefunds?: LocalRefundConnector;
+  /** Live Pix Automático (DESIGN.md 9.3): the API Pix PSP's recurrences and charges, with their callbacks. */
+  readonly pixMandates?: PixMandateRail;
+  /** Live card on file (DESIGN.md 9.3): cards stored at the acquirer for merchant-initiated charges. */
+  readonly storedCards?: StoredCardConnector;
 }
 
 /** A merchant's routing overrides as stored: kind -> country or `*` -> rule. */
