@@ -4,7 +4,8 @@
  * sending again what DynamoDB leaves unprocessed. Filters on attributes other than the keys apply to the items
  * read (the index holds nothing else to filter on).
  */
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { INDEX } from './keys';
 import { TABLE } from '../../manifest/table';
 
 /** BatchGetItem's limit of keys per request. */
@@ -56,4 +57,89 @@ export async function fetchItems(
 /** An in-memory filter: every `attribute: value` pair must match the item (an undefined value matches anything). */
 export function matches(item: Record<string, unknown>, where: Record<string, unknown>): boolean {
   return Object.entries(where).every(([k, v]) => v === undefined || item[k] === v);
+}
+
+/** A filtered listing of one kind, newest first (the payouts' and mandates' list routes). */
+export interface ListingFilter {
+  /** The listing index partition (indexKeys.listing(...).GSI1PK). */
+  readonly pk: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly status?: string;
+}
+
+function listingQuery(tableName: string, f: ListingFilter) {
+  const range = Boolean(f.from || f.to);
+  const values: Record<string, unknown> = { ':pk': f.pk, ...(range ? { ':from': f.from ?? '0000', ':to': `${f.to ?? '9999'}#~` } : {}) };
+  return {
+    range,
+    values,
+    base: {
+      TableName: tableName,
+      IndexName: INDEX.listing,
+      KeyConditionExpression: range ? 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to' : 'GSI1PK = :pk',
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+    },
+  };
+}
+
+const ofStatus = (f: ListingFilter, items: Record<string, unknown>[]) => (f.status ? items.filter((i) => i.status === f.status) : items);
+
+/** How many items the filter matches: a COUNT query over the key range or, with a status filter, the statuses read. */
+export async function countListing(db: DynamoDBDocumentClient, tableName: string, f: ListingFilter): Promise<number> {
+  const { base } = listingQuery(tableName, f);
+  let total = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const r = await db.send(new QueryCommand({ ...base, ...(f.status ? {} : { Select: 'COUNT' }), ExclusiveStartKey: start }));
+    total += f.status ? ofStatus(f, await fetchItems(db, tableName, r.Items ?? [], { projection: ['status'] })).length : (r.Count ?? 0);
+    start = r.LastEvaluatedKey;
+  } while (start);
+  return total;
+}
+
+/**
+ * One page: skip `offset` matching items, or start right after `after` (the table key and listing sort key of the
+ * item the page follows); then read limit + 1 items (the extra one, not returned, tells whether older items
+ * remain). Without a status filter, skipped entries are only counted, never read from the table.
+ */
+export async function pageOfListing(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  f: ListingFilter & { limit: number; offset: number; after?: { key: Record<string, unknown>; sortKey: string } },
+): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
+  const { base, range, values } = listingQuery(tableName, f);
+  const want = f.limit + 1;
+  const items: Record<string, unknown>[] = [];
+  let skipped = 0;
+  let start: Record<string, unknown> | undefined;
+  if (f.after) {
+    // A start key outside the date range is refused by DynamoDB: above it, the page starts at the top of the
+    // range; below it, nothing in the range comes after it.
+    if (range && f.after.sortKey < String(values[':from'])) return { items: [], more: false };
+    if (!range || f.after.sortKey <= String(values[':to'])) start = { ...f.after.key, GSI1PK: f.pk, GSI1SK: f.after.sortKey };
+  }
+  do {
+    const skipping = skipped < f.offset;
+    const r = await db.send(
+      new QueryCommand({
+        ...base,
+        ExclusiveStartKey: start,
+        Limit: skipping ? Math.min(1000, f.offset - skipped + want) : want - items.length,
+      }),
+    );
+    let entries = r.Items ?? [];
+    if (!f.status) {
+      const skip = Math.min(entries.length, f.offset - skipped);
+      skipped += skip;
+      entries = entries.slice(skip, skip + want - items.length);
+    }
+    for (const item of ofStatus(f, await fetchItems(db, tableName, entries))) {
+      if (skipped < f.offset) skipped++;
+      else if (items.length < want) items.push(item);
+    }
+    start = r.LastEvaluatedKey;
+  } while (start && items.length < want);
+  return { items: items.slice(0, f.limit), more: items.length > f.limit };
 }

@@ -10,9 +10,9 @@ import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { merchantEntity } from './entities/merchant.entity';
 import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
 import { providerOrderEntity } from './entities/provider-order.entity';
-import { INDEX, indexKeys, stripKeys } from './keys';
+import { indexKeys, stripKeys } from './keys';
 import { commitDebit, ledgerFolder } from './ledger-fold';
-import { fetchItems } from './listing';
+import { countListing, pageOfListing } from './listing';
 import { queryAll } from './query-all';
 import { claimSend, releaseSend } from './send-claim';
 import { transaction } from './transact';
@@ -138,79 +138,32 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
     },
 
     async list(merchantId, md, q) {
-      const pk = indexKeys.listing(merchantId, md, 'PAYOUT').GSI1PK;
-      const range = q.from || q.to;
-      const key = range ? 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to' : 'GSI1PK = :pk';
-      const values: Record<string, unknown> = { ':pk': pk, ...(range ? { ':from': q.from ?? '0000', ':to': `${q.to ?? '9999'}#~` } : {}) };
-      // The listing index holds keys only: a status filter applies to the payouts read from the table.
-      const base = {
-        TableName: tableName(),
-        IndexName: INDEX.listing,
-        KeyConditionExpression: key,
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-      };
-      const ofStatus = (items: Record<string, unknown>[]) => (q.status ? items.filter((i) => i.status === q.status) : items);
-
-      // Total: the counters item when no date range applies; over the key range otherwise, a COUNT query, or
-      // with a status filter, the range's statuses read from the table.
+      const filter = { pk: indexKeys.listing(merchantId, md, 'PAYOUT').GSI1PK, from: q.from, to: q.to, status: q.status };
+      // Total: the counters item when no date range applies; over the key range otherwise.
       let total: number;
-      if (!range) {
+      if (!q.from && !q.to) {
         const shards = await queryAll(db, {
           TableName: tableName(),
           KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
           ExpressionAttributeValues: { ':pk': merchantEntity.key(merchantId).PK, ':sk': payoutCountersEntity.prefix(md) },
         });
         total = shards.reduce((sum, c) => sum + Number(c[q.status ?? 'total'] ?? 0), 0);
-      } else {
-        total = 0;
-        let start: Record<string, unknown> | undefined;
-        do {
-          const r = await db.send(new QueryCommand({ ...base, ...(q.status ? {} : { Select: 'COUNT' }), ExclusiveStartKey: start }));
-          total += q.status
-            ? ofStatus(await fetchItems(db, tableName(), r.Items ?? [], { projection: ['status'] })).length
-            : (r.Count ?? 0);
-          start = r.LastEvaluatedKey;
-        } while (start);
-      }
-
-      // Page: skip `offset` matching items, or start right after the `startingAfter` payout's key; then read
-      // limit + 1 items (the extra one, not returned, tells whether older items remain). Without a status
-      // filter, skipped entries are only counted, never read from the table.
-      const want = q.limit + 1;
-      const items: Payout[] = [];
-      let skipped = 0;
-      let start: Record<string, unknown> | undefined;
+      } else total = await countListing(db, tableName(), filter);
       const after = q.startingAfter;
-      if (after) {
-        const at = indexKeys.listing(merchantId, md, 'PAYOUT', after.created_at, after.payout_id);
-        // A start key outside the date range is refused by DynamoDB: above it, the page starts at the top of
-        // the range; below it, nothing in the range comes after it.
-        if (range && at.GSI1SK! < String(values[':from'])) return { items: [], total, more: false };
-        if (!range || at.GSI1SK! <= String(values[':to'])) start = { ...payoutEntity.key(after.payout_id), ...at };
-      }
-      do {
-        const skipping = skipped < q.offset;
-        const r = await db.send(
-          new QueryCommand({
-            ...base,
-            ExclusiveStartKey: start,
-            Limit: skipping ? Math.min(1000, q.offset - skipped + want) : want - items.length,
-          }),
-        );
-        let entries = r.Items ?? [];
-        if (!q.status) {
-          const skip = Math.min(entries.length, q.offset - skipped);
-          skipped += skip;
-          entries = entries.slice(skip, skip + want - items.length);
-        }
-        for (const item of ofStatus(await fetchItems(db, tableName(), entries))) {
-          if (skipped < q.offset) skipped++;
-          else if (items.length < want) items.push(stripKeys<Payout>(item));
-        }
-        start = r.LastEvaluatedKey;
-      } while (start && items.length < want);
-      return { items: items.slice(0, q.limit), total, more: items.length > q.limit };
+      const page = await pageOfListing(db, tableName(), {
+        ...filter,
+        limit: q.limit,
+        offset: q.offset,
+        ...(after
+          ? {
+              after: {
+                key: payoutEntity.key(after.payout_id),
+                sortKey: indexKeys.listing(merchantId, md, 'PAYOUT', after.created_at, after.payout_id).GSI1SK!,
+              },
+            }
+          : {}),
+      });
+      return { items: page.items.map((i) => stripKeys<Payout>(i)), total, more: page.more };
     },
 
     async balances(merchantId, md) {
