@@ -6,3 +6,4 @@ export * from './payout-ports';
 export * from './deposit-ports';
 export * from './payment-deps';
 export * from './idempotency-ports';
+export * from './mandate-ports';

@@ -35,6 +35,8 @@ export type EntityTag =
   | 'payout_counters'
   | 'deposit'
   | 'clabe_claim'
+  | 'mandate'
+  | 'mandate_cycle'
   /** The idempotency record of a keyed request: its claim is no longer this attempt's. */
   | 'idempotency'
   | 'unknown';

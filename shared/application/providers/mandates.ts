@@ -7,11 +7,9 @@ import type { CountryCode, CurrencyCode } from '../../domain/geo';
 import type { CardSummary } from '../../domain/payments/payment';
 import type { HeldCardOutcome, HeldCardRequest, ShopperRedirect } from './card';
 
-export const MANDATE_FREQUENCIES = ['weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;
-export type MandateFrequency = (typeof MANDATE_FREQUENCIES)[number];
+import type { MandateFrequency, MandateRetryPolicy } from '../../domain/mandates/mandate';
 
-export const MANDATE_RETRY_POLICIES = ['none', 'retry_3_in_7_days'] as const;
-export type MandateRetryPolicy = (typeof MANDATE_RETRY_POLICIES)[number];
+export type { MandateFrequency, MandateRetryPolicy } from '../../domain/mandates/mandate';
 
 /** One Pix Automático recurrence to set up at the PSP for one mandate of ours. */
 export interface PixMandateRequest {

@@ -143,6 +143,9 @@ export interface Payment {
   readonly provider_mismatch_minor?: number;
   /** A chargeback of this payment and where its case stands (live cards); absent when never disputed. */
   readonly dispute?: Dispute | null;
+  /** A charge under a mandate (DESIGN.md 9.3): the mandate, and the due date it was charged for (YYYY-MM-DD). */
+  readonly mandate_id?: string | null;
+  readonly due_date?: string | null;
   readonly created_at: string;
   readonly updated_at: string;
 }

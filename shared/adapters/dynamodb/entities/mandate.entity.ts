@@ -1,0 +1,86 @@
+/**
+ * Mandate: its own item, listed per merchant and mode on the listing index (GSI1). A live mandate whose outcome a
+ * provider holds (approval pending) sits on the mandate work partitions (GSI2 `MANDATE#`) by its next read-back.
+ * Each billing cycle charged is a claim item under the mandate (`CYCLE#<n>`), naming the charge that holds it.
+ */
+import { modeOf } from '../../../domain/access';
+import type { Mandate, MandateStatus } from '../../../domain/mandates/mandate';
+import { envelope, indexKeys, setClause, shardOf, type EntityModel } from '../keys';
+import type { TaggedWrite } from '../transact';
+import { putNew, statusMove } from './writes';
+
+const model = { entity: 'mandate', version: 1 } as const;
+const key = (mandateId: string) => ({ PK: `MANDATE#${mandateId}`, SK: 'MANDATE' });
+const cycleKey = (mandateId: string, cycle: number) => ({ PK: `MANDATE#${mandateId}`, SK: `CYCLE#${String(cycle).padStart(5, '0')}` });
+
+/** GSI2: a live mandate awaiting its provider (approval pending), by when the reconciliation job reads it back next. */
+export const mandateWatchKeys = (id: string, checkAt: string) => ({ GSI2PK: `MANDATE#${shardOf(id)}`, GSI2SK: `${checkAt}#${id}` });
+export const mandateWatchPartition = (shard: number) => `MANDATE#${shard}`;
+
+const workKeys = (m: Pick<Mandate, 'mandate_id' | 'next_check_at'>) =>
+  m.next_check_at ? mandateWatchKeys(m.mandate_id, m.next_check_at) : null;
+
+export const mandateEntity = {
+  ...model,
+  key,
+  cycleKey,
+  item: (m: Mandate) => ({
+    ...key(m.mandate_id),
+    ...indexKeys.listing(m.merchant_id, modeOf(m.livemode), 'MANDATE', m.created_at, m.mandate_id),
+    ...(workKeys(m) ?? {}),
+    ...envelope(model),
+    ...m,
+  }),
+  create: (tableName: string, m: Mandate): TaggedWrite => putNew('mandate', tableName, mandateEntity.item(m)),
+  /** status -> to with a patch, conditional on the status read; on the work partitions while `next_check_at` is set. */
+  transition(tableName: string, m: Mandate, to: MandateStatus, patch: Partial<Mandate>, now: string): TaggedWrite {
+    const next = patch.next_check_at === undefined ? m.next_check_at : patch.next_check_at;
+    const keys = workKeys({ mandate_id: m.mandate_id, next_check_at: next });
+    return statusMove(
+      'mandate',
+      tableName,
+      key(m.mandate_id),
+      m.status,
+      { ...patch, next_check_at: next ?? null, status: to, updated_at: now, ...(keys ?? {}) },
+      !keys && Boolean(m.next_check_at),
+    );
+  },
+  /** A patch that keeps the status (conditional on it): what the provider answered, the next read-back. */
+  touch(tableName: string, m: Mandate, patch: Partial<Mandate>, now: string): TaggedWrite {
+    return mandateEntity.transition(tableName, m, m.status, patch, now);
+  },
+  /** One more charge made under an active mandate (conditional on it still being active). */
+  charged(tableName: string, mandateId: string, now: string): TaggedWrite {
+    const { set, names, values } = setClause({ updated_at: now });
+    return {
+      entity: 'mandate',
+      write: {
+        Update: {
+          TableName: tableName,
+          Key: key(mandateId),
+          UpdateExpression: `SET ${set} ADD charges_count :one`,
+          ConditionExpression: '#status = :active',
+          ExpressionAttributeNames: { ...names, '#status': 'status' },
+          ExpressionAttributeValues: { ...values, ':one': 1, ':active': 'active' },
+        },
+      },
+    };
+  },
+  /**
+   * The cycle's claim for a charge: new, or taken over from `replaces` (a charge of the cycle that failed), never
+   * from a charge still open or paid (WriteConflict('mandate_cycle')).
+   */
+  claimCycle(tableName: string, mandateId: string, cycle: number, paymentId: string, replaces: string | null, now: string): TaggedWrite {
+    return {
+      entity: 'mandate_cycle',
+      write: {
+        Put: {
+          TableName: tableName,
+          Item: { ...cycleKey(mandateId, cycle), entity: 'mandate_cycle', version: 1, payment_id: paymentId, claimed_at: now },
+          ConditionExpression: replaces ? 'payment_id = :replaced' : 'attribute_not_exists(PK)',
+          ...(replaces ? { ExpressionAttributeValues: { ':replaced': replaces } } : {}),
+        },
+      },
+    };
+  },
+} as const satisfies EntityModel;
