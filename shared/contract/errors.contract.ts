@@ -37,6 +37,14 @@ export const ERROR_ACTIONS: Readonly<Record<ErrorCode, string>> = {
   PAYMENT_NOT_REFUNDABLE: 'Only successful payments with an amount left can be refunded; read refunded_amount.',
   REFUND_AMOUNT_EXCEEDED: 'Refund at most amount minus refunded_amount.',
   REFUND_WINDOW_EXPIRED: 'Return the money outside the API (PIX: 90 days, other methods: 180).',
+  MANDATE_NOT_FOUND: 'Check the mandate id; mandates belong to the merchant and mode that created them.',
+  MANDATE_NOT_ACTIVE: 'Charge only an active mandate: wait for mandate.approved, or ask the payer to approve a new one.',
+  MANDATE_STATE_CONFLICT: 'Read the mandate’s status; it already ended.',
+  MANDATE_CYCLE_ALREADY_CHARGED:
+    'One charge per billing cycle: read the cycle’s charge; a new one is allowed only after it failed.',
+  MANDATE_AMOUNT_EXCEEDED: 'Charge at most the mandate’s max_amount (variable), or exactly its amount (fixed).',
+  DUE_DATE_OUTSIDE_WINDOW:
+    'Pix Automático: send the charge 2 to 10 days before its due date; cards: due_date is today. Within start_date and end_date.',
   EVENT_NOT_FOUND: 'Check the event id (evt_...) in GET /api/v1/events.',
   PAYMENT_METHOD_NOT_FOUND: 'Use a method_code from GET /api/v1/methods.',
   RATE_LIMIT_EXCEEDED: 'Wait Retry-After seconds; X-RateLimit-* headers show the budget.',

@@ -33,9 +33,14 @@ export function mandateRepository(db: DynamoDBDocumentClient, tableName: () => s
 
     async transition({ mandate, to, patch, events, now, done }) {
       const TableName = tableName();
+      const learned = patch.provider?.provider_mandate_id;
       await transaction()
         .add(
           mandateEntity.transition(TableName, mandate, to, patch, now),
+          // The provider's id learned now: kept beside the mandate, so its callbacks find it.
+          Boolean(learned) &&
+            learned !== mandate.provider?.provider_mandate_id &&
+            mandateEntity.link(TableName, patch.provider!.name, learned!, mandate.mandate_id),
           ...eventEntity.puts(TableName, events),
           done && idempotencyRecordEntity.done(TableName, done),
         )
@@ -73,6 +78,13 @@ export function mandateRepository(db: DynamoDBDocumentClient, tableName: () => s
         new GetCommand({ TableName: tableName(), Key: mandateEntity.cycleKey(mandateId, cycle), ConsistentRead: true }),
       );
       return typeof r.Item?.payment_id === 'string' ? r.Item.payment_id : null;
+    },
+
+    async mandateOfProvider(provider, id) {
+      const r = await db.send(
+        new GetCommand({ TableName: tableName(), Key: mandateEntity.providerKey(provider, id), ConsistentRead: true }),
+      );
+      return typeof r.Item?.mandate_id === 'string' ? r.Item.mandate_id : null;
     },
 
     dueForCheck: (now, limit) => dueInWorkIndex(db, tableName(), mandateWatchPartition, now, limit, 'mandate_id'),

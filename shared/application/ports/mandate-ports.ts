@@ -45,6 +45,8 @@ export interface MandateStore {
   }): Promise<Committed>;
   /** The charge holding a cycle of a mandate, if any. */
   cycleCharge(mandateId: string, cycle: number): Promise<string | null>;
+  /** The mandate a provider's own id (a recurrence's idRec) belongs to, kept when the provider first answered it. */
+  mandateOfProvider(provider: string, providerMandateId: string): Promise<string | null>;
   /** Live mandates whose read-back is due, from the work index (no Scan). */
   dueForCheck(now: string, limit: number): Promise<string[]>;
   /** One page, newest first, with the total of the filter and whether older items remain. */

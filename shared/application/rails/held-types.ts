@@ -9,7 +9,7 @@ import type { Connectors, MerchantRouting } from '../providers';
  * How a live method is held: a PIX charge, a card, a voucher (cash slip, boleto), a deposit to the payment's CLABE,
  * a local payment finished on the provider's page (redirect) or paid elsewhere with its ticket.
  */
-export type HeldKind = 'card' | 'deposit' | 'voucher' | 'redirect' | 'ticket' | 'qr' | 'pix';
+export type HeldKind = 'recurring' | 'card' | 'deposit' | 'voucher' | 'redirect' | 'ticket' | 'qr' | 'pix';
 
 /** What a reconciliation step did to a held payment. */
 export type HeldOutcome = 'settled' | 'opened' | 'expired' | 'failed' | 'mismatch' | 'waiting' | 'closed';

@@ -17,6 +17,7 @@ import { heldLocally, initiateHeldLocal, reconcileHeldLocal } from './held-local
 import type { HeldCheck, HeldKind, HeldStart, HeldStrategy } from './held-types';
 import { initiateHeldVoucher, reconcileHeldVoucher } from './held-voucher';
 import { reconcileOne } from './pix-reconcile';
+import { reconcileMandateCharge } from '../mandates';
 import { liveSpeiArtefact } from './spei-deposits';
 
 /** Kinds whose artefact the shopper pays elsewhere (the voucher connectors' kinds): not a card, PIX, crypto or a redirect. */
@@ -48,6 +49,21 @@ function localRow(flow: LocalFlow): HeldStrategy {
 }
 
 export const holders: Readonly<Record<HeldKind, HeldStrategy>> = {
+  // A charge under a Pix Automático mandate (a cobr): made by the mandate's charge route, never started here; read
+  // back from its PSP by its own reference until it settles or fails. First: a PIX row must never read it as a cob.
+  recurring: {
+    readsBack: true,
+    serves: () => false,
+    start: () => null,
+    check: (c, _id, p) => {
+      const pix = c.pixMandates?.mandates;
+      if (!p?.mandate_id || p.payment_method !== 'pix' || !pix || p.provider?.name !== pix.provider.name) return null;
+      return async (deps, now, opts) => {
+        const outcome = await reconcileMandateCharge(deps, pix, p, now, opts);
+        return outcome === 'failed' ? 'failed' : outcome === 'settled' ? 'settled' : outcome === 'closed' ? 'closed' : 'waiting';
+      };
+    },
+  },
   // A card routed between its providers (card-attempts.ts); unanswered (processing) or awaiting 3-D Secure, it is
   // read back where its provider can be, and cancelled by reference past the provider's window.
   card: {

@@ -121,3 +121,25 @@ export function buildPixBrCode(input: PixBrCodeInput): string {
     '6304';
   return payload + crc16CcittFalse(payload);
 }
+
+/**
+ * A Pix Automático recurrence QR (Jornada 2): no amount and no key in the code itself; the payer's bank reads the
+ * recurrence at its location (field 80, `br.gov.bcb.pix` and the URL without its scheme), as the central bank's
+ * API Pix 2.9.0 examples show it (`dadosQR.pixCopiaECola`).
+ */
+export function buildRecurrenceBrCode(input: { merchantName: string; merchantCity: string; location: string }): string {
+  const location = input.location.replace(/^https?:\/\//i, '');
+  if (location === '' || location.length > 77) throw new RangeError('location must be 1-77 characters without its scheme');
+  const payload =
+    emvField('00', '01') +
+    emvField('26', emvField('00', GUI)) +
+    emvField('52', '0000') +
+    emvField('53', '986') +
+    emvField('58', 'BR') +
+    emvField('59', emvText(input.merchantName, 25)) +
+    emvField('60', emvText(input.merchantCity, 15)) +
+    emvField('62', emvField('05', '***')) +
+    emvField('80', emvField('00', GUI) + emvField('25', location)) +
+    '6304';
+  return payload + crc16CcittFalse(payload);
+}

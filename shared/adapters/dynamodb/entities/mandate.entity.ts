@@ -49,6 +49,19 @@ export const mandateEntity = {
   touch(tableName: string, m: Mandate, patch: Partial<Mandate>, now: string): TaggedWrite {
     return mandateEntity.transition(tableName, m, m.status, patch, now);
   },
+  /** The provider's own id of a mandate (its idRec), kept once it answered: a callback naming it finds the mandate. */
+  providerKey: (provider: string, id: string) => ({ PK: `MANDATEREF#${provider}#${id}`, SK: 'LINK' }),
+  link(tableName: string, provider: string, id: string, mandateId: string): TaggedWrite {
+    return {
+      entity: 'mandate',
+      write: {
+        Put: {
+          TableName: tableName,
+          Item: { ...mandateEntity.providerKey(provider, id), entity: 'mandate_ref', version: 1, mandate_id: mandateId },
+        },
+      },
+    };
+  },
   /** One more charge made under an active mandate (conditional on it still being active). */
   charged(tableName: string, mandateId: string, now: string): TaggedWrite {
     const { set, names, values } = setClause({ updated_at: now });
