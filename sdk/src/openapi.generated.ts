@@ -618,6 +618,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mandates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List mandates, newest first (filter by status; offset or cursor pagination).
+         * @description Scope: `payments:read`. Rate limit: 300 requests per minute per merchant (the default; ops can set another per merchant).
+         */
+        get: operations["listMandates"];
+        put?: never;
+        /**
+         * Create a mandate (Pix Automático or a card on file) pending the payer’s approval.
+         * @description Scope: `payments:write`. Rate limit: 100 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
+         */
+        post: operations["createMandate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mandates/{mandate_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mandate, with what the payer approves while it is pending.
+         * @description Scope: `payments:read`. Rate limit: 300 requests per minute per merchant (the default; ops can set another per merchant).
+         */
+        get: operations["getMandate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mandates/{mandate_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a mandate: the recurrence or stored card ends at the provider, no charge can follow.
+         * @description Scope: `payments:write`. Rate limit: 100 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
+         */
+        post: operations["cancelMandate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mandates/{mandate_id}/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Charge an active mandate: a payment (mandate_id set), one per billing cycle.
+         * @description Scope: `payments:write`. Rate limit: 100 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
+         */
+        post: operations["createMandateCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/providers/api-pix/{token}/pix": {
         parameters: {
             query?: never;
@@ -1237,6 +1321,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "mandate.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer approved the mandate: it is active and can be charged (POST /api/v1/mandates/{id}/charges).
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.mandate.approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer (or their bank) refused the mandate; failure_code says why.
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.mandate.rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The mandate ended: cancelled_by says whether you, the payer (in the bank app) or the provider ended it.
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.mandate.cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer did not approve before approval_expires_at, or the mandate reached its end at the provider.
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.mandate.expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1528,6 +1692,127 @@ export interface components {
             created_at: string;
             completed_at: string | null;
         };
+        Mandate: {
+            /** @constant */
+            success: true;
+            /**
+             * @description Mandate id.
+             * @example md_A1b2C3d4E5f6G7h8I9j0Kl
+             */
+            mandate_id: string;
+            /**
+             * @example pending_approval
+             * @enum {string}
+             */
+            status: "pending_approval" | "active" | "rejected" | "cancelled" | "expired";
+            /** @enum {string} */
+            method: "pix_automatico" | "card";
+            /**
+             * @description ISO 3166-1 alpha-3 code.
+             * @example BRA
+             * @enum {string}
+             */
+            country: "BRA" | "PER" | "COL" | "CHL" | "MEX" | "ECU" | "ARG";
+            /**
+             * @description ISO 4217 code (USDT for crypto methods).
+             * @example BRL
+             * @enum {string}
+             */
+            currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+            description: string;
+            /** @enum {string} */
+            frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+            /** @description A fixed amount per charge, or null (variable up to max_amount). */
+            amount: number | null;
+            max_amount: number | null;
+            /**
+             * @description YYYY-MM-DD.
+             * @example 2026-12-05
+             */
+            start_date: string;
+            end_date: string | null;
+            /** @enum {string} */
+            retry_policy: "none" | "retry_3_in_7_days";
+            card: {
+                brand: string;
+                last_four: string;
+            } | null;
+            reference_id: string | null;
+            approved_at: string | null;
+            ended_at: string | null;
+            /** @enum {string} */
+            cancelled_by?: "merchant" | "payer" | "provider";
+            failure_code?: string;
+            /**
+             * @description false for sk_test_ keys (sandbox), true for live.
+             * @example false
+             */
+            livemode: boolean;
+            /**
+             * @description Echo of the metadata given at creation.
+             * @example {
+             *       "order": "1001"
+             *     }
+             */
+            metadata: {
+                [key: string]: string | number | boolean | null;
+            };
+            customer: {
+                name: string;
+                email: string;
+                /** @description Masked. */
+                document: string | null;
+            };
+            payer: {
+                bank_ispb: string;
+                agency: string | null;
+                account_masked: string | null;
+            } | null;
+            approval: components["schemas"]["MandateApproval"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC.
+             * @example 2026-11-23T14:05:09.120Z
+             */
+            approval_expires_at: string;
+            success_url: string | null;
+            cancel_url: string | null;
+            charges_count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC.
+             * @example 2026-11-23T14:05:09.120Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC.
+             * @example 2026-11-23T14:05:09.120Z
+             */
+            updated_at: string;
+        };
+        /** @description What the payer approves; null while a live provider has not answered yet. */
+        MandateApproval: ({
+            /** @constant */
+            type: "pix_qr";
+            /** @description The recurrence QR (Pix Automático Jornada 2) as copy-and-paste text. */
+            pix_code: string;
+        } | {
+            /**
+             * @description A request pushed to the payer’s bank app (Jornada 1).
+             * @constant
+             */
+            type: "pix_request";
+        } | {
+            /** @constant */
+            type: "redirect";
+            /**
+             * Format: uri
+             * @description Our hosted page where the payer approves with a card.
+             * @example https://shop.example.com/orders/1001
+             */
+            url: string;
+        }) | null;
         PaymentDisputeOutput: {
             /**
              * @description chargeback: a card chargeback (the amount leaves when the case opens); fraud_return: a PIX infraction of the central bank's special return mechanism (MED): nothing leaves while it is open or when it closes without a return; a fraud return debits the returned amount (a pix_fraud_return entry).
@@ -4441,6 +4726,12 @@ export interface operations {
                         }[];
                         /** @description Present once the payment was charged back. */
                         dispute?: components["schemas"]["PaymentDisputeOutput"];
+                        /** @description A charge under a mandate: its mandate (md_...). */
+                        mandate_id?: string;
+                        /** @description A mandate charge: the due date it was made for (YYYY-MM-DD). */
+                        due_date?: string | null;
+                        /** @description A mandate charge that failed: why (our code). */
+                        failure_code?: string | null;
                     };
                 };
             };
@@ -5832,6 +6123,12 @@ export interface operations {
                         }[];
                         /** @description Present once the payment was charged back. */
                         dispute?: components["schemas"]["PaymentDisputeOutput"];
+                        /** @description A charge under a mandate: its mandate (md_...). */
+                        mandate_id?: string;
+                        /** @description A mandate charge: the due date it was made for (YYYY-MM-DD). */
+                        due_date?: string | null;
+                        /** @description A mandate charge that failed: why (our code). */
+                        failure_code?: string | null;
                         /** @constant */
                         success: true;
                     };
@@ -11333,6 +11630,2120 @@ export interface operations {
             };
         };
     };
+    listMandates: {
+        parameters: {
+            query?: {
+                /** @example pending_approval */
+                status?: "pending_approval" | "active" | "rejected" | "cancelled" | "expired";
+                /** @example string */
+                from_date?: string;
+                /** @example string */
+                to_date?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @example 0 */
+                offset?: number;
+                /** @example md_A1b2C3d4E5f6G7h8I9j0Kl */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "mandate_id": "md_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *           "status": "pending_approval",
+                     *           "method": "pix_automatico",
+                     *           "country": "BRA",
+                     *           "currency": "BRL",
+                     *           "description": "string",
+                     *           "frequency": "weekly",
+                     *           "amount": 150.5,
+                     *           "max_amount": 150.5,
+                     *           "start_date": "2026-12-05",
+                     *           "end_date": "2026-12-05",
+                     *           "retry_policy": "none",
+                     *           "card": {
+                     *             "brand": "string",
+                     *             "last_four": "string"
+                     *           },
+                     *           "reference_id": "string",
+                     *           "approved_at": "2026-11-23T14:05:09.120Z",
+                     *           "ended_at": "2026-11-23T14:05:09.120Z",
+                     *           "livemode": false,
+                     *           "metadata": {
+                     *             "order": "1001"
+                     *           },
+                     *           "customer": {
+                     *             "name": "string",
+                     *             "email": "string",
+                     *             "document": "string"
+                     *           },
+                     *           "payer": {
+                     *             "bank_ispb": "string",
+                     *             "agency": "string",
+                     *             "account_masked": "string"
+                     *           },
+                     *           "approval": {
+                     *             "type": "pix_qr",
+                     *             "pix_code": "string"
+                     *           },
+                     *           "approval_expires_at": "2026-11-23T14:05:09.120Z",
+                     *           "success_url": "https://shop.example.com/orders/1001",
+                     *           "cancel_url": "https://shop.example.com/orders/1001",
+                     *           "charges_count": -9007199254740991,
+                     *           "created_at": "2026-11-23T14:05:09.120Z",
+                     *           "updated_at": "2026-11-23T14:05:09.120Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": -9007199254740991,
+                     *         "limit": -9007199254740991,
+                     *         "offset": -9007199254740991
+                     *       },
+                     *       "has_more": true,
+                     *       "next_cursor": "md_A1b2C3d4E5f6G7h8I9j0Kl"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /**
+                             * @description Mandate id.
+                             * @example md_A1b2C3d4E5f6G7h8I9j0Kl
+                             */
+                            mandate_id: string;
+                            /**
+                             * @example pending_approval
+                             * @enum {string}
+                             */
+                            status: "pending_approval" | "active" | "rejected" | "cancelled" | "expired";
+                            /** @enum {string} */
+                            method: "pix_automatico" | "card";
+                            /**
+                             * @description ISO 3166-1 alpha-3 code.
+                             * @example BRA
+                             * @enum {string}
+                             */
+                            country: "BRA" | "PER" | "COL" | "CHL" | "MEX" | "ECU" | "ARG";
+                            /**
+                             * @description ISO 4217 code (USDT for crypto methods).
+                             * @example BRL
+                             * @enum {string}
+                             */
+                            currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                            description: string;
+                            /** @enum {string} */
+                            frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                            /** @description A fixed amount per charge, or null (variable up to max_amount). */
+                            amount: number | null;
+                            max_amount: number | null;
+                            /**
+                             * @description YYYY-MM-DD.
+                             * @example 2026-12-05
+                             */
+                            start_date: string;
+                            end_date: string | null;
+                            /** @enum {string} */
+                            retry_policy: "none" | "retry_3_in_7_days";
+                            card: {
+                                brand: string;
+                                last_four: string;
+                            } | null;
+                            reference_id: string | null;
+                            approved_at: string | null;
+                            ended_at: string | null;
+                            /** @enum {string} */
+                            cancelled_by?: "merchant" | "payer" | "provider";
+                            failure_code?: string;
+                            /**
+                             * @description false for sk_test_ keys (sandbox), true for live.
+                             * @example false
+                             */
+                            livemode: boolean;
+                            /**
+                             * @description Echo of the metadata given at creation.
+                             * @example {
+                             *       "order": "1001"
+                             *     }
+                             */
+                            metadata: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            customer: {
+                                name: string;
+                                email: string;
+                                /** @description Masked. */
+                                document: string | null;
+                            };
+                            payer: {
+                                bank_ispb: string;
+                                agency: string | null;
+                                account_masked: string | null;
+                            } | null;
+                            approval: components["schemas"]["MandateApproval"];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC.
+                             * @example 2026-11-23T14:05:09.120Z
+                             */
+                            approval_expires_at: string;
+                            success_url: string | null;
+                            cancel_url: string | null;
+                            charges_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC.
+                             * @example 2026-11-23T14:05:09.120Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC.
+                             * @example 2026-11-23T14:05:09.120Z
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createMandate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key and body returns the first answer and writes nothing.
+                 * @example order-1001
+                 */
+                "X-Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "country": "BRA",
+                 *       "currency": "BRL",
+                 *       "method": "pix_automatico",
+                 *       "customer": {
+                 *         "name": "Maria Silva",
+                 *         "email": "maria@example.com",
+                 *         "document": "52998224725",
+                 *         "phone": "+5511987654321"
+                 *       },
+                 *       "description": "Gym membership, monthly",
+                 *       "frequency": "monthly",
+                 *       "amount": 99.9,
+                 *       "start_date": "2027-01-05",
+                 *       "retry_policy": "retry_3_in_7_days",
+                 *       "notification_url": "https://shop.example.com/webhooks/payments",
+                 *       "reference_id": "member-881"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    country: "BRA" | "PER" | "COL" | "CHL" | "MEX" | "ECU" | "ARG";
+                    /** @enum {string} */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS";
+                    /** @enum {string} */
+                    method: "pix_automatico" | "card";
+                    customer: {
+                        name: string;
+                        /** Format: email */
+                        email: string;
+                        document: string;
+                        phone?: string;
+                    };
+                    description: string;
+                    /** @enum {string} */
+                    frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                    amount?: number;
+                    max_amount?: number;
+                    start_date: string;
+                    end_date?: string;
+                    /**
+                     * @default none
+                     * @enum {string}
+                     */
+                    retry_policy?: "none" | "retry_3_in_7_days";
+                    payer?: {
+                        bank_ispb: string;
+                        agency?: string;
+                        account?: string;
+                    };
+                    /** Format: uri */
+                    success_url?: string;
+                    /** Format: uri */
+                    cancel_url?: string;
+                    /** Format: uri */
+                    notification_url?: string;
+                    reference_id?: string;
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The mandate, pending_approval, with what the payer approves (`approval`). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "mandate_id": "md_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "status": "pending_approval",
+                     *       "method": "pix_automatico",
+                     *       "country": "BRA",
+                     *       "currency": "BRL",
+                     *       "description": "string",
+                     *       "frequency": "weekly",
+                     *       "amount": 150.5,
+                     *       "max_amount": 150.5,
+                     *       "start_date": "2026-12-05",
+                     *       "end_date": "2026-12-05",
+                     *       "retry_policy": "none",
+                     *       "card": {
+                     *         "brand": "string",
+                     *         "last_four": "string"
+                     *       },
+                     *       "reference_id": "string",
+                     *       "approved_at": "2026-11-23T14:05:09.120Z",
+                     *       "ended_at": "2026-11-23T14:05:09.120Z",
+                     *       "livemode": false,
+                     *       "metadata": {
+                     *         "order": "1001"
+                     *       },
+                     *       "customer": {
+                     *         "name": "string",
+                     *         "email": "string",
+                     *         "document": "string"
+                     *       },
+                     *       "payer": {
+                     *         "bank_ispb": "string",
+                     *         "agency": "string",
+                     *         "account_masked": "string"
+                     *       },
+                     *       "approval": {
+                     *         "type": "pix_qr",
+                     *         "pix_code": "string"
+                     *       },
+                     *       "approval_expires_at": "2026-11-23T14:05:09.120Z",
+                     *       "success_url": "https://shop.example.com/orders/1001",
+                     *       "cancel_url": "https://shop.example.com/orders/1001",
+                     *       "charges_count": -9007199254740991,
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "updated_at": "2026-11-23T14:05:09.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description Error: `METHOD_NOT_AVAILABLE` (Method not available for the merchant. Use a method enabled for your account, country and currency (discovery endpoints).); `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "METHOD_NOT_AVAILABLE",
+                     *         "message": "Method not available for the merchant.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "METHOD_NOT_AVAILABLE" | "VALIDATION_ERROR";
+                            /** @example Method not available for the merchant. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_IN_PROGRESS",
+                     *         "message": "A request with this X-Idempotency-Key is still being processed; retry shortly.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example A request with this X-Idempotency-Key is still being processed; retry shortly. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_REJECTED` (The payment provider refused the request. The provider refused the charge (the payment failed): check the customer data and create a new payment.); `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_REJECTED",
+                     *         "message": "The payment provider refused the request.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_REJECTED" | "IDEMPOTENCY_KEY_REUSED";
+                            /** @example The payment provider refused the request. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMandate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example md_A1b2C3d4E5f6G7h8I9j0Kl */
+                mandate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "mandate_id": "md_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "status": "pending_approval",
+                     *       "method": "pix_automatico",
+                     *       "country": "BRA",
+                     *       "currency": "BRL",
+                     *       "description": "string",
+                     *       "frequency": "weekly",
+                     *       "amount": 150.5,
+                     *       "max_amount": 150.5,
+                     *       "start_date": "2026-12-05",
+                     *       "end_date": "2026-12-05",
+                     *       "retry_policy": "none",
+                     *       "card": {
+                     *         "brand": "string",
+                     *         "last_four": "string"
+                     *       },
+                     *       "reference_id": "string",
+                     *       "approved_at": "2026-11-23T14:05:09.120Z",
+                     *       "ended_at": "2026-11-23T14:05:09.120Z",
+                     *       "livemode": false,
+                     *       "metadata": {
+                     *         "order": "1001"
+                     *       },
+                     *       "customer": {
+                     *         "name": "string",
+                     *         "email": "string",
+                     *         "document": "string"
+                     *       },
+                     *       "payer": {
+                     *         "bank_ispb": "string",
+                     *         "agency": "string",
+                     *         "account_masked": "string"
+                     *       },
+                     *       "approval": {
+                     *         "type": "pix_qr",
+                     *         "pix_code": "string"
+                     *       },
+                     *       "approval_expires_at": "2026-11-23T14:05:09.120Z",
+                     *       "success_url": "https://shop.example.com/orders/1001",
+                     *       "cancel_url": "https://shop.example.com/orders/1001",
+                     *       "charges_count": -9007199254740991,
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "updated_at": "2026-11-23T14:05:09.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `MANDATE_NOT_FOUND` (Mandate not found. Check the mandate id; mandates belong to the merchant and mode that created them.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "MANDATE_NOT_FOUND",
+                     *         "message": "Mandate not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "MANDATE_NOT_FOUND";
+                            /** @example Mandate not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelMandate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key and body returns the first answer and writes nothing.
+                 * @example order-1001
+                 */
+                "X-Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example md_A1b2C3d4E5f6G7h8I9j0Kl */
+                mandate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mandate, cancelled (cancelled_by merchant). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "mandate_id": "md_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "status": "pending_approval",
+                     *       "method": "pix_automatico",
+                     *       "country": "BRA",
+                     *       "currency": "BRL",
+                     *       "description": "string",
+                     *       "frequency": "weekly",
+                     *       "amount": 150.5,
+                     *       "max_amount": 150.5,
+                     *       "start_date": "2026-12-05",
+                     *       "end_date": "2026-12-05",
+                     *       "retry_policy": "none",
+                     *       "card": {
+                     *         "brand": "string",
+                     *         "last_four": "string"
+                     *       },
+                     *       "reference_id": "string",
+                     *       "approved_at": "2026-11-23T14:05:09.120Z",
+                     *       "ended_at": "2026-11-23T14:05:09.120Z",
+                     *       "livemode": false,
+                     *       "metadata": {
+                     *         "order": "1001"
+                     *       },
+                     *       "customer": {
+                     *         "name": "string",
+                     *         "email": "string",
+                     *         "document": "string"
+                     *       },
+                     *       "payer": {
+                     *         "bank_ispb": "string",
+                     *         "agency": "string",
+                     *         "account_masked": "string"
+                     *       },
+                     *       "approval": {
+                     *         "type": "pix_qr",
+                     *         "pix_code": "string"
+                     *       },
+                     *       "approval_expires_at": "2026-11-23T14:05:09.120Z",
+                     *       "success_url": "https://shop.example.com/orders/1001",
+                     *       "cancel_url": "https://shop.example.com/orders/1001",
+                     *       "charges_count": -9007199254740991,
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "updated_at": "2026-11-23T14:05:09.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `MANDATE_NOT_FOUND` (Mandate not found. Check the mandate id; mandates belong to the merchant and mode that created them.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "MANDATE_NOT_FOUND",
+                     *         "message": "Mandate not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "MANDATE_NOT_FOUND";
+                            /** @example Mandate not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `MANDATE_STATE_CONFLICT` (The mandate is not in a state that allows this. Read the mandate’s status; it already ended.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "MANDATE_STATE_CONFLICT",
+                     *         "message": "The mandate is not in a state that allows this.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "MANDATE_STATE_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example The mandate is not in a state that allows this. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_KEY_REUSED",
+                     *         "message": "This X-Idempotency-Key was already used with a different request body.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_KEY_REUSED";
+                            /** @example This X-Idempotency-Key was already used with a different request body. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createMandateCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key and body returns the first answer and writes nothing.
+                 * @example order-1001
+                 */
+                "X-Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example md_A1b2C3d4E5f6G7h8I9j0Kl */
+                mandate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 99.9,
+                 *       "due_date": "2027-02-05",
+                 *       "description": "February"
+                 *     }
+                 */
+                "application/json": {
+                    amount: number;
+                    due_date: string;
+                    description?: string;
+                    reference_id?: string;
+                    /** Format: uri */
+                    notification_url?: string;
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The charge: a payment with mandate_id, pending (PIX) or decided (card). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment_id": "pi_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "status": "success",
+                     *       "payment_method": "pix",
+                     *       "amount": 150.5,
+                     *       "currency": "BRL",
+                     *       "paid_at": "2026-11-23T14:05:09.120Z",
+                     *       "refunded_amount": 150.5,
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "crypto_currency": "USDT",
+                     *       "provider_attempts": [
+                     *         {
+                     *           "provider": "adyen",
+                     *           "outcome": "succeeded",
+                     *           "failure_code": "card_declined"
+                     *         }
+                     *       ],
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Payment id.
+                         * @example pi_A1b2C3d4E5f6G7h8I9j0Kl
+                         */
+                        payment_id: string;
+                        /**
+                         * @description Merchant id.
+                         * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                         */
+                        merchant_id: string;
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
+                        status: "pending" | "pending_3ds" | "processing" | "success" | "failed" | "cancelled" | "expired" | "refunded";
+                        /**
+                         * @example pix
+                         * @enum {string}
+                         */
+                        payment_method: "pix" | "card" | "boleto" | "bank_transfer" | "cash" | "wallet" | "spei" | "cip" | "pse" | "payin" | "crypto";
+                        /**
+                         * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                         * @example 150.5
+                         */
+                        amount: number;
+                        /**
+                         * @description ISO 4217 code (USDT for crypto methods).
+                         * @example BRL
+                         * @enum {string}
+                         */
+                        currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                        paid_at: string | null;
+                        /**
+                         * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                         * @example 150.5
+                         */
+                        refunded_amount: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        created_at: string;
+                        /** @description A crypto payment: the amount the provider quoted (what the shopper pays). */
+                        crypto_amount?: string;
+                        /** @example USDT */
+                        crypto_currency?: string;
+                        /** @description The payment’s attempts at live providers, in order; empty in the sandbox. */
+                        provider_attempts: {
+                            /** @example adyen */
+                            provider: string;
+                            /** @enum {string} */
+                            outcome: "succeeded" | "pending" | "failed" | "skipped";
+                            /**
+                             * @description Our code for a failed attempt.
+                             * @example card_declined
+                             */
+                            failure_code?: string;
+                        }[];
+                        /** @description Present once the payment was charged back. */
+                        dispute?: components["schemas"]["PaymentDisputeOutput"];
+                        /** @description A charge under a mandate: its mandate (md_...). */
+                        mandate_id?: string;
+                        /** @description A mandate charge: the due date it was made for (YYYY-MM-DD). */
+                        due_date?: string | null;
+                        /** @description A mandate charge that failed: why (our code). */
+                        failure_code?: string | null;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error: `MANDATE_AMOUNT_EXCEEDED` (The charge is above what the mandate allows. Charge at most the mandate’s max_amount (variable), or exactly its amount (fixed).); `DUE_DATE_OUTSIDE_WINDOW` (The due date is outside the window in which the charge can be sent. Pix Automático: send the charge 2 to 10 days before its due date; cards: due_date is today. Within start_date and end_date.); `METHOD_NOT_AVAILABLE` (Method not available for the merchant. Use a method enabled for your account, country and currency (discovery endpoints).); `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "MANDATE_AMOUNT_EXCEEDED",
+                     *         "message": "The charge is above what the mandate allows.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "MANDATE_AMOUNT_EXCEEDED" | "DUE_DATE_OUTSIDE_WINDOW" | "METHOD_NOT_AVAILABLE" | "VALIDATION_ERROR";
+                            /** @example The charge is above what the mandate allows. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `MANDATE_NOT_FOUND` (Mandate not found. Check the mandate id; mandates belong to the merchant and mode that created them.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "MANDATE_NOT_FOUND",
+                     *         "message": "Mandate not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "MANDATE_NOT_FOUND";
+                            /** @example Mandate not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `MANDATE_NOT_ACTIVE` (The mandate is not active: it cannot be charged. Charge only an active mandate: wait for mandate.approved, or ask the payer to approve a new one.); `MANDATE_CYCLE_ALREADY_CHARGED` (The mandate already has a charge, open or paid, in the billing cycle of this due date. One charge per billing cycle: read the cycle’s charge; a new one is allowed only after it failed.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "MANDATE_NOT_ACTIVE",
+                     *         "message": "The mandate is not active: it cannot be charged.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "MANDATE_NOT_ACTIVE" | "MANDATE_CYCLE_ALREADY_CHARGED" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example The mandate is not active: it cannot be charged. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_REJECTED` (The payment provider refused the request. The provider refused the charge (the payment failed): check the customer data and create a new payment.); `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_REJECTED",
+                     *         "message": "The payment provider refused the request.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_REJECTED" | "IDEMPOTENCY_KEY_REUSED";
+                            /** @example The payment provider refused the request. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     apiPixCallback: {
         parameters: {
             query?: never;
@@ -16554,6 +18965,654 @@ export interface operations {
                     refunded_amount: number;
                     failure_reason?: string;
                     completed_at: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.mandate.approved": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "mandate.approved",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "mandate_id": "md_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "status": "pending_approval",
+                 *       "method": "pix_automatico",
+                 *       "country": "BRA",
+                 *       "currency": "BRL",
+                 *       "description": "string",
+                 *       "frequency": "weekly",
+                 *       "amount": 150.5,
+                 *       "max_amount": 150.5,
+                 *       "start_date": "2026-12-05",
+                 *       "end_date": "2026-12-05",
+                 *       "retry_policy": "none",
+                 *       "card": {
+                 *         "brand": "string",
+                 *         "last_four": "string"
+                 *       },
+                 *       "reference_id": "string",
+                 *       "approved_at": "2026-11-23T14:05:09.120Z",
+                 *       "ended_at": "2026-11-23T14:05:09.120Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "mandate.approved";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Mandate id.
+                     * @example md_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    mandate_id: string;
+                    /**
+                     * @example pending_approval
+                     * @enum {string}
+                     */
+                    status: "pending_approval" | "active" | "rejected" | "cancelled" | "expired";
+                    /** @enum {string} */
+                    method: "pix_automatico" | "card";
+                    /**
+                     * @description ISO 3166-1 alpha-3 code.
+                     * @example BRA
+                     * @enum {string}
+                     */
+                    country: "BRA" | "PER" | "COL" | "CHL" | "MEX" | "ECU" | "ARG";
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    description: string;
+                    /** @enum {string} */
+                    frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                    /** @description A fixed amount per charge, or null (variable up to max_amount). */
+                    amount: number | null;
+                    max_amount: number | null;
+                    /**
+                     * @description YYYY-MM-DD.
+                     * @example 2026-12-05
+                     */
+                    start_date: string;
+                    end_date: string | null;
+                    /** @enum {string} */
+                    retry_policy: "none" | "retry_3_in_7_days";
+                    card: {
+                        brand: string;
+                        last_four: string;
+                    } | null;
+                    reference_id: string | null;
+                    approved_at: string | null;
+                    ended_at: string | null;
+                    /** @enum {string} */
+                    cancelled_by?: "merchant" | "payer" | "provider";
+                    failure_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.mandate.rejected": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "mandate.rejected",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "mandate_id": "md_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "status": "pending_approval",
+                 *       "method": "pix_automatico",
+                 *       "country": "BRA",
+                 *       "currency": "BRL",
+                 *       "description": "string",
+                 *       "frequency": "weekly",
+                 *       "amount": 150.5,
+                 *       "max_amount": 150.5,
+                 *       "start_date": "2026-12-05",
+                 *       "end_date": "2026-12-05",
+                 *       "retry_policy": "none",
+                 *       "card": {
+                 *         "brand": "string",
+                 *         "last_four": "string"
+                 *       },
+                 *       "reference_id": "string",
+                 *       "approved_at": "2026-11-23T14:05:09.120Z",
+                 *       "ended_at": "2026-11-23T14:05:09.120Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "mandate.rejected";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Mandate id.
+                     * @example md_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    mandate_id: string;
+                    /**
+                     * @example pending_approval
+                     * @enum {string}
+                     */
+                    status: "pending_approval" | "active" | "rejected" | "cancelled" | "expired";
+                    /** @enum {string} */
+                    method: "pix_automatico" | "card";
+                    /**
+                     * @description ISO 3166-1 alpha-3 code.
+                     * @example BRA
+                     * @enum {string}
+                     */
+                    country: "BRA" | "PER" | "COL" | "CHL" | "MEX" | "ECU" | "ARG";
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    description: string;
+                    /** @enum {string} */
+                    frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                    /** @description A fixed amount per charge, or null (variable up to max_amount). */
+                    amount: number | null;
+                    max_amount: number | null;
+                    /**
+                     * @description YYYY-MM-DD.
+                     * @example 2026-12-05
+                     */
+                    start_date: string;
+                    end_date: string | null;
+                    /** @enum {string} */
+                    retry_policy: "none" | "retry_3_in_7_days";
+                    card: {
+                        brand: string;
+                        last_four: string;
+                    } | null;
+                    reference_id: string | null;
+                    approved_at: string | null;
+                    ended_at: string | null;
+                    /** @enum {string} */
+                    cancelled_by?: "merchant" | "payer" | "provider";
+                    failure_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.mandate.cancelled": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "mandate.cancelled",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "mandate_id": "md_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "status": "pending_approval",
+                 *       "method": "pix_automatico",
+                 *       "country": "BRA",
+                 *       "currency": "BRL",
+                 *       "description": "string",
+                 *       "frequency": "weekly",
+                 *       "amount": 150.5,
+                 *       "max_amount": 150.5,
+                 *       "start_date": "2026-12-05",
+                 *       "end_date": "2026-12-05",
+                 *       "retry_policy": "none",
+                 *       "card": {
+                 *         "brand": "string",
+                 *         "last_four": "string"
+                 *       },
+                 *       "reference_id": "string",
+                 *       "approved_at": "2026-11-23T14:05:09.120Z",
+                 *       "ended_at": "2026-11-23T14:05:09.120Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "mandate.cancelled";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Mandate id.
+                     * @example md_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    mandate_id: string;
+                    /**
+                     * @example pending_approval
+                     * @enum {string}
+                     */
+                    status: "pending_approval" | "active" | "rejected" | "cancelled" | "expired";
+                    /** @enum {string} */
+                    method: "pix_automatico" | "card";
+                    /**
+                     * @description ISO 3166-1 alpha-3 code.
+                     * @example BRA
+                     * @enum {string}
+                     */
+                    country: "BRA" | "PER" | "COL" | "CHL" | "MEX" | "ECU" | "ARG";
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    description: string;
+                    /** @enum {string} */
+                    frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                    /** @description A fixed amount per charge, or null (variable up to max_amount). */
+                    amount: number | null;
+                    max_amount: number | null;
+                    /**
+                     * @description YYYY-MM-DD.
+                     * @example 2026-12-05
+                     */
+                    start_date: string;
+                    end_date: string | null;
+                    /** @enum {string} */
+                    retry_policy: "none" | "retry_3_in_7_days";
+                    card: {
+                        brand: string;
+                        last_four: string;
+                    } | null;
+                    reference_id: string | null;
+                    approved_at: string | null;
+                    ended_at: string | null;
+                    /** @enum {string} */
+                    cancelled_by?: "merchant" | "payer" | "provider";
+                    failure_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.mandate.expired": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "mandate.expired",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "mandate_id": "md_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "status": "pending_approval",
+                 *       "method": "pix_automatico",
+                 *       "country": "BRA",
+                 *       "currency": "BRL",
+                 *       "description": "string",
+                 *       "frequency": "weekly",
+                 *       "amount": 150.5,
+                 *       "max_amount": 150.5,
+                 *       "start_date": "2026-12-05",
+                 *       "end_date": "2026-12-05",
+                 *       "retry_policy": "none",
+                 *       "card": {
+                 *         "brand": "string",
+                 *         "last_four": "string"
+                 *       },
+                 *       "reference_id": "string",
+                 *       "approved_at": "2026-11-23T14:05:09.120Z",
+                 *       "ended_at": "2026-11-23T14:05:09.120Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "mandate.expired";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Mandate id.
+                     * @example md_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    mandate_id: string;
+                    /**
+                     * @example pending_approval
+                     * @enum {string}
+                     */
+                    status: "pending_approval" | "active" | "rejected" | "cancelled" | "expired";
+                    /** @enum {string} */
+                    method: "pix_automatico" | "card";
+                    /**
+                     * @description ISO 3166-1 alpha-3 code.
+                     * @example BRA
+                     * @enum {string}
+                     */
+                    country: "BRA" | "PER" | "COL" | "CHL" | "MEX" | "ECU" | "ARG";
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    description: string;
+                    /** @enum {string} */
+                    frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                    /** @description A fixed amount per charge, or null (variable up to max_amount). */
+                    amount: number | null;
+                    max_amount: number | null;
+                    /**
+                     * @description YYYY-MM-DD.
+                     * @example 2026-12-05
+                     */
+                    start_date: string;
+                    end_date: string | null;
+                    /** @enum {string} */
+                    retry_policy: "none" | "retry_3_in_7_days";
+                    card: {
+                        brand: string;
+                        last_four: string;
+                    } | null;
+                    reference_id: string | null;
+                    approved_at: string | null;
+                    ended_at: string | null;
+                    /** @enum {string} */
+                    cancelled_by?: "merchant" | "payer" | "provider";
+                    failure_code?: string;
                 };
             };
         };

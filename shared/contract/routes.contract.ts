@@ -12,10 +12,12 @@ import { getMethodPath, getMethodQuery, listMethodsQuery } from '../domain/catal
 import { balanceTransactionsQuery } from '../domain/ledger.schemas';
 import * as pay from '../domain/payments/payment.schemas';
 import * as po from '../domain/payouts/payout.schemas';
+import * as md from '../domain/mandates/mandate.schemas';
 import { createRefundBody, paymentRefundsPath, refundPath } from '../domain/refunds/refund.schemas';
 import { eventPath, listEventsQuery } from '../domain/webhooks/event.schemas';
 import * as payin from '../http/views/payment.schemas';
 import * as payout from '../http/views/payout.schemas';
+import * as mandate from '../http/views/mandate.schemas';
 import * as refunds from '../http/views/refund.schemas';
 import * as events from '../http/views/event.schemas';
 import { binancePayAnswer, healthReport, openApiDocument, providerCallbackReceived, stpCallbackAnswer } from './system.schemas';
@@ -169,6 +171,31 @@ export const ROUTE_CONTRACTS = {
     request: { body: po.validateBeneficiaryBody },
     responses: ok(payout.beneficiaryCheck, 'Valid or not, with every bad field named.'),
     errors: ['METHOD_NOT_AVAILABLE'],
+  },
+  createMandate: {
+    request: { body: md.createMandateBody },
+    responses: ok(mandate.mandateResource, 'The mandate, pending_approval, with what the payer approves (`approval`).'),
+    errors: ['METHOD_NOT_AVAILABLE', ...PROVIDER_ERRORS],
+  },
+  listMandates: { request: { query: md.listMandatesQuery }, responses: ok(mandate.mandateList) },
+  getMandate: { request: { path: md.mandatePath }, responses: ok(mandate.mandateResource), errors: ['MANDATE_NOT_FOUND'] },
+  cancelMandate: {
+    request: { path: md.mandatePath },
+    responses: ok(mandate.mandateResource, 'The mandate, cancelled (cancelled_by merchant).'),
+    errors: ['MANDATE_NOT_FOUND', 'MANDATE_STATE_CONFLICT', 'PROVIDER_UNAVAILABLE'],
+  },
+  createMandateCharge: {
+    request: { path: md.mandatePath, body: md.createMandateChargeBody },
+    responses: ok(payin.simulatedPayment, 'The charge: a payment with mandate_id, pending (PIX) or decided (card).'),
+    errors: [
+      'MANDATE_NOT_FOUND',
+      'MANDATE_NOT_ACTIVE',
+      'MANDATE_CYCLE_ALREADY_CHARGED',
+      'MANDATE_AMOUNT_EXCEEDED',
+      'DUE_DATE_OUTSIDE_WINDOW',
+      'METHOD_NOT_AVAILABLE',
+      ...PROVIDER_ERRORS,
+    ],
   },
   getBalance: { responses: ok(payout.balances) },
   listBalanceTransactions: { request: { query: balanceTransactionsQuery }, responses: ok(payout.balanceTransactions) },

@@ -5,7 +5,8 @@ import { PAYMENT_EVENT } from '../domain/payments/payment';
 import { SESSION_EVENT } from '../domain/payments/session';
 import { PAYOUT_EVENT } from '../domain/payouts/payout';
 import { REFUND_EVENT } from '../domain/refunds/refund';
-import { paymentEventBody, payoutEventBody, refundEventBody, sessionEventBody } from '../http/views/webhook.schemas';
+import { mandateEventBody, paymentEventBody, payoutEventBody, refundEventBody, sessionEventBody } from '../http/views/webhook.schemas';
+import { MANDATE_EVENT } from '../domain/mandates/mandate';
 
 export interface WebhookContract {
   readonly type: string;
@@ -42,6 +43,10 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'refund.created': 'A refund was accepted; your balance was debited.',
   'refund.succeeded': 'The refund reached the shopper.',
   'refund.failed': 'The refund failed; the amount is back in your balance.',
+  'mandate.approved': 'The payer approved the mandate: it is active and can be charged (POST /api/v1/mandates/{id}/charges).',
+  'mandate.rejected': 'The payer (or their bank) refused the mandate; failure_code says why.',
+  'mandate.cancelled': 'The mandate ended: cancelled_by says whether you, the payer (in the bank app) or the provider ended it.',
+  'mandate.expired': 'The payer did not approve before approval_expires_at, or the mandate reached its end at the provider.',
 };
 
 const values = (m: Readonly<Record<string, string | undefined>>) => Object.values(m).filter((v): v is string => v !== undefined);
@@ -59,4 +64,5 @@ export const WEBHOOK_CONTRACTS: readonly WebhookContract[] = [
   ...values(SESSION_EVENT).map((t) => entry(t, sessionEventBody)),
   ...values(PAYOUT_EVENT).map((t) => entry(t, payoutEventBody)),
   ...values(REFUND_EVENT).map((t) => entry(t, refundEventBody)),
+  ...values(MANDATE_EVENT).map((t) => entry(t, mandateEventBody)),
 ];

@@ -54,6 +54,7 @@ export function paymentEvent(
       metadata: session ? { ...session.metadata, ...p.metadata } : p.metadata,
       ...(p.failure_code ? { failure_code: p.failure_code, failure_message: p.failure_message } : {}),
       ...(p.dispute ? { dispute: disputeFields(p) } : {}),
+      ...(p.mandate_id ? { mandate_id: p.mandate_id, due_date: p.due_date ?? null } : {}),
       // Live payments: which providers were tried, and how each attempt ended (never a provider's message).
       ...(p.provider || p.ended_attempts?.length ? { provider_attempts: providerAttemptsOf(p) } : {}),
     },

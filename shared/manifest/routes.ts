@@ -5,13 +5,14 @@
  */
 import { CORE_ROUTES } from './routes.core';
 import { PAYIN_ROUTES } from './routes.payins';
+import { MANDATE_ROUTES } from './routes.mandates';
 import { PAYOUT_ROUTES } from './routes.payouts';
 import { PROVIDER_ROUTES } from './routes.providers';
 import type { HttpMethod, RouteDefinition } from './route-types';
 
 export * from './route-types';
 
-export const ROUTES = [...CORE_ROUTES, ...PAYIN_ROUTES, ...PAYOUT_ROUTES, ...PROVIDER_ROUTES] as const;
+export const ROUTES = [...CORE_ROUTES, ...PAYIN_ROUTES, ...PAYOUT_ROUTES, ...MANDATE_ROUTES, ...PROVIDER_ROUTES] as const;
 
 export type RouteId = (typeof ROUTES)[number]['id'];
 

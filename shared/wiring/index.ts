@@ -7,6 +7,7 @@ export { authenticator, idempotencyStore, rateLimiter } from './access';
 export { adminService } from './admin';
 export { checkNotificationUrl, paymentDeps, qrCodes } from './payments';
 export { balanceDeps, ledgerFoldDeps, payoutDeps, reconciliationDeps } from './payouts';
+export { mandateDeps } from './mandates';
 export { settlementDeps, settlementGraceSeconds } from './settlements';
 export { ids, repositories, tableName } from './repositories';
 export { healthProbes } from './system';

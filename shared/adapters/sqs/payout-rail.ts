@@ -46,3 +46,10 @@ export const liveRefundRail = (sqs: SQSClient, queueUrl: () => string): RefundRa
     await send(sqs, queueUrl(), { refund_id: refundId, step: 'refund_settle' }, 0);
   },
 });
+
+/** Sandbox mandates: the payer's decision is a delayed message on the settlement queue. */
+export const sandboxMandateDecisions =
+  (sqs: SQSClient, queueUrl: () => string, delaySeconds: () => number) =>
+  async (mandateId: string): Promise<void> => {
+    await send(sqs, queueUrl(), { mandate_id: mandateId, step: 'mandate_decide' }, delaySeconds());
+  };

@@ -14,7 +14,7 @@ import {
   type Mandate,
   type MandateApproval,
 } from '../../domain/mandates/mandate';
-import type { CreateMandateInput } from '../../domain/mandates/mandate.schemas';
+import type { CreateMandateInput, ListMandatesQuery } from '../../domain/mandates/mandate.schemas';
 import { buildRecurrenceBrCode } from '../../domain/payments/pix-brcode';
 import type { Principal } from '../access';
 import { commitAndPublish, WriteConflict, type Answering, type MandateListQuery } from '../ports';
@@ -36,8 +36,23 @@ export async function getMandate(deps: Pick<MandateDeps, 'mandates'>, principal:
   return m;
 }
 
-export const listMandates = (deps: Pick<MandateDeps, 'mandates'>, principal: Principal, q: MandateListQuery) =>
-  deps.mandates.list(principal.merchant.merchant_id, modeOf(principal.livemode), q);
+/** One page of the merchant's mandates, newest first: offset or starting_after (a mandate of this merchant and mode). */
+export async function listMandates(deps: Pick<MandateDeps, 'mandates'>, principal: Principal, q: ListMandatesQuery) {
+  const refuse = (message: string) =>
+    new AppError('VALIDATION_ERROR', `starting_after ${message}.`, { details: [{ field: 'starting_after', message }] });
+  if (q.starting_after && q.offset > 0) throw refuse('cannot be combined with offset');
+  const after = q.starting_after ? await getMandate(deps, principal, q.starting_after).catch(() => null) : undefined;
+  if (after === null) throw refuse('must be a mandate of yours');
+  const query: MandateListQuery = {
+    status: q.status,
+    from: q.from_date,
+    to: q.to_date,
+    limit: q.limit,
+    offset: q.offset,
+    ...(after ? { startingAfter: after } : {}),
+  };
+  return deps.mandates.list(principal.merchant.merchant_id, modeOf(principal.livemode), query);
+}
 
 function sandboxApproval(deps: MandateDeps, principal: Principal, input: CreateMandateInput, mandateId: string): MandateApproval {
   if (input.method === 'card') return { type: 'redirect', url: `${deps.baseUrl()}/sandbox/mandate/${mandateId}` };

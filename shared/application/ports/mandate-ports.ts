@@ -16,7 +16,10 @@ export interface MandateListQuery {
 }
 
 export interface MandateStore {
-  /** A new mandate and its events; `done`: the keyed request's answer in the same transaction. WriteConflict('mandate') when the id is taken. */
+  /**
+   * A new mandate and its events; `done`: the keyed request's answer in the same transaction. WriteConflict('mandate')
+   * when the id is taken.
+   */
   create(op: { mandate: Mandate; events: DomainEvent[]; now: string; done?: IdempotencyDone }): Promise<Committed>;
   get(mandateId: string): Promise<Mandate | null>;
   /** status -> to with a patch, conditional on the status read (WriteConflict('mandate') when it moved); events and answer alike. */

@@ -113,8 +113,15 @@ export const refundSettlementMessage = z.object({
 });
 export type RefundSettlementMessage = Readonly<z.infer<typeof refundSettlementMessage>>;
 
+/** A message on the settlement queue: a sandbox mandate's decision by its payer (DESIGN.md 9.3). */
+export const mandateDecisionMessage = z.object({
+  mandate_id: z.string().check(z.minLength(1), z.maxLength(100)),
+  step: z.literal('mandate_decide'),
+});
+export type MandateDecisionMessage = Readonly<z.infer<typeof mandateDecisionMessage>>;
+
 /** Everything the settlement worker reads from its queue. */
-export const settlementMessage = z.union([payoutStepMessage, refundSettlementMessage]);
+export const settlementMessage = z.union([payoutStepMessage, refundSettlementMessage, mandateDecisionMessage]);
 export type SettlementMessage = Readonly<z.infer<typeof settlementMessage>>;
 
 /** Where payouts go to be paid: the sandbox simulator, or a live provider (none yet). */

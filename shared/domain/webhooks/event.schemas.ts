@@ -17,7 +17,7 @@ export const listEventsQuery = z.object({
   object_id: z.optional(
     z
       .string()
-      .check(z.regex(/^(pi|po|cs|re)_[A-Za-z0-9_-]{22,64}$/, 'must be a pi_, po_, cs_ or re_ id'))
+      .check(z.regex(/^(pi|po|cs|re|md|dsp)_[A-Za-z0-9_-]{22,64}$/, 'must be a pi_, po_, cs_, re_, md_ or dsp_ id'))
       .clone()
       .register(z.globalRegistry, { example: 'pi_A1b2C3d4E5f6G7h8I9j0Kl' }),
   ),

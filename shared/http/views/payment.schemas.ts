@@ -144,6 +144,9 @@ export const paymentStatusRecord = z.object({
   crypto_currency: z.string().optional().meta({ example: 'USDT' }),
   provider_attempts: providerAttempts,
   dispute: paymentDispute.optional().meta({ description: 'Present once the payment was charged back.' }),
+  mandate_id: z.string().optional().meta({ description: 'A charge under a mandate: its mandate (md_...).' }),
+  due_date: z.string().nullable().optional().meta({ description: 'A mandate charge: the due date it was made for (YYYY-MM-DD).' }),
+  failure_code: z.string().nullable().optional().meta({ description: 'A mandate charge that failed: why (our code).' }),
 });
 
 /** POST /api/v1/sandbox/payments/{payment_id}/simulate, 200. */

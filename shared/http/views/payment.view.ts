@@ -89,5 +89,6 @@ export function paymentStatusView(p: Payment) {
     ...(p.artefact?.crypto_amount ? { crypto_amount: p.artefact.crypto_amount, crypto_currency: p.artefact.crypto_currency } : {}),
     provider_attempts: providerAttemptsOf(p),
     ...(p.dispute ? { dispute: disputeFields(p) } : {}),
+    ...(p.mandate_id ? { mandate_id: p.mandate_id, due_date: p.due_date ?? null, failure_code: p.failure_code } : {}),
   };
 }

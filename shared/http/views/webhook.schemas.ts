@@ -4,6 +4,7 @@ import { PAYOUT_STATUSES } from '../../domain/payouts/payout';
 import { REFUND_REASONS, REFUND_STATUSES } from '../../domain/refunds/refund';
 import { SESSION_STATUSES } from '../../domain/payments/session';
 import { paymentDispute, paymentMethod, paymentStatus, providerAttempts } from './payment.schemas';
+import { mandateResource } from './mandate.schemas';
 import {
   amount,
   currency,
@@ -84,4 +85,24 @@ export const refundEventBody = (type: string) =>
     refunded_amount: amount,
     failure_reason: z.string().optional(),
     completed_at: timestamp.nullable(),
+  });
+
+/** mandate.approved, .rejected, .cancelled, .expired (DESIGN.md 9.3): the mandate as its resource shows it. */
+export const mandateEventBody = (type: string) =>
+  z.object({
+    ...envelope(type),
+    ...mandateResource.omit({
+      success: true,
+      livemode: true,
+      metadata: true,
+      customer: true,
+      payer: true,
+      approval: true,
+      approval_expires_at: true,
+      success_url: true,
+      cancel_url: true,
+      charges_count: true,
+      created_at: true,
+      updated_at: true,
+    }).shape,
   });
