@@ -70,7 +70,8 @@ export function assembleLiveProviders(
     ...(pixRails.length ? { pixRails } : {}),
     ...(cardRails.length ? { cardRails } : {}),
     ...(stp ? { speiPayouts: stp.speiPayouts, speiPayoutCallbacks: stp.speiPayoutCallbacks, speiDeposits: stp.speiDeposits } : {}),
-    ...(adyen ? { heldVoucher: adyen.voucher } : {}),
+    // Adyen: OXXO and boleto vouchers, and cards stored for card mandates (DESIGN.md 9.3).
+    ...(adyen ? { heldVoucher: adyen.voucher, storedCards: adyen.storedCards } : {}),
     ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications, localRefunds: dlocal.refunds } : {}),
     // Efí: the infractions (MED) against Pix received, and PIX payouts with their send callbacks.
     ...(efi ? { pixDisputes: efi.pixDisputes, pixPayoutCallbacks: efi.payoutCallbacks } : {}),

@@ -136,6 +136,13 @@ export interface CardNotification {
   readonly dispute?: { readonly signal: DisputeSignal; readonly reasonCode: string | null };
   /** What is kept in the notification log: the provider's fields, never card data or signatures. */
   readonly record: NotificationRecord;
+  /**
+   * The card mandate whose approval this item is about (its merchant reference is the stored-card connector's
+   * reference(mandateId)), when it names one of ours: such an item never names a payment.
+   */
+  readonly mandateId?: string;
+  /** The card stored at the provider by that approval (a successful authorisation or stored-card event), when it says. */
+  readonly storedPaymentMethodId?: string;
   /** A decline's code of ours (AUTHORISATION success false). */
   readonly decline?: { readonly code: DeclineCode | 'AUTHENTICATION_FAILED'; readonly message: string };
 }

@@ -154,6 +154,11 @@ export interface StoredCardChargeRequest {
   readonly shopperReference: string;
   readonly storedPaymentMethodId: string;
   readonly description?: string | null;
+  /**
+   * Where the provider would send a shopper back (the held card's return URL of this payment): a merchant-initiated
+   * charge never redirects, yet a provider's API may require the field (Adyen's /payments does).
+   */
+  readonly returnUrl: string;
 }
 
 export interface StoredCardConnector {

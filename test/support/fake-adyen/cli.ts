@@ -10,7 +10,11 @@
  *   POST /notify                   {"reference": "pi...", "eventCode": "AUTHORISATION"} (also "success": false,
  *                                  "value": minor units, "disputeStatus", "pspReference" of a dispute case, "sign":
  *                                  "forged"): one signed notification; answers what the service answered
- *   POST /fail/{payments|paymentDetails|refunds|cancels}  {"status": 500} or {"hang": true}, {"times": 2}
+ *   POST /next-stored-charge       {"resultCode": "Refused", "refusalReasonCode": "12"}: how the next ContAuth charge on a
+ *                                  stored card answers (else by amount: cents 51 balance, 52/53 soft, 54 expired)
+ *   GET  /stored-payment-methods   every stored card (token, shopperReference, brand, last four, disabled)
+ *   POST /fail/{payments|paymentDetails|refunds|cancels|storedPaymentMethods}  {"status": 500} or {"hang": true},
+ *                                  {"times": 2}
  *   GET  /violations               requests off our schemas of Checkout v71
  * until SIGINT or SIGTERM.
  */
@@ -19,6 +23,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { controlServer } from '../control-server';
 import { startFakeAdyen, type CardScript, type FakeAdyenOp } from './index';
+import type { StoredChargeScript } from './stored-methods';
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +44,7 @@ mkdirSync(dirname(out), { recursive: true });
 const existing = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
 writeFileSync(out, `${JSON.stringify({ ...existing, adyen: adyen.adyenConfig() }, null, 2)}\n`, { mode: 0o600 });
 
-const OPS: readonly FakeAdyenOp[] = ['payments', 'paymentDetails', 'refunds', 'cancels'];
+const OPS: readonly FakeAdyenOp[] = ['payments', 'paymentDetails', 'refunds', 'cancels', 'storedPaymentMethods'];
 
 const control = controlServer(async ({ method, path, body }, reply) => {
   let m: RegExpExecArray | null;
@@ -66,6 +71,15 @@ const control = controlServer(async ({ method, path, body }, reply) => {
     adyen.nextCard(body as unknown as CardScript);
     return reply(200, { next: body });
   }
+  if (method === 'POST' && path === '/next-stored-charge') {
+    adyen.nextStoredCharge(body as unknown as StoredChargeScript);
+    return reply(200, { next: body });
+  }
+  if (method === 'GET' && path === '/stored-payment-methods')
+    return reply(
+      200,
+      adyen.storedMethods().map(({ fingerprint: _f, ...m }) => m),
+    );
   if (method === 'POST' && path === '/notify') {
     const reference = String(body.reference ?? '');
     const p = adyen.payment(reference);

@@ -2,7 +2,8 @@
  * A fake Adyen Checkout v71 for the tests and the local live stage: HTTPS (a CA made at start, given to our
  * client as ca_pem), X-API-Key, Idempotency-Key semantics (the same key and body answer the same; the same key
  * with another body is 422 errorCode 704), and the /payments, /payments/details, /payments/{psp}/refunds and
- * /cancels endpoints. Every request body is checked against our schemas: a mismatch is answered 422 and
+ * /cancels endpoints, and tokenization (a card stored by a zero-value authorisation, charged by ContAuth, listed and
+ * deleted at /storedPaymentMethods: stored-methods.ts). Every request body is checked against our schemas: a mismatch is answered 422 and
  * recorded in `violations`, which the tests assert empty. It sends standard notifications signed with Adyen's
  * HMAC algorithm (or forged, replayed, out of order, duplicated on demand), and fails on demand (a status, a hang).
  */
@@ -25,8 +26,10 @@ import { hmacOf } from '../../../shared/adapters/providers/adyen/adyen.hmac';
 import { buildBoleto, formatTypeableLine } from '../../../shared/domain/payments/boleto';
 import { makeCertificates } from '../fake-psp/certificates';
 import { connectionGate } from '../fake-dlocal/cards';
+import { AdyenError, pspRef } from './adyen-error';
+import { tokenization, tokenizationViolations, type StoredChargeScript, type StoredMethod } from './stored-methods';
 
-export type FakeAdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels';
+export type FakeAdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels' | 'storedPaymentMethods';
 export type Fault = { status: number } | { hang: true };
 
 /** What /payments answers for the next card payment (default: Authorised). */
@@ -60,6 +63,10 @@ export interface FakeAdyen {
   readonly refunds: ReadonlyArray<{ paymentPspReference: string; reference: string; pspReference: string; value: number }>;
   payment(reference: string): AdyenPayment | undefined;
   nextCard(script: CardScript): void;
+  /** How the next ContAuth charge on a stored card answers (else by amount: STORED_CHARGE_DECLINES, else Authorised). */
+  nextStoredCharge(script: StoredChargeScript): void;
+  /** Every stored card (token), disabled ones included. */
+  storedMethods(): readonly StoredMethod[];
   failNext(op: FakeAdyenOp, how: Fault, times?: number): void;
   /** The shopper finishes (or fails) authentication on Adyen's page: the redirectResult our return URL receives. */
   authenticate(reference: string, ok: boolean): string;
@@ -77,22 +84,6 @@ export interface FakeAdyen {
   close(): Promise<void>;
 }
 
-class AdyenError extends Error {
-  constructor(
-    readonly status: number,
-    readonly errorCode: string,
-    readonly errorType: string,
-    message: string,
-  ) {
-    super(message);
-  }
-  body() {
-    return { status: this.status, errorCode: this.errorCode, errorType: this.errorType, message: this.message };
-  }
-}
-
-const pspRef = () => randomBytes(8).toString('hex').toUpperCase().slice(0, 16);
-
 export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<FakeAdyen> {
   const certs = await makeCertificates();
   const apiKey = `AQE-${randomBytes(24).toString('base64url')}`;
@@ -106,6 +97,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
   const cancels: Array<{ paymentReference: string; pspReference: string }> = [];
   const refunds: Array<{ paymentPspReference: string; reference: string; pspReference: string; value: number }> = [];
   const scripts: CardScript[] = [];
+
   const faults = new Map<FakeAdyenOp, Fault[]>();
   const sockets = new Set<Socket>();
   const hung = new Set<ServerResponse>();
@@ -119,6 +111,17 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
     violations.push(`${what}: ${detail}`);
     throw new AdyenError(422, '702', 'validation', detail);
   };
+  const tokens = tokenization({
+    merchantAccount,
+    apiKey,
+    check,
+    remember(body, resultCode) {
+      const p: AdyenPayment = { pspReference: pspRef(), reference: body.reference, request: body, resultCode };
+      payments.set(body.reference, p);
+      byPsp.set(p.pspReference, p);
+      return { pspReference: p.pspReference, count: byPsp.size };
+    },
+  });
 
   function answerPayment(body: PaymentRequest): [number, unknown] {
     if (body.merchantAccount !== merchantAccount) throw new AdyenError(403, '901', 'security', 'Invalid Merchant Account');
@@ -162,6 +165,12 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
         },
       ];
     }
+    const broken = tokenizationViolations(body);
+    if (broken.length) {
+      for (const v of broken) violations.push(`POST /payments: ${v}`);
+      throw new AdyenError(422, '702', 'validation', broken.join('; '));
+    }
+    if ('storedPaymentMethodId' in body.paymentMethod) return tokens.answerCharge(body, body.paymentMethod.storedPaymentMethodId);
     const script = scripts.shift() ?? { resultCode: 'Authorised' };
     const p: AdyenPayment = { pspReference: pspRef(), reference: body.reference, request: body, resultCode: script.resultCode };
     payments.set(body.reference, p);
@@ -169,7 +178,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
     const base = { pspReference: p.pspReference, merchantReference: body.reference, amount: body.amount };
     switch (script.resultCode) {
       case 'Authorised':
-        return [200, { ...base, resultCode: 'Authorised', additionalData: { authCode: String(100000 + byPsp.size) } }];
+        return [200, { ...base, resultCode: 'Authorised', ...tokens.tokenized(body, { authCode: String(100000 + byPsp.size) }) }];
       case 'Refused':
         return [
           200,
@@ -225,7 +234,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
       p.resultCode = p.authenticated ? 'Authorised' : 'Refused';
       const base = { pspReference: p.pspReference, merchantReference: p.reference, amount: p.request.amount };
       answer = p.authenticated
-        ? [200, { ...base, resultCode: 'Authorised', additionalData: { authCode: '3DSOK1' } }]
+        ? [200, { ...base, resultCode: 'Authorised', ...tokens.tokenized(p.request, { authCode: '3DSOK1' }) }]
         : [200, { ...base, resultCode: 'Refused', refusalReasonCode: '11', refusalReason: '3D Not Authenticated' }];
     } else if ((m = /^\/payments\/([^/]+)\/refunds$/.exec(path))) {
       const psp = check('paymentPspReference', pspReferenceSchema, decodeURIComponent(m[1] as string));
@@ -265,7 +274,9 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
           ? 'cancels'
           : /\/refunds$/.test(path)
             ? 'refunds'
-            : null;
+            : path.startsWith('/storedPaymentMethods')
+              ? 'storedPaymentMethods'
+              : null;
 
   const server: Server = createServer({ key: certs.server.keyPem, cert: certs.server.certPem }, (req, res) => {
     void (async () => {
@@ -292,7 +303,8 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
         // kept as text
       }
       requests.push({ path, body, headers: req.headers, at: Date.now() });
-      if (req.method !== 'POST') {
+      const stored = path.startsWith('/storedPaymentMethods') && (req.method === 'GET' || req.method === 'DELETE');
+      if (req.method !== 'POST' && !stored) {
         res.writeHead(405);
         return res.end();
       }
@@ -305,12 +317,16 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
       }
       const send = (status: number, b: unknown) => {
         if (res.destroyed) return;
+        if (status === 204) {
+          res.writeHead(204);
+          return res.end();
+        }
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(b));
       };
       if (fault) return send(fault.status, new AdyenError(fault.status, '000', 'internal', 'scripted failure').body());
       try {
-        const [status, answer] = route(path, text, req);
+        const [status, answer] = stored ? tokens.route(req.method as string, path, url.searchParams, req) : route(path, text, req);
         send(status, answer);
       } catch (e) {
         if (e instanceof AdyenError) return send(e.status, e.body());
@@ -347,6 +363,8 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
     refunds,
     payment: (reference) => payments.get(reference),
     nextCard: (script) => void scripts.push(script),
+    nextStoredCharge: (script) => tokens.vault.nextCharge(script),
+    storedMethods: () => tokens.vault.all(),
     failNext(op, how, times = 1) {
       faults.set(op, [...(faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
     },
@@ -369,6 +387,9 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
         amount: p ? { currency: p.request.amount.currency, value: p.request.amount.value } : { currency: 'BRL', value: 0 },
         eventDate: new Date().toISOString(),
         ...over,
+        ...(p && over.eventCode === 'AUTHORISATION' && over.success !== 'false'
+          ? { additionalData: { ...tokens.storedBy(p.request), ...over.additionalData } }
+          : {}),
       };
       const { additionalData: extra, ...fields } = unsigned;
       if (sign === 'none') return { ...fields, additionalData: { ...extra } };

@@ -14,11 +14,15 @@ import { serviceErrorSchema } from './adyen.schemas';
 
 export const ADYEN = 'adyen';
 
-export type AdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels';
+export type AdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels' | 'storedPaymentMethods';
 
 export interface AdyenClient {
   /** POSTs `body` to `path` with the Idempotency-Key; the parsed body of a 2xx answer. */
   post<S extends z.ZodMiniType>(op: AdyenOp, path: string, schema: S, body: unknown, idempotencyKey: string): Promise<z.infer<S>>;
+  /** GETs `path` (with its query); the parsed body of a 2xx answer. */
+  get<S extends z.ZodMiniType>(op: AdyenOp, path: string, schema: S): Promise<z.infer<S>>;
+  /** DELETEs `path` (with its query): resolves on a 2xx answer (Adyen's 204 has no body). */
+  delete(op: AdyenOp, path: string): Promise<void>;
   close(): void;
 }
 
@@ -43,31 +47,44 @@ export function adyenClient(cfg: AdyenConfig, http?: ProviderHttp): AdyenClient 
     return new ProviderUnavailable(ADYEN, op, reason, notSent);
   };
 
+  async function send(op: AdyenOp, method: 'POST' | 'GET' | 'DELETE', path: string, body?: unknown, idempotencyKey?: string) {
+    let a: HttpAnswer;
+    try {
+      a = await transport.send({
+        method,
+        url: `${base}${path}`,
+        headers: {
+          'x-api-key': cfg.api_key,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (e) {
+      throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e), e instanceof NoAnswer && e.beforeSend);
+    }
+    if (a.status === 401 || a.status === 403) throw unavailable(op, `Adyen refused our API key (${a.status}): check api_key`);
+    if (a.status >= 500 || a.status === 429) throw unavailable(op, `Adyen answered ${a.status}`);
+    if (a.status < 200 || a.status > 299) {
+      const code = errorCodeOf(a);
+      if (code === IDEMPOTENCY_IN_FLIGHT) throw unavailable(op, 'the same Idempotency-Key is still being processed');
+      logger.warn('Adyen refused a call', { provider: ADYEN, operation: op, status: a.status, code });
+      throw new ProviderRejected(ADYEN, op, code, a.status);
+    }
+    return a;
+  }
+  const parse = <S extends z.ZodMiniType>(op: AdyenOp, schema: S, a: HttpAnswer): z.infer<S> => {
+    const parsed = z.safeParse(schema, safeJson(a.text));
+    if (!parsed.success)
+      throw unavailable(op, `Adyen's answer does not match our schema (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+    return parsed.data;
+  };
+
   return {
-    async post(op, path, schema, body, idempotencyKey) {
-      let a: HttpAnswer;
-      try {
-        a = await transport.send({
-          method: 'POST',
-          url: `${base}${path}`,
-          headers: { 'x-api-key': cfg.api_key, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-          body: JSON.stringify(body),
-        });
-      } catch (e) {
-        throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e), e instanceof NoAnswer && e.beforeSend);
-      }
-      if (a.status === 401 || a.status === 403) throw unavailable(op, `Adyen refused our API key (${a.status}): check api_key`);
-      if (a.status >= 500 || a.status === 429) throw unavailable(op, `Adyen answered ${a.status}`);
-      if (a.status < 200 || a.status > 299) {
-        const code = errorCodeOf(a);
-        if (code === IDEMPOTENCY_IN_FLIGHT) throw unavailable(op, 'the same Idempotency-Key is still being processed');
-        logger.warn('Adyen refused a call', { provider: ADYEN, operation: op, status: a.status, code });
-        throw new ProviderRejected(ADYEN, op, code, a.status);
-      }
-      const parsed = z.safeParse(schema, safeJson(a.text));
-      if (!parsed.success)
-        throw unavailable(op, `Adyen's answer does not match our schema (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
-      return parsed.data;
+    post: async (op, path, schema, body, idempotencyKey) => parse(op, schema, await send(op, 'POST', path, body, idempotencyKey)),
+    get: async (op, path, schema) => parse(op, schema, await send(op, 'GET', path)),
+    async delete(op, path) {
+      await send(op, 'DELETE', path);
     },
     close: () => transport.close(),
   };

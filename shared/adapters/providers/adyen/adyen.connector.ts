@@ -1,6 +1,6 @@
 /**
  * The Adyen connector (Checkout API v71): live card payments held by Adyen (authorise, 3-D Secure by redirect
- * and its details call, technical cancel by our reference).
+ * and its details call, technical cancel by our reference), and cards stored for mandates (adyen.stored-cards.ts).
  */
 import { isValidTypeableLine, typeableLineToBarcode } from '../../../domain/payments/boleto';
 import {
@@ -8,6 +8,7 @@ import {
   type CardRefundConnector,
   type HeldCardConnector,
   type HeldVoucherConnector,
+  type StoredCardConnector,
   ProviderRejected,
   ProviderUnavailable,
 } from '../../../application/providers';
@@ -15,6 +16,7 @@ import * as z from '../../../domain/zod';
 import type { AdyenConfig } from '../providers.config';
 import { adyenClient, type AdyenClient, ADYEN } from './adyen.client';
 import { adyenNotifications } from './adyen.notifications';
+import { adyenStoredCards } from './adyen.stored-cards';
 import { cancelResponseSchema, paymentResponseSchema, refundResponseSchema, voucherActionSchema } from './adyen.schemas';
 import {
   cardPaymentRequest,
@@ -34,6 +36,8 @@ export interface AdyenConnectors {
   readonly notifications: CardNotifications;
   readonly refunds: CardRefundConnector;
   readonly voucher: HeldVoucherConnector;
+  /** Cards stored for card mandates (DESIGN.md 9.3). */
+  readonly storedCards: StoredCardConnector;
   readonly client: AdyenClient;
 }
 
@@ -149,5 +153,6 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
       return { artefact, details };
     },
   };
-  return { heldCard, notifications: adyenNotifications(cfg), refunds, voucher, client };
+  const storedCards = adyenStoredCards(cfg, client);
+  return { heldCard, notifications: adyenNotifications(cfg), refunds, voucher, storedCards, client };
 }

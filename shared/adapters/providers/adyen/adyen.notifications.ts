@@ -10,7 +10,8 @@ import type { AdyenConfig } from '../providers.config';
 import { ADYEN } from './adyen.client';
 import { hmacValid } from './adyen.hmac';
 import { notificationItemSchema, notificationRequestSchema, type NotificationItem } from './adyen.schemas';
-import { declineOfReason, ourMinor, paymentIdOfReference, refundIdOfReference } from './adyen.transformers';
+import { storedMethodIdOf } from './adyen.stored-cards.transformers';
+import { declineOfReason, mandateIdOfReference, ourMinor, paymentIdOfReference, refundIdOfReference } from './adyen.transformers';
 
 const isCurrency = (c: string): c is CurrencyCode => (CURRENCY_CODES as readonly string[]).includes(c);
 
@@ -49,6 +50,19 @@ export function disputeSignalOf(eventCode: string, disputeStatus: string | undef
     default:
       return null;
   }
+}
+
+/**
+ * The card a successful item says was stored: an AUTHORISATION's additionalData `tokenization.storedPaymentMethodId`
+ * (or the `recurring.recurringDetailReference` it replaces); a RECURRING_CONTRACT's `recurring.recurringDetailReference`,
+ * else its pspReference (which is the token: Adyen's webhook example gives both the same value).
+ */
+function storedMethodOf(i: NotificationItem): string | null {
+  if (i.success !== 'true') return null;
+  if (i.eventCode === 'AUTHORISATION') return storedMethodIdOf(i.additionalData);
+  if (i.eventCode === 'RECURRING_CONTRACT')
+    return storedMethodIdOf(i.additionalData) ?? storedMethodIdOf({ 'tokenization.storedPaymentMethodId': i.pspReference });
+  return null;
 }
 
 /** The notification as kept in our log: Adyen's own fields, never the signature or card data in additionalData. */
@@ -90,6 +104,8 @@ export function adyenNotifications(cfg: Pick<AdyenConfig, 'hmac_key_hex' | 'merc
         const isRefund = event === 'refund' || event === 'refund_failed';
         const paymentId = paymentIdOfReference(i.merchantReference);
         const currency = i.amount.currency;
+        const mandateId = mandateIdOfReference(i.merchantReference);
+        const storedPaymentMethodId = storedMethodOf(i);
         items.push({
           key: `${i.pspReference}:${i.eventCode}`,
           event,
@@ -107,6 +123,8 @@ export function adyenNotifications(cfg: Pick<AdyenConfig, 'hmac_key_hex' | 'merc
             : {}),
           ...(i.additionalData?.authCode ? { authorizationCode: i.additionalData.authCode } : {}),
           ...(event === 'authorisation' && i.success === 'false' ? { decline: declineOfReason(i.reason) } : {}),
+          ...(mandateId ? { mandateId } : {}),
+          ...(storedPaymentMethodId ? { storedPaymentMethodId } : {}),
         });
       }
       return { items, forged };

@@ -1,7 +1,8 @@
 /**
  * Our schemas of the subset of Adyen's Checkout API v71 we use (Adyen/adyen-openapi json/CheckoutService-v71.json):
- * the card payment we request and its answer, the 3-D Secure details call, refunds, the technical cancel by our
- * reference, the error body, and the standard notification. Written from the spec's field rules, not copied.
+ * the card payment we request and its answer (a card stored for later charges, a charge on a stored card), the 3-D
+ * Secure details call, refunds, the technical cancel by our reference, stored payment methods (list, delete), the
+ * error body, and the standard notification. Written from the spec's field rules, not copied.
  * Requests are strict (an unknown field is a mismatch the fake Adyen fails a test on); answers are loose
  * (Adyen adds fields).
  */
@@ -17,12 +18,12 @@ export const amountSchema = z.strictObject({
 export type AdyenAmount = z.infer<typeof amountSchema>;
 
 /**
- * Our merchant reference: `pi`/`re` + 32 hex (derived from our ids); a payment's second and later attempts (routing,
- * DESIGN.md 9.2) append `a` and the attempt number (`a2` .. `a99`).
+ * Our merchant reference: `pi`/`re`/`md` + 32 hex (derived from our ids; `md`: a card mandate's approval); a
+ * payment's second and later attempts (routing, DESIGN.md 9.2) append `a` and the attempt number (`a2` .. `a99`).
  */
 export const ourReferenceSchema = z
   .string()
-  .check(z.regex(/^(pi[0-9a-f]{32}(a([2-9]|[1-9]\d))?|re[0-9a-f]{32})$/, 'must be one of our references'));
+  .check(z.regex(/^(pi[0-9a-f]{32}(a([2-9]|[1-9]\d))?|(re|md)[0-9a-f]{32})$/, 'must be one of our references'));
 
 /** Raw card fields (PCI scope: never logged, never stored). */
 export const cardDetailsSchema = z.strictObject({
@@ -32,6 +33,12 @@ export const cardDetailsSchema = z.strictObject({
   expiryYear: z.string().check(z.regex(/^\d{4}$/, 'must be YYYY')),
   cvc: z.string().check(z.regex(/^\d{3,4}$/, 'must be 3 or 4 digits')),
   holderName: text(200),
+});
+
+/** A card stored at Adyen (a token), charged without the shopper: no card data, no CVC. */
+export const storedCardDetailsSchema = z.strictObject({
+  type: z.literal('scheme'),
+  storedPaymentMethodId: z.string().check(z.minLength(1), z.maxLength(64)),
 });
 
 export const boletoDetailsSchema = z.strictObject({ type: z.literal('boletobancario') });
@@ -50,14 +57,23 @@ export const browserInfoSchema = z.strictObject({
 });
 export type AdyenBrowserInfo = z.infer<typeof browserInfoSchema>;
 
+export const RECURRING_PROCESSING_MODELS = ['CardOnFile', 'Subscription', 'UnscheduledCardOnFile'] as const;
+
 export const paymentRequestSchema = z.strictObject({
   merchantAccount: text(256),
   reference: ourReferenceSchema,
   amount: amountSchema,
-  paymentMethod: z.union([cardDetailsSchema, boletoDetailsSchema, oxxoDetailsSchema]),
+  paymentMethod: z.union([cardDetailsSchema, storedCardDetailsSchema, boletoDetailsSchema, oxxoDetailsSchema]),
   returnUrl: z.string().check(z.regex(/^https?:\/\/\S+$/, 'must be a URL'), z.maxLength(8000)),
   channel: z.optional(z.literal('Web')),
-  shopperInteraction: z.optional(z.literal('Ecommerce')),
+  /** Ecommerce: the shopper is present (3-D Secure possible); ContAuth: a charge on a stored card, shopper absent. */
+  shopperInteraction: z.optional(z.enum(['Ecommerce', 'ContAuth'])),
+  /** With shopperReference and recurringProcessingModel: the card is stored (a token) when the payment is authorised. */
+  storePaymentMethod: z.optional(z.boolean()),
+  /** Required when storing a card or paying with a stored one. */
+  recurringProcessingModel: z.optional(z.enum(RECURRING_PROCESSING_MODELS)),
+  /** 3-D Secure: `always` forces authentication (overrides Dynamic 3D Secure rules). */
+  authenticationData: z.optional(z.strictObject({ attemptAuthentication: z.optional(z.enum(['always', 'never'])) })),
   countryCode: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/, 'must be ISO 3166-1 alpha-2'))),
   shopperReference: z.optional(z.string().check(z.minLength(3), z.maxLength(256))),
   shopperEmail: z.optional(z.string().check(z.email())),
@@ -127,6 +143,8 @@ export const paymentResponseSchema = z.looseObject({
   action: z.optional(actionSchema),
   amount: z.optional(z.looseObject({ currency: z.string(), value: z.number() })),
   additionalData: z.optional(z.record(z.string(), z.string())),
+  /** The method used (v69+: only with resultCode Authorised); a card's brand is Adyen's variant (visa, mc, amex, elo, ...). */
+  paymentMethod: z.optional(z.looseObject({ brand: z.optional(z.string()), type: z.optional(z.string()) })),
 });
 export type PaymentResponse = z.infer<typeof paymentResponseSchema>;
 
@@ -163,6 +181,31 @@ export const cancelResponseSchema = z.looseObject({
   paymentReference: z.string(),
   pspReference: z.string(),
   status: z.literal('received'),
+});
+
+/** A stored payment method (StoredPaymentMethodResource): the token's id and a summary of the card, never its number. */
+export const storedPaymentMethodSchema = z.looseObject({
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  brand: z.optional(z.string()),
+  lastFour: z.optional(z.string()),
+  expiryMonth: z.optional(z.string()),
+  expiryYear: z.optional(z.string()),
+  holderName: z.optional(z.string()),
+  shopperReference: z.optional(z.string()),
+  supportedRecurringProcessingModels: z.optional(z.array(z.string())),
+});
+
+/** GET /storedPaymentMethods (ListStoredPaymentMethodsResponse). */
+export const storedPaymentMethodsResponseSchema = z.looseObject({
+  merchantAccount: z.optional(z.string()),
+  shopperReference: z.optional(z.string()),
+  storedPaymentMethods: z.optional(z.array(storedPaymentMethodSchema)),
+});
+
+/** The query of GET and DELETE /storedPaymentMethods: the shopper (3 to 256 characters, no personal data) and our account. */
+export const storedPaymentMethodsQuerySchema = z.strictObject({
+  shopperReference: z.string().check(z.minLength(3), z.maxLength(256)),
+  merchantAccount: text(256),
 });
 
 /** Adyen's error body (ServiceError). */

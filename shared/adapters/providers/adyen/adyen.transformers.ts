@@ -3,9 +3,10 @@
  * derived from them, amounts in Adyen's minor units, the card payment we request, and what a resultCode and a
  * refusalReasonCode mean to us.
  */
-import type { DeclineCode, HeldCardOutcome, HeldCardRequest, ShopperRedirect } from '../../../application/providers';
+import type { DeclineCode, HeldCardOutcome, HeldCardRequest, ShopperBrowser, ShopperRedirect } from '../../../application/providers';
 import { CURRENCY_DECIMALS, type CountryCode, type CurrencyCode } from '../../../domain/geo';
-import type { AdyenAmount, PaymentRequest, PaymentResponse } from './adyen.schemas';
+import type { CardInput } from '../../../domain/payments/payment.schemas';
+import type { AdyenAmount, AdyenBrowserInfo, PaymentRequest, PaymentResponse } from './adyen.schemas';
 import { fromReference, toReference } from '../references';
 
 /**
@@ -31,6 +32,15 @@ export const paymentIdOfReference = (ref: string) => attemptOfReference(ref)?.pa
 export const refundReferenceOf = (refundId: string) => toReference(refundId, 're_', 're');
 export const refundIdOfReference = (ref: string) => fromReference(ref, 're_', 're');
 
+/** Merchant reference of a card mandate's approval (the zero-value authorisation that stores the card): `md` + 32 hex. */
+export const mandateReferenceOf = (mandateId: string) => toReference(mandateId, 'md_', 'md');
+export const mandateIdOfReference = (ref: string) => fromReference(ref, 'md_', 'md');
+/**
+ * The shopperReference a mandate's card is stored under at Adyen: `sr` + the mandate id's 32 hex. Fixed by the
+ * mandate (stable across retries), at least 3 characters, no personal data (Adyen forbids it in this field).
+ */
+export const shopperReferenceOf = (mandateId: string) => toReference(mandateId, 'md_', 'sr');
+
 /** Idempotency-Key of one operation on one of our objects: the same on every retry of it, distinct across operations. */
 export const idempotencyKeyOf = (operation: 'payment' | 'details' | 'refund' | 'cancel', reference: string) => `${operation}-${reference}`;
 
@@ -50,21 +60,39 @@ export function ourMinor(value: number, currency: CurrencyCode): number {
 
 const ALPHA2: Readonly<Record<CountryCode, string>> = { BRA: 'BR', PER: 'PE', COL: 'CO', CHL: 'CL', MEX: 'MX', ECU: 'EC', ARG: 'AR' };
 
+/** The raw card as Adyen's scheme details (PCI scope: never logged, never stored). */
+export function cardDetailsOf(card: CardInput): Extract<PaymentRequest['paymentMethod'], { number: string }> {
+  return {
+    type: 'scheme',
+    number: card.number,
+    expiryMonth: card.expiry_month,
+    expiryYear: card.expiry_year,
+    cvc: card.cvv,
+    holderName: card.holder_name,
+  };
+}
+
+/** The shopper's browser for 3-D Secure 2, as Adyen's browserInfo. */
+export function browserInfoOf(b: ShopperBrowser): AdyenBrowserInfo {
+  return {
+    acceptHeader: b.acceptHeader,
+    colorDepth: b.colorDepth,
+    javaEnabled: b.javaEnabled,
+    language: b.language,
+    screenHeight: b.screenHeight,
+    screenWidth: b.screenWidth,
+    timeZoneOffset: b.timeZoneOffset,
+    userAgent: b.userAgent,
+  };
+}
+
 /** The card payment: the same fields on every call for one payment (a retry repeats the same request). */
 export function cardPaymentRequest(req: HeldCardRequest, merchantAccount: string): PaymentRequest {
-  const b = req.browser;
   return {
     merchantAccount,
     reference: ourAttemptReference(req.paymentId, req.reference),
     amount: adyenAmount(req.amountMinor, req.currency),
-    paymentMethod: {
-      type: 'scheme',
-      number: req.card.number,
-      expiryMonth: req.card.expiry_month,
-      expiryYear: req.card.expiry_year,
-      cvc: req.card.cvv,
-      holderName: req.card.holder_name,
-    },
+    paymentMethod: cardDetailsOf(req.card),
     returnUrl: req.returnUrl,
     channel: 'Web',
     shopperInteraction: 'Ecommerce',
@@ -72,20 +100,7 @@ export function cardPaymentRequest(req: HeldCardRequest, merchantAccount: string
     shopperReference: req.shopper.reference,
     shopperEmail: req.shopper.email,
     ...(req.installments > 1 ? { installments: { value: req.installments } } : {}),
-    ...(b
-      ? {
-          browserInfo: {
-            acceptHeader: b.acceptHeader,
-            colorDepth: b.colorDepth,
-            javaEnabled: b.javaEnabled,
-            language: b.language,
-            screenHeight: b.screenHeight,
-            screenWidth: b.screenWidth,
-            timeZoneOffset: b.timeZoneOffset,
-            userAgent: b.userAgent,
-          },
-        }
-      : {}),
+    ...(req.browser ? { browserInfo: browserInfoOf(req.browser) } : {}),
   };
 }
 
