@@ -2,7 +2,6 @@
  * The API Pix connector (the central bank's standard API every Brazilian PSP exposes): live PIX charges
  * (cob), their read-back and removal, refunds (devoluções), and the callback's token check and parser.
  */
-import { timingSafeEqual, createHash } from 'node:crypto';
 import * as z from '../../../domain/zod';
 import {
   type Connectors,
@@ -16,20 +15,17 @@ import { API_PIX_PSP, apiPixClient, type ApiPixClient, type ApiPixPsp } from './
 import { cobSchema, devolucaoSchema, pixCallbackSchema, pixSchema, webhookSchema, type Pix } from './api-pix.schemas';
 import { chargeStateOf, cobRequest, devolucaoIdOf, paymentIdOfTxid, refundStateOf, returnHintOf, txidOf } from './api-pix.transformers';
 import { formatMinor } from '../../../domain/money';
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+import { webhookTokenMatcher } from './api-pix.webhook-token';
 
 /**
  * The callback's token check and parser. `mixed`: the key's webhook also carries other items (Efí: its sends, in
  * another shape, on the same webhook), so an item that is not a received Pix is ignored rather than the body refused.
  */
 export function apiPixCallbacks(cfg: Pick<ApiPixConfig, 'webhook_token'>, opts: { mixed?: boolean } = {}): PixCallbacks {
-  const expected = digest(cfg.webhook_token);
   const itemOf = (p: Pix) =>
     p.txid ? [{ reference: p.txid, endToEndId: p.endToEndId, ...(returnHintOf(p) ? { returnHint: true } : {}) }] : [];
   return {
-    // Hashing both sides gives equal lengths, so the comparison is constant-time whatever was sent.
-    tokenMatches: (token) => timingSafeEqual(digest(token), expected),
+    tokenMatches: webhookTokenMatcher(cfg.webhook_token),
     parse(body) {
       if (opts.mixed) {
         const r = z.safeParse(mixedCallbackSchema, body);
