@@ -16,6 +16,7 @@ import { cobSchema, devolucaoSchema, pixCallbackSchema, pixSchema, webhookSchema
 import { chargeStateOf, cobRequest, devolucaoIdOf, paymentIdOfTxid, refundStateOf, returnHintOf, txidOf } from './api-pix.transformers';
 import { formatMinor } from '../../../domain/money';
 import { webhookTokenMatcher } from './api-pix.webhook-token';
+import { apiPixRecurrence, type ApiPixRecurrence } from './api-pix.recurrence';
 
 /**
  * The callback's token check and parser. `mixed`: the key's webhook also carries other items (Efí: its sends, in
@@ -48,11 +49,16 @@ export function apiPixCallbacks(cfg: Pick<ApiPixConfig, 'webhook_token'>, opts: 
 const mixedCallbackSchema = z.looseObject({ pix: z.array(z.unknown()).check(z.minLength(1)) });
 
 export interface ApiPixConnectors extends Required<Pick<Connectors, 'pix' | 'pixRefunds' | 'pixCallbacks'>> {
-  /** The provider's webhook registration (the ops CLI). */
+  /**
+   * The provider's webhook registration (the ops CLI): the key's Pix webhook (the PSP posts to `url` + `/pix`) and,
+   * with Pix Automático, the recurrence and charge webhooks (`url` + `/rec`, `url` + `/cobr`).
+   */
   readonly webhooks: {
     register(url: string): Promise<void>;
     get(): Promise<{ webhookUrl: string } | null>;
   };
+  /** Pix Automático: only when the block names the merchant's receiving account (`recebedor`) and this is API Pix's block. */
+  readonly recurrence: ApiPixRecurrence | null;
   readonly client: ApiPixClient;
 }
 
@@ -130,6 +136,9 @@ export function apiPixConnectors(cfg: ApiPixConfig, client?: ApiPixClient, psp: 
     },
   };
 
+  const recebedor = psp.name === API_PIX_PSP.name ? cfg.recebedor : undefined;
+  const recurrence = recebedor ? apiPixRecurrence({ ...cfg, recebedor }, client, API_PIX) : null;
+
   return {
     pix,
     pixRefunds,
@@ -137,9 +146,11 @@ export function apiPixConnectors(cfg: ApiPixConfig, client?: ApiPixClient, psp: 
     webhooks: {
       async register(url) {
         await client.call('putWebhook', 'PUT', `/webhook/${encodeURIComponent(cfg.pix_key)}`, z.unknown(), { webhookUrl: url });
+        await recurrence?.webhooks.register(url);
       },
       get: () => client.call('getWebhook', 'GET', `/webhook/${encodeURIComponent(cfg.pix_key)}`, webhookSchema, undefined, true),
     },
+    recurrence,
     client,
   };
 }
