@@ -183,6 +183,23 @@ describe('recurrences', () => {
     expect(await rec.mandates.create(req)).toMatchObject({ approval: { type: 'pix_request' } });
   });
 
+  it('a refused solicrec leaves the rec (not "nothing created"); the next create resumes it with a new request', async () => {
+    const req = mandate({ payer: { ispb: '60746948', account: '5566' } });
+    psp.failNext('postSolicRec', { status: 400 });
+    await expect(rec.mandates.create(req)).rejects.toMatchObject({ status: 400, notProcessed: false });
+    const again = await rec.mandates.create(req);
+    expect(again.approval).toMatchObject({ type: 'pix_request' });
+    expect(psp.recs().filter((r) => r.vinculo.contrato === req.reference)).toHaveLength(1);
+  });
+
+  it('a read that hangs is ProviderUnavailable', async () => {
+    const created = await rec.mandates.create(mandate());
+    psp.failNext('getRec', { hang: true });
+    const q = { providerMandateId: created.providerMandateId, reference: '', createdAt: '' };
+    await expect(rec.mandates.get(q)).rejects.toBeInstanceOf(ProviderUnavailable);
+    expect(await rec.mandates.get(q)).toMatchObject({ kind: 'pending' });
+  });
+
   it('cancel: PATCH to CANCELADA by the receiver; an ended rec answers its state; the payer’s cancel reads by payer', async () => {
     const idRec = await approved();
     expect(await rec.mandates.cancel(idRec)).toMatchObject({ kind: 'cancelled', by: 'receiver', providerMandateId: idRec });

@@ -142,7 +142,7 @@ export function recurrenceRoutes(
             if (body.status !== 'CANCELADA') throw new Problem(400, 'RecOperacaoInvalida', 'only a cancellation is supported');
             const notices = state.cancel(id, 'USUARIO_RECEBEDOR');
             later(() => notices);
-            return [200, answered('PATCH /rec/{idRec}', recSchema, state.generated(state.rec(id)))];
+            return [200, answered('PATCH /rec/{idRec}', recSchema, state.generated(id))];
           },
         };
       return null;

@@ -107,8 +107,8 @@ export class RecurrenceState {
   }
 
   /** RecGerada: what POST /rec and PATCH /rec answer (no payer, no requests, no QR). */
-  generated(rec: Rec): Rec {
-    const { pagador: _p, solicitacao: _s, dadosQR: _q, ...rest } = rec;
+  generated(recOrId: Rec | string): Rec {
+    const { pagador: _p, solicitacao: _s, dadosQR: _q, ...rest } = typeof recOrId === 'string' ? this.stored(recOrId).rec : recOrId;
     return rest;
   }
 
@@ -223,10 +223,6 @@ export class RecurrenceState {
         by === 'USUARIO_PAGADOR' ? 'Cancelamento solicitado pelo usuário pagador' : 'Cancelamento solicitado pelo usuário recebedor',
     };
     return this.move(idRec, ['CRIADA', 'APROVADA'], 'CANCELADA', { encerramento: { cancelamento } });
-  }
-
-  rec(idRec: string): Rec {
-    return this.stored(idRec).rec;
   }
 
   recNotice(idRec: string): RecNotice {

@@ -147,12 +147,17 @@ export function apiPixRecurrence(
   /** Jornada 1: the request to the payer's PSP; one already made for the rec (listed in its `solicitacao`) is reused. */
   async function requestOf(req: PixMandateRequest, rec: Rec | null, idRec: string): Promise<PixMandateCreated> {
     const open = (rec?.solicitacao ?? []).find((s) => !['REJEITADA', 'EXPIRADA', 'CANCELADA'].includes(s.status));
-    const solic =
-      open ??
-      mustHave(
+    let solic = open;
+    try {
+      solic ??= mustHave(
         await client.call('postSolicRec', 'POST', '/solicrec', solicRecSchema, solicRecRequest(req, idRec), false, false),
         'postSolicRec',
       );
+    } catch (e) {
+      // The request refused, the rec stays (CRIADA, found again by our reference): not "nothing was created".
+      if (e instanceof ProviderRejected) throw new ProviderRejected(provider, e.operation, e.code, e.status, false, e.payerRefusal);
+      throw e;
+    }
     return { providerMandateId: idRec, approval: { type: 'pix_request', requestId: solic.idSolicRec } };
   }
 
