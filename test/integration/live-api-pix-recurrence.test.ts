@@ -7,7 +7,11 @@
  * Every request and every answer of the fake is checked against our schemas of the spec: no violation.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { providersCheck, registerApiPixWebhook } from '../../bin/cli/providers';
 import { ProviderRejected, ProviderUnavailable, type MandateRetryPolicy, type PixMandateRequest } from '../../shared/application/providers';
 import { apiPixConnectors, type ApiPixConnectors } from '../../shared/adapters/providers/api-pix/api-pix.connector';
 import type { ApiPixRecurrence } from '../../shared/adapters/providers/api-pix/api-pix.recurrence';
@@ -111,6 +115,26 @@ describe('Pix Automático offered only with recebedor', () => {
   it('registers webhookrec and webhookcobr beside the Pix webhook, at the same URL', async () => {
     expect(psp.webhookUrl()).toBe(hookBase);
     expect(await rec.webhooks.get()).toEqual({ rec: hookBase, cobr: hookBase });
+  });
+});
+
+describe('the ops CLI', () => {
+  it('`providers api-pix register-webhook` registers the Pix, rec and cobr webhooks; `providers check` reads all three', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pixauto-'));
+    const file = join(dir, 'providers.json');
+    writeFileSync(file, JSON.stringify({ api_pix: { ...psp.apiPixConfig(TOKEN), recebedor: psp.recebedor } }), { mode: 0o600 });
+    const lines: string[] = [];
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`ERR ${l}`) };
+    const base = 'https://payments.example.com';
+    expect(await registerApiPixWebhook({ providers: file, baseUrl: base }, io)).toBe(0);
+    const url = `${base}/providers/api-pix/${TOKEN}`;
+    expect([psp.webhookUrl(), psp.webhookRecUrl(), psp.webhookCobrUrl()]).toEqual([url, url, url]);
+    expect(lines.join('\n')).toMatch(/Pix Automático: the PSP posts recurrences to .*\/rec and recurring charges to .*\/cobr/);
+    expect(lines.join('\n')).not.toContain(TOKEN);
+    lines.length = 0;
+    expect(await providersCheck({ providers: file }, io)).toBe(0);
+    expect(lines.join('\n')).toMatch(/Pix Automático webhooks registered/);
+    await api.webhooks.register(hookBase);
   });
 });
 
