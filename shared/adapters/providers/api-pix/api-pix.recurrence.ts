@@ -54,8 +54,12 @@ import { webhookTokenMatcher } from './api-pix.webhook-token';
  */
 export const CHARGE_WINDOW_DAYS = { min: 2, max: 10 } as const;
 
-/** How far before the mandate's creation a rec of it is looked for (clocks differ), and how many pages at most. */
+/**
+ * Where a rec of a mandate is looked for: from 10 minutes before the mandate's creation (clocks differ) to 3 days after
+ * it (a create is only ever sent while the mandate awaits its approval), at most 20 pages of 100.
+ */
 const LOOKUP_SLACK_MS = 10 * 60_000;
+const LOOKUP_SPAN_MS = 3 * 86_400_000;
 const LOOKUP_MAX_PAGES = 20;
 const PAGE_SIZE = 100;
 
@@ -118,9 +122,11 @@ export function apiPixRecurrence(
   /** The rec carrying our reference among those the PSP made from `since` on (GET /rec, every page). */
   async function findRec(reference: string, since: string): Promise<Rec | null> {
     const inicio = new Date(Date.parse(since) - LOOKUP_SLACK_MS);
-    const fim = new Date(Math.max(Date.now(), inicio.getTime()) + 60_000);
+    const fim = new Date(Math.max(Math.min(Date.now() + 60_000, Date.parse(since) + LOOKUP_SPAN_MS), inicio.getTime() + 60_000));
     const hits: Rec[] = [];
-    for (let page = 0; page < LOOKUP_MAX_PAGES; page++) {
+    for (let page = 0; ; page++) {
+      // A rec not seen is not "none": an unread page could hold it, and a create must not follow a wrong "not found".
+      if (page >= LOOKUP_MAX_PAGES) throw new ProviderUnavailable(provider, 'listRec', 'too many recs in the window to search');
       const query = new URLSearchParams({
         inicio: inicio.toISOString(),
         fim: fim.toISOString(),
