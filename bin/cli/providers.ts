@@ -104,6 +104,15 @@ export async function providersCheck(o: ProvidersOptions, io: CliIo): Promise<nu
           : '  api_pix: NO webhook registered (run: providers api-pix register-webhook)',
       );
       if (!hook) failures++;
+      if (live.apiPix.recurrence) {
+        const rec = await live.apiPix.recurrence.webhooks.get();
+        io.out(
+          rec.rec && rec.cobr
+            ? `  api_pix: Pix Automático webhooks registered: ${masked(rec.rec)} (+ /rec), ${masked(rec.cobr)} (+ /cobr)`
+            : '  api_pix: Pix Automático webhooks NOT registered (webhookrec/webhookcobr; run: providers api-pix register-webhook)',
+        );
+        if (!rec.rec || !rec.cobr) failures++;
+      }
     } catch (e) {
       io.out(`  api_pix: FAILED: ${why(e)}`);
       failures++;
@@ -212,6 +221,16 @@ export async function registerApiPixWebhook(o: ProvidersOptions, io: CliIo): Pro
       return 1;
     }
     io.out(`Registered ${masked(url)} for key ${cfg.api_pix.pix_key}; the PSP posts each Pix to ${masked(url)}/pix.`);
+    if (apiPix.recurrence) {
+      // With `recebedor`, register() also set webhookrec and webhookcobr to the same URL.
+      const rec = await apiPix.recurrence.webhooks.get();
+      if (rec.rec !== url || rec.cobr !== url) {
+        const shown = (u: string | null) => (u ? masked(u) : 'none');
+        io.err(`The PSP did not keep the Pix Automático URLs: webhookrec ${shown(rec.rec)}, webhookcobr ${shown(rec.cobr)}.`);
+        return 1;
+      }
+      io.out(`Pix Automático: the PSP posts recurrences to ${masked(url)}/rec and recurring charges to ${masked(url)}/cobr.`);
+    }
     return 0;
   } catch (e) {
     io.err(`Error: ${why(e)}`);

@@ -88,6 +88,8 @@ export function assembleLiveProviders(
           },
         }
       : {}),
+    // Pix Automático (DESIGN.md 9.3): only through the API Pix PSP whose block names the receiving account (`recebedor`).
+    ...(apiPix?.recurrence ? { pixMandates: { mandates: apiPix.recurrence.mandates, callbacks: apiPix.recurrence.callbacks } } : {}),
     // Binance Pay: crypto orders (USDT), their signed notifications and refunds.
     ...(binancePay
       ? { heldCrypto: binancePay.payments, cryptoNotifications: binancePay.notifications, cryptoRefunds: binancePay.refunds }

@@ -26,7 +26,20 @@ const timeouts = z.optional(
 );
 const webhookToken = z.string().check(z.regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 URL-safe characters (unguessable)'));
 
-export const apiPixConfigSchema = z.strictObject({
+/**
+ * The merchant's receiving account at the PSP, which every Pix Automático charge (`cobr`) names (API Pix 2.9.0
+ * DadosBancariosRecebedor: `conta` and `tipoConta` required, `agencia` optional, at most 4 characters: a payment
+ * institution's account may have none). With it the PSP's Pix Automático is offered; without it, not.
+ */
+export const recebedorConfigSchema = z.strictObject({
+  agencia: z.optional(z.string().check(z.regex(/^\d{1,4}$/, 'must be 1 to 4 digits (the branch, without its check digit)'))),
+  conta: z.string().check(z.regex(/^\d{1,20}$/, 'must be 1 to 20 digits (the account with its check digit, no separator)')),
+  tipoConta: z.enum(['CORRENTE', 'POUPANCA', 'PAGAMENTO']),
+});
+export type RecebedorConfig = z.infer<typeof recebedorConfigSchema>;
+
+/** What every API Pix PSP's block carries (the `efi` block extends it: Efí offers no Pix Automático here). */
+const apiPixBaseSchema = z.strictObject({
   base_url: httpsUrl,
   token_url: httpsUrl,
   client_id: text(256),
@@ -37,6 +50,11 @@ export const apiPixConfigSchema = z.strictObject({
   pix_key: text(77),
   webhook_token: webhookToken,
   timeouts,
+});
+
+export const apiPixConfigSchema = z.extend(apiPixBaseSchema, {
+  /** Pix Automático (recurrences and their charges, DESIGN.md 9.3): offered only when present. */
+  recebedor: z.optional(recebedorConfigSchema),
 });
 export type ApiPixConfig = z.infer<typeof apiPixConfigSchema>;
 
@@ -106,7 +124,7 @@ export type DlocalConfig = z.infer<typeof dlocalConfigSchema>;
  * paths such as /v3/gn/pix/{idEnvio} are appended); `token_url` its /oauth/token; `pix_key` the account's key
  * the sends are paid from (its registered webhook is where Efí tells the outcome of each send).
  */
-export const efiConfigSchema = z.extend(apiPixConfigSchema, {
+export const efiConfigSchema = z.extend(apiPixBaseSchema, {
   /** Seconds a completed PIX payout is still read back for a return (devolução) by the beneficiary's bank; 0 turns it off. */
   return_watch_seconds: z.optional(z.number().check(z.int(), z.gte(0), z.lte(7_776_000))),
 });

@@ -20,3 +20,22 @@ export function dynamicBrCode(location: string, amount: string, merchantName = '
     '6304';
   return body + crc16CcittFalse(body);
 }
+
+/**
+ * A recurrence's QR (Jornada 2, the shape of API Pix 2.9.0's dadosQR example): no amount, no location in 26, and
+ * field 80 carrying the Pix GUI and the recurrence's location URL (25).
+ */
+export function recurrenceBrCode(location: string, merchantName = 'LOJA AO VIVO', city = 'SAO PAULO'): string {
+  const body =
+    emvField('00', '01') +
+    emvField('26', emvField('00', 'br.gov.bcb.pix')) +
+    emvField('52', '0000') +
+    emvField('53', '986') +
+    emvField('58', 'BR') +
+    emvField('59', merchantName) +
+    emvField('60', city) +
+    emvField('62', emvField('05', '***')) +
+    emvField('80', emvField('00', 'br.gov.bcb.pix') + emvField('25', location)) +
+    '6304';
+  return body + crc16CcittFalse(body);
+}

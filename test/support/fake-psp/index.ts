@@ -16,6 +16,16 @@ import { listenFake, type Outage } from '../fake-listener';
 import { apiPixRoutes, requestChecks } from './api-pix-routes';
 import { makeCertificates } from './certificates';
 import { Problem, PspState, type DevolucaoStatus, type FakeOp, type Fault } from './state';
+import * as z from '../../../shared/domain/zod';
+import {
+  cobrNotificationSchema,
+  recNotificationSchema,
+  type Cobr,
+  type Rec,
+} from '../../../shared/adapters/providers/api-pix/api-pix.recurrence.schemas';
+import type { RecebedorConfig } from '../../../shared/adapters/providers/providers.config';
+import { recurrenceRoutes } from './recurrence-routes';
+import { RecurrenceState, type RecNotice } from './recurrence-state';
 
 export type { FakeOp } from './state';
 export type { Outage } from '../fake-listener';
@@ -28,6 +38,15 @@ export interface FakePspOptions {
   /** How long a hung call is held before the socket is dropped (default 60 s; close() drops it at once). */
   readonly hangMs?: number;
   readonly port?: number;
+  /** The receiving account every cobr must name (the `recebedor` of the api_pix block). */
+  readonly recebedor?: RecebedorConfig;
+}
+
+/** How a state change's callback goes out: posted (default), withheld (`false`), or posted twice (`'twice'`). */
+export type CallbackHow = boolean | 'twice';
+/** The statuses the callbacks of one change were answered (none when withheld or no webhook is registered). */
+export interface Told {
+  readonly callbacks: number[];
 }
 
 export interface FakePsp {
@@ -68,6 +87,25 @@ export interface FakePsp {
   ): Promise<{ pix: Pix; callback: { status: number; body: string } | null }>;
   age(txid: string, seconds: number): void;
   webhookUrl(): string | null;
+  // Pix Automático (recurrence-state.ts): what it holds, and the payer's side of each change.
+  readonly recebedor: RecebedorConfig;
+  rec(idRec: string): Rec | undefined;
+  recs(): Rec[];
+  cobr(txid: string): Cobr | undefined;
+  cobrs(): Cobr[];
+  approveRec(idRec: string, opts?: { ispb?: string; callback?: CallbackHow }): Promise<Told>;
+  rejectRec(idRec: string, opts?: { callback?: CallbackHow }): Promise<Told>;
+  expireRec(idRec: string, opts?: { callback?: CallbackHow }): Promise<Told>;
+  /** The payer cancels the recurrence in the bank app (its open charges are cancelled with it). */
+  payerCancelRec(idRec: string, opts?: { callback?: CallbackHow }): Promise<Told>;
+  /** The charge's scheduled attempt is paid: CONCLUIDA with the attempt's endToEndId (also a received Pix). */
+  settleCobr(txid: string, opts?: { callback?: CallbackHow }): Promise<Told & { endToEndId: string }>;
+  /** The charge's scheduled attempt fails: with an SPI rejection `code`, or none (the day passed unpaid). */
+  failCobrAttempt(txid: string, opts?: { code?: string; callback?: CallbackHow }): Promise<Told>;
+  /** The callbacks the PSP sends on its own (a charge scheduled, a retry, a receiver's cancel): off withholds them. */
+  autoCallbacks(on: boolean): void;
+  webhookRecUrl(): string | null;
+  webhookCobrUrl(): string | null;
   close(): Promise<void>;
 }
 
@@ -87,9 +125,20 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
   const requests: Array<{ method: string; path: string; body: unknown; at: number }> = [];
   const { check, json } = requestChecks(state.violations);
   const apiPix = apiPixRoutes(state);
+  const recebedor: RecebedorConfig = opts.recebedor ?? { agencia: '0001', conta: '1234567', tipoConta: 'CORRENTE' };
+  const recState = new RecurrenceState(recebedor, state.violations);
+  let auto = true;
+  const recurrence = recurrenceRoutes(recState, state.violations, (n) => {
+    if (auto) void tell(n, true).catch(() => undefined);
+  });
 
   /** The operation a call is (for its scripted faults), and how it is answered. */
-  function route(method: string, path: string, req: IncomingMessage): { op: FakeOp | null; answer: (text: string) => [number, unknown] } {
+  function route(
+    method: string,
+    path: string,
+    req: IncomingMessage,
+    query: URLSearchParams,
+  ): { op: FakeOp | null; answer: (text: string) => [number, unknown] } {
     if (path === '/oauth/token') {
       const answer = (text: string): [number, unknown] => {
         if (method !== 'POST') throw new Problem(404, 'NaoEncontrado', `no ${method} ${path}`);
@@ -107,6 +156,8 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
     };
     const mine = apiPix(method, path);
     if (mine) return { op: mine.op, answer: authorised((text) => mine.answer(text)) };
+    const rec = recurrence(method, path, query);
+    if (rec) return { op: rec.op, answer: authorised((text) => rec.answer(text)) };
     const m = /^\/webhook\/([^/]+)$/.exec(path);
     const op: FakeOp | null = m ? (method === 'PUT' ? 'putWebhook' : 'getWebhook') : null;
     const answer = authorised((text): [number, unknown] => {
@@ -142,7 +193,7 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
           // kept as text (the token endpoint's form body)
         }
         requests.push({ method, path, body, at: Date.now() });
-        const { op, answer } = route(method, path, req);
+        const { op, answer } = route(method, path, req, url.searchParams);
         const fault: Fault | undefined = listener.faultOf(op === 'token') ?? (op ? state.nextFault(op) : undefined);
         if (fault && 'hang' in fault) return listener.hold(res);
         if (fault && 'status' in fault) return problem(res, new Problem(fault.status, 'ServicoIndisponivel', 'scripted failure'));
@@ -165,6 +216,42 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
     const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: r.status, body: await r.text() };
   }
+
+  /** Posts a Pix Automático callback (checked against the spec like every answer of the fake) as `how` says. */
+  async function tell(n: RecNotice, how: CallbackHow = true): Promise<number[]> {
+    const hook = n.hook === 'rec' ? recState.webhookRecUrl : recState.webhookCobrUrl;
+    const schema = n.hook === 'rec' ? recNotificationSchema : cobrNotificationSchema;
+    const items = (n.body as Record<string, unknown[]>)[n.hook === 'rec' ? 'recs' : 'cobsr'] ?? [];
+    for (const item of items) {
+      const r = z.safeParse(schema, item);
+      if (!r.success)
+        state.violations.push(`fake callback /${n.hook}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    if (!hook || how === false) return [];
+    const statuses: number[] = [];
+    for (let i = 0; i < (how === 'twice' ? 2 : 1); i++) {
+      const r = await fetch(`${hook.url}/${n.hook}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(n.body),
+      });
+      await r.text();
+      statuses.push(r.status);
+    }
+    return statuses;
+  }
+  const told = async (notices: RecNotice[], how: CallbackHow = true): Promise<Told> => {
+    const callbacks: number[] = [];
+    for (const n of notices) callbacks.push(...(await tell(n, how)));
+    return { callbacks };
+  };
+  const held = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch {
+      return undefined;
+    }
+  };
 
   return {
     baseUrl: `${origin}${API}`,
@@ -227,6 +314,27 @@ export async function startFakePsp(opts: FakePspOptions = {}): Promise<FakePsp> 
     },
     age: (txid, seconds) => state.age(txid, seconds),
     webhookUrl: () => state.webhookUrl,
+    recebedor,
+    rec: (idRec) => held(() => recState.complete(idRec)),
+    recs: () => [...recState.recs.keys()].map((id) => recState.complete(id)),
+    cobr: (txid) => recState.cobrs.get(txid),
+    cobrs: () => [...recState.cobrs.values()],
+    approveRec: (idRec, o = {}) => told(recState.approve(idRec, { ispb: o.ispb }), o.callback),
+    rejectRec: (idRec, o = {}) => told(recState.reject(idRec), o.callback),
+    expireRec: (idRec, o = {}) => told(recState.expire(idRec), o.callback),
+    payerCancelRec: (idRec, o = {}) => told(recState.cancel(idRec, 'USUARIO_PAGADOR'), o.callback),
+    async settleCobr(txid, o = {}) {
+      const { notice, pix } = recState.settle(txid);
+      // The Pix that paid it is a Pix received like any other (a devolução can be asked of it).
+      state.pixByE2e.set(pix.endToEndId, { ...pix, chave: state.pixKey });
+      return { ...(await told([notice], o.callback)), endToEndId: pix.endToEndId };
+    },
+    failCobrAttempt: (txid, o = {}) => told([recState.fail(txid, o.code)], o.callback),
+    autoCallbacks(on) {
+      auto = on;
+    },
+    webhookRecUrl: () => recState.webhookRecUrl?.url ?? null,
+    webhookCobrUrl: () => recState.webhookCobrUrl?.url ?? null,
     close: () => listener.close(),
   };
 }

@@ -7,8 +7,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Cob, CobPutRequest, Devolucao, DevolucaoRequest, Pix } from '../../../shared/adapters/providers/api-pix/api-pix.schemas';
 import { dynamicBrCode } from './brcode';
+import type { RecurrenceOp } from './recurrence-routes';
 
-export type FakeOp = 'token' | 'putCob' | 'getCob' | 'patchCob' | 'putDevolucao' | 'getDevolucao' | 'putWebhook' | 'getWebhook';
+export type FakeOp =
+  'token' | 'putCob' | 'getCob' | 'patchCob' | 'putDevolucao' | 'getDevolucao' | 'putWebhook' | 'getWebhook' | RecurrenceOp;
 /** A status, no answer at all, or (lost) the call carried out and its connection dropped without an answer. */
 export type Fault = { status: number } | { hang: true } | { lost: true };
 export type DevolucaoStatus = Devolucao['status'];

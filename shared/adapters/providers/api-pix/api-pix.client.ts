@@ -17,7 +17,32 @@ export const API_PIX = 'api_pix';
 
 /** Refresh this long before the token's own expiry. */
 
-type Op = 'token' | 'putCob' | 'getCob' | 'patchCob' | 'putDevolucao' | 'getDevolucao' | 'putWebhook' | 'getWebhook';
+type Op =
+  | 'token'
+  | 'putCob'
+  | 'getCob'
+  | 'patchCob'
+  | 'putDevolucao'
+  | 'getDevolucao'
+  | 'putWebhook'
+  | 'getWebhook'
+  // Pix Automático (api-pix.recurrence.ts)
+  | 'postLocRec'
+  | 'postRec'
+  | 'getRec'
+  | 'listRec'
+  | 'patchRec'
+  | 'postSolicRec'
+  | 'putCobr'
+  | 'getCobr'
+  | 'postRetentativa'
+  | 'putWebhookRec'
+  | 'getWebhookRec'
+  | 'putWebhookCobr'
+  | 'getWebhookCobr';
+
+/** Creates whose 4xx (the API's problem types) means nothing was created: "not processed" (DESIGN.md 9.2). */
+const NOT_PROCESSED_ON_4XX: ReadonlySet<Op> = new Set<Op>(['putCob', 'postLocRec', 'postRec', 'postSolicRec', 'putCobr']);
 
 export interface ApiPixClient {
   /** The parsed body of a 2xx answer, or null for a 404 (when `notFoundIsNull`). */
@@ -28,6 +53,11 @@ export interface ApiPixClient {
     schema: S,
     body?: unknown,
     notFoundIsNull?: boolean,
+    /**
+     * False for a call the PSP does not key by an id of ours (a POST: /locrec, /rec, /solicrec, a retry request): it is
+     * sent once, never again after a 5xx or a 429 (a second one could create a second object).
+     */
+    idempotent?: boolean,
   ): Promise<z.infer<S> | null>;
   /** Obtains a fresh token (providers check). */
   token(): Promise<string>;
@@ -92,12 +122,12 @@ export function apiPixClient(cfg: ApiPixConfig, http?: ProviderHttp, psp: ApiPix
   }
 
   return {
-    async call(op, method, path, schema, body, notFoundIsNull = false) {
+    async call(op, method, path, schema, body, notFoundIsNull = false, idempotent = true) {
       let a = await send(op, method, path, body, await token());
       // A refused token sent nothing that counted; a 5xx may have been acted on.
       if (a.status === 401 || a.status === 403) a = await send(op, method, path, body, await token(true));
-      // One more try of an idempotent call (every API Pix call we make is: PUT by our id, GET, PATCH to one status).
-      if (a.status >= 500 || a.status === 429) a = await send(op, method, path, body, await token(), true);
+      // One more try of an idempotent call (PUT by our id, GET, PATCH to one status); a POST is sent once.
+      if (idempotent && (a.status >= 500 || a.status === 429)) a = await send(op, method, path, body, await token(), true);
       if (a.status === 404 && notFoundIsNull) return null;
       if (a.status === 401 || a.status === 403) throw unavailable(op, `the PSP refused our token (${a.status}) after a refresh`);
       if (a.status >= 500 || a.status === 429) throw unavailable(op, `the PSP answered ${a.status}`);
@@ -106,7 +136,7 @@ export function apiPixClient(cfg: ApiPixConfig, http?: ProviderHttp, psp: ApiPix
         logger.warn('API Pix refused a call', { provider: psp.name, operation: op, status: a.status, code });
         // A cob refused (4xx, the API's problem types) was not created: "not processed" (DESIGN.md 9.2). A 409
         // (a txid in use) is not that: the PSP may hold a cob of ours.
-        throw new ProviderRejected(psp.name, op, code, a.status, op === 'putCob' && a.status !== 409);
+        throw new ProviderRejected(psp.name, op, code, a.status, NOT_PROCESSED_ON_4XX.has(op) && a.status !== 409);
       }
       const parsed = z.safeParse(schema, safeJson(a.text));
       if (!parsed.success)

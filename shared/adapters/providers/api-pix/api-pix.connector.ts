@@ -2,7 +2,6 @@
  * The API Pix connector (the central bank's standard API every Brazilian PSP exposes): live PIX charges
  * (cob), their read-back and removal, refunds (devoluções), and the callback's token check and parser.
  */
-import { timingSafeEqual, createHash } from 'node:crypto';
 import * as z from '../../../domain/zod';
 import {
   type Connectors,
@@ -16,20 +15,18 @@ import { API_PIX_PSP, apiPixClient, type ApiPixClient, type ApiPixPsp } from './
 import { cobSchema, devolucaoSchema, pixCallbackSchema, pixSchema, webhookSchema, type Pix } from './api-pix.schemas';
 import { chargeStateOf, cobRequest, devolucaoIdOf, paymentIdOfTxid, refundStateOf, returnHintOf, txidOf } from './api-pix.transformers';
 import { formatMinor } from '../../../domain/money';
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+import { webhookTokenMatcher } from './api-pix.webhook-token';
+import { apiPixRecurrence, type ApiPixRecurrence } from './api-pix.recurrence';
 
 /**
  * The callback's token check and parser. `mixed`: the key's webhook also carries other items (Efí: its sends, in
  * another shape, on the same webhook), so an item that is not a received Pix is ignored rather than the body refused.
  */
 export function apiPixCallbacks(cfg: Pick<ApiPixConfig, 'webhook_token'>, opts: { mixed?: boolean } = {}): PixCallbacks {
-  const expected = digest(cfg.webhook_token);
   const itemOf = (p: Pix) =>
     p.txid ? [{ reference: p.txid, endToEndId: p.endToEndId, ...(returnHintOf(p) ? { returnHint: true } : {}) }] : [];
   return {
-    // Hashing both sides gives equal lengths, so the comparison is constant-time whatever was sent.
-    tokenMatches: (token) => timingSafeEqual(digest(token), expected),
+    tokenMatches: webhookTokenMatcher(cfg.webhook_token),
     parse(body) {
       if (opts.mixed) {
         const r = z.safeParse(mixedCallbackSchema, body);
@@ -52,11 +49,16 @@ export function apiPixCallbacks(cfg: Pick<ApiPixConfig, 'webhook_token'>, opts: 
 const mixedCallbackSchema = z.looseObject({ pix: z.array(z.unknown()).check(z.minLength(1)) });
 
 export interface ApiPixConnectors extends Required<Pick<Connectors, 'pix' | 'pixRefunds' | 'pixCallbacks'>> {
-  /** The provider's webhook registration (the ops CLI). */
+  /**
+   * The provider's webhook registration (the ops CLI): the key's Pix webhook (the PSP posts to `url` + `/pix`) and,
+   * with Pix Automático, the recurrence and charge webhooks (`url` + `/rec`, `url` + `/cobr`).
+   */
   readonly webhooks: {
     register(url: string): Promise<void>;
     get(): Promise<{ webhookUrl: string } | null>;
   };
+  /** Pix Automático: only when the block names the merchant's receiving account (`recebedor`) and this is API Pix's block. */
+  readonly recurrence: ApiPixRecurrence | null;
   readonly client: ApiPixClient;
 }
 
@@ -134,6 +136,9 @@ export function apiPixConnectors(cfg: ApiPixConfig, client?: ApiPixClient, psp: 
     },
   };
 
+  const recebedor = psp.name === API_PIX_PSP.name ? cfg.recebedor : undefined;
+  const recurrence = recebedor ? apiPixRecurrence({ ...cfg, recebedor }, client, API_PIX) : null;
+
   return {
     pix,
     pixRefunds,
@@ -141,9 +146,11 @@ export function apiPixConnectors(cfg: ApiPixConfig, client?: ApiPixClient, psp: 
     webhooks: {
       async register(url) {
         await client.call('putWebhook', 'PUT', `/webhook/${encodeURIComponent(cfg.pix_key)}`, z.unknown(), { webhookUrl: url });
+        await recurrence?.webhooks.register(url);
       },
       get: () => client.call('getWebhook', 'GET', `/webhook/${encodeURIComponent(cfg.pix_key)}`, webhookSchema, undefined, true),
     },
+    recurrence,
     client,
   };
 }
