@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import { pascal, type ServiceManifest } from './manifest';
 import { buildDashboard, type DashboardSources } from './dashboard';
 import { ServiceMetrics } from './service-metrics';
-import { PAYOUT_FLOAT_PROVIDERS, PROVIDERS, type StageConfig } from './stage-config';
+import { PAYOUT_FLOAT_PROVIDERS, PROVIDERS, type Stage, type StageConfig } from './stage-config';
 
 export interface MonitoringProps extends Omit<DashboardSources, 'metrics' | 'alarms'> {
   readonly config: StageConfig;
@@ -30,8 +30,12 @@ export interface MonitoringProps extends Omit<DashboardSources, 'metrics' | 'ala
  */
 export const BUSY_ALARM = { perPeriod: 20, periods: 2 } as const;
 
-/** The routes with a 5xx-rate alarm of their own: every one that changes state (POST). */
-export const pagingRoutes = (manifest: Pick<ServiceManifest, 'routes'>) => manifest.routes.filter((r) => r.paging ?? r.method !== 'GET');
+/**
+ * The routes with a 5xx-rate alarm of their own: every one that changes state (POST), but those that opt out and, at
+ * the live stage, those that serve test mode only.
+ */
+export const pagingRoutes = (manifest: Pick<ServiceManifest, 'routes'>, stage: Stage) =>
+  manifest.routes.filter((r) => (r.paging ?? r.method !== 'GET') && !(stage === 'live' && r.sandboxOnly));
 
 export class Monitoring extends Construct {
   readonly alarms: cloudwatch.Alarm[] = [];
@@ -140,7 +144,7 @@ export class Monitoring extends Construct {
     // The routes that change state (money, sessions, events) page on their own 5xx rate; a read or a page failing
     // pages through the API's 5xx alarm and shows on the dashboard's 5xx per route (issue 22: an alarm on two
     // metrics is $0.20 a month, and 21 read routes made $4.20 of the stage's fixed cost).
-    for (const route of pagingRoutes(manifest)) {
+    for (const route of pagingRoutes(manifest, config.stage)) {
       alarm(
         `route-5xx-${route.id}`,
         `${route.method} ${route.path} (${route.id}): more than ${t.route5xxPercent}% of its requests answered 5xx ` +

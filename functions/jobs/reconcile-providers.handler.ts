@@ -1,6 +1,7 @@
 /** Scheduled: reads back from the provider every live payment still waiting on it (missed callbacks, timeouts, expiry). */
 import { reconcileHeldPayments, reconcileHeldWindow } from '../../shared/application/rails';
-import { paymentDeps } from '../../shared/wiring';
+import { reconcileDueMandates } from '../../shared/application/mandates';
+import { mandateDeps, paymentDeps } from '../../shared/wiring';
 import { config } from '../../shared/config';
 import { scheduledHandler } from '../../shared/workers/scheduled-handler';
 import { recordProviderAmountMismatch } from '../../shared/observability/provider-metrics';
@@ -17,11 +18,13 @@ export const handler = scheduledHandler({
         : await reconcileHeldPayments(paymentDeps(), now, opts);
     // Money a provider holds that was not settled pages until an operator resolves it (API Pix is the one held rail today).
     if (r.mismatched > 0) recordProviderAmountMismatch(API_PIX, r.mismatched);
-    return r;
+    // Live mandates whose recurrence is read back now (approval pending, or a payer's cancellation in the bank app).
+    const mandates = await reconcileDueMandates(mandateDeps());
+    return { ...r, mandatesChecked: mandates.checked, unavailable: r.unavailable + mandates.failed };
   },
   // Payments it could not read back are in the warn line below (nothing graphs or pages on a count of them).
   metrics: (r) => ({
-    ProviderChecked: r.checked,
+    ProviderChecked: r.checked + r.mandatesChecked,
     ProviderReconciled: r.settled + r.expired + r.failed,
     ProviderAwaitingOldestSeconds: r.oldestAgeSeconds,
   }),

@@ -21,7 +21,7 @@ import * as mandate from '../http/views/mandate.schemas';
 import * as refunds from '../http/views/refund.schemas';
 import * as events from '../http/views/event.schemas';
 import { binancePayAnswer, healthReport, openApiDocument, providerCallbackReceived, stpCallbackAnswer } from './system.schemas';
-import { providerTokenPath } from '../domain/providers.schemas';
+import { providerTokenPath, recurrenceCallbackPath } from '../domain/providers.schemas';
 
 export type MediaKind = 'json' | 'html' | 'png' | 'redirect' | 'text';
 
@@ -203,6 +203,11 @@ export const ROUTE_CONTRACTS = {
   apiPixCallback: {
     request: { path: providerTokenPath },
     responses: ok(providerCallbackReceived, 'Handled: every Pix read back from the PSP (unknown txids are counted, not retried).'),
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  apiPixRecurrenceCallback: {
+    request: { path: recurrenceCallbackPath },
+    responses: ok(providerCallbackReceived, 'Handled: every recurrence or charge named read back from the PSP (unknown ids counted).'),
     errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   },
   stpEstadoCallback: {

@@ -43,6 +43,11 @@ export interface RouteDefinition {
    * reconciliation job's read-back does anyway. Each route alarm is $0.20 a month (its two metrics).
    */
   readonly paging?: boolean;
+  /**
+   * The route serves test mode only (sk_test_ keys, sandbox payments): at the live stage, which serves sk_live_ keys
+   * only, it can do nothing but refuse, so it has no 5xx alarm there.
+   */
+  readonly sandboxOnly?: boolean;
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
   /**

@@ -122,6 +122,7 @@ export const PAYIN_ROUTES = [
   },
   {
     id: 'simulatePayment',
+    sandboxOnly: true,
     method: 'POST',
     path: '/api/v1/sandbox/payments/{payment_id}/simulate',
     handler: 'functions/sandbox/simulate-payment.handler.ts',
@@ -185,6 +186,7 @@ export const PAYIN_ROUTES = [
   },
   {
     id: 'sandboxComplete',
+    sandboxOnly: true,
     method: 'POST',
     path: '/sandbox/{kind}/{payment_id}',
     handler: 'functions/pages/sandbox-complete.handler.ts',

@@ -162,6 +162,7 @@ export const PAYOUT_ROUTES = [
   },
   {
     id: 'topUpTestBalance',
+    sandboxOnly: true,
     method: 'POST',
     path: '/api/v1/sandbox/balance/top-up',
     handler: 'functions/sandbox/top-up-balance.handler.ts',

@@ -22,6 +22,23 @@ export const PROVIDER_ROUTES = [
     summary: 'API Pix PSP callback: Pix received (and devoluções settled); each item is read back from the PSP before it counts.',
   },
   {
+    id: 'apiPixRecurrenceCallback',
+    method: 'POST',
+    path: '/providers/api-pix/{token}/{callback}',
+    handler: 'functions/providers/api-pix-recurrence-callback.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: null,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'raw',
+    access: { table: 'readwrite', providers: true },
+    timeoutSeconds: 29,
+    // The PSP retries a callback answered 5xx and the reconciliation job reads every recurrence and charge back
+    // anyway: the API's 5xx alarm and provider-callbacks-rejected cover it (its own alarm is $0.20 a month).
+    paging: false,
+    summary: 'API Pix PSP Pix Automático callbacks (`rec`, `cobr`): each recurrence or charge is read back from the PSP before it counts.',
+  },
+  {
     id: 'stpEstadoCallback',
     method: 'POST',
     path: '/providers/stp/{token}/estado',

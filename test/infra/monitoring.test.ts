@@ -56,7 +56,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     'ledger-fold-behind',
     'busy-retry-same-key',
     'api-p99',
-    ...pagingRoutes(MANIFEST).map((r) => `route-5xx-${r.id}`),
+    ...pagingRoutes(MANIFEST, stage).map((r) => `route-5xx-${r.id}`),
     ...providerKeys,
     'provider-amount-mismatch',
     'provider-routing-page',
@@ -208,15 +208,25 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
   });
 
   test('a 5xx-rate alarm per state-changing route (none for reads): its 5xx (0 when none written) over its invocations', () => {
-    expect(pagingRoutes(MANIFEST).map((r) => r.method)).not.toContain('GET');
-    // Every POST but those that opt out (paging: false; the API's 5xx alarm covers them): the shopper's browser back from
-    // dLocal's 3-D Secure, and dLocal's chargeback notices (dLocal retries them).
-    const optedOut = MANIFEST.routes.filter((r) => r.paging === false);
-    expect(optedOut.map((r) => r.id)).toEqual(['dlocalChargebacks', 'dlocalCardReturn']);
-    expect(pagingRoutes(MANIFEST).length).toBe(MANIFEST.routes.filter((r) => r.method === 'POST').length - optedOut.length);
+    expect(pagingRoutes(MANIFEST, stage).map((r) => r.method)).not.toContain('GET');
+    // Every POST but those that opt out (paging: false; the API's 5xx alarm covers them): the PSP's Pix Automático
+    // callbacks (retried, and read back by the job), the shopper's browser back from dLocal's 3-D Secure, and dLocal's
+    // chargeback notices (dLocal retries them); at the live stage, also the routes that serve test mode only.
+    const optedOut = MANIFEST.routes.filter((r) => r.paging === false || (stage === 'live' && r.sandboxOnly));
+    expect(MANIFEST.routes.filter((r) => r.paging === false).map((r) => r.id)).toEqual([
+      'apiPixRecurrenceCallback',
+      'dlocalChargebacks',
+      'dlocalCardReturn',
+    ]);
+    expect(MANIFEST.routes.filter((r) => r.sandboxOnly).map((r) => r.id)).toEqual([
+      'simulatePayment',
+      'sandboxComplete',
+      'topUpTestBalance',
+    ]);
+    expect(pagingRoutes(MANIFEST, stage).length).toBe(MANIFEST.routes.filter((r) => r.method === 'POST').length - optedOut.length);
     for (const route of [...MANIFEST.routes.filter((r) => r.method === 'GET'), ...optedOut])
       expect(byName.has(`${config.prefix}-route-5xx-${route.id}`)).toBe(false);
-    for (const route of pagingRoutes(MANIFEST)) {
+    for (const route of pagingRoutes(MANIFEST, stage)) {
       const a = alarm(`route-5xx-${route.id}`);
       const inputs = mathInputs(a);
       const expression = [...inputs.values()].find((m) => m.Expression);
