@@ -99,6 +99,11 @@ export async function countListing(db: DynamoDBDocumentClient, tableName: string
   return total;
 }
 
+/** A page that starts right after this item: its table key and its listing sort key (created_at#id). */
+export const listedAfter = (key: Record<string, unknown>, createdAt: string, id: string) => ({
+  after: { key, sortKey: `${createdAt}#${id}` },
+});
+
 /**
  * One page: skip `offset` matching items, or start right after `after` (the table key and listing sort key of the
  * item the page follows); then read limit + 1 items (the extra one, not returned, tells whether older items

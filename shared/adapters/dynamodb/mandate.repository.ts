@@ -8,7 +8,7 @@ import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { mandateEntity, mandateWatchPartition } from './entities/mandate.entity';
 import { paymentEntity } from './entities/payment.entity';
 import { indexKeys, stripKeys } from './keys';
-import { countListing, pageOfListing } from './listing';
+import { countListing, listedAfter, pageOfListing } from './listing';
 import { transaction } from './transact';
 import { dueInWorkIndex } from './work-index';
 
@@ -98,14 +98,7 @@ export function mandateRepository(db: DynamoDBDocumentClient, tableName: () => s
           ...filter,
           limit: q.limit,
           offset: q.offset,
-          ...(after
-            ? {
-                after: {
-                  key: mandateEntity.key(after.mandate_id),
-                  sortKey: indexKeys.listing(merchantId, md, 'MANDATE', after.created_at, after.mandate_id).GSI1SK!,
-                },
-              }
-            : {}),
+          ...(after ? listedAfter(mandateEntity.key(after.mandate_id), after.created_at, after.mandate_id) : {}),
         }),
       ]);
       return { items: page.items.map((i) => stripKeys<Mandate>(i)), total, more: page.more };

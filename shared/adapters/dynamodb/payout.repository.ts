@@ -12,7 +12,7 @@ import { payoutCountersEntity, payoutEntity } from './entities/payout.entity';
 import { providerOrderEntity } from './entities/provider-order.entity';
 import { indexKeys, stripKeys } from './keys';
 import { commitDebit, ledgerFolder } from './ledger-fold';
-import { countListing, pageOfListing } from './listing';
+import { countListing, listedAfter, pageOfListing } from './listing';
 import { queryAll } from './query-all';
 import { claimSend, releaseSend } from './send-claim';
 import { transaction } from './transact';
@@ -154,14 +154,7 @@ export function payoutRepository(db: DynamoDBDocumentClient, tableName: () => st
         ...filter,
         limit: q.limit,
         offset: q.offset,
-        ...(after
-          ? {
-              after: {
-                key: payoutEntity.key(after.payout_id),
-                sortKey: indexKeys.listing(merchantId, md, 'PAYOUT', after.created_at, after.payout_id).GSI1SK!,
-              },
-            }
-          : {}),
+        ...(after ? listedAfter(payoutEntity.key(after.payout_id), after.created_at, after.payout_id) : {}),
       });
       return { items: page.items.map((i) => stripKeys<Payout>(i)), total, more: page.more };
     },

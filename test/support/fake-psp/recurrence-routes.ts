@@ -5,6 +5,7 @@
  * is every answer the fake gives (a mismatch of either is recorded in `violations`, which the tests assert empty).
  */
 import * as z from '../../../shared/domain/zod';
+import type { ApiPixRecurrenceOp } from '../../../shared/adapters/providers/api-pix/api-pix.client';
 import {
   cobrPutRequestSchema,
   cobrSchema,
@@ -24,20 +25,7 @@ import { requestChecks } from './api-pix-routes';
 import type { RecNotice, RecurrenceState } from './recurrence-state';
 import { Problem } from './state';
 
-export type RecurrenceOp =
-  | 'postLocRec'
-  | 'postRec'
-  | 'getRec'
-  | 'listRec'
-  | 'patchRec'
-  | 'postSolicRec'
-  | 'putCobr'
-  | 'getCobr'
-  | 'postRetentativa'
-  | 'putWebhookRec'
-  | 'getWebhookRec'
-  | 'putWebhookCobr'
-  | 'getWebhookCobr';
+export type RecurrenceOp = ApiPixRecurrenceOp;
 
 export interface RecurrenceRoute {
   readonly op: RecurrenceOp;

@@ -27,6 +27,10 @@ type Op =
   | 'putWebhook'
   | 'getWebhook'
   // Pix Automático (api-pix.recurrence.ts)
+  | ApiPixRecurrenceOp;
+
+/** The Pix Automático calls (api-pix.recurrence.ts), by name: the client's metrics and the fake PSP's faults. */
+export type ApiPixRecurrenceOp =
   | 'postLocRec'
   | 'postRec'
   | 'getRec'
