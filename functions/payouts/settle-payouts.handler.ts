@@ -1,4 +1,4 @@
-/** The sandbox settlement worker: one payout step (start, settle, refund), one refund or one mandate decision per message, partial batch failures. */
+/** The sandbox settlement worker: one payout step, one refund or one mandate decision per message, partial batch failures. */
 import { runSettlementStep } from '../../shared/application/payouts';
 import { settlementMessage } from '../../shared/application/ports';
 import { settleRefund } from '../../shared/application/refunds';

@@ -7,13 +7,28 @@ import { AppError } from '../../shared/domain/errors';
 import { receiveCardNotifications } from '../../shared/application/rails';
 import { httpHandler } from '../../shared/http/handler';
 import { recordProviderAmountMismatch, recordProviderCallbacks } from '../../shared/observability/provider-metrics';
-import { paymentDeps } from '../../shared/wiring';
+import { applyCardMandateNotification } from '../../shared/application/mandates';
+import { mandateDeps, paymentDeps } from '../../shared/wiring';
 import { ADYEN } from '../../shared/adapters/providers/adyen/adyen.client';
 
 export const handler = httpHandler({
   route: 'adyenNotifications',
   handler: async ({ event }) => {
-    const r = await receiveCardNotifications(paymentDeps(), ADYEN, () => readJson(event.body, event.isBase64Encoded));
+    const r = await receiveCardNotifications(
+      paymentDeps(),
+      ADYEN,
+      () => readJson(event.body, event.isBase64Encoded),
+      async (n) =>
+        n.event === 'authorisation' || n.storedPaymentMethodId
+          ? (await applyCardMandateNotification(mandateDeps(), n.mandateId!, {
+              success: n.success,
+              pspReference: n.pspReference,
+              ...(n.storedPaymentMethodId ? { storedPaymentMethodId: n.storedPaymentMethodId } : {}),
+            })) === 'moved'
+            ? 'applied'
+            : 'ignored'
+          : 'ignored',
+    );
     recordProviderCallbacks(ADYEN, {
       Accepted: r.applied + r.duplicate + r.ignored + r.mismatch,
       Rejected: r.forged,

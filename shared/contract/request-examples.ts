@@ -49,6 +49,7 @@ export const REQUEST_EXAMPLES: Partial<Record<RouteId, unknown>> = {
     notification_url: 'https://shop.example.com/webhooks/payments',
     reference_id: 'member-881',
   },
+  mandateApprove: { holder_name: 'MARIA SILVA', number: '4242424242424242', expiry_month: '12', expiry_year: '2030', cvv: '123' },
   createMandateCharge: { amount: 99.9, due_date: '2027-02-05', description: 'February' },
   createRefund: { amount: 50, reason: 'requested_by_customer', metadata: { ticket: 'SUP-881' } },
   simulatePayment: { outcome: 'success' },

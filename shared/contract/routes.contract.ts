@@ -197,6 +197,22 @@ export const ROUTE_CONTRACTS = {
       ...PROVIDER_ERRORS,
     ],
   },
+  mandateApprovePage: {
+    request: { path: md.mandatePagePath },
+    responses: { 200: html('The terms and a card form.'), 404: html('No such authorisation (a broken link).') },
+  },
+  mandateApprove: {
+    request: { path: md.mandatePath, body: md.approveCardForm },
+    responses: {
+      200: html('The payer goes on to 3-D Secure at the card issuer (a form posted on its own).'),
+      303: {
+        description: 'Decided: on to the merchant’s success or cancel URL, or to the bank’s authentication (Location).',
+        kind: 'redirect',
+      },
+      422: html('The page again, saying why the card could not be checked now.'),
+    },
+    errors: ['MANDATE_NOT_FOUND'],
+  },
   getBalance: { responses: ok(payout.balances) },
   listBalanceTransactions: { request: { query: balanceTransactionsQuery }, responses: ok(payout.balanceTransactions) },
   topUpTestBalance: { request: { body: po.topUpBody }, responses: ok(payout.balances, 'The balances after the top-up.') },
@@ -255,9 +271,14 @@ export const ROUTE_CONTRACTS = {
     errors: ['PAYMENT_NOT_FOUND'],
   },
   adyenReturn: {
-    request: { path: pay.paymentPath, query: pay.threeDsReturnQuery },
-    responses: { 303: { description: 'Completed at Adyen; the shopper is sent to the return URL (Location).', kind: 'redirect' } },
-    errors: ['PAYMENT_NOT_FOUND'],
+    request: { path: pay.heldReturnPath, query: pay.threeDsReturnQuery },
+    responses: {
+      303: {
+        description: 'Completed at Adyen (a payment, or a card mandate’s approval); on to the return URL (Location).',
+        kind: 'redirect',
+      },
+    },
+    errors: ['PAYMENT_NOT_FOUND', 'MANDATE_NOT_FOUND'],
   },
   dlocalNotifications: {
     responses: ok(

@@ -65,4 +65,33 @@ export const MANDATE_ROUTES = [
     access: { table: 'readwrite', providers: true },
     summary: 'Charge an active mandate: a payment (mandate_id set), one per billing cycle.',
   },
+  {
+    id: 'mandateApprovePage',
+    method: 'GET',
+    path: '/mandates/{mandate_id}/approve',
+    handler: 'functions/pages/mandate-approve-page.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 120,
+    family: 'checkout',
+    idempotent: false,
+    access: { table: 'readwrite' },
+    summary: 'The payer’s page of a live card mandate: the terms and a card form (authorised by the unguessable md_ id).',
+  },
+  {
+    id: 'mandateApprove',
+    method: 'POST',
+    path: '/mandates/{mandate_id}/approve',
+    handler: 'functions/pages/mandate-approve.handler.ts',
+    auth: 'none',
+    rateLimitPerMinute: 60,
+    family: 'checkout',
+    idempotent: false,
+    bodyFormat: 'form',
+    access: { table: 'readwrite', providers: true },
+    timeoutSeconds: 29,
+    // A payer's browser posting our page's form (no money moves: a zero-value authorisation): the API's 5xx alarm
+    // covers it, as the shopper's return from dLocal's 3-D Secure ($0.20 a month for its own).
+    paging: false,
+    summary: 'The payer’s card from the approval page: a zero-value authorisation with 3-D Secure stores it at the acquirer.',
+  },
 ] as const satisfies readonly RouteDefinition[];

@@ -156,6 +156,7 @@ describe.each(STAGES)('%s stage', (stage) => {
         'getPaymentStatus',
         'processCheckoutPayment',
         'apiPixCallback',
+        'apiPixRecurrenceCallback',
         'adyenNotifications',
         'adyenReturn',
         'dlocalNotifications',
@@ -179,6 +180,11 @@ describe.each(STAGES)('%s stage', (stage) => {
         'getCheckoutSession',
         'checkoutPage',
         'checkoutStatus',
+        // Mandates: live recurrences and stored cards are set up, charged and cancelled at the provider.
+        'createMandate',
+        'cancelMandate',
+        'createMandateCharge',
+        'mandateApprove',
       ]),
     );
     for (const [key, fn] of stateless.functions) {

@@ -18,7 +18,10 @@ import { ERRORS, type ErrorCode } from '../../shared/domain/errors';
 import { makeIdempotentRunner } from '../../shared/http/middleware/idempotency';
 import type { HttpResult } from '../../shared/http/types';
 import { ROUTES, type RouteDefinition, type RouteId } from '../../shared/manifest/routes';
-import { idempotencyStore } from '../../shared/wiring';
+import { idempotencyStore, mandateDeps } from '../../shared/wiring';
+import { decideSandboxMandate } from '../../shared/application/mandates';
+import { addDays, localToday } from '../../shared/domain/mandates/mandate';
+import { REQUEST_EXAMPLES } from '../../shared/contract/request-examples';
 import { openApiDocument, validatorAt } from '../support/contract';
 import { card, payments } from '../support/payments';
 import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
@@ -224,7 +227,22 @@ describe('idempotency', () => {
     simulatePayment: async () => ({ payment_id: (await api.direct()).body.payment_id }),
     resendEvent: async () => ({ event_id: (await api.json('GET', '/api/v1/events?limit=1')).body.data[0].event_id }),
     cancelPayout: async () => ({ payout_id: (await payoutTo('00000000434')).body.payout_id }), // stays pending
+    cancelMandate: async () => ({ mandate_id: await sandboxMandate(false) }), // pending_approval: cancellable
+    createMandateCharge: async () => ({ mandate_id: await sandboxMandate(true) }),
   };
+  /** A request body that cannot be the published example's: a mandate charge's due date is days from today. */
+  const READY_BODY: Partial<Record<RouteId, () => unknown>> = {
+    createMandateCharge: () => ({ amount: 99.9, due_date: addDays(localToday(new Date()), 5) }),
+  };
+  /** A sandbox mandate of the sweep's merchant (the published example), decided at once when `active` (no workers run here). */
+  async function sandboxMandate(active: boolean): Promise<string> {
+    const r = await api.json('POST', '/api/v1/mandates', {
+      ...(REQUEST_EXAMPLES.createMandate as object),
+      start_date: localToday(new Date()),
+    });
+    if (active) await decideSandboxMandate(mandateDeps(), r.body.mandate_id);
+    return r.body.mandate_id;
+  }
 
   /** Another request: its first path object swapped for the published example id, else its first amount changed. */
   function changed(c: Call): Call {
@@ -270,7 +288,8 @@ describe('idempotency', () => {
 
   it.each(rows(IDEMPOTENT))('%s: a retry replays, another request under the key is 422, one in flight 409', async (_id, r) => {
     if (Object.keys(call(r).path).length > 0) expect(READY).toHaveProperty(r.id); // a route with a path object needs one ready
-    const c = call(r, { path: await READY[r.id]?.(), headers: { 'x-idempotency-key': `sweep-${r.id}` } });
+    const body = READY_BODY[r.id]?.();
+    const c = call(r, { path: await READY[r.id]?.(), ...(body ? { body } : {}), headers: { 'x-idempotency-key': `sweep-${r.id}` } });
     const first = await send(c);
     expect({ route: r.id, status: first.status < 300 }).toEqual({ route: r.id, status: true });
     const replay = await send(c);

@@ -4,3 +4,10 @@ export * from './mandates';
 export * from './mandate-charges';
 export * from './mandate-callbacks';
 export { reconcileDueMandates, reconcileMandate } from './mandates-live';
+export {
+  applyCardMandateNotification,
+  approvableCardMandate,
+  approveCardMandate,
+  cardMandatePaths,
+  completeCardMandateReturn,
+} from './card-mandates';

@@ -14,7 +14,8 @@ import { paymentEvent } from '../../domain/events';
 import type { Principal } from '../access';
 import { transition } from '../payments';
 import { commitAndPublish, WriteConflict, type Answering, type PaymentDeps } from '../ports';
-import { ProviderRejected, ProviderUnavailable, type PixMandateChargeState, type PixMandateConnector } from '../providers';
+import { cardRailOf, ProviderRejected, ProviderUnavailable, type PixMandateChargeState, type PixMandateConnector } from '../providers';
+import { chargeStoredCard } from './card-mandates';
 import type { MandateDeps } from './mandate-deps';
 import { chargeKindOf, checkCharge } from './mandate-rules';
 import { getMandate } from './mandates';
@@ -35,8 +36,11 @@ export async function createMandateCharge(
   const m = await getMandate(deps, principal, mandateId);
   const now = deps.clock.now();
   const at = now.toISOString();
-  const live = m.livemode ? (await deps.connectors.forMode(true))?.pixMandates?.mandates : null;
-  if (m.livemode && (m.method !== 'pix_automatico' || !live || !m.provider?.provider_mandate_id))
+  const connectors = m.livemode ? await deps.connectors.forMode(true) : null;
+  const live = m.method === 'pix_automatico' ? connectors?.pixMandates?.mandates : null;
+  const card = m.method === 'card' && m.stored_card ? connectors?.storedCards : null;
+  const cardRail = card ? cardRailOf(connectors, card.provider.name) : null;
+  if (m.livemode && !(live && m.provider?.provider_mandate_id) && !(card && cardRail))
     throw new AppError('METHOD_NOT_AVAILABLE', `No live provider charges this ${m.method} mandate.`);
   const cycle = checkCharge(m, { amountMinor: toMinor(input.amount, m.currency), dueDate: input.due_date }, now, live?.chargeWindowDays);
   const held = await deps.mandates.cycleCharge(m.mandate_id, cycle);
@@ -60,7 +64,7 @@ export async function createMandateCharge(
     amount_minor: toMinor(input.amount, m.currency)!,
     currency: m.currency,
     country: m.country,
-    status: sandboxCard ? 'success' : 'pending',
+    status: sandboxCard ? 'success' : card ? 'processing' : 'pending',
     description: input.description ?? m.description,
     customer: m.customer,
     card: m.card,
@@ -74,7 +78,7 @@ export async function createMandateCharge(
     notification_url: input.notification_url ?? m.notification_url,
     reference_id: input.reference_id ?? null,
     metadata: { ...m.metadata, ...input.metadata },
-    expires_at: sandboxCard ? null : pixChargeEnd(m, input.due_date),
+    expires_at: kind === 'card' ? null : pixChargeEnd(m, input.due_date),
     paid_at: sandboxCard ? at : null,
     mandate_id: m.mandate_id,
     due_date: input.due_date,
@@ -88,6 +92,10 @@ export async function createMandateCharge(
             details: { provider_mandate_id: m.provider!.provider_mandate_id!, retry_policy: m.retry_policy },
           },
         }
+      : {}),
+    // A stored card's charge: the card rail's payment reference, so its notifications, read-back and cancel apply.
+    ...(card && cardRail
+      ? { provider: { name: card.provider.name, reference: cardRail.cards.provider.reference(paymentId), details: {} } }
       : {}),
     created_at: at,
     updated_at: at,
@@ -114,6 +122,7 @@ export async function createMandateCharge(
       throw new AppError('MANDATE_CYCLE_ALREADY_CHARGED', 'Another charge took this billing cycle meanwhile.');
     throw e;
   }
+  if (card) return chargeStoredCard(deps, card, m, payment);
   if (live)
     await sendPixCharge(deps, live, m.provider!.provider_mandate_id!, m.retry_policy, payment).catch((e: unknown) => {
       // Recorded pending either way: the reconciliation job reads it back and sends the same request again if it never landed.

@@ -2,7 +2,14 @@
 import { AppError, type FieldError } from '../../domain/errors';
 import { COUNTRIES } from '../../domain/geo';
 import { validateCustomerDocument } from '../../domain/documents';
-import { cycleOf, daysBetween, PIX_AUTOMATICO_CHARGE_WINDOW_DAYS, type Mandate, type MandateMethod } from '../../domain/mandates/mandate';
+import {
+  cycleOf,
+  daysBetween,
+  localToday,
+  PIX_AUTOMATICO_CHARGE_WINDOW_DAYS,
+  type Mandate,
+  type MandateMethod,
+} from '../../domain/mandates/mandate';
 import type { CreateMandateInput } from '../../domain/mandates/mandate.schemas';
 import { methodCodeFor } from '../../domain/payments/methods';
 import { toMinor } from '../../domain/money';
@@ -13,9 +20,6 @@ const invalid = (details: FieldError[]) =>
 
 /** The payment kind a mandate's charges are. */
 export const chargeKindOf = (method: MandateMethod) => (method === 'pix_automatico' ? 'pix' : 'card') as 'pix' | 'card';
-
-/** Today's date where the mandate's payer is (Brazil's and Spanish America's clocks are UTC-3 to UTC-6: UTC-3 is used). */
-export const localToday = (now: Date) => new Date(now.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
 
 /** The method code a mandate's charges use, checked against what the merchant may use. */
 export function checkMandateRequest(

@@ -17,6 +17,7 @@ import {
 } from '../providers';
 import type { MandateDeps } from './mandate-deps';
 import { moveMandate } from './mandate-moves';
+import { cardMandatePaths, disableStoredCard, storedCards } from './card-mandates';
 
 /** How often a live mandate is read back: while the payer decides, and once active (a cancellation in the bank app). */
 const PENDING_CHECK_SECONDS = 15 * 60;
@@ -49,7 +50,18 @@ export async function liveMandateStarter(deps: MandateDeps, input: CreateMandate
       );
     return pixStarter(rail.mandates);
   }
-  throw new AppError('METHOD_NOT_AVAILABLE', 'Cards on file are not offered live yet.');
+  const stored = await storedCards(deps);
+  if (!stored) throw new AppError('METHOD_NOT_AVAILABLE', 'Cards on file are not offered: no acquirer that stores cards is configured.');
+  return {
+    // The payer approves on our page (a zero-value authorisation with 3-D Secure stores the card): nothing to call yet.
+    approval: (mandateId) => ({ type: 'redirect', url: `${deps.baseUrl()}${cardMandatePaths(stored.provider.name, mandateId).approve}` }),
+    link: (mandateId) => ({
+      provider: { name: stored.provider.name, reference: stored.provider.reference(mandateId), provider_mandate_id: null, details: {} },
+      next_check_at: null,
+    }),
+    answersLater: false,
+    start: async (_deps, m) => m,
+  };
 }
 
 const approvalOf = (created: PixMandateCreated): MandateApproval =>
@@ -119,6 +131,7 @@ async function sendCreate(deps: MandateDeps, pix: PixMandateConnector, m: Mandat
 
 /** The merchant's cancel at the provider (before the mandate is written cancelled): a recurrence cancelled there. */
 export async function cancelLiveMandate(deps: MandateDeps, m: Mandate): Promise<void> {
+  if (m.method === 'card') return disableStoredCard(deps, m);
   const id = m.provider?.provider_mandate_id;
   if (m.method !== 'pix_automatico' || !id) return;
   const rail = await pixMandates(deps);

@@ -96,7 +96,13 @@ async function applyOne(deps: PaymentDeps, n: CardNotification, provider: string
 }
 
 /** One card provider's notification route: its items applied to the payments and refunds that provider holds. */
-export async function receiveCardNotifications(deps: PaymentDeps, provider: string, readBody: () => unknown): Promise<NotificationResult> {
+export async function receiveCardNotifications(
+  deps: PaymentDeps,
+  provider: string,
+  readBody: () => unknown,
+  /** Items about a card mandate's approval (they name no payment): applied by the mandates' use case. */
+  mandates?: (n: CardNotification) => Promise<'applied' | 'ignored'>,
+): Promise<NotificationResult> {
   const notifications = cardRailOf(await deps.connectors.forMode(true), provider)?.notifications;
   if (!notifications || notifications.provider !== provider) throw new AppError('NOT_FOUND');
   const parsed = notifications.parse(readBody());
@@ -109,7 +115,7 @@ export async function receiveCardNotifications(deps: PaymentDeps, provider: stri
       result.duplicate++;
       continue;
     }
-    const outcome = await applyOne(deps, n, provider);
+    const outcome = n.mandateId && mandates ? await mandates(n) : await applyOne(deps, n, provider);
     result[outcome] = (result[outcome] ?? 0) + 1;
     // A deferred item stays unfinished in the log: the provider's redelivery applies it.
     if (log && outcome !== 'deferred') await log.finish(provider, n.key, outcome, at());

@@ -85,3 +85,21 @@ export const listMandatesQuery = z
     }),
   );
 export type ListMandatesQuery = z.infer<typeof listMandatesQuery>;
+
+/** Our hosted approval page of a card mandate: its form (the card, and the browser facts its script adds for 3-D Secure). */
+const digitsOf = (min: number, max: number) => z.optional(z.coerce.number().check(z.int(), z.gte(min), z.lte(max)));
+export const approveCardForm = z.object({
+  number: z.string().check(z.trim(), z.regex(/^\d{13,19}$/, 'must be 13-19 digits without spaces')),
+  holder_name: text(100),
+  expiry_month: z.string().check(z.regex(/^(0[1-9]|1[0-2])$/, 'must be MM (01-12)')),
+  expiry_year: z.string().check(z.regex(/^\d{4}$/, 'must be YYYY')),
+  cvv: z.string().check(z.regex(/^\d{3,4}$/, 'must be 3 or 4 digits')),
+  screen_width: digitsOf(1, 100_000),
+  screen_height: digitsOf(1, 100_000),
+  color_depth: digitsOf(1, 64),
+  time_zone_offset: digitsOf(-1000, 1000),
+  language: z.optional(z.string().check(z.maxLength(35))),
+});
+export type ApproveCardForm = z.infer<typeof approveCardForm>;
+/** The page takes any id: a payer with a broken link gets a page, not a JSON error. */
+export const mandatePagePath = z.object({ mandate_id: z.string().check(z.maxLength(200)) });

@@ -116,6 +116,8 @@ const MONTHS: Readonly<Partial<Record<MandateFrequency, number>>> = { monthly: 1
 const parseDate = (d: string) => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10)));
 export const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const addDays = (d: string, days: number) => dateOf(parseDate(d) + days * DAY_MS);
+/** Today's date where the mandate's payer is (Brazil's and Spanish America's clocks are UTC-3 to UTC-6: UTC-3 is used). */
+export const localToday = (now: Date) => dateOf(now.getTime() - 3 * 3_600_000);
 export const daysBetween = (from: string, to: string) => Math.round((parseDate(to) - parseDate(from)) / DAY_MS);
 
 /**

@@ -72,6 +72,14 @@ export type CreateSessionInput = z.infer<typeof createSessionBody>;
 export const sessionIdSchema = z.string().check(z.regex(/^cs_[A-Za-z0-9_-]{22,64}$/, 'must be a checkout session id (cs_...)'));
 export const paymentIdSchema = z.string().check(z.regex(/^pi_[A-Za-z0-9_-]{22,64}$/, 'must be a payment id (pi_...)'));
 export const sessionPath = z.object({ session_id: sessionIdSchema });
+/** Back from a provider's 3-D Secure: a payment's (pi_) or a card mandate's approval (md_). */
+export const heldReturnPath = z.object({
+  payment_id: z
+    .string()
+    .check(z.regex(/^(pi|md)_[A-Za-z0-9_-]{22,64}$/, 'must be a payment id (pi_...) or a mandate id (md_...)'))
+    .clone()
+    .register(z.globalRegistry, { example: 'pi_A1b2C3d4E5f6G7h8I9j0Kl' }),
+});
 /** Back from a live card's 3-D Secure: the provider's opaque result token. */
 /**
  * Back from the provider's 3-D Secure. Without a result (a reload, a bookmark) the shopper is only sent on: the
