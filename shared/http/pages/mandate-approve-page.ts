@@ -49,7 +49,14 @@ export function mandateApprovePage(m: Mandate, merchantName: string, problem?: s
     (problem ? `<p role="alert">${esc(problem)}</p>` : '') +
     (open ? form : `<p role="status">This authorisation is ${esc(m.status.replace('_', ' '))}.</p>`) +
     '</main>';
-  return htmlPage({ title: `Authorise ${merchantName}`, body, ...(open ? { script: BROWSER_SCRIPT } : {}), status: problem ? 422 : 200 });
+  // The form's answer may send the payer on to the merchant's site or the issuer's: off-site form redirects allowed.
+  return htmlPage({
+    title: `Authorise ${merchantName}`,
+    body,
+    formsRedirectOffSite: true,
+    ...(open ? { script: BROWSER_SCRIPT } : {}),
+    status: problem ? 422 : 200,
+  });
 }
 
 export function mandateMissingPage() {
