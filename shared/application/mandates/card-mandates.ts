@@ -7,6 +7,7 @@
 import { AppError } from '../../domain/errors';
 import type { Mandate } from '../../domain/mandates/mandate';
 import type { CardInput } from '../../domain/payments/payment.schemas';
+import { cardBrand, lastFour } from '../../domain/payments/card';
 import type { Payment } from '../../domain/payments/payment';
 import { transition } from '../payments';
 import {
@@ -52,6 +53,8 @@ async function applyStoreOutcome(
   stored: StoredCardConnector,
   m: Mandate,
   outcome: StoreCardOutcome,
+  /** The card typed on our page (brand and last four), kept while its authentication is pending. */
+  typed?: Mandate['card'],
 ): Promise<ApprovalStep> {
   const at = deps.clock.now().toISOString();
   const provider = {
@@ -76,7 +79,9 @@ async function applyStoreOutcome(
       await moveMandate(deps, m, 'rejected', { provider, failure_code: outcome.code.toLowerCase(), ended_at: at });
       return { kind: 'go', url: doneUrl(deps, m, false) };
     case 'redirect':
-      await deps.mandates.transition({ mandate: m, to: m.status, patch: { provider }, events: [], now: at }).catch(() => undefined);
+      await deps.mandates
+        .transition({ mandate: m, to: m.status, patch: { provider, ...(typed ? { card: typed } : {}) }, events: [], now: at })
+        .catch(() => undefined);
       return { kind: 'authenticate', redirect: outcome.redirect };
     default:
       return { kind: 'problem', message: 'Your bank is still confirming the card. You can close this page: the merchant will be told.' };
@@ -108,7 +113,10 @@ export async function approveCardMandate(
       returnUrl: `${deps.baseUrl()}${cardMandatePaths(stored.provider.name, mandateId).return}`,
       ...(browser ? { browser } : {}),
     });
-    return await applyStoreOutcome(deps, stored, m, outcome);
+    return await applyStoreOutcome(deps, stored, m, outcome, {
+      brand: cardBrand(card.number) ?? 'unknown',
+      last_four: lastFour(card.number),
+    });
   } catch (e) {
     if (e instanceof ProviderUnavailable || e instanceof ProviderRejected)
       return { kind: 'problem', message: 'The card could not be checked right now. Please try again in a few minutes.' };
