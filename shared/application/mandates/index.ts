@@ -11,3 +11,4 @@ export {
   cardMandatePaths,
   completeCardMandateReturn,
 } from './card-mandates';
+export { checkCharge, checkMandateRequest } from './mandate-rules';
