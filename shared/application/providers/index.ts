@@ -10,3 +10,4 @@ export * from './refunds';
 export * from './registry';
 export * from './voucher';
 export * from './mandates';
+export * from './disputes';

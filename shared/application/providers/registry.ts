@@ -8,6 +8,7 @@ import type { CardChargebacks, CardConnector, CardNotifications, HeldCardConnect
 import type { SpeiDepositConnector } from './deposits';
 import type { HeldLocalPaymentConnector, LocalPaymentNotifications } from './local';
 import type { PayoutCallbacks, PayoutConnector, SignedPayoutNotifications } from './payouts';
+import type { CardDisputeConnector, PixInfractionDefense } from './disputes';
 import type { PixMandateRail, StoredCardConnector } from './mandates';
 import type { PixCallbacks, PixConnector, PixDisputeReader, PixRail } from './pix';
 import type { CardRefundConnector, LocalRefundConnector, PixRefundConnector } from './refunds';
@@ -67,6 +68,10 @@ export interface Connectors {
   readonly pixMandates?: PixMandateRail;
   /** Live card on file (DESIGN.md 9.3): cards stored at the acquirer for merchant-initiated charges. */
   readonly storedCards?: StoredCardConnector;
+  /** Card chargebacks fought at the acquirer's disputes API (DESIGN.md 9.4). */
+  readonly cardDisputes?: CardDisputeConnector;
+  /** PIX infractions (MED) defended at the PSP that received the Pix (DESIGN.md 9.4). */
+  readonly pixInfractionDefense?: PixInfractionDefense;
 }
 
 /** A merchant's routing overrides as stored: kind -> country or `*` -> rule. */
