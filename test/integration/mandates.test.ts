@@ -1,7 +1,7 @@
 /** Mandates over HTTP on the local engines (DESIGN.md 9.3): sandbox approval by document, charges per cycle, cancel, list, bad input. */
 import { isValidBrCodeCrc } from '../../shared/domain/payments/pix-brcode';
 import { addDays } from '../../shared/domain/mandates/mandate';
-import { localToday } from '../../shared/application/mandates/mandate-rules';
+import { localToday } from '../../shared/application/mandates';
 import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
 import { balanceMinor } from '../support/payments';
 import { startReceiver, type Receiver } from '../support/receiver';

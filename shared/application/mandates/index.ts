@@ -1,5 +1,6 @@
 /** Mandates (DESIGN.md 9.3): Pix Automático and cards on file, their charges, callbacks and reconciliation. */
 export * from './mandate-deps';
+export { localToday } from './mandate-rules';
 export * from './mandates';
 export * from './mandate-charges';
 export * from './mandate-callbacks';
