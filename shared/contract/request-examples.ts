@@ -50,6 +50,7 @@ export const REQUEST_EXAMPLES: Partial<Record<RouteId, unknown>> = {
     reference_id: 'member-881',
   },
   createMandateCharge: { amount: 99.9, due_date: '2027-02-05', description: 'February' },
+  simulateMandate: { outcome: 'approve' },
   createRefund: { amount: 50, reason: 'requested_by_customer', metadata: { ticket: 'SUP-881' } },
   simulatePayment: { outcome: 'success' },
   sandboxComplete: { outcome: 'success' },

@@ -215,6 +215,7 @@ describe('idempotency', () => {
     const body = bodyExample(ALL.find((r) => r.id === 'createPayout') as Route) as Json;
     return api.json('POST', '/api/v1/payout', { ...body, beneficiary: { ...body.beneficiary, document } });
   };
+  const pendingMandate = () => api.json('POST', '/api/v1/mandates', bodyExample(ALL.find((r) => r.id === 'createMandate') as Route));
   /** Path objects in the state each idempotent route's first call needs (routes without path parameters need none). */
   const READY: Partial<Record<RouteId, () => Promise<Record<string, string>>>> = {
     cancelCheckoutSession: async () => ({ session_id: (await api.createSession()).body.session_id }),
@@ -224,6 +225,9 @@ describe('idempotency', () => {
     simulatePayment: async () => ({ payment_id: (await api.direct()).body.payment_id }),
     resendEvent: async () => ({ event_id: (await api.json('GET', '/api/v1/events?limit=1')).body.data[0].event_id }),
     cancelPayout: async () => ({ payout_id: (await payoutTo('00000000434')).body.payout_id }), // stays pending
+    // Pending: this stack runs no settlement worker, so the sandbox's decision by document never comes.
+    cancelMandate: async () => ({ mandate_id: (await pendingMandate()).body.mandate_id }),
+    simulateMandate: async () => ({ mandate_id: (await pendingMandate()).body.mandate_id }), // approve
   };
 
   /** Another request: its first path object swapped for the published example id, else its first amount changed. */

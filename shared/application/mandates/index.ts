@@ -2,6 +2,7 @@
 export * from './mandate-deps';
 export { localToday } from './mandate-rules';
 export * from './mandates';
+export * from './sandbox-mandates';
 export * from './mandate-charges';
 export * from './mandate-callbacks';
 export { reconcileDueMandates, reconcileMandate } from './mandates-live';
