@@ -2,8 +2,9 @@
  * `npm run cli -- trigger EVENT [--json]`, like `stripe trigger`: creates through the public API, with a
  * test key, the objects whose sandbox outcome emits EVENT, then waits until the event is in the events API.
  * The magic values are the sandbox's own: test cards (shared/adapters/connectors/sandbox.connector.ts),
- * payout beneficiary documents (shared/domain/payouts/payout.ts sandboxOutcome) and refund amounts ending
- * in 13 minor units (shared/domain/refunds/refund.ts sandboxRefundFails).
+ * payout beneficiary documents (shared/domain/payouts/payout.ts sandboxOutcome), refund amounts ending
+ * in 13 minor units (shared/domain/refunds/refund.ts sandboxRefundFails), mandate customer documents
+ * (shared/domain/mandates/mandate.ts sandboxMandateOutcome) and the mandate simulator's outcomes.
  */
 import * as z from 'zod';
 import { ApiError, apiError, recentEvents, sleep, type ApiClient } from './api-client';
@@ -31,6 +32,7 @@ const session = z.object({ session_id: z.string() }).passthrough();
 const sessionRecord = z.object({ merchant_id: z.string() }).passthrough();
 const payout = z.object({ payout_id: z.string(), status: z.string() }).passthrough();
 const refund = z.object({ refund_id: z.string(), status: z.string() }).passthrough();
+const mandate = z.object({ mandate_id: z.string(), status: z.string() }).passthrough();
 const anyBody = z.unknown();
 
 interface Ctx {
@@ -122,6 +124,52 @@ const payoutScenario =
     return { event, objectId: p.payout_id, waitMs: 90_000 };
   };
 
+/** A monthly Pix Automático mandate of 9.90 BRL for the customer document, pending_approval. */
+async function createMandate(ctx: Ctx, document: string) {
+  const body = {
+    country: 'BRA',
+    currency: 'BRL',
+    method: 'pix_automatico',
+    customer: { ...CUSTOMER, document },
+    description: 'cli trigger',
+    frequency: 'monthly',
+    amount: 9.9,
+    start_date: new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10), // today in Brazil (UTC-3)
+    metadata: METADATA,
+  };
+  const m = await ctx.client.post('/api/v1/mandates', body, mandate, ctx.signal);
+  ctx.object('mandate_id', m.mandate_id);
+  return m;
+}
+
+const DECISION_NOTE = 'the sandbox decides it after PAYOUT_SETTLEMENT_DELAY_SECONDS (default 5 s)';
+
+/** The payer's decision by document: 00000000191 approves, 00000000272 rejects. */
+const mandateScenario =
+  (document: string, event: string) =>
+  async (ctx: Ctx): Promise<Created> => {
+    const m = await createMandate(ctx, document);
+    ctx.note(`Mandate ${m.mandate_id} is ${m.status}; ${DECISION_NOTE}.`);
+    return { event, objectId: m.mandate_id, waitMs: 90_000 };
+  };
+
+/** The simulator acting as the payer (test keys only). */
+const simulateMandate = (ctx: Ctx, mandateId: string, outcome: 'expire' | 'payer_cancel') =>
+  ctx.client.post(`/api/v1/sandbox/mandates/${mandateId}/simulate`, { outcome }, mandate, ctx.signal);
+
+/** A mandate approved by document, once active (read until then). */
+async function activeMandate(ctx: Ctx) {
+  const m = await createMandate(ctx, '00000000191');
+  ctx.note(`Mandate ${m.mandate_id} is ${m.status}; ${DECISION_NOTE}: waiting for it to be active.`);
+  for (let i = 0; i < 180 && !ctx.signal.aborted; i++) {
+    const now = await ctx.client.get(`/api/v1/mandates/${m.mandate_id}`, mandate, ctx.signal);
+    if (now.status === 'active') return now;
+    if (now.status !== 'pending_approval') throw new Error(`Mandate ${m.mandate_id} is ${now.status}, not active.`);
+    await sleep(500, ctx.signal);
+  }
+  throw new Error(`Mandate ${m.mandate_id} was not approved in 90 s.`);
+}
+
 /** A PIX payment of a 5-minute session (the shortest SESSION_EXPIRY_MINUTES): it expires at the stage's
  * PIX expiry (PIX_EXPIRY_SECONDS) or with the session, whichever is first; a status read settles it on the spot. */
 async function expiredPix(ctx: Ctx): Promise<Created> {
@@ -194,6 +242,38 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       return { event: 'payout.cancelled', objectId: p.payout_id, waitMs: 30_000 };
     },
   },
+  'mandate.approved': {
+    what: 'a 9.90 BRL monthly Pix Automático mandate for document 00000000191 (the sandbox payer approves)',
+    run: mandateScenario('00000000191', 'mandate.approved'),
+  },
+  'mandate.rejected': {
+    what: 'a 9.90 BRL monthly Pix Automático mandate for document 00000000272 (the sandbox payer rejects)',
+    run: mandateScenario('00000000272', 'mandate.rejected'),
+  },
+  'mandate.expired': {
+    what: 'a pending Pix Automático mandate, then simulate expire (before the sandbox decides it)',
+    run: async (ctx) => {
+      const m = await createMandate(ctx, '00000000191');
+      await simulateMandate(ctx, m.mandate_id, 'expire');
+      return { event: 'mandate.expired', objectId: m.mandate_id, waitMs: 30_000 };
+    },
+  },
+  'mandate.cancelled': {
+    what: 'an approved Pix Automático mandate (document 00000000191), then cancelled by the merchant',
+    run: async (ctx) => {
+      const m = await activeMandate(ctx);
+      await ctx.client.post(`/api/v1/mandates/${m.mandate_id}/cancel`, undefined, mandate, ctx.signal);
+      return { event: 'mandate.cancelled', objectId: m.mandate_id, waitMs: 30_000 };
+    },
+  },
+  'mandate.payer_cancelled': {
+    what: 'an approved Pix Automático mandate, then simulate payer_cancel (emits mandate.cancelled, cancelled_by payer)',
+    run: async (ctx) => {
+      const m = await activeMandate(ctx);
+      await simulateMandate(ctx, m.mandate_id, 'payer_cancel');
+      return { event: 'mandate.cancelled', objectId: m.mandate_id, waitMs: 30_000 };
+    },
+  },
   'refund.succeeded': { what: 'a 10.00 BRL card payment refunded in full (succeeds)', run: (ctx) => refundOf(ctx, 10, 'refund.succeeded') },
   'refund.failed': {
     what: 'a 10.13 BRL card payment refunded in full (an amount ending in 13 fails)',
@@ -216,10 +296,10 @@ export function triggerList(): string {
 /** Polls the events API until the event about `objectId` is listed; its id, or null at the deadline. */
 export async function waitForEvent(client: ApiClient, type: string, objectId: string, waitMs: number, signal: AbortSignal) {
   const end = Date.now() + waitMs;
-  // The list's filters accept object_id only for pi_, po_ and cs_ ids, and types only without digits
-  // (payment.pending_3ds is refused); what they cannot filter is matched here.
+  // The list is filtered by the object for payments, payouts, sessions and mandates, and by type only without
+  // digits (payment.pending_3ds is refused); what it is not filtered by is matched here.
   const query: Record<string, string> = {
-    ...(/^(pi|po|cs)_/.test(objectId) ? { object_id: objectId } : {}),
+    ...(/^(pi|po|cs|md)_/.test(objectId) ? { object_id: objectId } : {}),
     ...(/^[a-z_]+(\.[a-z_]+)+$/.test(type) ? { type } : {}),
   };
   while (!signal.aborted) {

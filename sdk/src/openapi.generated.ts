@@ -726,6 +726,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/mandates/{mandate_id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act as the payer on a test mandate: approve, reject or expire a pending one, cancel an active one (sk_test_ keys only).
+         * @description Scope: `payments:write`. Rate limit: 100 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
+         */
+        post: operations["simulateMandate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/providers/api-pix/{token}/pix": {
         parameters: {
             query?: never;
@@ -6945,7 +6965,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @example 3ds */
-                kind: "3ds" | "wallet" | "pay";
+                kind: "3ds" | "wallet" | "pay" | "mandate";
                 /** @example pi_A1b2C3d4E5f6G7h8I9j0Kl */
                 payment_id: string;
             };
@@ -6953,7 +6973,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sandbox 3-D Secure challenge, wallet approval or "customer paid" page. */
+            /** @description The sandbox 3-D Secure challenge, wallet approval or "customer paid" page; kind mandate: a test mandate’s approval page. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7003,7 +7023,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `PAYMENT_NOT_FOUND` (Payment not found. Check the payment id; payments belong to the merchant that created them.) */
+            /** @description Error: `PAYMENT_NOT_FOUND` (Payment not found. Check the payment id; payments belong to the merchant that created them.); `MANDATE_NOT_FOUND` (Mandate not found. Check the mandate id; mandates belong to the merchant and mode that created them.) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7025,7 +7045,7 @@ export interface operations {
                         success: false;
                         error: {
                             /** @enum {string} */
-                            code: "PAYMENT_NOT_FOUND";
+                            code: "PAYMENT_NOT_FOUND" | "MANDATE_NOT_FOUND";
                             /** @example Payment not found. */
                             message: string;
                             /** @description One entry per invalid field. */
@@ -7123,7 +7143,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @example 3ds */
-                kind: "3ds" | "wallet" | "pay";
+                kind: "3ds" | "wallet" | "pay" | "mandate";
                 /** @example pi_A1b2C3d4E5f6G7h8I9j0Kl */
                 payment_id: string;
             };
@@ -7143,7 +7163,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Completed; the shopper is sent back (Location). */
+            /** @description Completed; the shopper is sent back (Location). Kind mandate: success approves, failed rejects a pending mandate; the payer goes to success_url (active) or cancel_url (ended), else to the page. */
             303: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7191,7 +7211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `PAYMENT_NOT_FOUND` (Payment not found. Check the payment id; payments belong to the merchant that created them.) */
+            /** @description Error: `PAYMENT_NOT_FOUND` (Payment not found. Check the payment id; payments belong to the merchant that created them.); `MANDATE_NOT_FOUND` (Mandate not found. Check the mandate id; mandates belong to the merchant and mode that created them.) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7213,7 +7233,7 @@ export interface operations {
                         success: false;
                         error: {
                             /** @enum {string} */
-                            code: "PAYMENT_NOT_FOUND";
+                            code: "PAYMENT_NOT_FOUND" | "MANDATE_NOT_FOUND";
                             /** @example Payment not found. */
                             message: string;
                             /** @description One entry per invalid field. */
@@ -14151,6 +14171,428 @@ export interface operations {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
                             /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    simulateMandate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key and body returns the first answer and writes nothing.
+                 * @example order-1001
+                 */
+                "X-Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example md_A1b2C3d4E5f6G7h8I9j0Kl */
+                mandate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "approve"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "approve" | "reject" | "expire" | "payer_cancel";
+                };
+            };
+        };
+        responses: {
+            /** @description The mandate after the payer’s act: active (mandate.approved), rejected, expired, or cancelled (cancelled_by payer). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "mandate_id": "md_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "status": "pending_approval",
+                     *       "method": "pix_automatico",
+                     *       "country": "BRA",
+                     *       "currency": "BRL",
+                     *       "description": "string",
+                     *       "frequency": "weekly",
+                     *       "amount": 150.5,
+                     *       "max_amount": 150.5,
+                     *       "start_date": "2026-12-05",
+                     *       "end_date": "2026-12-05",
+                     *       "retry_policy": "none",
+                     *       "card": {
+                     *         "brand": "string",
+                     *         "last_four": "string"
+                     *       },
+                     *       "reference_id": "string",
+                     *       "approved_at": "2026-11-23T14:05:09.120Z",
+                     *       "ended_at": "2026-11-23T14:05:09.120Z",
+                     *       "livemode": false,
+                     *       "metadata": {
+                     *         "order": "1001"
+                     *       },
+                     *       "customer": {
+                     *         "name": "string",
+                     *         "email": "string",
+                     *         "document": "string"
+                     *       },
+                     *       "payer": {
+                     *         "bank_ispb": "string",
+                     *         "agency": "string",
+                     *         "account_masked": "string"
+                     *       },
+                     *       "approval": {
+                     *         "type": "pix_qr",
+                     *         "pix_code": "string"
+                     *       },
+                     *       "approval_expires_at": "2026-11-23T14:05:09.120Z",
+                     *       "success_url": "https://shop.example.com/orders/1001",
+                     *       "cancel_url": "https://shop.example.com/orders/1001",
+                     *       "charges_count": -9007199254740991,
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "updated_at": "2026-11-23T14:05:09.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `MANDATE_NOT_FOUND` (Mandate not found. Check the mandate id; mandates belong to the merchant and mode that created them.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "MANDATE_NOT_FOUND",
+                     *         "message": "Mandate not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "MANDATE_NOT_FOUND";
+                            /** @example Mandate not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `MANDATE_STATE_CONFLICT` (The mandate is not in a state that allows this. Read the mandate’s status; it already ended.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "MANDATE_STATE_CONFLICT",
+                     *         "message": "The mandate is not in a state that allows this.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "MANDATE_STATE_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example The mandate is not in a state that allows this. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_KEY_REUSED",
+                     *         "message": "This X-Idempotency-Key was already used with a different request body.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_KEY_REUSED";
+                            /** @example This X-Idempotency-Key was already used with a different request body. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {

@@ -126,6 +126,36 @@ export class Payouts extends Resource {
   }
 }
 
+class MandateCharges extends Resource {
+  /** A payment under an active mandate (one per billing cycle): PIX pending until its due date, card decided at once. */
+  create(mandateId: string, params: T.MandateChargeCreateParams, opts?: RequestOptions): Promise<WithResponse<T.MandateCharge>> {
+    return this.post(`/api/v1/mandates/${seg(mandateId)}/charges`, params, opts);
+  }
+}
+
+export class Mandates extends Resource {
+  readonly charges: MandateCharges;
+  constructor(transport: Transport) {
+    super(transport);
+    this.charges = new MandateCharges(transport);
+  }
+  /** A mandate pending the payer's approval: show the payer `approval` (a PIX QR, a request to their bank, or a URL). */
+  create(params: T.MandateCreateParams, opts?: RequestOptions): Promise<WithResponse<T.Mandate>> {
+    return this.post('/api/v1/mandates', params, opts);
+  }
+  retrieve(mandateId: string, opts?: RequestOptions): Promise<WithResponse<T.Mandate>> {
+    return this.get(`/api/v1/mandates/${seg(mandateId)}`, undefined, opts);
+  }
+  /** Newest first, filtered by status; `for await` follows the cursor through every page. */
+  list(params: T.MandateListParams = {}, opts?: RequestOptions): ListPromise<WithResponse<T.MandateListPage>, T.MandateListItem> {
+    return cursorList((cursor) => this.get<T.MandateListPage>('/api/v1/mandates', { ...params, starting_after: cursor }, opts));
+  }
+  /** Ends the mandate at the provider and here (mandate.cancelled, cancelled_by merchant): no charge can follow. */
+  cancel(mandateId: string, opts?: RequestOptions): Promise<WithResponse<T.Mandate>> {
+    return this.post(`/api/v1/mandates/${seg(mandateId)}/cancel`, undefined, opts);
+  }
+}
+
 class BalanceTransactions extends Resource {
   /** The ledger, newest first; `for await` follows the cursor through every page. */
   list(
@@ -184,6 +214,13 @@ class SandboxPayments extends Resource {
   }
 }
 
+class SandboxMandates extends Resource {
+  /** Test mode: the payer approves, rejects or lets expire a pending mandate, or cancels an active one (payer_cancel). */
+  simulate(mandateId: string, params: T.MandateSimulateParams, opts?: RequestOptions): Promise<WithResponse<T.Mandate>> {
+    return this.post(`/api/v1/sandbox/mandates/${seg(mandateId)}/simulate`, params, opts);
+  }
+}
+
 class SandboxBalance extends Resource {
   /** Test mode: credits the test balance (to fund test payouts). */
   topUp(params: T.BalanceTopUpParams, opts?: RequestOptions): Promise<WithResponse<T.BalanceTopUp>> {
@@ -194,8 +231,10 @@ class SandboxBalance extends Resource {
 export class Sandbox {
   readonly payments: SandboxPayments;
   readonly balance: SandboxBalance;
+  readonly mandates: SandboxMandates;
   constructor(transport: Transport) {
     this.payments = new SandboxPayments(transport);
     this.balance = new SandboxBalance(transport);
+    this.mandates = new SandboxMandates(transport);
   }
 }

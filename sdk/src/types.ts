@@ -49,6 +49,16 @@ export type PayoutValidateParams = BodyOf<'validateBeneficiary'>;
 export type PayoutValidation = ResultOf<'validateBeneficiary'>;
 export type PayoutMethodListParams = QueryOf<'availablePayoutMethods'>;
 export type PayoutMethodList = ResultOf<'availablePayoutMethods'>;
+// Mandates (Pix Automático, cards on file) and their charges
+export type MandateCreateParams = BodyOf<'createMandate'>;
+export type Mandate = ResultOf<'getMandate'>;
+export type MandateListParams = Omit<QueryOf<'listMandates'>, 'starting_after' | 'offset'>;
+export type MandateListPage = ResultOf<'listMandates'>;
+export type MandateListItem = MandateListPage['data'][number];
+export type MandateChargeCreateParams = BodyOf<'createMandateCharge'>;
+/** A charge is a payment with `mandate_id` set. */
+export type MandateCharge = ResultOf<'createMandateCharge'>;
+export type MandateSimulateParams = BodyOf<'simulateMandate'>;
 // Balance
 export type Balance = ResultOf<'getBalance'>;
 export type BalanceTransactionListParams = Omit<QueryOf<'listBalanceTransactions'>, 'starting_after'>;

@@ -24,6 +24,7 @@ const TAGS: ReadonlyArray<{ name: string; match: RegExp; description: string }> 
   { name: 'Refunds', match: /refunds/, description: 'Full and partial refunds of successful payments.' },
   { name: 'Discovery', match: /^\/api\/v1\/methods/, description: 'Which payment methods you can use.' },
   { name: 'Payouts', match: /^\/api\/v1\/payout/, description: 'Send money by PIX, SPEI, CVU/CBU or bank transfer.' },
+  { name: 'Mandates', match: /^\/api\/v1\/mandates/, description: 'Recurring payments: Pix Automático and cards on file.' },
   { name: 'Balance', match: /^\/api\/v1\/balance/, description: 'Available balance and the ledger behind it.' },
   { name: 'Events', match: /^\/api\/v1\/events/, description: 'The event log behind webhooks; resend a delivery.' },
   { name: 'Sandbox', match: /^\/api\/v1\/sandbox/, description: 'Test-mode helpers (sk_test_ keys only).' },

@@ -51,6 +51,7 @@ export const REQUEST_EXAMPLES: Partial<Record<RouteId, unknown>> = {
   },
   mandateApprove: { holder_name: 'MARIA SILVA', number: '4242424242424242', expiry_month: '12', expiry_year: '2030', cvv: '123' },
   createMandateCharge: { amount: 99.9, due_date: '2027-02-05', description: 'February' },
+  simulateMandate: { outcome: 'approve' },
   createRefund: { amount: 50, reason: 'requested_by_customer', metadata: { ticket: 'SUP-881' } },
   simulatePayment: { outcome: 'success' },
   sandboxComplete: { outcome: 'success' },

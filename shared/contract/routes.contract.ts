@@ -129,14 +129,23 @@ export const ROUTE_CONTRACTS = {
   },
   sandboxPage: {
     request: { path: pay.sandboxPagePath },
-    responses: { 200: html('The sandbox 3-D Secure challenge, wallet approval or "customer paid" page.') },
-    errors: ['PAYMENT_NOT_FOUND'],
+    responses: {
+      200: html('The sandbox 3-D Secure challenge, wallet approval or "customer paid" page; kind mandate: a test mandate’s approval page.'),
+    },
+    errors: ['PAYMENT_NOT_FOUND', 'MANDATE_NOT_FOUND'],
   },
   sandboxComplete: {
     request: { path: pay.sandboxPagePath, body: pay.simulateBody },
-    responses: { 303: { description: 'Completed; the shopper is sent back (Location).', kind: 'redirect' } },
+    responses: {
+      303: {
+        description:
+          'Completed; the shopper is sent back (Location). Kind mandate: success approves, failed rejects a pending mandate; the ' +
+          'payer goes to success_url (active) or cancel_url (ended), else to the page.',
+        kind: 'redirect',
+      },
+    },
     // SESSION_NOT_PENDING: a checkout card still in 3-D Secure when its session was cancelled cannot complete it.
-    errors: ['PAYMENT_NOT_FOUND', 'PAYMENT_STATE_CONFLICT', 'SESSION_NOT_PENDING'],
+    errors: ['PAYMENT_NOT_FOUND', 'PAYMENT_STATE_CONFLICT', 'SESSION_NOT_PENDING', 'MANDATE_NOT_FOUND'],
   },
   sandboxDone: {
     request: { path: pay.paymentPath },
@@ -212,6 +221,14 @@ export const ROUTE_CONTRACTS = {
       422: html('The page again, saying why the card could not be checked now.'),
     },
     errors: ['MANDATE_NOT_FOUND'],
+  },
+  simulateMandate: {
+    request: { path: md.mandatePath, body: md.simulateMandateBody },
+    responses: ok(
+      mandate.mandateResource,
+      'The mandate after the payer’s act: active (mandate.approved), rejected, expired, or cancelled (cancelled_by payer).',
+    ),
+    errors: ['MANDATE_NOT_FOUND', 'MANDATE_STATE_CONFLICT'],
   },
   getBalance: { responses: ok(payout.balances) },
   listBalanceTransactions: { request: { query: balanceTransactionsQuery }, responses: ok(payout.balanceTransactions) },

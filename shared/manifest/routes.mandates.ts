@@ -94,4 +94,17 @@ export const MANDATE_ROUTES = [
     paging: false,
     summary: 'The payer’s card from the approval page: a zero-value authorisation with 3-D Secure stores it at the acquirer.',
   },
+  {
+    ...base,
+    id: 'simulateMandate',
+    sandboxOnly: true,
+    method: 'POST',
+    path: '/api/v1/sandbox/mandates/{mandate_id}/simulate',
+    handler: 'functions/sandbox/simulate-mandate.handler.ts',
+    scope: 'payments:write',
+    rateLimitPerMinute: defaultRateLimit('POST'),
+    idempotent: true,
+    access: { table: 'readwrite' },
+    summary: 'Act as the payer on a test mandate: approve, reject or expire a pending one, cancel an active one (sk_test_ keys only).',
+  },
 ] as const satisfies readonly RouteDefinition[];

@@ -222,6 +222,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       'simulatePayment',
       'sandboxComplete',
       'topUpTestBalance',
+      'simulateMandate',
     ]);
     expect(pagingRoutes(MANIFEST, stage).length).toBe(MANIFEST.routes.filter((r) => r.method === 'POST').length - optedOut.length);
     for (const route of [...MANIFEST.routes.filter((r) => r.method === 'GET'), ...optedOut])

@@ -207,6 +207,18 @@ describe('trigger', () => {
     payout: async (r) => [(await api(`/api/v1/payout/${r.payout_id}`)).status, r.event.replace('payout.', '')],
     refund: async (r) => [(await api(`/api/v1/refunds/${r.refund_id}`)).status, r.event.replace('refund.', '')],
     payment: async (r) => [(await api(`/cashier/cashier/status/${m.merchantId}/${r.payment_id}`)).status, paymentStatus[r.trigger]],
+    mandate: async (r) => {
+      const got = await api(`/api/v1/mandates/${r.mandate_id}`);
+      return [[got.status, got.cancelled_by ?? '-'].join(' '), mandateState[r.trigger]];
+    },
+  };
+  /** Status and cancelled_by. */
+  const mandateState: Record<string, string> = {
+    'mandate.approved': 'active -',
+    'mandate.rejected': 'rejected -',
+    'mandate.expired': 'expired -',
+    'mandate.cancelled': 'cancelled merchant',
+    'mandate.payer_cancelled': 'cancelled payer',
   };
   const paymentStatus: Record<string, string> = {
     'payment.success': 'success',
@@ -218,12 +230,21 @@ describe('trigger', () => {
   const api = async (path: string) => (await stack.request(path, { apiKey: m.apiKey })).body;
 
   it.each(Object.keys(SCENARIOS))('%s ends with the event in GET /api/v1/events for the object it created', async (name) => {
-    const { code, result, err } = await trigger(m.client, name);
+    // mandate.expired simulates the payer before the sandbox's own decision: held off here, not raced.
+    if (name === 'mandate.expired') process.env.PAYOUT_SETTLEMENT_DELAY_SECONDS = '60';
+    const { code, result, err } = await trigger(m.client, name).finally(() => {
+      process.env.PAYOUT_SETTLEMENT_DELAY_SECONDS = '1';
+    });
     expect({ code, err }).toEqual({ code: 0, err: expect.any(String) });
-    const family = name.startsWith('payout.') ? 'payout' : name.startsWith('refund.') ? 'refund' : 'payment';
+    const family = (['payout', 'refund', 'mandate'] as const).find((f) => name.startsWith(`${f}.`)) ?? 'payment';
     const objectId = result[`${family}_id`];
     expect(objectId).toEqual(expect.any(String));
-    const expectedType = name === 'checkout.completed' ? 'payment.success' : name === 'payment.pending' ? 'payment.pending_3ds' : name;
+    const renamed: Record<string, string> = {
+      'checkout.completed': 'payment.success',
+      'payment.pending': 'payment.pending_3ds',
+      'mandate.payer_cancelled': 'mandate.cancelled',
+    };
+    const expectedType = renamed[name] ?? name;
     expect(result).toMatchObject({ trigger: name, event: expectedType, event_id: expect.stringMatching(/^evt_/) });
 
     const ev = await stack.request(`/api/v1/events/${result.event_id}`, { apiKey: m.apiKey });
@@ -269,7 +290,9 @@ describe('trigger', () => {
       .split('\n')
       .map((l) => l.split(/\s+/)[0]);
     expect(names).toEqual(Object.keys(SCENARIOS));
-    expect(names).toEqual(expect.arrayContaining(['payment.success', 'payout.refunded', 'refund.failed', 'checkout.completed']));
+    expect(names).toEqual(
+      expect.arrayContaining(['payment.success', 'payout.refunded', 'refund.failed', 'checkout.completed', 'mandate.approved']),
+    );
   });
 });
 
@@ -312,5 +335,25 @@ describe('events tail', () => {
     } finally {
       await tailReceiver.stop();
     }
+  });
+
+  it('mandate.* shows mandate events (no type is filtered out by prefix), and listen forwards them', async () => {
+    const m = await merchant();
+    const stop = new AbortController();
+    running.push(stop);
+    const c = capture();
+    const done = runEventsTail({ client: m.client, events: 'mandate.*', intervalMs: 150, signal: stop.signal, io: c.io });
+    await until('the tail header', () => c.err.some((l) => l.startsWith('Tailing')));
+    const l = await listen(m.client, listenReceiver.url, 'mandate.*');
+    const rejected = await trigger(m.client, 'mandate.rejected');
+    expect(rejected.code).toBe(0);
+    const created = `mandate.rejected  created  ${rejected.result.mandate_id}`;
+    await until('the mandate event', () => c.out.some((line) => line.endsWith(created)));
+    await until('forwarded', () => l.deliveries().some((d) => d.includes(rejected.result.event_id)));
+    const [hook] = await listenReceiver.waitFor(1, 10_000, (r) => r.body?.event === 'mandate.rejected');
+    expect(hook!.body).toMatchObject({ mandate_id: rejected.result.mandate_id, status: 'rejected', failure_code: 'payer_rejected' });
+    stop.abort();
+    expect(await done).toBe(0);
+    await l.stop();
   });
 });

@@ -229,6 +229,7 @@ describe('idempotency', () => {
     cancelPayout: async () => ({ payout_id: (await payoutTo('00000000434')).body.payout_id }), // stays pending
     cancelMandate: async () => ({ mandate_id: await sandboxMandate(false) }), // pending_approval: cancellable
     createMandateCharge: async () => ({ mandate_id: await sandboxMandate(true) }),
+    simulateMandate: async () => ({ mandate_id: await sandboxMandate(false) }), // pending_approval: approve
   };
   /** A request body that cannot be the published example's: a mandate charge's due date is days from today. */
   const READY_BODY: Partial<Record<RouteId, () => unknown>> = {

@@ -1,7 +1,7 @@
 /**
- * Mandate use cases (DESIGN.md 9.3): create (the approval the payer sees), read, list, cancel, and the sandbox's
- * decision. Each change is one conditional write with its events; a live mandate's intent is committed before its
- * provider is called.
+ * Mandate use cases (DESIGN.md 9.3): create (the approval the payer sees), read, list and cancel; the sandbox's payer is
+ * in sandbox-mandates.ts. Each change is one conditional write with its events; a live mandate's intent is committed
+ * before its provider is called.
  */
 import { modeOf } from '../../domain/access';
 import { AppError } from '../../domain/errors';
@@ -135,19 +135,6 @@ export async function createMandate(
   if (live) return live.start(deps, mandate, input, answering);
   await deps.scheduleDecision(mandateId);
   return mandate;
-}
-
-/** The sandbox payer's decision (DESIGN.md 9.3): approved, unless the customer document is 00000000272. */
-export async function decideSandboxMandate(deps: MandateDeps, mandateId: string): Promise<void> {
-  const m = await deps.mandates.get(mandateId);
-  if (!m || m.livemode || m.status !== 'pending_approval') return;
-  const at = deps.clock.now().toISOString();
-  if (m.sandbox_outcome === 'reject') await moveMandate(deps, m, 'rejected', { failure_code: 'payer_rejected', ended_at: at });
-  else
-    await moveMandate(deps, m, 'active', {
-      approved_at: at,
-      ...(m.method === 'card' ? { card: { brand: 'visa', last_four: '4242' } } : {}),
-    });
 }
 
 /** The merchant cancels: the provider first (a recurrence or stored card ended there), then the mandate, with its event. */

@@ -3,7 +3,7 @@ import * as z from '../zod';
 import { COUNTRY_CODES } from '../geo';
 import { CHARGE_CURRENCIES, customerSchema, httpUrl, metadataSchema } from '../payments/payment.schemas';
 import { isoDate } from '../payouts/payout.schemas';
-import { MANDATE_FREQUENCIES, MANDATE_METHODS, MANDATE_RETRY_POLICIES, MANDATE_STATUSES } from './mandate';
+import { MANDATE_FREQUENCIES, MANDATE_METHODS, MANDATE_RETRY_POLICIES, MANDATE_STATUSES, SANDBOX_MANDATE_OUTCOMES } from './mandate';
 
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 const calendarDate = z.string().check(
@@ -68,6 +68,10 @@ export const createMandateChargeBody = z.strictObject({
   metadata: metadataSchema,
 });
 export type CreateMandateChargeInput = z.infer<typeof createMandateChargeBody>;
+
+/** POST /api/v1/sandbox/mandates/{mandate_id}/simulate (test keys only). */
+export const simulateMandateBody = z.strictObject({ outcome: z.enum(SANDBOX_MANDATE_OUTCOMES) });
+export type SimulateMandateInput = z.infer<typeof simulateMandateBody>;
 
 export const listMandatesQuery = z
   .object({

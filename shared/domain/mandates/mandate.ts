@@ -105,6 +105,21 @@ export interface Mandate {
   readonly updated_at: string;
 }
 
+/**
+ * What POST /api/v1/sandbox/mandates/{id}/simulate can make happen (test mode): the payer approving, rejecting or
+ * letting a pending mandate expire, or cancelling an active one in their bank app.
+ */
+export const SANDBOX_MANDATE_OUTCOMES = ['approve', 'reject', 'expire', 'payer_cancel'] as const;
+export type SandboxMandateOutcome = (typeof SANDBOX_MANDATE_OUTCOMES)[number];
+
+/** Each simulated outcome: the one status it acts on and the status it moves the mandate to. */
+export const SANDBOX_MANDATE_MOVES: Readonly<Record<SandboxMandateOutcome, { from: MandateStatus; to: MandateStatus }>> = {
+  approve: { from: 'pending_approval', to: 'active' },
+  reject: { from: 'pending_approval', to: 'rejected' },
+  expire: { from: 'pending_approval', to: 'expired' },
+  payer_cancel: { from: 'active', to: 'cancelled' },
+};
+
 /** DESIGN.md 9.3: the sandbox decides a mandate by the customer's document. */
 export function sandboxMandateOutcome(document: string): 'approve' | 'reject' {
   return document.replace(/\D/g, '') === '00000000272' ? 'reject' : 'approve';

@@ -193,4 +193,19 @@ export const paymentStatusPath = z.object({
 export const simulateBody = z.object({ outcome: z.enum(['success', 'failed']) });
 export const paymentPath = z.object({ payment_id: paymentIdSchema });
 
-export const sandboxPagePath = z.object({ kind: z.enum(['3ds', 'wallet', 'pay']), payment_id: paymentIdSchema });
+/** The sandbox pages: a test payment's (3ds, wallet, pay) by its pi_ id, or a test mandate's approval (mandate) by its md_ id. */
+export const sandboxPagePath = z
+  .object({
+    kind: z.enum(['3ds', 'wallet', 'pay', 'mandate']),
+    payment_id: z
+      .string()
+      .check(z.regex(/^(pi|md)_[A-Za-z0-9_-]{22,64}$/, 'must be a payment id (pi_...) or, for kind mandate, a mandate id (md_...)'))
+      .clone()
+      .register(z.globalRegistry, { example: 'pi_A1b2C3d4E5f6G7h8I9j0Kl' }),
+  })
+  .check(
+    z.refine((p) => (p.kind === 'mandate') === p.payment_id.startsWith('md_'), {
+      path: ['payment_id'],
+      message: 'must be a mandate id (md_...) for kind mandate, a payment id (pi_...) otherwise',
+    }),
+  );

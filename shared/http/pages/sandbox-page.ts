@@ -1,7 +1,8 @@
 /**
  * Sandbox completion pages: the 3-D Secure challenge, the wallet (or PSE or online-banking bank) approval and "customer
- * paid" for vouchers and PIX, and the crypto order's checkout page (the sandbox's Binance Pay).
+ * paid" for vouchers and PIX, the crypto order's checkout page (the sandbox's Binance Pay), and a test mandate's approval.
  */
+import type { Mandate } from '../../domain/mandates/mandate';
 import { fromMinor } from '../../domain/money';
 import type { Payment } from '../../domain/payments/payment';
 import { isOpenPaymentStatus } from '../../domain/payments/payment';
@@ -25,6 +26,11 @@ const BANK_TITLES: Readonly<Partial<Record<Payment['payment_method'], [string, s
   payin: ['Pay in your online banking', 'Pay from the bank account', 'Reject at the bank'],
 };
 
+/** One button of a sandbox page's form: it posts the outcome back to the page's own path. */
+const button = (outcome: 'success' | 'failed', cls: string, label: string) =>
+  `<form method="post"><input type="hidden" name="outcome" value="${outcome}">` +
+  `<button class="${cls}" type="submit">${label}</button></form>`;
+
 const frame = (title: string, inner: string) =>
   `<main class="layout"><div class="panel"><p class="badge">SANDBOX</p><h1 class="merchant">${esc(title)}</h1>${inner}</div></main>`;
 
@@ -35,13 +41,35 @@ export function renderSandboxPage(kind: SandboxPageKind, p: Payment): HttpRespon
   const quote = p.artefact?.crypto_amount;
   const quoted = crypto && quote ? `<p class="muted">${esc(`${quote} ${p.artefact?.crypto_currency ?? 'USDT'}`)}</p>` : '';
   const card = p.card ? `<p class="muted">${esc(p.card.brand)} •••• ${esc(p.card.last_four)}</p>` : '';
-  const button = (outcome: string, cls: string, label: string) =>
-    `<form method="post"><input type="hidden" name="outcome" value="${outcome}">` +
-    `<button class="${cls}" type="submit">${label}</button></form>`;
   const actions = isOpenPaymentStatus(p.status)
     ? `<div class="actions">${button('success', 'btn', yes)}\n${button('failed', 'btn btn-ghost', no)}</div>`
     : `<p>This payment is <b>${esc(p.status)}</b>.</p>`;
   const body = `<p class="amount">${esc(amount)}</p>${quoted}${card}<p class="muted small">Payment ${esc(p.payment_id)}</p>${actions}`;
+  return htmlPage({ title, body: frame(title, body), formsRedirectOffSite: true });
+}
+
+const MANDATE_TITLES: Readonly<Record<Mandate['method'], string>> = {
+  card: 'Save your card for recurring charges',
+  pix_automatico: 'Authorise Pix Automático in your bank app',
+};
+
+/**
+ * A test mandate's approval (the redirect a card mandate answers; for PIX, a stand-in for the bank app): Approve or
+ * Reject while pending_approval, else its status (where the payer lands without success_url or cancel_url).
+ */
+export function renderMandatePage(m: Mandate): HttpResponse {
+  const pending = m.status === 'pending_approval';
+  const title = pending ? MANDATE_TITLES[m.method] : `Mandate ${m.status}`;
+  const money = (minor: number) => `${fromMinor(minor, m.currency)} ${m.currency}`;
+  const amount = m.amount_minor !== null ? money(m.amount_minor) : `up to ${money(m.max_amount_minor ?? 0)}`;
+  const card = pending && m.method === 'card' ? `<p class="muted">Test card visa •••• 4242</p>` : '';
+  const actions = pending
+    ? `<div class="actions">${button('success', 'btn', 'Approve')}\n${button('failed', 'btn btn-ghost', 'Reject')}</div>`
+    : `<p>This mandate is <b>${esc(m.status)}</b>.</p>`;
+  const body =
+    `<p class="amount">${esc(amount)}</p><p>${esc(m.description)}</p>` +
+    `<p class="muted">${esc(m.frequency)} from ${esc(m.start_date)}${m.end_date ? ` to ${esc(m.end_date)}` : ''}</p>${card}` +
+    `<p class="muted small">Mandate ${esc(m.mandate_id)}</p>${actions}`;
   return htmlPage({ title, body: frame(title, body), formsRedirectOffSite: true });
 }
 
