@@ -49,13 +49,14 @@ export async function reconcileMandateCharge(
   if (state.kind === 'not_found' && now.getTime() - Date.parse(payment.created_at) > (opts.lostIntentSeconds ?? 300) * 1000) {
     const idRec = payment.provider.details.provider_mandate_id;
     if (idRec) {
-      await sendPixCharge(
-        deps,
-        pix,
-        idRec,
-        payment.provider.details.retry_policy === 'retry_3_in_7_days' ? 'retry_3_in_7_days' : 'none',
-        payment,
-      );
+      const policy = payment.provider.details.retry_policy === 'retry_3_in_7_days' ? 'retry_3_in_7_days' : 'none';
+      try {
+        await sendPixCharge(deps, pix, idRec, policy, payment);
+      } catch (e) {
+        // Refused now (the rec ended meanwhile, the window passed): the charge was failed; the job goes on to the next.
+        if (e instanceof AppError && e.code === 'PROVIDER_REJECTED') return 'failed';
+        throw e;
+      }
       return 'waiting';
     }
   }
