@@ -19,7 +19,7 @@ export const handler = scheduledHandler({
     // Money a provider holds that was not settled pages until an operator resolves it (API Pix is the one held rail today).
     if (r.mismatched > 0) recordProviderAmountMismatch(API_PIX, r.mismatched);
     // Live mandates whose recurrence is read back now (approval pending, or a payer's cancellation in the bank app).
-    const mandates = await reconcileDueMandates(mandateDeps());
+    const mandates = await reconcileDueMandates(mandateDeps(), now);
     return { ...r, mandatesChecked: mandates.checked, unavailable: r.unavailable + mandates.failed };
   },
   // Payments it could not read back are in the warn line below (nothing graphs or pages on a count of them).

@@ -192,7 +192,11 @@ export async function applyMandateState(deps: MandateDeps, m: Mandate, state: Pi
  * document is not kept to rebuild the same request): the mandate expires at its deadline, and the merchant was told
  * 502 at the create.
  */
-export async function reconcileMandate(deps: MandateDeps, mandateId: string): Promise<'moved' | 'waiting' | 'closed'> {
+export async function reconcileMandate(
+  deps: MandateDeps,
+  mandateId: string,
+  now: Date = deps.clock.now(),
+): Promise<'moved' | 'waiting' | 'closed'> {
   const m = await deps.mandates.get(mandateId);
   const rail = await pixMandates(deps);
   if (!m || !m.livemode || !m.provider || !rail || m.method !== 'pix_automatico') return 'closed';
@@ -202,7 +206,6 @@ export async function reconcileMandate(deps: MandateDeps, mandateId: string): Pr
     reference: m.provider.reference,
     createdAt: m.created_at,
   });
-  const now = deps.clock.now();
   if (
     m.status === 'pending_approval' &&
     (state.kind === 'pending' || state.kind === 'not_found') &&
@@ -214,14 +217,20 @@ export async function reconcileMandate(deps: MandateDeps, mandateId: string): Pr
   return applyMandateState(deps, m, state);
 }
 
-/** Mandates whose read-back is due, each read back (a failure leaves it for the next run). */
-export async function reconcileDueMandates(deps: MandateDeps, limit = 100): Promise<{ checked: number; moved: number; failed: number }> {
-  const now = deps.clock.now().toISOString();
+/**
+ * Mandates whose read-back is due at `now` (the job's schedule time, as for payments), each read back (a failure
+ * leaves it for the next run).
+ */
+export async function reconcileDueMandates(
+  deps: MandateDeps,
+  now: Date = deps.clock.now(),
+  limit = 100,
+): Promise<{ checked: number; moved: number; failed: number }> {
   const result = { checked: 0, moved: 0, failed: 0 };
-  for (const id of await deps.mandates.dueForCheck(now, limit)) {
+  for (const id of await deps.mandates.dueForCheck(now.toISOString(), limit)) {
     result.checked++;
     try {
-      if ((await reconcileMandate(deps, id)) === 'moved') result.moved++;
+      if ((await reconcileMandate(deps, id, now)) === 'moved') result.moved++;
     } catch {
       result.failed++;
     }

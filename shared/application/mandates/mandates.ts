@@ -129,8 +129,12 @@ export async function createMandate(
     await commitAndPublish(deps.publisher, deps.mandates.create({ mandate, events: [], now: at, done }));
   } catch (e) {
     if (!(e instanceof WriteConflict) || e.entity !== 'mandate') throw e;
-    // A keyed retry after a crash: the mandate of this id is returned as stored.
-    return getMandate(deps, principal, mandateId);
+    // A keyed retry after a crash: the mandate of this id is returned as stored; a live one whose provider never
+    // answered (a lost answer, a crash before its commit) is started again: the provider resumes what it holds for it.
+    const stored = await getMandate(deps, principal, mandateId);
+    if (live?.answersLater && stored.status === 'pending_approval' && stored.approval === null)
+      return live.start(deps, stored, input, answering);
+    return stored;
   }
   if (live) return live.start(deps, mandate, input, answering);
   await deps.scheduleDecision(mandateId);

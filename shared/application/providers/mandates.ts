@@ -109,6 +109,11 @@ export interface PixMandateConnector {
   /** Sends a charge; the same request again for the same reference changes nothing (the PSP keeps the first). */
   createCharge(req: PixMandateChargeRequest): Promise<PixMandateChargeState>;
   getCharge(reference: string): Promise<PixMandateChargeState>;
+  /**
+   * A new attempt of a charge whose attempt failed, on `date` (YYYY-MM-DD), where the PSP takes retries from the
+   * receiver (API Pix: POST /cobr/{txid}/retentativa/{date}, under PERMITE_3R_7D only); absent where it does not.
+   */
+  retryCharge?(reference: string, date: string): Promise<PixMandateChargeState>;
 }
 
 /** The PSP's recurrence and charge callbacks (API Pix `webhookrec`, `webhookcobr`): what to read back. */
