@@ -123,6 +123,15 @@ describe('create and the sandbox approval', () => {
     expect((await c.cancel(r.body.mandate_id)).status).toBe(409);
   });
 
+  it('document 00000000434 is never decided on its own: it waits for the payer (simulate)', async () => {
+    const c = client(await stack.createMerchant());
+    const held = await c.create({ customer: { name: 'Ana Silva', email: 'ana@example.com', document: '00000000434' } });
+    await waitForStatus(c, (await c.create()).body.mandate_id, 'active'); // the decisions queued with it were made
+    expect((await c.get(held.body.mandate_id)).body.status).toBe('pending_approval');
+    const r = await c.call('POST', `/api/v1/sandbox/mandates/${held.body.mandate_id}/simulate`, { outcome: 'approve' });
+    expect(r.body).toMatchObject({ status: 'active' });
+  });
+
   it('a keyed create answered twice is one mandate', async () => {
     const c = client(await stack.createMerchant());
     const headers = { 'x-idempotency-key': `md-${Date.now()}` };

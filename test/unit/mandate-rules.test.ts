@@ -103,12 +103,13 @@ describe('checkCharge', () => {
 });
 
 describe('statuses and the sandbox', () => {
-  it('moves only along the table; the sandbox rejects 00000000272 alone', () => {
+  it('moves only along the table; the sandbox rejects 00000000272, holds 00000000434, approves the rest', () => {
     expect(canMandateTransition('pending_approval', 'active')).toBe(true);
     expect(canMandateTransition('active', 'rejected')).toBe(false);
     expect(canMandateTransition('cancelled', 'active')).toBe(false);
     expect(sandboxMandateOutcome('000.000.002-72')).toBe('reject');
     expect(sandboxMandateOutcome('00000000191')).toBe('approve');
+    expect(sandboxMandateOutcome('00000000434')).toBe('hold');
   });
 
   it('the recurrence QR: a valid BR Code naming the recurrence’s location, no amount and no key', () => {

@@ -28,10 +28,10 @@ function patchFor(m: Mandate, outcome: SandboxMandateOutcome, at: string): Parti
   }
 }
 
-/** The sandbox payer's decision (DESIGN.md 9.3): approved, unless the customer document is 00000000272. */
+/** The sandbox payer's decision (DESIGN.md 9.3): rejected for 00000000272, none for 00000000434, else approved. */
 export async function decideSandboxMandate(deps: MandateDeps, mandateId: string): Promise<void> {
   const m = await deps.mandates.get(mandateId);
-  if (!m || m.livemode || m.status !== 'pending_approval') return;
+  if (!m || m.livemode || m.status !== 'pending_approval' || m.sandbox_outcome === 'hold') return;
   const outcome = m.sandbox_outcome === 'reject' ? 'reject' : 'approve';
   await moveMandate(deps, m, SANDBOX_MANDATE_MOVES[outcome].to, patchFor(m, outcome, deps.clock.now().toISOString()));
 }

@@ -89,7 +89,7 @@ export interface Mandate {
   /** The card the payer approved with (card mandates, once approved). */
   readonly card: CardSummary | null;
   /** The sandbox's decision by the customer document (DESIGN.md 9.3); null live. */
-  readonly sandbox_outcome: 'approve' | 'reject' | null;
+  readonly sandbox_outcome: 'approve' | 'reject' | 'hold' | null;
   readonly provider?: MandateProviderLink | null;
   readonly stored_card?: StoredCardLink | null;
   /** Who cancelled (`merchant`, `payer`, `provider`) and why a mandate was rejected, when known. */
@@ -120,9 +120,14 @@ export const SANDBOX_MANDATE_MOVES: Readonly<Record<SandboxMandateOutcome, { fro
   payer_cancel: { from: 'active', to: 'cancelled' },
 };
 
-/** DESIGN.md 9.3: the sandbox decides a mandate by the customer's document. */
-export function sandboxMandateOutcome(document: string): 'approve' | 'reject' {
-  return document.replace(/\D/g, '') === '00000000272' ? 'reject' : 'approve';
+/**
+ * DESIGN.md 9.3: the sandbox decides a mandate by the customer's document: 00000000272 rejects, 00000000434 stays
+ * pending until simulated (as a payout to that document stays pending: the payer's page and simulate are then not
+ * raced by the decision), any other approves.
+ */
+export function sandboxMandateOutcome(document: string): 'approve' | 'reject' | 'hold' {
+  const d = document.replace(/\D/g, '');
+  return d === '00000000272' ? 'reject' : d === '00000000434' ? 'hold' : 'approve';
 }
 
 const DAY_MS = 86_400_000;
