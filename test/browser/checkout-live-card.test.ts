@@ -5,15 +5,13 @@
  * details call, and the shopper lands on success_url. The card number and CVC never reach a stored item or a log.
  * A live boleto asks for the payer's billing address (checked on the page) and shows Adyen's typeable line.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { paymentIdOfReference, paymentReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
 import { paymentDeps } from '../../shared/wiring';
 import { launchBrowser, openPage, startShop, type OpenedPage } from '../support/browser';
-import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import type { FakeAdyen } from '../support/fake-adyen';
+import { startAdyenLiveStage, type AdyenLiveStage } from '../support/live-adyen';
+import type { TestStack } from '../support/test-stack';
 import { captureLogs } from '../support/live-stage';
 import { SESSION_BODY } from '../support/sample-data';
 import { CPF, expectAccessible, fillCard, fillCustomer } from './checkout-support';
@@ -30,14 +28,11 @@ let opened: OpenedPage | undefined;
 const logs = captureLogs();
 afterAll(() => logs.restore());
 
+let stage: AdyenLiveStage;
+
 beforeAll(async () => {
-  adyen = await startFakeAdyen();
-  const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
-  writeFileSync(file, JSON.stringify({ adyen: adyen.adyenConfig() }));
-  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: file });
-  stack = await startTestStack();
-  const m = await stack.admin.createMerchant({ name: 'Loja Cartão Ao Vivo' });
-  apiKey = (await stack.admin.createKey(m.merchant.merchant_id, 'live')).secret;
+  stage = await startAdyenLiveStage('Loja Cartão Ao Vivo');
+  ({ adyen, stack, apiKey } = stage);
   browser = await launchBrowser();
   shop = await startShop();
 });
@@ -46,10 +41,7 @@ afterAll(async () => {
   await opened?.close();
   await browser?.close();
   await shop?.close();
-  await stack?.stop();
-  await adyen?.close();
-  process.env.STAGE = 'sandbox';
-  delete process.env.PROVIDERS_FILE;
+  await stage?.stop();
 });
 
 it('card with a 3-D Secure challenge: browserInfo sent, the shopper authenticates and lands on success_url', async () => {

@@ -5,16 +5,14 @@
  * Then the merchant charges it (merchant-initiated, no shopper) and cancels it (the stored card disabled at Adyen).
  * The card number and CVC never reach a stored item or a log.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { shopperReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
 import { localToday } from '../../shared/domain/mandates/mandate';
 import { mandateDeps } from '../../shared/wiring';
 import { launchBrowser, openPage, startShop, type OpenedPage } from '../support/browser';
-import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import type { FakeAdyen } from '../support/fake-adyen';
+import { startAdyenLiveStage, type AdyenLiveStage } from '../support/live-adyen';
+import type { TestStack } from '../support/test-stack';
 import { captureLogs, balanceMinorOf } from '../support/live-stage';
 import { CPF, expectAccessible } from './checkout-support';
 
@@ -29,14 +27,11 @@ let opened: OpenedPage | undefined;
 const logs = captureLogs();
 afterAll(() => logs.restore());
 
+let stage: AdyenLiveStage;
+
 beforeAll(async () => {
-  adyen = await startFakeAdyen();
-  const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
-  writeFileSync(file, JSON.stringify({ adyen: adyen.adyenConfig() }));
-  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: file });
-  stack = await startTestStack();
-  const m = await stack.admin.createMerchant({ name: 'Academia Ao Vivo' });
-  apiKey = (await stack.admin.createKey(m.merchant.merchant_id, 'live')).secret;
+  stage = await startAdyenLiveStage('Academia Ao Vivo');
+  ({ adyen, stack, apiKey } = stage);
   browser = await launchBrowser();
   shop = await startShop();
 });
@@ -45,10 +40,7 @@ afterAll(async () => {
   await opened?.close();
   await browser?.close();
   await shop?.close();
-  await stack?.stop();
-  await adyen?.close();
-  process.env.STAGE = 'sandbox';
-  delete process.env.PROVIDERS_FILE;
+  await stage?.stop();
 });
 
 const api = (method: string, path: string, body?: unknown) =>

@@ -4,13 +4,11 @@
  * declined charge, a cancel Adyen did not confirm, bad form input and a forged notice. Chromium's path through the
  * 3-D Secure challenge is test/browser/mandate-live-card.test.ts.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { mandateReferenceOf, shopperReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
 import { localToday } from '../../shared/domain/mandates/mandate';
-import { startFakeAdyen, type FakeAdyen } from '../support/fake-adyen';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import type { FakeAdyen } from '../support/fake-adyen';
+import { startAdyenLiveStage, type AdyenLiveStage } from '../support/live-adyen';
+import type { TestStack } from '../support/test-stack';
 import { balanceMinorOf } from '../support/live-stage';
 import { CPF } from '../support/payments';
 
@@ -19,23 +17,15 @@ let adyen: FakeAdyen;
 let stack: TestStack;
 let apiKey: string;
 
+let stage: AdyenLiveStage;
+
 beforeAll(async () => {
-  adyen = await startFakeAdyen();
-  const file = join(mkdtempSync(join(tmpdir(), 'providers-')), 'providers.json');
-  writeFileSync(file, JSON.stringify({ adyen: adyen.adyenConfig() }));
-  Object.assign(process.env, { STAGE: 'live', PROVIDERS_FILE: file });
-  stack = await startTestStack();
+  stage = await startAdyenLiveStage('Academia');
+  ({ adyen, stack, apiKey } = stage);
   adyen.setNotificationUrl(`${stack.baseUrl}/providers/adyen/notifications`);
-  const m = await stack.admin.createMerchant({ name: 'Academia' });
-  apiKey = (await stack.admin.createKey(m.merchant.merchant_id, 'live')).secret;
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  await adyen?.close();
-  process.env.STAGE = 'sandbox';
-  delete process.env.PROVIDERS_FILE;
-});
+afterAll(() => stage?.stop());
 
 const api = (method: string, path: string, body?: unknown) =>
   stack.request(path, {

@@ -54,6 +54,7 @@ import {
   type Stack,
   underKills,
   postAs,
+  runProof,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -410,10 +411,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error('[binance proof] could not run:', e);
-    process.exit(2);
-  },
-);
+runProof('binance proof', main);

@@ -44,6 +44,7 @@ import {
   type Stack,
   underKills,
   postAs,
+  runProof,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -297,10 +298,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error('[dlocal proof] could not run:', e);
-    process.exit(2);
-  },
-);
+runProof('dlocal proof', main);

@@ -49,6 +49,7 @@ import {
   stopStack,
   type Item,
   type Stack,
+  runProof,
 } from './stack-process';
 
 const {
@@ -433,10 +434,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error('[mandates proof] could not run:', e);
-    process.exit(2);
-  },
-);
+runProof('mandates proof', main);

@@ -39,6 +39,7 @@ import {
   type Stack,
   underKills,
   postAs,
+  runProof,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -278,10 +279,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error('[payouts proof] could not run:', e);
-    process.exit(2);
-  },
-);
+runProof('payouts proof', main);

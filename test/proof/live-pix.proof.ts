@@ -42,6 +42,7 @@ import {
   type Stack,
   underKills,
   postAs,
+  runProof,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -233,10 +234,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error('[live proof] could not run:', e);
-    process.exit(2);
-  },
-);
+runProof('live proof', main);

@@ -44,6 +44,7 @@ import {
   type Stack,
   underKills,
   postAs,
+  runProof,
 } from './stack-process';
 
 const {
@@ -307,10 +308,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error('[routing proof] could not run:', e);
-    process.exit(2);
-  },
-);
+runProof('routing proof', main);

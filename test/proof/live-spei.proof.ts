@@ -42,6 +42,7 @@ import {
   type Stack,
   underKills,
   postAs,
+  runProof,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -309,10 +310,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error('[spei proof] could not run:', e);
-    process.exit(2);
-  },
-);
+runProof('spei proof', main);

@@ -320,3 +320,14 @@ export async function postAs(stack: Stack, path: string, body: unknown, headers:
   });
   return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, any> };
 }
+
+/** Runs a proof's main and exits with its code: 1 on a violation, 2 when the proof itself could not run. */
+export function runProof(name: string, main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(`[${name}] could not run:`, e);
+      process.exit(2);
+    },
+  );
+}
