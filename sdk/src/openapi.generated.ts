@@ -4793,6 +4793,13 @@ export interface operations {
                         due_date?: string | null;
                         /** @description A mandate charge that failed: why (our code). */
                         failure_code?: string | null;
+                        /** @description A Pix Automático charge: each settlement attempt at the PSP (retries under the retry policy). */
+                        charge_attempts?: {
+                            date: string;
+                            /** @enum {string} */
+                            outcome: "scheduled" | "paid" | "failed";
+                            failure_code: string | null;
+                        }[];
                     };
                 };
             };
@@ -6190,6 +6197,13 @@ export interface operations {
                         due_date?: string | null;
                         /** @description A mandate charge that failed: why (our code). */
                         failure_code?: string | null;
+                        /** @description A Pix Automático charge: each settlement attempt at the PSP (retries under the retry policy). */
+                        charge_attempts?: {
+                            date: string;
+                            /** @enum {string} */
+                            outcome: "scheduled" | "paid" | "failed";
+                            failure_code: string | null;
+                        }[];
                         /** @constant */
                         success: true;
                     };
@@ -13433,6 +13447,13 @@ export interface operations {
                         due_date?: string | null;
                         /** @description A mandate charge that failed: why (our code). */
                         failure_code?: string | null;
+                        /** @description A Pix Automático charge: each settlement attempt at the PSP (retries under the retry policy). */
+                        charge_attempts?: {
+                            date: string;
+                            /** @enum {string} */
+                            outcome: "scheduled" | "paid" | "failed";
+                            failure_code: string | null;
+                        }[];
                         /** @constant */
                         success: true;
                     };

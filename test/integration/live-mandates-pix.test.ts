@@ -325,7 +325,10 @@ describe('charges', () => {
     );
     const ntag = retried!.tentativas!.find((t) => t.tipo === 'NTAG')!;
     expect(ntag.dataLiquidacao > due && ntag.dataLiquidacao <= addDays(due, 7)).toBe(true);
-    expect((await paymentStatus(paymentId)).body.status).toBe('pending');
+    const pending = (await paymentStatus(paymentId)).body;
+    expect(pending.status).toBe('pending');
+    // The failed attempt is on the payment while it waits for the retry.
+    expect(pending.charge_attempts).toEqual(expect.arrayContaining([expect.objectContaining({ outcome: 'failed' })]));
     expect(hooksSoFar('payment.failed', 'payment_id', paymentId)).toBe(0);
 
     await psp.settleCobr(txid);

@@ -206,6 +206,11 @@ export async function applyChargeReadBack(
       });
       return 'failed';
     default:
+      // Still scheduled: each new attempt's result is shown on the payment at once (charge_attempts).
+      if (attempts && attempts !== p.provider!.details.attempts)
+        await deps.store
+          .touchPayment({ payment: p, patch: { provider }, nextCheckAt: null, now: deps.clock.now().toISOString() })
+          .catch(() => undefined);
       return 'waiting';
   }
 }

@@ -147,6 +147,10 @@ export const paymentStatusRecord = z.object({
   mandate_id: z.string().optional().meta({ description: 'A charge under a mandate: its mandate (md_...).' }),
   due_date: z.string().nullable().optional().meta({ description: 'A mandate charge: the due date it was made for (YYYY-MM-DD).' }),
   failure_code: z.string().nullable().optional().meta({ description: 'A mandate charge that failed: why (our code).' }),
+  charge_attempts: z
+    .array(z.object({ date: z.string(), outcome: z.enum(['scheduled', 'paid', 'failed']), failure_code: z.string().nullable() }))
+    .optional()
+    .meta({ description: 'A Pix Automático charge: each settlement attempt at the PSP (retries under the retry policy).' }),
 });
 
 /** POST /api/v1/sandbox/payments/{payment_id}/simulate, 200. */

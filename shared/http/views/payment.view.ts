@@ -75,6 +75,16 @@ export async function directPaymentView(ctx: { readonly qr: QrCodes }, p: Paymen
 }
 
 /** GET /cashier/cashier/status (and the sandbox simulate answer, with success: true). */
+/** A mandate charge's settlement attempts at the PSP (Pix Automático retries), as last read back: date, outcome, our code. */
+export function chargeAttemptsOf(p: Payment) {
+  const raw = p.provider?.details.attempts;
+  if (!raw) return [];
+  return raw.split(',').map((a) => {
+    const [date, outcome, failure_code] = a.split(':');
+    return { date: date ?? '', outcome: outcome ?? '', failure_code: failure_code ?? null };
+  });
+}
+
 export function paymentStatusView(p: Payment) {
   return {
     payment_id: p.payment_id,
@@ -89,6 +99,8 @@ export function paymentStatusView(p: Payment) {
     ...(p.artefact?.crypto_amount ? { crypto_amount: p.artefact.crypto_amount, crypto_currency: p.artefact.crypto_currency } : {}),
     provider_attempts: providerAttemptsOf(p),
     ...(p.dispute ? { dispute: disputeFields(p) } : {}),
-    ...(p.mandate_id ? { mandate_id: p.mandate_id, due_date: p.due_date ?? null, failure_code: p.failure_code } : {}),
+    ...(p.mandate_id
+      ? { mandate_id: p.mandate_id, due_date: p.due_date ?? null, failure_code: p.failure_code, charge_attempts: chargeAttemptsOf(p) }
+      : {}),
   };
 }
