@@ -251,9 +251,9 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     run: mandateScenario('00000000272', 'mandate.rejected'),
   },
   'mandate.expired': {
-    what: 'a pending Pix Automático mandate, then simulate expire (before the sandbox decides it)',
+    what: 'a Pix Automático mandate for document 00000000434 (the sandbox never decides it), then simulate expire',
     run: async (ctx) => {
-      const m = await createMandate(ctx, '00000000191');
+      const m = await createMandate(ctx, '00000000434');
       await simulateMandate(ctx, m.mandate_id, 'expire');
       return { event: 'mandate.expired', objectId: m.mandate_id, waitMs: 30_000 };
     },

@@ -230,11 +230,7 @@ describe('trigger', () => {
   const api = async (path: string) => (await stack.request(path, { apiKey: m.apiKey })).body;
 
   it.each(Object.keys(SCENARIOS))('%s ends with the event in GET /api/v1/events for the object it created', async (name) => {
-    // mandate.expired simulates the payer before the sandbox's own decision: held off here, not raced.
-    if (name === 'mandate.expired') process.env.PAYOUT_SETTLEMENT_DELAY_SECONDS = '60';
-    const { code, result, err } = await trigger(m.client, name).finally(() => {
-      process.env.PAYOUT_SETTLEMENT_DELAY_SECONDS = '1';
-    });
+    const { code, result, err } = await trigger(m.client, name);
     expect({ code, err }).toEqual({ code: 0, err: expect.any(String) });
     const family = (['payout', 'refund', 'mandate'] as const).find((f) => name.startsWith(`${f}.`)) ?? 'payment';
     const objectId = result[`${family}_id`];
