@@ -73,8 +73,10 @@ export function assembleLiveProviders(
     // Adyen: OXXO and boleto vouchers, and cards stored for card mandates (DESIGN.md 9.3).
     ...(adyen ? { heldVoucher: adyen.voucher, storedCards: adyen.storedCards } : {}),
     ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications, localRefunds: dlocal.refunds } : {}),
-    // Efí: the infractions (MED) against Pix received, and PIX payouts with their send callbacks.
-    ...(efi ? { pixDisputes: efi.pixDisputes, pixPayoutCallbacks: efi.payoutCallbacks } : {}),
+    // Efí: the infractions (MED) against Pix received and their defense, and PIX payouts with their send callbacks.
+    ...(efi
+      ? { pixDisputes: efi.pixDisputes, pixInfractionDefense: efi.pixInfractionDefense, pixPayoutCallbacks: efi.payoutCallbacks }
+      : {}),
     // PIX payouts: every provider that sends them, in the document's order (efi, then dLocal's payouts v3).
     ...(pixPayoutRails.length ? { pixPayouts: pixPayoutRails[0], pixPayoutRails } : {}),
     // dLocal payouts v3 (only with the document's dlocal.payouts block): bank transfers, and the notifications of

@@ -127,9 +127,19 @@ export type DlocalConfig = z.infer<typeof dlocalConfigSchema>;
 export const efiConfigSchema = z.extend(apiPixBaseSchema, {
   /** Seconds a completed PIX payout is still read back for a return (devolução) by the beneficiary's bank; 0 turns it off. */
   return_watch_seconds: z.optional(z.number().check(z.int(), z.gte(0), z.lte(7_776_000))),
+  /**
+   * Days back the MED defense looks for an infraction by its id (Efí reads infractions only as a list by opening
+   * date): default EFI_INFRACTION_LOOKBACK_DAYS.
+   */
+  infraction_lookback_days: z.optional(z.number().check(z.int(), z.gte(1), z.lte(366))),
 });
 /** How long a completed PIX payout is watched for a return when the configuration does not say: 3 days. */
 export const EFI_RETURN_WATCH_SECONDS = 259_200;
+/**
+ * How far back an infraction is looked for when the configuration does not say: 90 days from its opening (a case
+ * lasts days: the analysis' 7, a return asked within 72 hours and made within 24; the rest is room for a late read).
+ */
+export const EFI_INFRACTION_LOOKBACK_DAYS = 90;
 export type EfiConfig = z.infer<typeof efiConfigSchema>;
 
 /**

@@ -14,6 +14,9 @@
  *                                       the Pix the fake PSP settled a payment with, so a MED names that payment)
  *   POST /infractions                   {"endToEndId": "...", "tipoSituacao": "golpe"}: a MED opened on it
  *   POST /infractions/{id}/{status}     EM_DEFESA, ACEITA, REJEITADA, CANCELADA_EFI
+ *   POST /infractions/{id}/close        {"outcome": "returned"} (ACEITA and a MED_FRAUDE return of the whole Pix) or
+ *                                       {"outcome": "not_returned"} (REJEITADA)
+ *   GET  /infractions/{id}/defense      the defense it took ({analise, justificativa}, attempts), 404 if none
  *   POST /med-return                    {"endToEndId": "...", "valor": "10.00"}: a MED_FRAUDE return of it
  *   GET  /cobs                          every cob of its API Pix pay-ins (txid, status, amount)
  *   GET  /cobs/{txid}                   one cob as Efí holds it
@@ -22,7 +25,7 @@
  *   POST /devolucoes/{e2e}/{id}/DEVOLVIDO|NAO_REALIZADO  a devolução reaches its final state, told on the webhook
  *   POST /fail/{op}                     {"status": 503}, {"hang": true}, {"hangAfter": true} (carried out, held) or
  *                                       {"lost": true} (carried out, connection dropped), {"times": 2}; op is one of
- *                                       token, send, getSent, listInfractions, getPix, putWebhook, getWebhook,
+ *                                       token, send, getSent, listInfractions, medDefense, getPix, putWebhook, getWebhook,
  *                                       putCob, getCob, patchCob, putDevolucao, getDevolucao
  *   POST /fault/refuse                  the whole of Efí down until cleared: refuse (connections refused), hang
  *   POST /fault/hang                    (every call taken, never answered), lost (every call but the token's
@@ -71,6 +74,7 @@ const OPS: readonly EfiFakeOp[] = [
   'send',
   'getSent',
   'listInfractions',
+  'medDefense',
   'getPix',
   'putWebhook',
   'getWebhook',
@@ -155,6 +159,15 @@ const control = controlServer(async ({ method, path, body }, reply) => {
       tipoSituacao: typeof body.tipoSituacao === 'string' ? body.tipoSituacao : undefined,
     });
     return reply(200, i);
+  }
+  if (method === 'POST' && (m = /^\/infractions\/([A-Za-z0-9._:-]+)\/close$/.exec(path))) {
+    if (body.outcome !== 'returned' && body.outcome !== 'not_returned') return reply(400, { error: 'outcome is returned or not_returned' });
+    efi.closeInfraction(m[1] as string, body.outcome);
+    return reply(200, { idInfracao: m[1], outcome: body.outcome });
+  }
+  if (method === 'GET' && (m = /^\/infractions\/([A-Za-z0-9._:-]+)\/defense$/.exec(path))) {
+    const d = efi.defense(m[1] as string);
+    return d ? reply(200, { ...d, attempts: efi.defenseAttempts(m[1] as string) }) : reply(404, { error: 'no defense' });
   }
   if (method === 'POST' && (m = /^\/infractions\/([A-Za-z0-9._:-]+)\/([A-Z_]+)$/.exec(path))) {
     const status = m[2] as (typeof STATUSES)[number];

@@ -8,7 +8,8 @@
  * a mismatch is answered 400 (`json_invalido`, or API Pix's RequisicaoInvalida problem on its routes) and
  * recorded in `violations`, which the tests assert empty. Sends are kept by idEnvio; it settles, fails (each
  * documented refusal, or later with an SPI code), returns, opens and closes infractions, and posts callbacks
- * (sends, and Pix received by its cobs) to `<registered webhook>/pix` as Efí does (one webhook per key). It fails
+ * (sends, and Pix received by its cobs) to `<registered webhook>/pix` as Efí does (one webhook per key), and takes
+ * one MED defense per infraction (POST /v2/gn/infracoes/:idInfracao/defesa; state.ts `defend`). It fails
  * on demand per operation (a status, a hang, a lost answer) or as a whole (`outage`: refusing connections,
  * hanging, answering 5xx, losing every answer; test/support/fake-listener.ts).
  */
@@ -17,10 +18,13 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from '../../../shared/domain/zod';
 import {
+  defenseRequestSchema,
   idEnvioSchema,
+  idInfracaoSchema,
   infractionQuerySchema,
   sendRequestSchema,
   webhookPutRequestSchema,
+  type DefenseRequest,
   type Infraction,
   type InfractionStatus,
 } from '../../../shared/adapters/providers/efi/efi.schemas';
@@ -81,12 +85,27 @@ export interface FakeEfi extends FakeEfiPayIns {
   receive(valor: string, opts?: { endToEndId?: string; txid?: string }): string;
   openInfraction(e2e: string, opts?: { tipoSituacao?: string; deadlineDays?: number; createdAt?: Date }): Infraction;
   setInfraction(id: string, status: InfractionStatus): void;
+  /** Efí decides: `returned` (ACEITA and a MED_FRAUDE return of the whole Pix) or `not_returned` (REJEITADA). */
+  closeInfraction(id: string, outcome: 'returned' | 'not_returned'): void;
+  /** The defense an infraction took (POST /v2/gn/infracoes/:id/defesa), if any. */
+  defense(id: string): DefenseRequest | undefined;
+  /** Every defense POST for an infraction, refused ones included. */
+  defenseAttempts(id: string): number;
   medReturn(e2e: string, valor: string, natureza?: 'MED_FRAUDE' | 'MED_OPERACIONAL'): void;
   close(): Promise<void>;
 }
 
+/** An answer Efí gives as a line of text, not JSON (a defense taken: "Defesa de infração MED criada"). */
+class PlainText {
+  constructor(readonly text: string) {}
+}
+
 function reply(res: ServerResponse, status: number, body?: unknown, type = 'application/json') {
   if (res.destroyed) return;
+  if (body instanceof PlainText) {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+    return res.end(body.text);
+  }
   res.writeHead(status, body === undefined ? {} : { 'content-type': type });
   res.end(body === undefined ? undefined : JSON.stringify(body));
 }
@@ -96,6 +115,7 @@ const opOf = (method: string, path: string): EfiFakeOp | null => {
   if (method === 'PUT' && /^\/v3\/gn\/pix\/[^/]+$/.test(path)) return 'send';
   if (path.startsWith('/v2/gn/pix/enviados/id-envio/')) return 'getSent';
   if (path === '/v2/gn/infracoes') return 'listInfractions';
+  if (/^\/v2\/gn\/infracoes\/[^/]+\/defesa$/.test(path)) return 'medDefense';
   if (/^\/v2\/pix\/[^/]+$/.test(path)) return 'getPix';
   if (path.startsWith('/v2/webhook/')) return method === 'PUT' ? 'putWebhook' : 'getWebhook';
   return null;
@@ -183,6 +203,13 @@ export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> 
           infracoes: all.slice(page * pageSize, (page + 1) * pageSize),
         },
       ];
+    }
+    if (op === 'medDefense') {
+      if (method !== 'POST') throw new EfiError(405, 'metodo_invalido');
+      if (req.headers['content-type']?.split(';')[0] !== 'application/json') state.violations.push('defense: content-type is not JSON');
+      const id = check('idInfracao', idInfracaoSchema, decodeURIComponent(path.split('/')[4] ?? ''));
+      state.defend(id, check('POST /v2/gn/infracoes/:idInfracao/defesa body', defenseRequestSchema, json('defense body', text)));
+      return [201, new PlainText('Defesa de infração MED criada')];
     }
     if (op === 'putWebhook' || op === 'getWebhook') {
       if (last !== state.pixKey) throw new EfiError(400, 'chave_invalida');
@@ -293,6 +320,9 @@ export async function startFakeEfi(opts: FakeEfiOptions = {}): Promise<FakeEfi> 
     receive: (valor, o = {}) => state.receive(valor, o.endToEndId, o.txid).endToEndId,
     openInfraction: (e2e, o) => state.openInfraction(e2e, o),
     setInfraction: (id, status) => state.setInfraction(id, status),
+    closeInfraction: (id, outcome) => state.close(id, outcome),
+    defense: (id) => state.defenses.get(id),
+    defenseAttempts: (id) => state.defenseAttempts.get(id) ?? 0,
     medReturn: (e2e, valor, natureza) => state.medReturn(e2e, valor, natureza),
     close: () => listener.close(),
   };

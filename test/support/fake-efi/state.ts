@@ -7,11 +7,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Pix } from '../../../shared/adapters/providers/api-pix/api-pix.schemas';
-import type { Infraction, InfractionStatus, SendRequest, SentPix } from '../../../shared/adapters/providers/efi/efi.schemas';
+import type {
+  DefenseRequest,
+  Infraction,
+  InfractionStatus,
+  SendRequest,
+  SentPix,
+} from '../../../shared/adapters/providers/efi/efi.schemas';
 import type { ApiPixOp } from '../fake-psp/api-pix-routes';
 import { PspState } from '../fake-psp/state';
 
-export type EfiFakeOp = 'token' | 'send' | 'getSent' | 'listInfractions' | 'getPix' | 'putWebhook' | 'getWebhook' | ApiPixOp;
+export type EfiFakeOp = 'token' | 'send' | 'getSent' | 'listInfractions' | 'medDefense' | 'getPix' | 'putWebhook' | 'getWebhook' | ApiPixOp;
 /**
  * A status, no answer at all, or the call carried out and then no answer: held (`hangAfter`, until the client
  * gives up) or its connection dropped (`lost`).
@@ -81,6 +87,9 @@ export class EfiState {
   /** The account's pay-ins through API Pix (cobs, the Pix received, devoluções), on the fake PSP's logic. */
   readonly payIns: PspState;
   readonly infractions = new Map<string, Infraction>();
+  /** The defense each infraction took (one, ever), and every POST of one (idInfracao -> count). */
+  readonly defenses = new Map<string, DefenseRequest>();
+  readonly defenseAttempts = new Map<string, number>();
   readonly tokens = new Map<string, number>();
   readonly faults = new Map<EfiFakeOp, EfiFault[]>();
   readonly violations: string[] = [];
@@ -106,7 +115,10 @@ export class EfiState {
       access_token: token,
       token_type: 'Bearer',
       expires_in: this.tokenTtlSeconds,
-      scope: 'cob.write cob.read pix.write pix.read pix.send gn.pix.send.read gn.infractions.read webhook.write webhook.read',
+      scope: [
+        'cob.write cob.read pix.write pix.read pix.send gn.pix.send.read',
+        'gn.infractions.read gn.infractions.write webhook.write webhook.read',
+      ].join(' '),
     };
   }
 
@@ -259,6 +271,47 @@ export class EfiState {
       atualizadoEm: now,
       dadosAnalise: { ...i.dadosAnalise, ...(final ? { finalizacao: now } : {}) },
     });
+  }
+
+  /**
+   * The receiver's defense, as Efí's MED page answers it: 404 InfracaoNaoEncontrada for an id it does not hold; 409
+   * InfracaoOperacaoInvalida for a second defense (another text for it is also our defect, a violation: we read
+   * back before defending) and, our assumption, for an infraction already decided; 422 once its deadline passed.
+   * Taken: `defesa` and `recebimentoDefesa` shown, EM_DEFESA (ACEITA when the receiver agrees, `aceito`).
+   */
+  defend(id: string, req: DefenseRequest) {
+    this.defenseAttempts.set(id, (this.defenseAttempts.get(id) ?? 0) + 1);
+    const i = this.infractions.get(id);
+    if (!i) throw new EfiError(404, 'InfracaoNaoEncontrada', true);
+    const held = this.defenses.get(id);
+    if (held) {
+      if (held.justificativa !== req.justificativa || held.analise !== req.analise)
+        this.violations.push(`defense ${id}: a second defense with another body`);
+      throw new EfiError(409, 'InfracaoOperacaoInvalida', true);
+    }
+    if (i.status !== 'ABERTA') throw new EfiError(409, 'InfracaoOperacaoInvalida', true);
+    if (Date.parse(i.dadosAnalise?.prazoFinalizacao ?? '') < Date.now()) throw new EfiError(422, 'InfracaoOperacaoInvalida', true);
+    const now = new Date().toISOString();
+    this.defenses.set(id, req);
+    this.infractions.set(id, {
+      ...i,
+      status: req.analise === 'aceito' ? 'ACEITA' : 'EM_DEFESA',
+      defesa: req.justificativa,
+      atualizadoEm: now,
+      dadosAnalise: { ...i.dadosAnalise, recebimentoDefesa: now },
+    });
+  }
+
+  /**
+   * Efí decides an infraction: `returned` accepts it and returns the whole Pix (a MED_FRAUDE devolução, the MED flow
+   * of medReturn), `not_returned` rejects it (REJEITADA).
+   */
+  close(id: string, outcome: 'returned' | 'not_returned') {
+    const i = this.infractions.get(id);
+    if (!i) throw new Error(`fake Efí: no infraction ${id}`);
+    if (outcome === 'not_returned') return this.setInfraction(id, 'REJEITADA');
+    this.setInfraction(id, 'ACEITA');
+    this.medReturn(i.endToEndId, this.pix(i.endToEndId).valor);
   }
 
   /** Efí returns (part of) a received Pix because of a MED: a devolução with natureza MED_FRAUDE or MED_OPERACIONAL. */

@@ -24,7 +24,7 @@ import { efiErrorSchema } from './efi.schemas';
 
 export const EFI = 'efi';
 
-export type EfiOp = 'token' | 'send' | 'getSent' | 'listInfractions' | 'getPix' | 'putWebhook' | 'getWebhook';
+export type EfiOp = 'token' | 'send' | 'getSent' | 'listInfractions' | 'medDefense' | 'getPix' | 'putWebhook' | 'getWebhook';
 
 /** Efí's definite no: the HTTP status and its error name (`nome`, or a problem type as snake_case), never its text. */
 export class EfiRefusal extends Error {

@@ -1,7 +1,8 @@
 /**
  * The Efí connector (formerly Gerencianet; DESIGN.md section 8): live PIX payouts (a send by Pix key or by bank
  * account, PUT /v3/gn/pix/:idEnvio with our idEnvio, read back by idEnvio), the send callback's token check and
- * parser, and the MED reader (infractions against Pix we received, as dispute notices). Efí also serves the
+ * parser, the MED reader (infractions against Pix we received, as dispute notices) and the MED defense
+ * (efi.med-defense.ts). Efí also serves the
  * standard API Pix for receiving; that stays with the api-pix connector.
  *
  * SDK or our own client: our own (efi.client.ts says why: the SDK loads certificates from files or base64 blobs
@@ -28,16 +29,8 @@ import { EFI_RETURN_WATCH_SECONDS, type EfiConfig } from '../providers.config';
 import { pixSchema, webhookSchema } from '../api-pix/api-pix.schemas';
 import { orderSealer, SealedOrderError, type OrderSealer } from '../stp/stp.sealer';
 import { EFI, efiClient, EfiRefusal, type EfiClient } from './efi.client';
-import {
-  callbackSchema,
-  idEnvioSchema,
-  infractionListSchema,
-  sendAnswerSchema,
-  sendRequestSchema,
-  sentPixSchema,
-  type Infraction,
-  type SendRequest,
-} from './efi.schemas';
+import { callbackSchema, idEnvioSchema, sendAnswerSchema, sendRequestSchema, sentPixSchema, type SendRequest } from './efi.schemas';
+import { efiMedDefense, listInfractions, type EfiMedDefense } from './efi.med-defense';
 import {
   disputeNoticeOf,
   idEnvioOf,
@@ -71,6 +64,8 @@ export interface EfiConnectors {
   readonly pixPayouts: PixPayoutConnector;
   readonly pixPayoutCallbacks: EfiPayoutCallbacks;
   readonly pixDisputes: PixDisputeReader;
+  /** The receiver's defense of an infraction (MED), and the infraction read back (efi.med-defense.ts). */
+  readonly pixInfractionDefense: EfiMedDefense;
   /** The webhook of the payer key, where Efí tells each send's outcome (ops CLI). */
   readonly webhooks: {
     register(url: string, opts?: { skipMtlsChecking?: boolean }): Promise<void>;
@@ -181,19 +176,7 @@ export function efiConnectors(cfg: EfiConfig, client: EfiClient = efiClient(cfg)
   const pixDisputes: PixDisputeReader = {
     provider: EFI,
     async list({ since, until }) {
-      const infractions: Infraction[] = [];
-      for (let page = 0; page < 50; page++) {
-        const q = new URLSearchParams({ inicio: since.toISOString(), fim: until.toISOString(), 'paginacao.paginaAtual': String(page) });
-        const a = await client.call('listInfractions', 'GET', `/v2/gn/infracoes?${q.toString()}`, infractionListSchema, undefined, {
-          retry: true,
-          notFoundIsNull: true,
-        });
-        if (!a) break;
-        const list = Array.isArray(a) ? a : a.infracoes;
-        infractions.push(...list);
-        const pages = Array.isArray(a) ? 1 : (a.parametros?.paginacao?.quantidadeDePaginas ?? 1);
-        if (page + 1 >= pages || list.length === 0) break;
-      }
+      const infractions = await listInfractions(client, since, until);
       const now = new Date();
       const notices: PixDisputeNotice[] = [];
       for (const i of infractions) {
@@ -214,6 +197,7 @@ export function efiConnectors(cfg: EfiConfig, client: EfiClient = efiClient(cfg)
     pixPayouts,
     pixPayoutCallbacks: efiCallbacks(cfg),
     pixDisputes,
+    pixInfractionDefense: efiMedDefense(client, { lookbackDays: cfg.infraction_lookback_days }),
     webhooks: {
       async register(url, opts = {}) {
         await client.call(

@@ -15,6 +15,14 @@
  *   ({parametros, infracoes: [{idInfracao, endToEndId, status, valor, tipoSituacao?, dadosAnalise:
  *   {abertura, prazoFinalizacao, finalizacao?}, ...}]}) with statuses ABERTA, EM_DEFESA, ACEITA, REJEITADA,
  *   CANCELADA_EFI.
+ * - the MED defense (POST /v2/gn/infracoes/:idInfracao/defesa, scope gn.infractions.write): Efí's "Endpoints
+ *   exclusivos Efí" page (docs/api-pix/endpoints-exclusivos-efi.md in the same Docusaurus source) and the SDK 1.2.28
+ *   (github.com/efipay/sdk-node-apis-efi, src/lib/constants.js `medDefense`, dist/types/methods/pix.d.ts): the body
+ *   `{analise: "aceito" | "rejeitado", justificativa}`, its 201 answered with a line of text (no JSON), its refusals
+ *   as RFC 7807 problems (400 InfracoesConsultaInvalida, 404 InfracaoNaoEncontrada, 409 InfracaoOperacaoInvalida
+ *   for a defense already made or another document, 422 InfracaoOperacaoInvalida once the deadline passed), and the
+ *   infraction's `defesa`, `justificativaAnalista` and `dadosAnalise.recebimentoDefesa`. Neither source gives a
+ *   length for `justificativa`: DEFENSE_TEXT_MAX is ours.
  * Where the sources disagree the answer schemas take both (the send answer names the end-to-end id `e2eId` in
  * Efí's page and `endToEndId` in SDK 2.0.1; an infraction's `valor` is a number in the SDK and a string in
  * integrators' code; the list is an object in the SDK and an array in integrators' code). Requests are strict
@@ -117,8 +125,11 @@ export const efiErrorSchema = z.looseObject({ nome: z.string(), mensagem: z.opti
 export const infractionStatusSchema = z.enum(['ABERTA', 'EM_DEFESA', 'ACEITA', 'REJEITADA', 'CANCELADA_EFI']);
 export type InfractionStatus = z.infer<typeof infractionStatusSchema>;
 
+/** Efí's id of an infraction (a UUID in its pages). */
+export const idInfracaoSchema = z.string().check(z.regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be an identifier'));
+
 export const infractionSchema = z.looseObject({
-  idInfracao: z.string().check(z.regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be an identifier')),
+  idInfracao: idInfracaoSchema,
   endToEndId: e2eId,
   status: infractionStatusSchema,
   valor: z.optional(z.union([z.number(), z.string()])),
@@ -128,9 +139,14 @@ export const infractionSchema = z.looseObject({
     z.looseObject({
       abertura: z.optional(dateTime),
       prazoFinalizacao: z.optional(dateTime),
+      /** When Efí received the receiver's defense. */
+      recebimentoDefesa: z.optional(z.nullable(dateTime)),
       finalizacao: z.optional(z.nullable(dateTime)),
     }),
   ),
+  /** The receiver's defense text, once one was made. */
+  defesa: z.optional(z.nullable(z.string())),
+  justificativaAnalista: z.optional(z.nullable(z.string())),
   criadoEm: z.optional(dateTime),
   atualizadoEm: z.optional(dateTime),
 });
@@ -158,3 +174,17 @@ export const infractionQuerySchema = z.strictObject({
 export const webhookPutRequestSchema = z.strictObject({
   webhookUrl: z.string().check(z.regex(/^https?:\/\/\S+$/, 'must be a URL')),
 });
+
+/**
+ * The longest defense text we send. Efí's pages and SDK give no length; 2000 is the central bank's limit on the
+ * analysis details of an infraction report in the DICT, to which Efí forwards the receiver's analysis (an assumption
+ * Efí's homologation settles). Longer text is refused before any call, never cut.
+ */
+export const DEFENSE_TEXT_MAX = 2000;
+
+/** POST /v2/gn/infracoes/:idInfracao/defesa: `rejeitado` contests the infraction, `aceito` agrees the Pix goes back. */
+export const defenseRequestSchema = z.strictObject({
+  analise: z.enum(['aceito', 'rejeitado']),
+  justificativa: z.string().check(z.minLength(1), z.maxLength(DEFENSE_TEXT_MAX)),
+});
+export type DefenseRequest = z.infer<typeof defenseRequestSchema>;

@@ -2,16 +2,24 @@
  * Between our domain and Efí's wire: the idEnvio derived from a payout id (reversible), the send we ask for (by
  * Pix key with the owner's document, or by bank account), what a send read back means to us, Efí's refusals and
  * the SPI reason codes of a failed send as our failure codes (never Efí's text), and an infraction (MED) read
- * back as a dispute signal of ours.
+ * back as a dispute signal of ours, and its defense (MED) both ways.
  */
-import type { PixDisputeNotice, ProviderOrder, ProviderOrderState } from '../../../application/providers';
+import type { PixDisputeNotice, PixInfractionState, ProviderOrder, ProviderOrderState } from '../../../application/providers';
 import { formatMinor } from '../../../domain/money';
 import { maskKey, maskTail } from '../../../domain/payouts/masking';
 import * as z from '../../../domain/zod';
 import type { Pix } from '../api-pix/api-pix.schemas';
 import { paymentIdOfTxid } from '../api-pix/api-pix.transformers';
 import { fromReference, toReference } from '../references';
-import { sendRequestSchema, type Favorecido, type Infraction, type SendRequest, type SentPix } from './efi.schemas';
+import {
+  defenseRequestSchema,
+  sendRequestSchema,
+  type DefenseRequest,
+  type Favorecido,
+  type Infraction,
+  type SendRequest,
+  type SentPix,
+} from './efi.schemas';
 
 /** idEnvio `po` + the payout id's 16 bytes in hex: 34 characters, inside Efí's 1-35 alphanumerics, and back. */
 /**
@@ -269,4 +277,82 @@ export function disputeNoticeOf(i: Infraction, pix: Pick<Pix, 'devolucoes' | 'tx
   if (i.status === 'REJEITADA' || i.status === 'CANCELADA_EFI')
     return { ...base, key: `${i.idInfracao}:won`, signal: 'won', amountMinor, at };
   return { ...base, key: `${i.idInfracao}:withdrawn`, signal: 'withdrawn', amountMinor, at: i.dadosAnalise?.abertura ?? at };
+}
+
+/**
+ * The merchant's defense text as Efí's `justificativa`: control characters dropped, runs of spaces and blank lines
+ * collapsed, trimmed (paragraphs kept). Sent with `analise: "rejeitado"` (we contest the infraction). Empty or longer
+ * than DEFENSE_TEXT_MAX: invalid, never cut.
+ */
+export function defenseRequestOf(text: string): { readonly request: DefenseRequest } | { readonly invalid: string } {
+  const justificativa = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\p{Cf}/gu, '')
+    .replace(/[^\P{Cc}\n]/gu, ' ')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  const request: DefenseRequest = { analise: 'rejeitado', justificativa };
+  if (!justificativa) return { invalid: 'The defense text is empty.' };
+  if (!z.safeParse(defenseRequestSchema, request).success) return { invalid: 'The defense text is too long for Efí.' };
+  return { request };
+}
+
+const words = (t: string) => t.replace(/\s+/g, ' ').trim();
+
+/**
+ * The defense an infraction shows: none; ours (its `defesa` is our text, whitespace aside; or it is defended,
+ * `EM_DEFESA` or a `recebimentoDefesa`, without showing a text, which we take as ours: the answer to our POST may
+ * have been lost); or another (a different text, e.g. one typed in Efí's own app).
+ */
+export function shownDefense(i: Infraction, justificativa: string): 'none' | 'ours' | 'another' {
+  const shown = i.defesa?.trim();
+  if (shown) return words(shown) === words(justificativa) ? 'ours' : 'another';
+  return i.status === 'EM_DEFESA' || i.dadosAnalise?.recebimentoDefesa ? 'ours' : 'none';
+}
+
+/** Decided by Efí: accepted (a MED return may follow), rejected or cancelled. No defense is taken any more. */
+export const infractionDecided = (i: Pick<Infraction, 'status'>) =>
+  i.status === 'ACEITA' || i.status === 'REJEITADA' || i.status === 'CANCELADA_EFI';
+
+/**
+ * An infraction read back with its Pix, as the port's state (the same reading as disputeNoticeOf):
+ *  - a MED return of the Pix made: closed, `returned`, at the last return's settlement;
+ *  - REJEITADA or CANCELADA_EFI without a return: closed, `not_returned`, at its end (finalizacao);
+ *  - otherwise (ABERTA, EM_DEFESA, or ACEITA with no return yet: the payer's bank still has to ask for it) open,
+ *    defended once Efí shows a defense (EM_DEFESA, a `defesa`, a `recebimentoDefesa`), with its deadline.
+ */
+export function infractionStateOf(i: Infraction, pix: Pick<Pix, 'devolucoes'> | null, now: Date): PixInfractionState {
+  if (medReturnedMinor(pix) > 0) {
+    const times = (pix?.devolucoes ?? [])
+      .filter((d) => (d.natureza === 'MED_FRAUDE' || d.natureza === 'MED_OPERACIONAL') && d.status === 'DEVOLVIDO')
+      .map((d) => d.horario.liquidacao ?? d.horario.solicitacao)
+      .sort();
+    return { kind: 'closed', outcome: 'returned', at: times[times.length - 1] ?? now.toISOString() };
+  }
+  if (i.status === 'REJEITADA' || i.status === 'CANCELADA_EFI')
+    return { kind: 'closed', outcome: 'not_returned', at: i.dadosAnalise?.finalizacao ?? i.atualizadoEm ?? now.toISOString() };
+  const defended = i.status === 'EM_DEFESA' || Boolean(i.defesa?.trim()) || Boolean(i.dadosAnalise?.recebimentoDefesa);
+  return { kind: 'open', defended, deadline: i.dadosAnalise?.prazoFinalizacao ?? null };
+}
+
+/**
+ * Efí's refusal of a defense as our code word (its problem types, never its text): 404 the infraction is not the
+ * account's; 422 the deadline passed; 409 a defense already made or another document (the connector reads the
+ * infraction back to tell them apart); 400 our request off Efí's schema (our defect: paged).
+ */
+export function defenseRefusalOf(status: number): string {
+  switch (status) {
+    case 404:
+      return 'infraction_not_found';
+    case 409:
+      return 'defense_refused';
+    case 422:
+      return 'defense_deadline_passed';
+    case 400:
+      return 'defense_invalid';
+    default:
+      return 'rejected_by_provider';
+  }
 }
