@@ -50,7 +50,7 @@ describe('liveProviders', () => {
     const first = await liveProviders();
     expect(first.apiPix).toBeNull();
     expect(first.stp).toBeNull();
-    expect(Object.keys(first.connectors ?? {}).sort()).toEqual(['cardRails', 'heldVoucher', 'route', 'storedCards']);
+    expect(Object.keys(first.connectors ?? {}).sort()).toEqual(['cardDisputes', 'cardRails', 'heldVoucher', 'route', 'storedCards']);
     expect(await liveProviders()).toBe(first);
 
     const close = jest.spyOn(first.adyen!.client, 'close');
@@ -58,7 +58,17 @@ describe('liveProviders', () => {
     const second = await liveProviders();
     expect(second).not.toBe(first);
     expect(Object.keys(second.connectors ?? {}).sort()).toEqual(
-      ['cardRails', 'heldVoucher', 'pixRails', 'route', 'speiDeposits', 'speiPayoutCallbacks', 'speiPayouts', 'storedCards'].sort(),
+      [
+        'cardDisputes',
+        'cardRails',
+        'heldVoucher',
+        'pixRails',
+        'route',
+        'speiDeposits',
+        'speiPayoutCallbacks',
+        'speiPayouts',
+        'storedCards',
+      ].sort(),
     );
     await new Promise((r) => setImmediate(r));
     expect(close).toHaveBeenCalledTimes(1);

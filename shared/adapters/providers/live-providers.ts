@@ -70,8 +70,9 @@ export function assembleLiveProviders(
     ...(pixRails.length ? { pixRails } : {}),
     ...(cardRails.length ? { cardRails } : {}),
     ...(stp ? { speiPayouts: stp.speiPayouts, speiPayoutCallbacks: stp.speiPayoutCallbacks, speiDeposits: stp.speiDeposits } : {}),
-    // Adyen: OXXO and boleto vouchers, and cards stored for card mandates (DESIGN.md 9.3).
-    ...(adyen ? { heldVoucher: adyen.voucher, storedCards: adyen.storedCards } : {}),
+    // Adyen: OXXO and boleto vouchers, cards stored for card mandates (DESIGN.md 9.3), and chargebacks defended
+    // through its Disputes API (DESIGN.md 9.4).
+    ...(adyen ? { heldVoucher: adyen.voucher, storedCards: adyen.storedCards, cardDisputes: adyen.disputes } : {}),
     ...(dlocal ? { heldLocal: dlocal.payments, localNotifications: dlocal.notifications, localRefunds: dlocal.refunds } : {}),
     // Efí: the infractions (MED) against Pix received and their defense, and PIX payouts with their send callbacks.
     ...(efi

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import * as z from '../../domain/zod';
 import { WALLET_CHOICES } from '../../domain/payments/methods';
 import { routingProblems, type RoutingKind, type RoutingProvider } from './routing';
+import { adyenEnvironmentOf } from './adyen/adyen.endpoints';
 
 const text = (max = 4096) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 const httpsUrl = z.string().check(z.regex(/^https:\/\/[^\s/$.?#][^\s]*$/, 'must be an https:// URL'));
@@ -65,6 +66,12 @@ export const adyenConfigSchema = z.strictObject({
   hmac_key_hex: z.string().check(z.regex(/^[0-9A-Fa-f]{64}$/, 'must be 64 hex characters')),
   /** When present, the only certificate authority trusted for Adyen's server certificate (the fake Adyen locally). */
   ca_pem: z.optional(pem('CERTIFICATE')),
+  /**
+   * The Disputes API (DisputeService v30) root, e.g. https://ca-test.adyen.com/ca/services/DisputeService/v30. Optional:
+   * derived from `base_url` (adyen/adyen.endpoints.ts: Adyen's test Checkout -> ca-test, live -> ca-live, another host ->
+   * the same origin); set it for a location-based live data center or a fake.
+   */
+  disputes_base_url: z.optional(httpsUrl),
   /** Seconds an unanswered card payment waits for its AUTHORISATION notification before a technical cancel. */
   cancel_after_seconds: z.optional(z.number().check(z.int(), z.gte(60), z.lte(86_400))),
   timeouts,
@@ -219,7 +226,7 @@ export function parseProvidersConfig(raw: unknown, source: string): ProvidersCon
  * configured here, with what their kind needs (unusable).
  */
 function crossChecks(c: ProvidersConfig): string[] {
-  return [...pixKeyChecks(c), ...(c.routing ? routingProblems(c.routing, (p, kind) => unusable(c, p, kind)) : [])];
+  return [...pixKeyChecks(c), ...adyenChecks(c), ...(c.routing ? routingProblems(c.routing, (p, kind) => unusable(c, p, kind)) : [])];
 }
 
 interface RoutingNeed {
@@ -260,6 +267,19 @@ function pixKeyChecks(c: ProvidersConfig): string[] {
     'efi.pix_key must not be api_pix.pix_key at the same PSP: Efí keeps one webhook per key, so the pay-in and the ' +
       'payout callbacks would replace each other; pay out from another key of the account',
   ];
+}
+
+/**
+ * Adyen's test and live platforms are apart (other keys, other accounts): a block whose Checkout is one and whose Disputes
+ * API is the other would defend nothing, so it is refused. Hosts that are not Adyen's (a fake, a proxy) are not judged.
+ */
+function adyenChecks(c: ProvidersConfig): string[] {
+  if (!c.adyen?.disputes_base_url) return [];
+  const checkout = adyenEnvironmentOf(c.adyen.base_url);
+  const disputes = adyenEnvironmentOf(c.adyen.disputes_base_url);
+  return checkout && disputes && checkout !== disputes
+    ? [`adyen.disputes_base_url is Adyen's ${disputes} environment while adyen.base_url is its ${checkout} one`]
+    : [];
 }
 
 /** Where this process reads its configuration: a file (local live stage), the stage's secret (AWS), or none. */

@@ -13,8 +13,14 @@
  *   POST /next-stored-charge       {"resultCode": "Refused", "refusalReasonCode": "12"}: how the next ContAuth charge on a
  *                                  stored card answers (else by amount: cents 51 balance, 52/53 soft, 54 expired)
  *   GET  /stored-payment-methods   every stored card (token, shopperReference, brand, last four, disabled)
- *   POST /fail/{payments|paymentDetails|refunds|cancels|storedPaymentMethods}  {"status": 500} or {"hang": true},
- *                                  {"times": 2}
+ *   POST /disputes                 {"reference": "pi...", "reasonCode": "10.4", "pspReference"?}: opens a dispute (a
+ *                                  chargeback of that payment) for the Disputes API; answers it
+ *   GET  /disputes/{pspReference}  the dispute: defense reasons, supplied documents (type, content type, bytes), defended
+ *                                  with, accepted, closed
+ *   POST /disputes/{pspReference}/notify  {"eventCode": "CHARGEBACK"}: one signed notice of that dispute
+ *   POST /fail/{payments|paymentDetails|refunds|cancels|storedPaymentMethods|retrieveApplicableDefenseReasons|
+ *              supplyDefenseDocument|deleteDisputeDefenseDocument|defendDispute|acceptDispute}
+ *                                  {"status": 500} or {"hang": true}, {"times": 2}
  *   GET  /violations               requests off our schemas of Checkout v71
  * until SIGINT or SIGTERM.
  */
@@ -22,7 +28,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { controlServer } from '../control-server';
-import { startFakeAdyen, type CardScript, type FakeAdyenOp } from './index';
+import { ADYEN_DISPUTE_OPS } from '../../../shared/adapters/providers/adyen/adyen.client';
+import { startFakeAdyen, type CardScript, type FakeAdyenOp, type FakeDispute } from './index';
 import type { StoredChargeScript } from './stored-methods';
 
 const { values } = parseArgs({
@@ -44,7 +51,11 @@ mkdirSync(dirname(out), { recursive: true });
 const existing = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
 writeFileSync(out, `${JSON.stringify({ ...existing, adyen: adyen.adyenConfig() }, null, 2)}\n`, { mode: 0o600 });
 
-const OPS: readonly FakeAdyenOp[] = ['payments', 'paymentDetails', 'refunds', 'cancels', 'storedPaymentMethods'];
+const OPS: readonly FakeAdyenOp[] = ['payments', 'paymentDetails', 'refunds', 'cancels', 'storedPaymentMethods', ...ADYEN_DISPUTE_OPS];
+const disputeView = ({ documents, ...d }: FakeDispute) => ({
+  ...d,
+  documents: [...documents].map(([type, x]) => ({ type, contentType: x.contentType, bytes: x.bytes })),
+});
 
 const control = controlServer(async ({ method, path, body }, reply) => {
   let m: RegExpExecArray | null;
@@ -96,6 +107,23 @@ const control = controlServer(async ({ method, path, body }, reply) => {
       body.sign === 'forged' ? 'forged' : 'good',
     );
     return reply(200, await adyen.notify([item]));
+  }
+  if (method === 'POST' && path === '/disputes') {
+    const p = adyen.payment(String(body.reference ?? ''));
+    if (!p) return reply(404, { error: `no payment ${String(body.reference ?? '')}` });
+    const d = adyen.openDispute({
+      paymentPspReference: p.pspReference,
+      reasonCode: String(body.reasonCode ?? '10.4'),
+      ...(typeof body.pspReference === 'string' ? { pspReference: body.pspReference } : {}),
+    });
+    return reply(200, disputeView(d));
+  }
+  if ((m = /^\/disputes\/([A-Za-z0-9]{16})(\/notify)?$/.exec(path))) {
+    const d = adyen.dispute(m[1] as string);
+    if (!d) return reply(404, { error: `no dispute ${m[1]}` });
+    if (method === 'GET' && !m[2]) return reply(200, disputeView(d));
+    if (method === 'POST' && m[2])
+      return reply(200, await adyen.notify([adyen.disputeItem(d.pspReference, String(body.eventCode ?? 'CHARGEBACK'))]));
   }
   if (method === 'POST' && (m = /^\/fail\/([A-Za-z]+)$/.exec(path)) && OPS.includes(m[1] as FakeAdyenOp)) {
     const how = body.hang === true ? { hang: true as const } : { status: Number(body.status ?? 500) };

@@ -3,9 +3,11 @@
  * client as ca_pem), X-API-Key, Idempotency-Key semantics (the same key and body answer the same; the same key
  * with another body is 422 errorCode 704), and the /payments, /payments/details, /payments/{psp}/refunds and
  * /cancels endpoints, and tokenization (a card stored by a zero-value authorisation, charged by ContAuth, listed and
- * deleted at /storedPaymentMethods: stored-methods.ts). Every request body is checked against our schemas: a mismatch is answered 422 and
- * recorded in `violations`, which the tests assert empty. It sends standard notifications signed with Adyen's
- * HMAC algorithm (or forged, replayed, out of order, duplicated on demand), and fails on demand (a status, a hang).
+ * deleted at /storedPaymentMethods: stored-methods.ts), and the Disputes API v30 under /ca/services/DisputeService/v30
+ * (disputes.ts: disputes a test opens, their defense reasons and documents, defend and accept). Every request body
+ * is checked against our schemas: a mismatch is answered 422 and recorded in `violations`, which the tests assert
+ * empty. It sends standard notifications signed with Adyen's HMAC algorithm (or forged, replayed, out of order,
+ * duplicated on demand), and fails on demand (a status, a hang).
  */
 import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
@@ -28,8 +30,12 @@ import { makeCertificates } from '../fake-psp/certificates';
 import { connectionGate } from '../fake-dlocal/cards';
 import { AdyenError, pspRef } from './adyen-error';
 import { tokenization, tokenizationViolations, type StoredChargeScript, type StoredMethod } from './stored-methods';
+import type { AdyenDisputeOp } from '../../../shared/adapters/providers/adyen/adyen.client';
+import { DISPUTES_PATH } from '../../../shared/adapters/providers/adyen/adyen.endpoints';
+import { disputeOpOf, disputeService, type FakeDispute, type OpenDispute } from './disputes';
 
-export type FakeAdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels' | 'storedPaymentMethods';
+export type { FakeDispute, FakeDefenseReason, OpenDispute } from './disputes';
+export type FakeAdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels' | 'storedPaymentMethods' | AdyenDisputeOp;
 export type Fault = { status: number } | { hang: true };
 
 /** What /payments answers for the next card payment (default: Authorised). */
@@ -52,6 +58,8 @@ export interface AdyenPayment {
 
 export interface FakeAdyen {
   readonly baseUrl: string;
+  /** The Disputes API root (…/ca/services/DisputeService/v30), which adyenConfig() gives as disputes_base_url. */
+  readonly disputesBaseUrl: string;
   readonly caPem: string;
   readonly apiKey: string;
   readonly merchantAccount: string;
@@ -77,7 +85,22 @@ export interface FakeAdyen {
     over: Partial<NotificationItem> & Pick<NotificationItem, 'eventCode' | 'merchantReference'>,
     sign?: 'good' | 'forged' | 'none',
   ): NotificationItem;
-  /** Posts items as one standard notification; answers our status and body. */
+  /** Opens a dispute (a chargeback of a payment): its defense reasons default by reason code (fraud or other). */
+  openDispute(o: OpenDispute): FakeDispute;
+  /** A dispute as the fake holds it: supplied documents, the reason it was defended with, accepted, closed. */
+  dispute(pspReference: string): FakeDispute | undefined;
+  /**
+   * A notice for a dispute (NOTIFICATION_OF_CHARGEBACK, CHARGEBACK, CHARGEBACK_REVERSED, SECOND_CHARGEBACK,
+   * PREARBITRATION_LOST, DISPUTE_DEFENSE_PERIOD_ENDED…): the dispute's pspReference, the payment's as originalReference
+   * (and its merchantReference and amount when the fake holds it), chargebackReasonCode and defensePeriodEndsAt.
+   */
+  disputeItem(
+    pspReference: string,
+    eventCode: string,
+    over?: Partial<NotificationItem>,
+    sign?: 'good' | 'forged' | 'none',
+  ): NotificationItem;
+  /** Posts items as one standard notification (a dispute's ending notice also ends it here); answers our status and body. */
   notify(items: readonly NotificationItem[]): Promise<{ status: number; body: string }>;
   /** Every connection refused (`reset` before a byte, `closed` listener) until null (the fake dLocal's gate). */
   refuseConnections(mode: 'reset' | 'closed' | null): Promise<void>;
@@ -111,6 +134,16 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
     violations.push(`${what}: ${detail}`);
     throw new AdyenError(422, '702', 'validation', detail);
   };
+  const disputes = disputeService({
+    merchantAccount,
+    apiKey,
+    check,
+    violations,
+    checkAnswer(what, schema, value) {
+      const r = z.safeParse(schema, value);
+      if (!r.success) violations.push(`${what}: ${r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
+    },
+  });
   const tokens = tokenization({
     merchantAccount,
     apiKey,
@@ -295,7 +328,8 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
             `<body><main><h1>Adyen 3-D Secure (fake)</h1><a id="complete" href="${href}">Complete authentication</a></main></body></html>`,
         );
       }
-      const path = url.pathname.replace(/^\/v71/, '');
+      const disputeOp = url.pathname.startsWith(`${DISPUTES_PATH}/`) ? disputeOpOf(url.pathname.slice(DISPUTES_PATH.length)) : null;
+      const path = disputeOp ? `/${disputeOp}` : url.pathname.replace(/^\/v71/, '');
       let body: unknown = text;
       try {
         body = JSON.parse(text);
@@ -308,7 +342,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
         res.writeHead(405);
         return res.end();
       }
-      const op = opOf(path);
+      const op = disputeOp ?? opOf(path);
       const fault = op ? faults.get(op)?.shift() : undefined;
       if (fault && 'hang' in fault) {
         hung.add(res);
@@ -326,7 +360,11 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
       };
       if (fault) return send(fault.status, new AdyenError(fault.status, '000', 'internal', 'scripted failure').body());
       try {
-        const [status, answer] = stored ? tokens.route(req.method as string, path, url.searchParams, req) : route(path, text, req);
+        const [status, answer] = disputeOp
+          ? disputes.route(disputeOp, text, req)
+          : stored
+            ? tokens.route(req.method as string, path, url.searchParams, req)
+            : route(path, text, req);
         send(status, answer);
       } catch (e) {
         if (e instanceof AdyenError) return send(e.status, e.body());
@@ -345,6 +383,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
 
   const fake: FakeAdyen = {
     baseUrl: `${origin}/v71`,
+    disputesBaseUrl: `${origin}${DISPUTES_PATH}`,
     caPem: certs.ca.certPem,
     apiKey,
     merchantAccount,
@@ -354,6 +393,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
       api_key: apiKey,
       merchant_account: merchantAccount,
       hmac_key_hex: hmacKeyHex,
+      disputes_base_url: `${origin}${DISPUTES_PATH}`,
       ca_pem: certs.ca.certPem,
       ...over,
     }),
@@ -396,8 +436,34 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
       const key = sign === 'good' ? hmacKeyHex : randomBytes(32).toString('hex');
       return { ...fields, additionalData: { ...extra, hmacSignature: hmacOf(fields, key) } };
     },
+    openDispute: (o) => disputes.open(o),
+    dispute: (pspReference) => disputes.get(pspReference),
+    disputeItem(pspReference, eventCode, over = {}, sign = 'good') {
+      const d = disputes.get(pspReference);
+      if (!d) throw new Error(`fake Adyen: no dispute ${pspReference}`);
+      const p = byPsp.get(d.paymentPspReference);
+      return fake.item(
+        {
+          eventCode,
+          merchantReference: p?.reference ?? '',
+          pspReference,
+          originalReference: d.paymentPspReference,
+          ...over,
+          additionalData: {
+            chargebackReasonCode: d.reasonCode,
+            defensePeriodEndsAt: d.defensePeriodEndsAt,
+            ...(eventCode === 'CHARGEBACK' && d.accepted ? { disputeStatus: 'Accepted' } : {}),
+            ...over.additionalData,
+          },
+        },
+        sign,
+      );
+    },
     async notify(items) {
       if (!notificationUrl) throw new Error('fake Adyen: no notification URL');
+      // Adyen's own notices (signed with the key) end a dispute on its side; a forged one is not Adyen's.
+      for (const { additionalData, ...fields } of items)
+        if (additionalData?.hmacSignature === hmacOf(fields, hmacKeyHex)) disputes.noticed(fields.pspReference, fields.eventCode);
       const r = await fetch(notificationUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -14,15 +14,32 @@ import { serviceErrorSchema } from './adyen.schemas';
 
 export const ADYEN = 'adyen';
 
-export type AdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels' | 'storedPaymentMethods';
+/** The Disputes API's operations (DisputeService v30), each named as its endpoint. */
+export const ADYEN_DISPUTE_OPS = [
+  'retrieveApplicableDefenseReasons',
+  'supplyDefenseDocument',
+  'deleteDisputeDefenseDocument',
+  'defendDispute',
+  'acceptDispute',
+] as const;
+export type AdyenDisputeOp = (typeof ADYEN_DISPUTE_OPS)[number];
+
+export type AdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels' | 'storedPaymentMethods' | AdyenDisputeOp;
+
+const isDisputeOp = (op: AdyenOp) => (ADYEN_DISPUTE_OPS as readonly string[]).includes(op);
 
 export interface AdyenClient {
-  /** POSTs `body` to `path` with the Idempotency-Key; the parsed body of a 2xx answer. */
-  post<S extends z.ZodMiniType>(op: AdyenOp, path: string, schema: S, body: unknown, idempotencyKey: string): Promise<z.infer<S>>;
+  /**
+   * POSTs `body` to `path` with the Idempotency-Key (null: none, for a call whose repeat must reach Adyen again); the
+   * parsed body of a 2xx answer.
+   */
+  post<S extends z.ZodMiniType>(op: AdyenOp, path: string, schema: S, body: unknown, idempotencyKey: string | null): Promise<z.infer<S>>;
   /** GETs `path` (with its query); the parsed body of a 2xx answer. */
   get<S extends z.ZodMiniType>(op: AdyenOp, path: string, schema: S): Promise<z.infer<S>>;
   /** DELETEs `path` (with its query): resolves on a 2xx answer (Adyen's 204 has no body). */
   delete(op: AdyenOp, path: string): Promise<void>;
+  /** The same client (API key, transport, error classification) on another of Adyen's API roots (the Disputes API's). */
+  at(baseUrl: string): AdyenClient;
   close(): void;
 }
 
@@ -40,14 +57,18 @@ export function adyenClient(cfg: AdyenConfig, http?: ProviderHttp): AdyenClient 
   const transport =
     http ??
     providerHttp(ADYEN, { caPem: cfg.ca_pem }, { connectMs: cfg.timeouts?.connect_ms ?? 3_000, totalMs: cfg.timeouts?.total_ms ?? 10_000 });
-  const base = cfg.base_url.replace(/\/$/, '');
+  return clientOver(cfg, transport, cfg.base_url);
+}
+
+function clientOver(cfg: AdyenConfig, transport: ProviderHttp, baseUrl: string): AdyenClient {
+  const base = baseUrl.replace(/\/$/, '');
   // `notSent`: the connection was refused or its TLS failed before the request left: Adyen holds nothing of it.
   const unavailable = (op: AdyenOp, reason: string, notSent = false) => {
     logger.warn('Adyen call got no usable answer', { provider: ADYEN, operation: op, reason });
     return new ProviderUnavailable(ADYEN, op, reason, notSent);
   };
 
-  async function send(op: AdyenOp, method: 'POST' | 'GET' | 'DELETE', path: string, body?: unknown, idempotencyKey?: string) {
+  async function send(op: AdyenOp, method: 'POST' | 'GET' | 'DELETE', path: string, body?: unknown, idempotencyKey?: string | null) {
     let a: HttpAnswer;
     try {
       a = await transport.send({
@@ -56,14 +77,20 @@ export function adyenClient(cfg: AdyenConfig, http?: ProviderHttp): AdyenClient 
         headers: {
           'x-api-key': cfg.api_key,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+          ...(idempotencyKey == null ? {} : { 'idempotency-key': idempotencyKey }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (e) {
       throw unavailable(op, e instanceof NoAnswer ? e.reason : String(e), e instanceof NoAnswer && e.beforeSend);
     }
-    if (a.status === 401 || a.status === 403) throw unavailable(op, `Adyen refused our API key (${a.status}): check api_key`);
+    if (a.status === 401 || a.status === 403)
+      throw unavailable(
+        op,
+        isDisputeOp(op)
+          ? `Adyen refused our API key (${a.status}): check api_key and that its credential has Adyen's dispute management role`
+          : `Adyen refused our API key (${a.status}): check api_key`,
+      );
     if (a.status >= 500 || a.status === 429) throw unavailable(op, `Adyen answered ${a.status}`);
     if (a.status < 200 || a.status > 299) {
       const code = errorCodeOf(a);
@@ -86,6 +113,7 @@ export function adyenClient(cfg: AdyenConfig, http?: ProviderHttp): AdyenClient 
     async delete(op, path) {
       await send(op, 'DELETE', path);
     },
+    at: (other) => clientOver(cfg, transport, other),
     close: () => transport.close(),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * The Adyen connector (Checkout API v71): live card payments held by Adyen (authorise, 3-D Secure by redirect
- * and its details call, technical cancel by our reference), and cards stored for mandates (adyen.stored-cards.ts).
+ * and its details call, technical cancel by our reference), and cards stored for mandates (adyen.stored-cards.ts);
+ * and chargebacks defended through the Disputes API v30 (adyen.disputes.ts).
  */
 import { isValidTypeableLine, typeableLineToBarcode } from '../../../domain/payments/boleto';
 import {
+  type CardDisputeConnector,
   type CardNotifications,
   type CardRefundConnector,
   type HeldCardConnector,
@@ -15,6 +17,8 @@ import {
 import * as z from '../../../domain/zod';
 import type { AdyenConfig } from '../providers.config';
 import { adyenClient, type AdyenClient, ADYEN } from './adyen.client';
+import { adyenCardDisputes } from './adyen.disputes';
+import { disputesBaseUrlOf } from './adyen.endpoints';
 import { adyenNotifications } from './adyen.notifications';
 import { adyenStoredCards } from './adyen.stored-cards';
 import { cancelResponseSchema, paymentResponseSchema, refundResponseSchema, voucherActionSchema } from './adyen.schemas';
@@ -38,6 +42,8 @@ export interface AdyenConnectors {
   readonly voucher: HeldVoucherConnector;
   /** Cards stored for card mandates (DESIGN.md 9.3). */
   readonly storedCards: StoredCardConnector;
+  /** Chargebacks defended through the Disputes API v30 (DESIGN.md 9.4), on its own root over the same client. */
+  readonly disputes: CardDisputeConnector;
   readonly client: AdyenClient;
 }
 
@@ -154,5 +160,6 @@ export function adyenConnectors(cfg: AdyenConfig, client: AdyenClient = adyenCli
     },
   };
   const storedCards = adyenStoredCards(cfg, client);
-  return { heldCard, notifications: adyenNotifications(cfg), refunds, voucher, storedCards, client };
+  const disputes = adyenCardDisputes(cfg, client.at(disputesBaseUrlOf(cfg)));
+  return { heldCard, notifications: adyenNotifications(cfg), refunds, voucher, storedCards, disputes, client };
 }
