@@ -38,12 +38,9 @@ const codeOf = (f: () => unknown) => {
 describe('cycleOf', () => {
   it('counts weeks and runs of months from the start date’s day', () => {
     const m = { frequency: 'monthly' as const, start_date: '2026-01-31' };
-    expect([cycleOf(m, '2026-01-30'), cycleOf(m, '2026-01-31'), cycleOf(m, '2026-02-28'), cycleOf(m, '2026-03-01')]).toEqual([
-      null,
-      0,
-      0,
-      1,
-    ]);
+    // February has no 31st: its cycle starts on its last day.
+    const dates = ['2026-01-30', '2026-01-31', '2026-02-27', '2026-02-28', '2026-03-30', '2026-03-31'];
+    expect(dates.map((d) => cycleOf(m, d))).toEqual([null, 0, 0, 1, 1, 2]);
     expect(cycleOf({ frequency: 'weekly', start_date: '2026-12-01' }, '2026-12-08')).toBe(1);
     expect(cycleOf({ frequency: 'quarterly', start_date: '2026-12-05' }, '2027-03-04')).toBe(0);
     expect(cycleOf({ frequency: 'quarterly', start_date: '2026-12-05' }, '2027-03-05')).toBe(1);

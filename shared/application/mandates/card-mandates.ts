@@ -201,7 +201,14 @@ export async function chargeStoredCard(deps: MandateDeps, stored: StoredCardConn
       description: p.description,
       returnUrl: `${deps.baseUrl()}${cardMandatePaths(stored.provider.name, m.mandate_id).return}`,
     });
-    const provider = { ...p.provider!, details: { ...(outcome.pspReference ? { psp_reference: outcome.pspReference } : {}) } };
+    const provider = {
+      ...p.provider!,
+      details: {
+        ...(outcome.pspReference ? { psp_reference: outcome.pspReference } : {}),
+        // The provider's own code of a decline (a deleted token's `stored_method_not_found` among them).
+        ...(outcome.kind === 'declined' ? { refusal: outcome.providerCode } : {}),
+      },
+    };
     if (outcome.kind === 'approved') {
       await transition(deps, p, 'success', {
         authorization_code: outcome.authorizationCode,

@@ -40,6 +40,7 @@ export async function createMandateCharge(
   const live = m.method === 'pix_automatico' ? connectors?.pixMandates?.mandates : null;
   const card = m.method === 'card' && m.stored_card ? connectors?.storedCards : null;
   const cardRail = card ? cardRailOf(connectors, card.provider.name) : null;
+  if (m.status !== 'active') throw new AppError('MANDATE_NOT_ACTIVE', `The mandate is ${m.status}: only an active mandate can be charged.`);
   if (m.livemode && !(live && m.provider?.provider_mandate_id) && !(card && cardRail))
     throw new AppError('METHOD_NOT_AVAILABLE', `No live provider charges this ${m.method} mandate.`);
   const cycle = checkCharge(m, { amountMinor: toMinor(input.amount, m.currency), dueDate: input.due_date }, now, live?.chargeWindowDays);

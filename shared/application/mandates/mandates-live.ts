@@ -42,6 +42,11 @@ async function pixMandates(deps: MandateDeps): Promise<PixMandateRail | null> {
 /** The live start of a mandate of this method, or METHOD_NOT_AVAILABLE when its provider is not configured. */
 export async function liveMandateStarter(deps: MandateDeps, input: CreateMandateInput): Promise<LiveMandateStarter> {
   if (input.method === 'pix_automatico') {
+    // A push request names the payer's account at their bank (API Pix's solicrec requires it): refused before anything is written.
+    if (input.payer && !input.payer.account)
+      throw new AppError('VALIDATION_ERROR', 'Invalid request parameters: payer.account.', {
+        details: [{ field: 'payer.account', message: 'is required for a push request to the payer’s bank (Jornada 1)' }],
+      });
     const rail = await pixMandates(deps);
     if (!rail)
       throw new AppError(
@@ -95,7 +100,8 @@ function recurrenceRequest(m: Mandate, input: Pick<CreateMandateInput, 'customer
   return {
     mandateId: m.mandate_id,
     reference: m.provider!.reference,
-    debtor: { document: input.customer.document, name: input.customer.name },
+    // Digits only, as API Pix names a CPF or CNPJ (a document may be typed with its punctuation).
+    debtor: { document: input.customer.document.replace(/\D/g, ''), name: input.customer.name },
     description: m.description,
     frequency: m.frequency,
     startDate: m.start_date,
@@ -133,7 +139,13 @@ async function sendCreate(deps: MandateDeps, pix: PixMandateConnector, m: Mandat
 export async function cancelLiveMandate(deps: MandateDeps, m: Mandate): Promise<void> {
   if (m.method === 'card') return disableStoredCard(deps, m);
   const id = m.provider?.provider_mandate_id;
-  if (m.method !== 'pix_automatico' || !id) return;
+  if (m.method !== 'pix_automatico') return;
+  // The PSP has not told us its recurrence yet (a create without an answer): nothing could be cancelled there.
+  if (!id)
+    throw new AppError(
+      'MANDATE_STATE_CONFLICT',
+      'The PSP has not confirmed the recurrence yet: read the mandate and cancel it again shortly.',
+    );
   const rail = await pixMandates(deps);
   if (!rail) throw new AppError('PROVIDER_UNAVAILABLE', 'No Pix Automático PSP is configured to cancel the recurrence at.');
   try {

@@ -151,7 +151,9 @@ export function cycleOf(m: Pick<Mandate, 'frequency' | 'start_date'>, dueDate: s
   const span = MONTHS[m.frequency] ?? 1;
   const [sy, sm, sd] = [Number(m.start_date.slice(0, 4)), Number(m.start_date.slice(5, 7)), Number(m.start_date.slice(8, 10))];
   const [dy, dm, dd] = [Number(dueDate.slice(0, 4)), Number(dueDate.slice(5, 7)), Number(dueDate.slice(8, 10))];
-  const months = (dy - sy) * 12 + (dm - sm) - (dd < sd ? 1 : 0);
+  // A cycle starts on the start's day of the month, or the month's last day when it has no such day (31 Jan, 28 Feb).
+  const lastDay = new Date(Date.UTC(dy, dm, 0)).getUTCDate();
+  const months = (dy - sy) * 12 + (dm - sm) - (dd < Math.min(sd, lastDay) ? 1 : 0);
   return Math.floor(months / span);
 }
 

@@ -20,10 +20,13 @@ function issuesOf(schema: z.core.$ZodType, value: unknown, location: string): { 
   if (res.success) return { data: res.data, errors: [] };
   return {
     data: undefined,
-    errors: res.error.issues.map((i) => ({
-      field: i.path.length > 0 ? i.path.map(String).join('.') : location,
-      message: i.message,
-    })),
+    errors: res.error.issues.flatMap((i) => {
+      const at = i.path.map(String);
+      // A field the schema does not take (a strict object): each one named, not the object holding it.
+      if (i.code === 'unrecognized_keys')
+        return i.keys.map((k) => ({ field: [...at, k].join('.'), message: 'is not a field of this request' }));
+      return [{ field: at.length > 0 ? at.join('.') : location, message: i.message }];
+    }),
   };
 }
 

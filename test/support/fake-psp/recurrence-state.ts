@@ -44,7 +44,8 @@ export function cycleOf(rec: Pick<Rec, 'calendario'>, due: string): number {
   if (periodicidade === 'SEMANAL') return Math.floor(daysBetween(dataInicial, due) / 7);
   const [y1, m1, d1] = dataInicial.split('-').map(Number) as [number, number, number];
   const [y2, m2, d2] = due.split('-').map(Number) as [number, number, number];
-  const months = (y2 - y1) * 12 + (m2 - m1) - (d2 < d1 ? 1 : 0);
+  const lastDay = new Date(Date.UTC(y2, m2, 0)).getUTCDate(); // a month without the start's day: its last day
+  const months = (y2 - y1) * 12 + (m2 - m1) - (d2 < Math.min(d1, lastDay) ? 1 : 0);
   return Math.floor(months / MONTHS[periodicidade]);
 }
 
