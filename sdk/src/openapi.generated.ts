@@ -13603,7 +13603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `MANDATE_NOT_ACTIVE` (The mandate is not active: it cannot be charged. Charge only an active mandate: wait for mandate.approved, or ask the payer to approve a new one.); `MANDATE_CYCLE_ALREADY_CHARGED` (The mandate already has a charge, open or paid, in the billing cycle of this due date. One charge per billing cycle: read the cycle’s charge; a new one is allowed only after it failed.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            /** @description Error: `MANDATE_NOT_ACTIVE` (The mandate is not active: it cannot be charged. Charge only an active mandate: wait for mandate.approved, or ask the payer to approve a new one.); `MANDATE_CYCLE_ALREADY_CHARGED` (The mandate already has a charge in the billing cycle of this due date (a failed one is retried only as its retry policy allows). One charge per billing cycle: read the cycle’s charge. Pix Automático retries a failed one itself (retry_3_in_7_days); a card mandate under that policy may be charged again up to 3 times within 7 days of the due date.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -40,7 +40,9 @@ export const ERROR_ACTIONS: Readonly<Record<ErrorCode, string>> = {
   MANDATE_NOT_FOUND: 'Check the mandate id; mandates belong to the merchant and mode that created them.',
   MANDATE_NOT_ACTIVE: 'Charge only an active mandate: wait for mandate.approved, or ask the payer to approve a new one.',
   MANDATE_STATE_CONFLICT: 'Read the mandate’s status; it already ended.',
-  MANDATE_CYCLE_ALREADY_CHARGED: 'One charge per billing cycle: read the cycle’s charge; a new one is allowed only after it failed.',
+  MANDATE_CYCLE_ALREADY_CHARGED:
+    'One charge per billing cycle: read the cycle’s charge. Pix Automático retries a failed one itself (retry_3_in_7_days); a card ' +
+    'mandate under that policy may be charged again up to 3 times within 7 days of the due date.',
   MANDATE_AMOUNT_EXCEEDED: 'Charge at most the mandate’s max_amount (variable), or exactly its amount (fixed).',
   DUE_DATE_OUTSIDE_WINDOW:
     'Pix Automático: send the charge 2 to 10 days before its due date; cards: due_date is today. Within start_date and end_date.',

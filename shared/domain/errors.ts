@@ -47,7 +47,8 @@ export const ERRORS = {
   MANDATE_CYCLE_ALREADY_CHARGED: {
     status: 409,
     direct: 'invalid_request',
-    message: 'The mandate already has a charge, open or paid, in the billing cycle of this due date.',
+    message:
+      'The mandate already has a charge in the billing cycle of this due date (a failed one is retried only as its retry policy allows).',
   },
   MANDATE_AMOUNT_EXCEEDED: { status: 400, direct: 'invalid_request', message: 'The charge is above what the mandate allows.' },
   DUE_DATE_OUTSIDE_WINDOW: {

@@ -109,17 +109,23 @@ it('the return got no answer: Adyen’s notice naming the stored card activates 
 });
 
 it('a declined charge fails with its code and moves no money; a cancel Adyen does not confirm changes nothing', async () => {
-  const id = await mandate();
+  const id = await mandate({ retry_policy: 'retry_3_in_7_days' });
   expect((await approve(id)).status).toBe(303);
   const before = await balanceMinorOf(stack, apiKey, 'BRL');
   const charge = await api('POST', `/api/v1/mandates/${id}/charges`, { amount: 10.51, due_date: localToday(new Date()) });
   expect(charge.status).toBe(200);
   expect(charge.body).toMatchObject({ status: 'failed', failure_code: 'INSUFFICIENT_FUNDS', mandate_id: id });
   expect(await balanceMinorOf(stack, apiKey, 'BRL')).toBe(before);
-  // The cycle's charge failed: another one may be made in it.
+  // retry_3_in_7_days: the failed cycle may be charged again (the merchant's retry); without it, never.
   expect((await api('POST', `/api/v1/mandates/${id}/charges`, { amount: 10, due_date: localToday(new Date()) })).body.status).toBe(
     'success',
   );
+  const strict = await mandate({ retry_policy: 'none' });
+  expect((await approve(strict)).status).toBe(303);
+  await api('POST', `/api/v1/mandates/${strict}/charges`, { amount: 10.51, due_date: localToday(new Date()) });
+  const again = await api('POST', `/api/v1/mandates/${strict}/charges`, { amount: 10, due_date: localToday(new Date()) });
+  expect(again.status).toBe(409);
+  expect(again.body.error.code).toBe('MANDATE_CYCLE_ALREADY_CHARGED');
 
   adyen.failNext('storedPaymentMethods', { status: 503 });
   const refused = await api('POST', `/api/v1/mandates/${id}/cancel`);

@@ -337,7 +337,7 @@ describe('charges', () => {
     expect(cobrPuts(txid)).toBe(1);
   });
 
-  it('a final failure (AC05): payment failed with account_closed and a signed payment.failed; the cycle can be charged again', async () => {
+  it('a final failure (AC05): payment failed with account_closed and a signed payment.failed; the cycle is not charged again', async () => {
     const { id } = await activeMandate();
     const due = day(4);
     const r = await charge(id, { amount: 99.9, due_date: due });
@@ -356,13 +356,13 @@ describe('charges', () => {
     // The same callback again: nothing more.
     expect((await cobrCallback(psp.cobr(txid))).status).toBe(200);
     expect(hooksSoFar('payment.failed', 'payment_id', paymentId)).toBe(1);
-    // The failed charge frees its cycle: a new charge takes it, a new cobr (its own txid) for the same rec.
-    const replaced = await charge(id, { amount: 99.9, due_date: due });
-    expect(replaced.status).toBe(200);
-    expect(replaced.body.payment_id).not.toBe(paymentId);
-    expect(cobrPuts(cobrTxidOf(replaced.body.payment_id))).toBe(1);
-    expect(psp.cobr(cobrTxidOf(replaced.body.payment_id))?.status).toMatch(/CRIADA|ATIVA/);
-    expect((await getMandate(id)).body.charges_count).toBe(2);
+    // The cycle stays charged: the PSP retries under the policy, the merchant does not charge it again (nothing sent).
+    const cobrsBefore = psp.cobrs().length;
+    const again = await charge(id, { amount: 99.9, due_date: due });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('MANDATE_CYCLE_ALREADY_CHARGED');
+    expect(psp.cobrs().length).toBe(cobrsBefore);
+    expect((await getMandate(id)).body.charges_count).toBe(1);
   });
 
   it('the PSP answering 5xx to PUT /cobr: pending; the job sends the same request later and there is one cobr', async () => {

@@ -166,7 +166,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
 });
 
 describe('charges', () => {
-  it('Pix Automático: pending with mandate_id, one per cycle, a failed one replaced, success credited once', async () => {
+  it('Pix Automático: pending with mandate_id, one per cycle (a failed one too: the PSP retries), success credited once', async () => {
     const m = await stack.createMerchant({ notification_url: receiver.url });
     const c = client(m);
     const id = await active(c);
@@ -178,18 +178,21 @@ describe('charges', () => {
     const again = await c.charge(id, { amount: 99.9, due_date: addDays(due, 1) });
     expect(again.status).toBe(409);
     expect(JSON.stringify(again.body)).toContain('MANDATE_CYCLE_ALREADY_CHARGED');
-    expect((await c.simulate(first.body.payment_id, 'failed')).status).toBe(200);
-    const replaced = await c.charge(id, { amount: 99.9, due_date: due });
-    expect(replaced.status).toBe(200);
-    expect((await c.simulate(replaced.body.payment_id, 'success')).status).toBe(200);
-    const [hook] = await receiver.waitFor(
-      1,
-      15_000,
-      (r) => r.body?.event === 'payment.success' && r.body?.payment_id === replaced.body.payment_id,
-    );
+    expect((await c.simulate(first.body.payment_id, 'success')).status).toBe(200);
+    const paid = (r: { body?: { event?: string; payment_id?: string } }) =>
+      r.body?.event === 'payment.success' && r.body?.payment_id === first.body.payment_id;
+    const [hook] = await receiver.waitFor(1, 15_000, paid);
     expect(hook!.body).toMatchObject({ mandate_id: id, due_date: due });
     expect((await balanceMinor(m)) - before).toBe(9990);
-    expect((await c.get(id)).body.charges_count).toBe(2);
+    expect((await c.get(id)).body.charges_count).toBe(1);
+
+    const other = await active(c);
+    const failed = await c.charge(other, { amount: 99.9, due_date: due });
+    expect((await c.simulate(failed.body.payment_id, 'failed')).status).toBe(200);
+    const retried = await c.charge(other, { amount: 99.9, due_date: due });
+    expect(retried.status).toBe(409);
+    expect(JSON.stringify(retried.body)).toContain('retry policy');
+    expect((await c.get(other)).body.charges_count).toBe(1);
   });
 
   it('each rule refused before anything is written: amount, fixed amount, window, outside the mandate', async () => {

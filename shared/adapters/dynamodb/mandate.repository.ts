@@ -48,13 +48,13 @@ export function mandateRepository(db: DynamoDBDocumentClient, tableName: () => s
       return events;
     },
 
-    async createCharge({ payment, cycle, replaces, events, credit, now, done }) {
+    async createCharge({ payment, cycle, replaces, maxCharges, events, credit, now, done }) {
       const TableName = tableName();
       const mandateId = payment.mandate_id ?? '';
       await transaction()
         .add(
           mandateEntity.charged(TableName, mandateId, now),
-          mandateEntity.claimCycle(TableName, mandateId, cycle, payment.payment_id, replaces, now),
+          mandateEntity.claimCycle(TableName, mandateId, cycle, payment.payment_id, replaces, now, maxCharges),
           paymentEntity.create(TableName, payment),
           ...eventEntity.puts(TableName, events),
           ...(credit

@@ -1,11 +1,11 @@
 /**
- * Charges under a mandate (DESIGN.md 9.3): a payment with `mandate_id`, one per billing cycle (a failed one may be
- * replaced), committed with its cycle claim before the provider is called. The sandbox settles a card charge at once
- * and a PIX charge by simulate; live, a Pix Automático charge (cobr) is sent to the PSP and read back until it
- * settles.
+ * Charges under a mandate (DESIGN.md 9.3): a payment with `mandate_id`, one per billing cycle (a failed card charge
+ * may be charged again under retry_3_in_7_days: 3 retries in 7 days), committed with its cycle claim before the
+ * provider is called. The sandbox settles a card charge at once and a PIX charge by simulate; live, a Pix Automático
+ * charge (cobr) is sent to the PSP and read back until it settles.
  */
 import { AppError } from '../../domain/errors';
-import { addDays, type Mandate } from '../../domain/mandates/mandate';
+import { addDays, daysBetween, localToday, type Mandate } from '../../domain/mandates/mandate';
 import type { CreateMandateChargeInput } from '../../domain/mandates/mandate.schemas';
 import { toMinor } from '../../domain/money';
 import { methodCodeFor } from '../../domain/payments/methods';
@@ -21,6 +21,9 @@ import { chargeKindOf, checkCharge } from './mandate-rules';
 import { getMandate } from './mandates';
 
 const FINAL_FAILED = new Set(['failed', 'expired', 'cancelled']);
+/** retry_3_in_7_days for a card mandate: the first charge and 3 retries, within 7 days of the due date. */
+const MAX_CHARGES_A_CYCLE = 4;
+const RETRY_DAYS = 7;
 
 /** The last moment a Pix Automático charge can settle: its due date, or the retry policy's 7 days after (UTC-3 midnight). */
 const pixChargeEnd = (m: Mandate, dueDate: string) => `${addDays(dueDate, m.retry_policy === 'retry_3_in_7_days' ? 8 : 1)}T03:00:00.000Z`;
@@ -49,8 +52,16 @@ export async function createMandateCharge(
   if (held) {
     const prior = await deps.store.getPayment(held);
     if (held === paymentId && prior) return prior; // a keyed retry after a crash: the charge as stored
-    if (!prior || !FINAL_FAILED.has(prior.status))
-      throw new AppError('MANDATE_CYCLE_ALREADY_CHARGED', `Charge ${held} holds this billing cycle (${prior?.status ?? 'being made'}).`);
+    // One charge per cycle. Only a card mandate under retry_3_in_7_days may charge a failed cycle again, within 7 days of
+    // its due date (3 retries, counted on the cycle's claim): a Pix Automático charge is retried by the PSP itself.
+    const retry = m.method === 'card' && m.retry_policy === 'retry_3_in_7_days';
+    const inWindow = prior?.due_date ? daysBetween(prior.due_date, localToday(now)) <= RETRY_DAYS : false;
+    if (!prior || !FINAL_FAILED.has(prior.status) || !retry || !inWindow)
+      throw new AppError(
+        'MANDATE_CYCLE_ALREADY_CHARGED',
+        `Charge ${held} holds this billing cycle (${prior?.status ?? 'being made'}` +
+          `${prior && FINAL_FAILED.has(prior.status) ? '; the mandate’s retry policy allows no new charge in it' : ''}).`,
+      );
     replaces = held;
   }
   const kind = chargeKindOf(m.method);
@@ -110,7 +121,16 @@ export async function createMandateCharge(
   try {
     await commitAndPublish(
       deps.publisher,
-      deps.mandates.createCharge({ payment, cycle, replaces, events, credit, now: at, done: await answering?.(payment) }),
+      deps.mandates.createCharge({
+        payment,
+        cycle,
+        replaces,
+        maxCharges: MAX_CHARGES_A_CYCLE,
+        events,
+        credit,
+        now: at,
+        done: await answering?.(payment),
+      }),
     );
   } catch (e) {
     if (!(e instanceof WriteConflict)) throw e;

@@ -41,6 +41,8 @@ export interface MandateStore {
     payment: Payment;
     cycle: number;
     replaces: string | null;
+    /** How many charges the cycle may have had at most, this one included (a retry policy's). */
+    maxCharges: number;
     events: DomainEvent[];
     credit?: Credit;
     now: string;

@@ -80,18 +80,46 @@ export const mandateEntity = {
     };
   },
   /**
-   * The cycle's claim for a charge: new, or taken over from `replaces` (a charge of the cycle that failed), never
-   * from a charge still open or paid (WriteConflict('mandate_cycle')).
+   * The cycle's claim for a charge: new (its first charge), or taken over from `replaces` (a charge of the cycle that
+   * failed: a retry under the mandate's retry policy) while the cycle has had fewer than `maxCharges` charges; never
+   * from another charge than the one read (WriteConflict('mandate_cycle')).
    */
-  claimCycle(tableName: string, mandateId: string, cycle: number, paymentId: string, replaces: string | null, now: string): TaggedWrite {
+  claimCycle(
+    tableName: string,
+    mandateId: string,
+    cycle: number,
+    paymentId: string,
+    replaces: string | null,
+    now: string,
+    maxCharges = 1,
+  ): TaggedWrite {
+    if (!replaces)
+      return {
+        entity: 'mandate_cycle',
+        write: {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...cycleKey(mandateId, cycle),
+              entity: 'mandate_cycle',
+              version: 1,
+              payment_id: paymentId,
+              charges: 1,
+              claimed_at: now,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      };
     return {
       entity: 'mandate_cycle',
       write: {
-        Put: {
+        Update: {
           TableName: tableName,
-          Item: { ...cycleKey(mandateId, cycle), entity: 'mandate_cycle', version: 1, payment_id: paymentId, claimed_at: now },
-          ConditionExpression: replaces ? 'payment_id = :replaced' : 'attribute_not_exists(PK)',
-          ...(replaces ? { ExpressionAttributeValues: { ':replaced': replaces } } : {}),
+          Key: cycleKey(mandateId, cycle),
+          UpdateExpression: 'SET payment_id = :p, claimed_at = :now ADD charges :one',
+          ConditionExpression: 'payment_id = :replaced AND charges < :max',
+          ExpressionAttributeValues: { ':p': paymentId, ':now': now, ':one': 1, ':replaced': replaces, ':max': maxCharges },
         },
       },
     };
