@@ -307,14 +307,29 @@ function check(items: Item[], receiver: Receiver): string[] {
   for (const l of items.filter((i) => i.entity === 'ledger_entry' && i.mode === 'live'))
     if (l.reason === 'payment') credits.set(l.object_id, (credits.get(l.object_id) ?? 0) + 1);
   const ours = new Set(payments.map((p) => p.payment_id as string));
-  // (a) one cobr per txid (the fake keys them by txid: every txid maps back to one payment of ours).
+  // (a) never two different requests for one charge: every PUT /cobr of a txid carries the same body (so the PSP,
+  // which keys cobrs by txid, holds one cobr per charge); every cobr maps back to one payment of ours; and the PSP
+  // never holds two live cobrs (not rejected, expired or cancelled) of one rec for one due date.
+  const bodies = new Map<string, string>();
+  for (const q of psp.requests) {
+    const m = q.method === 'PUT' ? /\/cobr\/([^/?]+)$/.exec(q.path) : null;
+    if (!m) continue;
+    const txid = decodeURIComponent(m[1] as string);
+    const body = JSON.stringify(q.body);
+    const first = bodies.get(txid);
+    if (first === undefined) bodies.set(txid, body);
+    else if (first !== body) v.push(`a: two different PUT /cobr requests for txid ${txid}`);
+  }
   const cobrs = psp.cobrs();
-  const txids = new Set<string>();
+  const live = new Map<string, string>();
   for (const c of cobrs) {
-    if (txids.has(c.txid)) v.push(`a: two cobrs with txid ${c.txid}`);
-    txids.add(c.txid);
     const pid = paymentIdOfCobrTxid(c.txid);
     if (!pid || !ours.has(pid)) v.push(`a: cobr ${c.txid} is no charge of ours (${pid ?? 'not our txid'})`);
+    if (['REJEITADA', 'EXPIRADA', 'CANCELADA'].includes(c.status)) continue;
+    const key = `${c.idRec} ${c.calendario.dataDeVencimento}`;
+    const other = live.get(key);
+    if (other) v.push(`a: rec and due date ${key} have two live cobrs: ${other}, ${c.txid}`);
+    live.set(key, c.txid);
   }
   for (const p of payments) {
     const txid = cobrTxidOf(p.payment_id);
