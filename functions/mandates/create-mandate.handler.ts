@@ -5,14 +5,14 @@ import { createMandateBody } from '../../shared/domain/mandates/mandate.schemas'
 import { httpHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotent';
 import { mandateView } from '../../shared/http/views/mandate.view';
-import { mandateDeps } from '../../shared/wiring';
+import { mandateDeps, qrCodes } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'createMandate',
   idempotency: idempotent,
   body: createMandateBody,
   handler: async ({ body, principal, newId, answering }) => {
-    const view = (m: Mandate) => ({ body: mandateView(m) });
+    const view = async (m: Mandate) => ({ body: await mandateView(m, { qr: qrCodes }) });
     return view(await createMandate(mandateDeps(), principal, body, newId('md_'), answering(view)));
   },
 });

@@ -3,10 +3,12 @@ import { getMandate } from '../../shared/application/mandates';
 import { mandatePath } from '../../shared/domain/mandates/mandate.schemas';
 import { httpHandler } from '../../shared/http/handler';
 import { mandateView } from '../../shared/http/views/mandate.view';
-import { mandateDeps } from '../../shared/wiring';
+import { mandateDeps, qrCodes } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'getMandate',
   path: mandatePath,
-  handler: async ({ path, principal }) => ({ body: mandateView(await getMandate(mandateDeps(), principal, path.mandate_id)) }),
+  handler: async ({ path, principal }) => ({
+    body: await mandateView(await getMandate(mandateDeps(), principal, path.mandate_id), { qr: qrCodes }),
+  }),
 });

@@ -6,7 +6,7 @@ import { mandatePath, simulateMandateBody } from '../../shared/domain/mandates/m
 import { httpHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotent';
 import { mandateView } from '../../shared/http/views/mandate.view';
-import { mandateDeps } from '../../shared/wiring';
+import { mandateDeps, qrCodes } from '../../shared/wiring';
 
 export const handler = httpHandler({
   route: 'simulateMandate',
@@ -15,7 +15,7 @@ export const handler = httpHandler({
   body: simulateMandateBody,
   handler: async ({ path, body, principal, answering }) => {
     if (principal.livemode) throw new AppError('FORBIDDEN', 'The sandbox simulator only accepts sk_test_ keys.');
-    const view = (m: Mandate) => ({ body: mandateView(m) });
+    const view = async (m: Mandate) => ({ body: await mandateView(m, { qr: qrCodes }) });
     return view(await simulateSandboxMandate(mandateDeps(), principal, path.mandate_id, body.outcome, answering(view)));
   },
 });

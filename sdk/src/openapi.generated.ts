@@ -1858,6 +1858,8 @@ export interface components {
             type: "pix_qr";
             /** @description The recurrence QR (Pix Automático Jornada 2) as copy-and-paste text. */
             pix_code: string;
+            /** @description The same QR as a PNG data URI, while the mandate is pending (not in lists: retrieve the mandate). */
+            pix_qr_code_base64?: string;
         } | {
             /**
              * @description A request pushed to the payer’s bank app (Jornada 1).

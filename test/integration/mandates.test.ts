@@ -88,6 +88,7 @@ describe('create and the sandbox approval', () => {
     expect(r.body.approval.type).toBe('pix_qr');
     expect(isValidBrCodeCrc(r.body.approval.pix_code)).toBe(true);
     expect(r.body.approval.pix_code).toContain('br.gov.bcb.pix');
+    expect(r.body.approval.pix_qr_code_base64).toMatch(/^data:image\/png;base64,/);
     expect(r.body.customer.document).not.toContain(APPROVES);
     const [hook] = await hooks('mandate.approved', r.body.mandate_id);
     expect(hook!.body).toMatchObject({ status: 'active', mandate_id: r.body.mandate_id, frequency: 'monthly' });

@@ -11,6 +11,10 @@ export const mandateApproval = z
     z.object({
       type: z.literal('pix_qr'),
       pix_code: z.string().meta({ description: 'The recurrence QR (Pix Automático Jornada 2) as copy-and-paste text.' }),
+      pix_qr_code_base64: z
+        .string()
+        .optional()
+        .meta({ description: 'The same QR as a PNG data URI, while the mandate is pending (not in lists: retrieve the mandate).' }),
     }),
     z.object({ type: z.literal('pix_request').meta({ description: 'A request pushed to the payer’s bank app (Jornada 1).' }) }),
     z.object({ type: z.literal('redirect'), url: url.meta({ description: 'Our hosted page where the payer approves with a card.' }) }),

@@ -1,4 +1,5 @@
 /** How mandates look on the wire (DESIGN.md 9.3): the resource, its list page, and the approval the payer sees. */
+import type { QrCodes } from '../../application/ports';
 import type { Mandate } from '../../domain/mandates/mandate';
 import { mandateFields } from '../../domain/mandates/mandate-events';
 
@@ -17,7 +18,15 @@ export function mandateRecord(m: Mandate) {
   };
 }
 
-export const mandateView = (m: Mandate) => ({ success: true, ...mandateRecord(m) });
+/**
+ * One mandate (create, retrieve, cancel, simulate): a pending recurrence QR also as a PNG data URI, as a direct PIX
+ * payment shows its code (the list leaves the image out: retrieve the mandate for it).
+ */
+export async function mandateView(m: Mandate, ctx: { readonly qr: QrCodes }) {
+  const record = mandateRecord(m);
+  const qr = m.status === 'pending_approval' && m.approval?.type === 'pix_qr' ? await ctx.qr.pngDataUri(m.approval.pix_code) : null;
+  return { success: true, ...record, ...(qr && m.approval ? { approval: { ...m.approval, pix_qr_code_base64: qr } } : {}) };
+}
 
 /** GET /api/v1/mandates: one page with the total, has_more and next_cursor (as the payouts' list). */
 export function mandateListView(page: { items: readonly Mandate[]; total: number; more: boolean }, q: { limit: number; offset: number }) {
