@@ -5,7 +5,9 @@
  * 3-D Secure challenge is test/browser/mandate-live-card.test.ts.
  */
 import { mandateReferenceOf, shopperReferenceOf } from '../../shared/adapters/providers/adyen/adyen.transformers';
-import { localToday } from '../../shared/domain/mandates/mandate';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { handler as reconcileProviders } from '../../functions/jobs/reconcile-providers.handler';
+import { addDays, localToday } from '../../shared/domain/mandates/mandate';
 import type { FakeAdyen } from '../support/fake-adyen';
 import { startAdyenLiveStage, type AdyenLiveStage } from '../support/live-adyen';
 import type { TestStack } from '../support/test-stack';
@@ -146,4 +148,26 @@ it('bad form input: 400 naming the field, nothing sent to Adyen; another merchan
   expect(adyen.requests.length).toBe(calls);
   expect((await get(id)).status).toBe('pending_approval');
   expect((await fetch(`${stack.baseUrl}/mandates/md_A1b2C3d4E5f6G7h8I9j0KlMnOp/approve`)).status).toBe(404);
+});
+
+/** The reconciliation job as the scheduler runs it, at `seconds` from now. */
+const runJob = (seconds: number) =>
+  reconcileProviders(
+    { time: new Date(Date.now() + seconds * 1000).toISOString() } as ScheduledEvent,
+    { getRemainingTimeInMillis: () => 60_000, functionName: 'reconcile-providers' } as Context,
+  );
+
+it('expiry: a page never finished, past the approval deadline; an active mandate past its end date, its card disabled', async () => {
+  const abandoned = await mandate();
+  const ending = await mandate({ start_date: localToday(new Date()), end_date: addDays(localToday(new Date()), 1) });
+  expect((await approve(ending)).status).toBe(303);
+  await runJob(60); // nothing is due yet
+  expect((await get(abandoned)).status).toBe('pending_approval');
+  expect((await get(ending)).status).toBe('active');
+  await runJob(3 * 86_400);
+  expect(await get(abandoned)).toMatchObject({ status: 'expired', ended_at: expect.any(String) });
+  expect(await get(ending)).toMatchObject({ status: 'expired' });
+  expect(adyen.storedMethods().filter((s) => s.shopperReference === shopperReferenceOf(ending) && !s.disabled)).toHaveLength(0);
+  const events = await api('GET', `/api/v1/events?object_id=${abandoned}`);
+  expect(events.body.data.map((e: { type: string }) => e.type)).toEqual(['mandate.expired']);
 });

@@ -5,7 +5,7 @@
  * Idempotency-Key derive from the mandate): a declined card rejects the mandate, the merchant makes a new one.
  */
 import { AppError } from '../../domain/errors';
-import type { Mandate } from '../../domain/mandates/mandate';
+import { addDays, type Mandate } from '../../domain/mandates/mandate';
 import type { CardInput } from '../../domain/payments/payment.schemas';
 import { cardBrand, lastFour } from '../../domain/payments/card';
 import type { Payment } from '../../domain/payments/payment';
@@ -71,6 +71,8 @@ async function applyStoreOutcome(
           stored_payment_method_id: outcome.storedPaymentMethodId,
         },
         approved_at: at,
+        // An active card mandate with an end is read by the job the day after it, to expire (and disable its card).
+        next_check_at: m.end_date ? endOf(m.end_date) : null,
       };
       await moveMandate(deps, m, 'active', patch);
       return { kind: 'go', url: doneUrl(deps, m, true) };
@@ -162,6 +164,30 @@ export async function applyCardMandateNotification(
     return 'moved';
   }
   return 'ignored';
+}
+
+/** The moment after a mandate's last day (midnight in Brazil's UTC-3). */
+const endOf = (endDate: string) => `${addDays(endDate, 1)}T03:00:00.000Z`;
+
+/**
+ * The job's step for a live card mandate: still pending past its approval deadline, it expires (the payer never
+ * finished our page); active past its end date, its stored card is disabled, then it expires.
+ */
+export async function reconcileCardMandate(deps: MandateDeps, m: Mandate, now: Date): Promise<'moved' | 'waiting' | 'closed'> {
+  const at = now.toISOString();
+  const over =
+    (m.status === 'pending_approval' && Date.parse(m.approval_expires_at) <= now.getTime()) ||
+    (m.status === 'active' && m.end_date !== null && Date.parse(endOf(m.end_date)) <= now.getTime());
+  if (!over) {
+    if (m.status !== 'pending_approval' && m.status !== 'active') return 'closed';
+    const next = m.status === 'pending_approval' ? m.approval_expires_at : m.end_date ? endOf(m.end_date) : null;
+    await deps.mandates
+      .transition({ mandate: m, to: m.status, patch: { next_check_at: next }, events: [], now: at })
+      .catch(() => undefined);
+    return 'waiting';
+  }
+  if (m.status === 'active') await disableStoredCard(deps, m);
+  return (await moveMandate(deps, m, 'expired', { ended_at: at, next_check_at: null })) ? 'moved' : 'waiting';
 }
 
 /** The merchant's cancel: the stored card disabled at the acquirer first (a repeat finds it gone: fine). */

@@ -17,7 +17,7 @@ import {
 } from '../providers';
 import type { MandateDeps } from './mandate-deps';
 import { moveMandate } from './mandate-moves';
-import { cardMandatePaths, disableStoredCard, storedCards } from './card-mandates';
+import { cardMandatePaths, disableStoredCard, reconcileCardMandate, storedCards } from './card-mandates';
 
 /** How often a live mandate is read back: while the payer decides, and once active (a cancellation in the bank app). */
 const PENDING_CHECK_SECONDS = 15 * 60;
@@ -29,7 +29,7 @@ export interface LiveMandateStarter {
   /** The approval shown before the provider answered (null: the provider's QR or request follows). */
   approval(mandateId: string): MandateApproval | null;
   /** The provider link committed with the intent. */
-  link(mandateId: string, at: string): Pick<Mandate, 'provider' | 'next_check_at'>;
+  link(mandateId: string, at: string, approvalExpiresAt: string): Pick<Mandate, 'provider' | 'next_check_at'>;
   /** The keyed answer is recorded once the provider answered (with what it answered). */
   readonly answersLater: boolean;
   start(deps: MandateDeps, m: Mandate, input: CreateMandateInput, answering?: Answering<Mandate>): Promise<Mandate>;
@@ -60,9 +60,10 @@ export async function liveMandateStarter(deps: MandateDeps, input: CreateMandate
   return {
     // The payer approves on our page (a zero-value authorisation with 3-D Secure stores the card): nothing to call yet.
     approval: (mandateId) => ({ type: 'redirect', url: `${deps.baseUrl()}${cardMandatePaths(stored.provider.name, mandateId).approve}` }),
-    link: (mandateId) => ({
+    // Read by the job at its approval deadline: a payer who never finished the page leaves it to expire.
+    link: (mandateId, _at, approvalExpiresAt) => ({
       provider: { name: stored.provider.name, reference: stored.provider.reference(mandateId), provider_mandate_id: null, details: {} },
-      next_check_at: null,
+      next_check_at: approvalExpiresAt,
     }),
     answersLater: false,
     start: async (_deps, m) => m,
@@ -210,6 +211,7 @@ export async function reconcileMandate(
   now: Date = deps.clock.now(),
 ): Promise<'moved' | 'waiting' | 'closed'> {
   const m = await deps.mandates.get(mandateId);
+  if (m?.livemode && m.method === 'card') return reconcileCardMandate(deps, m, now);
   const rail = await pixMandates(deps);
   if (!m || !m.livemode || !m.provider || !rail || m.method !== 'pix_automatico') return 'closed';
   if (m.status !== 'pending_approval' && m.status !== 'active') return 'closed';

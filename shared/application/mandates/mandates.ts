@@ -79,6 +79,7 @@ export async function createMandate(
   const at = now.toISOString();
   const { amountMinor, maxMinor } = checkMandateRequest(principal.merchant, input, now);
   const live = principal.livemode ? await liveMandateStarter(deps, input) : null;
+  const approvalExpiresAt = new Date(`${addDays(at.slice(0, 10), APPROVAL_DAYS[input.method])}T${at.slice(11)}`).toISOString();
   const mandate: Mandate = {
     mandate_id: mandateId,
     merchant_id: principal.merchant.merchant_id,
@@ -108,7 +109,7 @@ export async function createMandate(
         }
       : null,
     approval: live ? live.approval(mandateId) : sandboxApproval(deps, principal, input, mandateId),
-    approval_expires_at: new Date(`${addDays(at.slice(0, 10), APPROVAL_DAYS[input.method])}T${at.slice(11)}`).toISOString(),
+    approval_expires_at: approvalExpiresAt,
     success_url: input.success_url ?? null,
     cancel_url: input.cancel_url ?? null,
     notification_url: input.notification_url ?? null,
@@ -116,7 +117,7 @@ export async function createMandate(
     metadata: input.metadata,
     card: null,
     sandbox_outcome: principal.livemode ? null : sandboxMandateOutcome(input.customer.document),
-    ...(live ? live.link(mandateId, at) : {}),
+    ...(live ? live.link(mandateId, at, approvalExpiresAt) : {}),
     charges_count: 0,
     approved_at: null,
     ended_at: null,
