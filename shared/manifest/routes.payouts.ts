@@ -132,6 +132,8 @@ export const PAYOUT_ROUTES = [
     family: 'checkout',
     idempotent: false,
     access: { table: 'readwrite' },
+    // A check that changes nothing (the routes that change state page on their own 5xx): the API's 5xx alarm covers it.
+    paging: false,
     summary: 'Validate a beneficiary before creating a payout.',
   },
   {

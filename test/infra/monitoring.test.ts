@@ -209,12 +209,14 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
 
   test('a 5xx-rate alarm per state-changing route (none for reads): its 5xx (0 when none written) over its invocations', () => {
     expect(pagingRoutes(MANIFEST, stage).map((r) => r.method)).not.toContain('GET');
-    // Every POST but those that opt out (paging: false; the API's 5xx alarm covers them): a payer's card from our
+    // Every POST but those that opt out (paging: false; the API's 5xx alarm covers them): a beneficiary check that
+    // changes nothing, a payer's card from our
     // mandate approval page (a zero-value authorisation, no money moved), the PSP's Pix Automático
     // callbacks (retried, and read back by the job), the shopper's browser back from dLocal's 3-D Secure, and dLocal's
     // chargeback notices (dLocal retries them); at the live stage, also the routes that serve test mode only.
     const optedOut = MANIFEST.routes.filter((r) => r.paging === false || (stage === 'live' && r.sandboxOnly));
     expect(MANIFEST.routes.filter((r) => r.paging === false).map((r) => r.id)).toEqual([
+      'validateBeneficiary',
       'mandateApprove',
       'apiPixRecurrenceCallback',
       'dlocalChargebacks',

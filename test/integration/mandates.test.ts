@@ -1,6 +1,9 @@
 /** Mandates over HTTP on the local engines (DESIGN.md 9.3): sandbox approval by document, charges per cycle, cancel, list, bad input. */
 import { isValidBrCodeCrc } from '../../shared/domain/payments/pix-brcode';
 import { addDays, localToday } from '../../shared/domain/mandates/mandate';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { handler as reconcileProviders } from '../../functions/jobs/reconcile-providers.handler';
+import { mandateDeps } from '../../shared/wiring';
 import { startTestStack, type TestMerchant, type TestStack } from '../support/test-stack';
 import { balanceMinor } from '../support/payments';
 import { startReceiver, type Receiver } from '../support/receiver';
@@ -131,6 +134,26 @@ describe('create and the sandbox approval', () => {
     expect((await c.get(held.body.mandate_id)).body.status).toBe('pending_approval');
     const r = await c.call('POST', `/api/v1/sandbox/mandates/${held.body.mandate_id}/simulate`, { outcome: 'approve' });
     expect(r.body).toMatchObject({ status: 'active' });
+  });
+
+  it('an active mandate past its end date expires when the job runs; a cancelled one leaves the job for good', async () => {
+    const m = await stack.createMerchant({ notification_url: receiver.url });
+    const c = client(m);
+    const ending = await active(c, { end_date: addDays(today(), 1) });
+    const cancelled = await active(c, { end_date: addDays(today(), 1) });
+    expect((await c.cancel(cancelled)).status).toBe(200);
+    const job = (seconds: number) =>
+      reconcileProviders(
+        { time: new Date(Date.now() + seconds * 1000).toISOString() } as ScheduledEvent,
+        { getRemainingTimeInMillis: () => 60_000, functionName: 'reconcile-providers' } as Context,
+      );
+    await job(60);
+    expect((await c.get(ending)).body.status).toBe('active');
+    await job(3 * 86_400);
+    expect((await c.get(ending)).body).toMatchObject({ status: 'expired', ended_at: expect.any(String) });
+    await hooks('mandate.expired', ending);
+    expect((await c.get(cancelled)).body.status).toBe('cancelled');
+    expect(await mandateDeps().mandates.dueForCheck(new Date(Date.now() + 3 * 86_400_000).toISOString(), 100)).not.toContain(cancelled);
   });
 
   it('a keyed create answered twice is one mandate', async () => {

@@ -5,7 +5,7 @@
  * Idempotency-Key derive from the mandate): a declined card rejects the mandate, the merchant makes a new one.
  */
 import { AppError } from '../../domain/errors';
-import { addDays, type Mandate } from '../../domain/mandates/mandate';
+import { mandateEndsAt as endOf, type Mandate } from '../../domain/mandates/mandate';
 import type { CardInput } from '../../domain/payments/payment.schemas';
 import { cardBrand, lastFour } from '../../domain/payments/card';
 import type { Payment } from '../../domain/payments/payment';
@@ -165,9 +165,6 @@ export async function applyCardMandateNotification(
   }
   return 'ignored';
 }
-
-/** The moment after a mandate's last day (midnight in Brazil's UTC-3). */
-const endOf = (endDate: string) => `${addDays(endDate, 1)}T03:00:00.000Z`;
 
 /**
  * The job's step for a live card mandate: still pending past its approval deadline, it expires (the payer never

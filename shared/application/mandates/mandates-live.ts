@@ -4,7 +4,7 @@
  * acquirer. Callbacks are never trusted: each names what to read back.
  */
 import { AppError } from '../../domain/errors';
-import type { Mandate, MandateApproval } from '../../domain/mandates/mandate';
+import { mandateEndsAt, type Mandate, type MandateApproval } from '../../domain/mandates/mandate';
 import type { CreateMandateInput } from '../../domain/mandates/mandate.schemas';
 import type { Answering } from '../ports';
 import {
@@ -212,6 +212,11 @@ export async function reconcileMandate(
 ): Promise<'moved' | 'waiting' | 'closed'> {
   const m = await deps.mandates.get(mandateId);
   if (m?.livemode && m.method === 'card') return reconcileCardMandate(deps, m, now);
+  // A test mandate on the work partitions: an active one past its end date expires (nothing to read back).
+  if (m && !m.livemode) {
+    if (m.status !== 'active' || !m.end_date || Date.parse(mandateEndsAt(m.end_date)) > now.getTime()) return 'closed';
+    return (await moveMandate(deps, m, 'expired', { ended_at: now.toISOString(), next_check_at: null })) ? 'moved' : 'waiting';
+  }
   const rail = await pixMandates(deps);
   if (!m || !m.livemode || !m.provider || !rail || m.method !== 'pix_automatico') return 'closed';
   if (m.status !== 'pending_approval' && m.status !== 'active') return 'closed';

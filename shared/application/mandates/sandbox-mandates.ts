@@ -4,7 +4,7 @@
  * page (/sandbox/mandate/{id}). Every move is moveMandate's one conditional write with its event.
  */
 import { AppError } from '../../domain/errors';
-import { SANDBOX_MANDATE_MOVES, type Mandate, type SandboxMandateOutcome } from '../../domain/mandates/mandate';
+import { mandateEndsAt, SANDBOX_MANDATE_MOVES, type Mandate, type SandboxMandateOutcome } from '../../domain/mandates/mandate';
 import type { Principal } from '../access';
 import type { Answering } from '../ports';
 import type { MandateDeps } from './mandate-deps';
@@ -18,7 +18,12 @@ const SANDBOX_CARD = { brand: 'visa', last_four: '4242' } as const;
 function patchFor(m: Mandate, outcome: SandboxMandateOutcome, at: string): Partial<Mandate> {
   switch (outcome) {
     case 'approve':
-      return { approved_at: at, ...(m.method === 'card' ? { card: SANDBOX_CARD } : {}) };
+      return {
+        approved_at: at,
+        ...(m.method === 'card' ? { card: SANDBOX_CARD } : {}),
+        // Read by the job the day after its end date, to expire (as a live mandate does).
+        ...(m.end_date ? { next_check_at: mandateEndsAt(m.end_date) } : {}),
+      };
     case 'reject':
       return { failure_code: 'payer_rejected', ended_at: at };
     case 'expire':

@@ -138,6 +138,8 @@ export const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const addDays = (d: string, days: number) => dateOf(parseDate(d) + days * DAY_MS);
 /** Today's date where the mandate's payer is (Brazil's and Spanish America's clocks are UTC-3 to UTC-6: UTC-3 is used). */
 export const localToday = (now: Date) => dateOf(now.getTime() - 3 * 3_600_000);
+/** The moment after a mandate's last day (midnight in Brazil's UTC-3): past it, an active mandate expires. */
+export const mandateEndsAt = (endDate: string) => `${addDays(endDate, 1)}T03:00:00.000Z`;
 export const daysBetween = (from: string, to: string) => Math.round((parseDate(to) - parseDate(from)) / DAY_MS);
 
 /**

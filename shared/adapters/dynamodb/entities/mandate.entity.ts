@@ -4,7 +4,7 @@
  * Each billing cycle charged is a claim item under the mandate (`CYCLE#<n>`), naming the charge that holds it.
  */
 import { modeOf } from '../../../domain/access';
-import type { Mandate, MandateStatus } from '../../../domain/mandates/mandate';
+import { MANDATE_TRANSITIONS, type Mandate, type MandateStatus } from '../../../domain/mandates/mandate';
 import { envelope, indexKeys, setClause, shardOf, type EntityModel } from '../keys';
 import type { TaggedWrite } from '../transact';
 import { putNew, statusMove } from './writes';
@@ -34,7 +34,9 @@ export const mandateEntity = {
   create: (tableName: string, m: Mandate): TaggedWrite => putNew('mandate', tableName, mandateEntity.item(m)),
   /** status -> to with a patch, conditional on the status read; on the work partitions while `next_check_at` is set. */
   transition(tableName: string, m: Mandate, to: MandateStatus, patch: Partial<Mandate>, now: string): TaggedWrite {
-    const next = patch.next_check_at === undefined ? m.next_check_at : patch.next_check_at;
+    // An ended mandate (rejected, cancelled, expired) is never read back again: it leaves the work partitions.
+    const ended = MANDATE_TRANSITIONS[to].length === 0;
+    const next = ended ? null : patch.next_check_at === undefined ? m.next_check_at : patch.next_check_at;
     const keys = workKeys({ mandate_id: m.mandate_id, next_check_at: next });
     return statusMove(
       'mandate',
