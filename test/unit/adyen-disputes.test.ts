@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as z from '../../shared/domain/zod';
+import { isStandardBase64 } from '../../shared/domain/base64';
 import { ProviderRejected, ProviderUnavailable, type DefenseDocument } from '../../shared/application/providers';
 import { NoAnswer, type HttpAnswer, type ProviderHttp } from '../../shared/adapters/providers/http-client';
 import { adyenClient } from '../../shared/adapters/providers/adyen/adyen.client';
@@ -314,5 +315,20 @@ describe('The Disputes API calls', () => {
       disputes.supplyDocuments(DISPUTE, [{ type: 'DefenseMaterial', mime: 'application/pdf', contentBase64: file('pdf', 2 * MB + 1) }]),
     ).rejects.toThrow(/DefenseMaterial not sent to Adyen: application\/pdf over Adyen's limit of 2 MB/);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('isStandardBase64', () => {
+  it('takes padded standard base64 only, and a 14 MB document without overflowing a stack', () => {
+    expect(isStandardBase64('JVBERi0x')).toBe(true);
+    expect(isStandardBase64('JVBERg==')).toBe(true);
+    expect(isStandardBase64('JVBERi0=')).toBe(true);
+    for (const bad of ['', 'JVBERi0', 'JVBE\nRi0x', 'JVB-Ri0x', 'JVB_Ri0x', '====', 'JV=ERi0x', 'JVBERi==x===']) {
+      expect(isStandardBase64(bad)).toBe(false);
+    }
+    // A regular expression over this many characters once threw RangeError (V8's regexp backtracking stack).
+    const big = 'QUFB'.repeat((14 * MB) / 4);
+    expect(isStandardBase64(big)).toBe(true);
+    expect(isStandardBase64(`${big.slice(0, -1)}!`)).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  * a bare string; what we send is narrower (our account, Adyen's 16-character pspReference, the three content types
  * and sizes Adyen accepts for defense documents), and the answers keep the spec's own breadth.
  */
+import { isStandardBase64 } from '../../../domain/base64';
 import * as z from '../../../domain/zod';
 
 /** Adyen's pspReference of the dispute (the chargeback's): 16 letters or digits. */
@@ -23,11 +24,9 @@ export type DefenseContentType = keyof typeof DEFENSE_CONTENT_LIMITS;
 export const DEFENSE_CONTENT_TYPES = Object.keys(DEFENSE_CONTENT_LIMITS) as DefenseContentType[];
 
 /** Standard base64 (the spec's `format: byte`), no line breaks. */
-export const base64Schema = z.string().check(
-  z.minLength(4),
-  z.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64 without line breaks'),
-  z.refine((s) => s.length % 4 === 0, 'must be base64 (a length that is a multiple of 4)'),
-);
+export const base64Schema = z
+  .string()
+  .check(z.minLength(4), z.refine(isStandardBase64, 'must be base64 without line breaks (a length that is a multiple of 4)'));
 
 export const defenseDocumentSchema = z.strictObject({
   content: base64Schema,

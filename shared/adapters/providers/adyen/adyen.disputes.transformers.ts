@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DefenseDocument, DefenseDocumentRequirement, DefenseReason } from '../../../application/providers';
+import { isStandardBase64 } from '../../../domain/base64';
 import {
   DEFENSE_CONTENT_LIMITS,
   type DefenseReasonsResponse,
@@ -71,7 +72,7 @@ const MAGIC: Readonly<Record<keyof typeof DEFENSE_CONTENT_LIMITS, readonly Buffe
 export function defenseDocumentProblem(d: { mime: string; contentBase64: string }): string | null {
   const limit = (DEFENSE_CONTENT_LIMITS as Readonly<Record<string, number>>)[d.mime];
   if (limit === undefined) return 'content type must be application/pdf, image/jpeg or image/tiff';
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(d.contentBase64) || d.contentBase64.length % 4 !== 0) return 'content must be base64';
+  if (!isStandardBase64(d.contentBase64)) return 'content must be base64';
   const bytes = Buffer.from(d.contentBase64, 'base64');
   if (bytes.length > limit) return `${d.mime} over Adyen's limit of ${limit / (1024 * 1024)} MB`;
   const magic = MAGIC[d.mime as keyof typeof MAGIC];
