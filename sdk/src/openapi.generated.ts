@@ -1462,17 +1462,122 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dispute.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A dispute opened on one of your payments (a card chargeback or a PIX MED infraction): see evidence_due_by, then send evidence (POST /api/v1/disputes/{id}/evidence and /submit) or accept it.
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.dispute.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The dispute changed: its status (under_review, accepted), amount, deadline, or a refused submission (last_error).
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.dispute.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.won": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The dispute was decided for you: the disputed amount is back in your balance (a card chargeback reversed).
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.dispute.won"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The dispute was decided for the payer, final: the disputed amount stays with them.
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.dispute.lost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.evidence_due_soon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The evidence deadline is 48 hours away and nothing was submitted.
+         * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
+         */
+        post: operations["webhook.dispute.evidence_due_soon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
         PaymentDispute: {
+            /**
+             * @description The dispute to answer (GET /api/v1/disputes/{dispute_id}).
+             * @example dsp_x
+             */
+            dispute_id: string;
             /**
              * @description chargeback: a card chargeback (the amount leaves when the case opens); fraud_return: a PIX infraction of the central bank's special return mechanism (MED): nothing leaves while it is open or when it closes without a return; a fraud return debits the returned amount (a pix_fraud_return entry).
              * @enum {string}
              */
             kind: "chargeback" | "fraud_return";
             /**
-             * @description open: the case is undecided (a chargeback has withdrawn the amount; a PIX infraction holds it at the provider); won: the chargeback was reversed and the amount returned, or the infraction closed without a return; lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).
+             * @description open: the case is undecided (a chargeback has withdrawn the amount, or is announced and withdraws nothing yet; a PIX infraction holds it at the provider); won: the chargeback was reversed and the amount returned, or the infraction closed without a return; lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).
              * @enum {string}
              */
             status: "open" | "won" | "lost";
@@ -1878,12 +1983,17 @@ export interface components {
         }) | null;
         PaymentDisputeOutput: {
             /**
+             * @description The dispute to answer (GET /api/v1/disputes/{dispute_id}).
+             * @example dsp_x
+             */
+            dispute_id: string;
+            /**
              * @description chargeback: a card chargeback (the amount leaves when the case opens); fraud_return: a PIX infraction of the central bank's special return mechanism (MED): nothing leaves while it is open or when it closes without a return; a fraud return debits the returned amount (a pix_fraud_return entry).
              * @enum {string}
              */
             kind: "chargeback" | "fraud_return";
             /**
-             * @description open: the case is undecided (a chargeback has withdrawn the amount; a PIX infraction holds it at the provider); won: the chargeback was reversed and the amount returned, or the infraction closed without a return; lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).
+             * @description open: the case is undecided (a chargeback has withdrawn the amount, or is announced and withdraws nothing yet; a PIX infraction holds it at the provider); won: the chargeback was reversed and the amount returned, or the infraction closed without a return; lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).
              * @enum {string}
              */
             status: "open" | "won" | "lost";
@@ -20641,6 +20751,971 @@ export interface operations {
                     /** @enum {string} */
                     cancelled_by?: "merchant" | "payer" | "provider";
                     failure_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dispute.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "dispute.created",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "payment_id": "string",
+                 *       "kind": "chargeback",
+                 *       "status": "needs_response",
+                 *       "reason": "fraudulent",
+                 *       "provider_reason_code": "string",
+                 *       "amount": 150.5,
+                 *       "currency": "BRL",
+                 *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                 *       "evidence": {
+                 *         "defense_reason": "string",
+                 *         "text": "string",
+                 *         "documents": [
+                 *           {
+                 *             "type": "string",
+                 *             "mime": "application/pdf",
+                 *             "size_bytes": -9007199254740991
+                 *           }
+                 *         ],
+                 *         "staged_at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                 *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                 *       "last_error": {
+                 *         "code": "string",
+                 *         "message": "string",
+                 *         "at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "updated_at": "2026-11-23T14:05:09.120Z",
+                 *       "closed_at": "2026-11-23T14:05:09.120Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "dispute.created";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Dispute id.
+                     * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    dispute_id: string;
+                    /** @description The disputed payment (pay_...). */
+                    payment_id: string;
+                    /** @enum {string} */
+                    kind: "chargeback" | "pix_med";
+                    /**
+                     * @example needs_response
+                     * @enum {string}
+                     */
+                    status: "needs_response" | "under_review" | "won" | "lost" | "accepted";
+                    /** @enum {string} */
+                    reason: "fraudulent" | "authorization" | "processing_error" | "consumer_dispute" | "pix_fraud" | "general";
+                    /** @description The card scheme’s reason code, or the infraction’s. */
+                    provider_reason_code: string | null;
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
+                    evidence_due_by: string | null;
+                    /** @description What is staged (document contents are never shown back). */
+                    evidence: {
+                        defense_reason: string | null;
+                        text: string | null;
+                        documents: {
+                            type: string;
+                            /** @enum {string} */
+                            mime: "application/pdf" | "image/jpeg" | "image/tiff";
+                            size_bytes: number;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        staged_at: string;
+                    } | null;
+                    submitted_at: string | null;
+                    accepted_at: string | null;
+                    /** @description The provider’s refusal of the last submission or acceptance; the dispute stays needs_response. */
+                    last_error: {
+                        code: string;
+                        message: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        at: string;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    updated_at: string;
+                    closed_at: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dispute.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "dispute.updated",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "payment_id": "string",
+                 *       "kind": "chargeback",
+                 *       "status": "needs_response",
+                 *       "reason": "fraudulent",
+                 *       "provider_reason_code": "string",
+                 *       "amount": 150.5,
+                 *       "currency": "BRL",
+                 *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                 *       "evidence": {
+                 *         "defense_reason": "string",
+                 *         "text": "string",
+                 *         "documents": [
+                 *           {
+                 *             "type": "string",
+                 *             "mime": "application/pdf",
+                 *             "size_bytes": -9007199254740991
+                 *           }
+                 *         ],
+                 *         "staged_at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                 *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                 *       "last_error": {
+                 *         "code": "string",
+                 *         "message": "string",
+                 *         "at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "updated_at": "2026-11-23T14:05:09.120Z",
+                 *       "closed_at": "2026-11-23T14:05:09.120Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "dispute.updated";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Dispute id.
+                     * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    dispute_id: string;
+                    /** @description The disputed payment (pay_...). */
+                    payment_id: string;
+                    /** @enum {string} */
+                    kind: "chargeback" | "pix_med";
+                    /**
+                     * @example needs_response
+                     * @enum {string}
+                     */
+                    status: "needs_response" | "under_review" | "won" | "lost" | "accepted";
+                    /** @enum {string} */
+                    reason: "fraudulent" | "authorization" | "processing_error" | "consumer_dispute" | "pix_fraud" | "general";
+                    /** @description The card scheme’s reason code, or the infraction’s. */
+                    provider_reason_code: string | null;
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
+                    evidence_due_by: string | null;
+                    /** @description What is staged (document contents are never shown back). */
+                    evidence: {
+                        defense_reason: string | null;
+                        text: string | null;
+                        documents: {
+                            type: string;
+                            /** @enum {string} */
+                            mime: "application/pdf" | "image/jpeg" | "image/tiff";
+                            size_bytes: number;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        staged_at: string;
+                    } | null;
+                    submitted_at: string | null;
+                    accepted_at: string | null;
+                    /** @description The provider’s refusal of the last submission or acceptance; the dispute stays needs_response. */
+                    last_error: {
+                        code: string;
+                        message: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        at: string;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    updated_at: string;
+                    closed_at: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dispute.won": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "dispute.won",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "payment_id": "string",
+                 *       "kind": "chargeback",
+                 *       "status": "needs_response",
+                 *       "reason": "fraudulent",
+                 *       "provider_reason_code": "string",
+                 *       "amount": 150.5,
+                 *       "currency": "BRL",
+                 *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                 *       "evidence": {
+                 *         "defense_reason": "string",
+                 *         "text": "string",
+                 *         "documents": [
+                 *           {
+                 *             "type": "string",
+                 *             "mime": "application/pdf",
+                 *             "size_bytes": -9007199254740991
+                 *           }
+                 *         ],
+                 *         "staged_at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                 *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                 *       "last_error": {
+                 *         "code": "string",
+                 *         "message": "string",
+                 *         "at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "updated_at": "2026-11-23T14:05:09.120Z",
+                 *       "closed_at": "2026-11-23T14:05:09.120Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "dispute.won";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Dispute id.
+                     * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    dispute_id: string;
+                    /** @description The disputed payment (pay_...). */
+                    payment_id: string;
+                    /** @enum {string} */
+                    kind: "chargeback" | "pix_med";
+                    /**
+                     * @example needs_response
+                     * @enum {string}
+                     */
+                    status: "needs_response" | "under_review" | "won" | "lost" | "accepted";
+                    /** @enum {string} */
+                    reason: "fraudulent" | "authorization" | "processing_error" | "consumer_dispute" | "pix_fraud" | "general";
+                    /** @description The card scheme’s reason code, or the infraction’s. */
+                    provider_reason_code: string | null;
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
+                    evidence_due_by: string | null;
+                    /** @description What is staged (document contents are never shown back). */
+                    evidence: {
+                        defense_reason: string | null;
+                        text: string | null;
+                        documents: {
+                            type: string;
+                            /** @enum {string} */
+                            mime: "application/pdf" | "image/jpeg" | "image/tiff";
+                            size_bytes: number;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        staged_at: string;
+                    } | null;
+                    submitted_at: string | null;
+                    accepted_at: string | null;
+                    /** @description The provider’s refusal of the last submission or acceptance; the dispute stays needs_response. */
+                    last_error: {
+                        code: string;
+                        message: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        at: string;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    updated_at: string;
+                    closed_at: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dispute.lost": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "dispute.lost",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "payment_id": "string",
+                 *       "kind": "chargeback",
+                 *       "status": "needs_response",
+                 *       "reason": "fraudulent",
+                 *       "provider_reason_code": "string",
+                 *       "amount": 150.5,
+                 *       "currency": "BRL",
+                 *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                 *       "evidence": {
+                 *         "defense_reason": "string",
+                 *         "text": "string",
+                 *         "documents": [
+                 *           {
+                 *             "type": "string",
+                 *             "mime": "application/pdf",
+                 *             "size_bytes": -9007199254740991
+                 *           }
+                 *         ],
+                 *         "staged_at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                 *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                 *       "last_error": {
+                 *         "code": "string",
+                 *         "message": "string",
+                 *         "at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "updated_at": "2026-11-23T14:05:09.120Z",
+                 *       "closed_at": "2026-11-23T14:05:09.120Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "dispute.lost";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Dispute id.
+                     * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    dispute_id: string;
+                    /** @description The disputed payment (pay_...). */
+                    payment_id: string;
+                    /** @enum {string} */
+                    kind: "chargeback" | "pix_med";
+                    /**
+                     * @example needs_response
+                     * @enum {string}
+                     */
+                    status: "needs_response" | "under_review" | "won" | "lost" | "accepted";
+                    /** @enum {string} */
+                    reason: "fraudulent" | "authorization" | "processing_error" | "consumer_dispute" | "pix_fraud" | "general";
+                    /** @description The card scheme’s reason code, or the infraction’s. */
+                    provider_reason_code: string | null;
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
+                    evidence_due_by: string | null;
+                    /** @description What is staged (document contents are never shown back). */
+                    evidence: {
+                        defense_reason: string | null;
+                        text: string | null;
+                        documents: {
+                            type: string;
+                            /** @enum {string} */
+                            mime: "application/pdf" | "image/jpeg" | "image/tiff";
+                            size_bytes: number;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        staged_at: string;
+                    } | null;
+                    submitted_at: string | null;
+                    accepted_at: string | null;
+                    /** @description The provider’s refusal of the last submission or acceptance; the dispute stays needs_response. */
+                    last_error: {
+                        code: string;
+                        message: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        at: string;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    updated_at: string;
+                    closed_at: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dispute.evidence_due_soon": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Hex HMAC-SHA256 of the raw body; during a secret rotation, two values joined by a comma.
+                 * @example string
+                 */
+                "X-Signature": string;
+                /**
+                 * @description The event id, stable across retries.
+                 * @example string
+                 */
+                "Webhook-Id": string;
+                /**
+                 * @description Unix seconds.
+                 * @example string
+                 */
+                "Webhook-Timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body">, Standard Webhooks.
+                 * @example string
+                 */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "dispute.evidence_due_soon",
+                 *       "event_id": "evt_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "merchant_id": "mch_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "timestamp": "2026-11-23T14:05:09.120Z",
+                 *       "created_at": "2026-11-23T14:05:09.120Z",
+                 *       "livemode": false,
+                 *       "metadata": {
+                 *         "order": "1001"
+                 *       },
+                 *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                 *       "payment_id": "string",
+                 *       "kind": "chargeback",
+                 *       "status": "needs_response",
+                 *       "reason": "fraudulent",
+                 *       "provider_reason_code": "string",
+                 *       "amount": 150.5,
+                 *       "currency": "BRL",
+                 *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                 *       "evidence": {
+                 *         "defense_reason": "string",
+                 *         "text": "string",
+                 *         "documents": [
+                 *           {
+                 *             "type": "string",
+                 *             "mime": "application/pdf",
+                 *             "size_bytes": -9007199254740991
+                 *           }
+                 *         ],
+                 *         "staged_at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                 *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                 *       "last_error": {
+                 *         "code": "string",
+                 *         "message": "string",
+                 *         "at": "2026-11-23T14:05:09.120Z"
+                 *       },
+                 *       "updated_at": "2026-11-23T14:05:09.120Z",
+                 *       "closed_at": "2026-11-23T14:05:09.120Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "dispute.evidence_due_soon";
+                    /**
+                     * @description Event id (also the Webhook-Id header of its deliveries).
+                     * @example evt_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    event_id: string;
+                    /**
+                     * @description Merchant id.
+                     * @example mch_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    merchant_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    timestamp: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    created_at: string;
+                    /**
+                     * @description false for sk_test_ keys (sandbox), true for live.
+                     * @example false
+                     */
+                    livemode: boolean;
+                    /**
+                     * @description Echo of the metadata given at creation.
+                     * @example {
+                     *       "order": "1001"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /**
+                     * @description Dispute id.
+                     * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
+                     */
+                    dispute_id: string;
+                    /** @description The disputed payment (pay_...). */
+                    payment_id: string;
+                    /** @enum {string} */
+                    kind: "chargeback" | "pix_med";
+                    /**
+                     * @example needs_response
+                     * @enum {string}
+                     */
+                    status: "needs_response" | "under_review" | "won" | "lost" | "accepted";
+                    /** @enum {string} */
+                    reason: "fraudulent" | "authorization" | "processing_error" | "consumer_dispute" | "pix_fraud" | "general";
+                    /** @description The card scheme’s reason code, or the infraction’s. */
+                    provider_reason_code: string | null;
+                    /**
+                     * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                     * @example 150.5
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 code (USDT for crypto methods).
+                     * @example BRL
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
+                    evidence_due_by: string | null;
+                    /** @description What is staged (document contents are never shown back). */
+                    evidence: {
+                        defense_reason: string | null;
+                        text: string | null;
+                        documents: {
+                            type: string;
+                            /** @enum {string} */
+                            mime: "application/pdf" | "image/jpeg" | "image/tiff";
+                            size_bytes: number;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        staged_at: string;
+                    } | null;
+                    submitted_at: string | null;
+                    accepted_at: string | null;
+                    /** @description The provider’s refusal of the last submission or acceptance; the dispute stays needs_response. */
+                    last_error: {
+                        code: string;
+                        message: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC.
+                         * @example 2026-11-23T14:05:09.120Z
+                         */
+                        at: string;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 in UTC.
+                     * @example 2026-11-23T14:05:09.120Z
+                     */
+                    updated_at: string;
+                    closed_at: string | null;
                 };
             };
         };

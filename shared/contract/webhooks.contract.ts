@@ -5,8 +5,16 @@ import { PAYMENT_EVENT } from '../domain/payments/payment';
 import { SESSION_EVENT } from '../domain/payments/session';
 import { PAYOUT_EVENT } from '../domain/payouts/payout';
 import { REFUND_EVENT } from '../domain/refunds/refund';
-import { mandateEventBody, paymentEventBody, payoutEventBody, refundEventBody, sessionEventBody } from '../http/views/webhook.schemas';
+import {
+  disputeEventBody,
+  mandateEventBody,
+  paymentEventBody,
+  payoutEventBody,
+  refundEventBody,
+  sessionEventBody,
+} from '../http/views/webhook.schemas';
 import { MANDATE_EVENT } from '../domain/mandates/mandate';
+import { DISPUTE_CASE_EVENTS } from '../domain/disputes/dispute-case';
 
 export interface WebhookContract {
   readonly type: string;
@@ -47,6 +55,13 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'mandate.rejected': 'The payer (or their bank) refused the mandate; failure_code says why.',
   'mandate.cancelled': 'The mandate ended: cancelled_by says whether you, the payer (in the bank app) or the provider ended it.',
   'mandate.expired': 'The payer did not approve before approval_expires_at, or the mandate reached its end at the provider.',
+  'dispute.created':
+    'A dispute opened on one of your payments (a card chargeback or a PIX MED infraction): see evidence_due_by, then send ' +
+    'evidence (POST /api/v1/disputes/{id}/evidence and /submit) or accept it.',
+  'dispute.updated': 'The dispute changed: its status (under_review, accepted), amount, deadline, or a refused submission (last_error).',
+  'dispute.won': 'The dispute was decided for you: the disputed amount is back in your balance (a card chargeback reversed).',
+  'dispute.lost': 'The dispute was decided for the payer, final: the disputed amount stays with them.',
+  'dispute.evidence_due_soon': 'The evidence deadline is 48 hours away and nothing was submitted.',
 };
 
 const values = (m: Readonly<Record<string, string | undefined>>) => Object.values(m).filter((v): v is string => v !== undefined);
@@ -65,4 +80,5 @@ export const WEBHOOK_CONTRACTS: readonly WebhookContract[] = [
   ...values(PAYOUT_EVENT).map((t) => entry(t, payoutEventBody)),
   ...values(REFUND_EVENT).map((t) => entry(t, refundEventBody)),
   ...values(MANDATE_EVENT).map((t) => entry(t, mandateEventBody)),
+  ...DISPUTE_CASE_EVENTS.map((t) => entry(t, disputeEventBody)),
 ];

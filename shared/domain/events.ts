@@ -2,6 +2,7 @@
  * Event items: the outbox written in the same transaction as each state change
  * (DESIGN.md section 5). Payloads follow SPEC.md 6.1 plus event_id, created_at, livemode.
  */
+import { disputeIdOf } from './disputes/dispute-case';
 import { fromMinor } from './money';
 import type { Payment } from './payments/payment';
 import { providerAttemptsOf } from './payments/provider-attempts';
@@ -65,6 +66,7 @@ export function paymentEvent(
 export function disputeFields(p: Payment) {
   const d = p.dispute!;
   return {
+    dispute_id: disputeIdOf(p.payment_id),
     kind: d.kind ?? 'chargeback',
     status: d.status,
     amount: fromMinor(d.amount_minor, p.currency),

@@ -59,10 +59,11 @@ describe('dispute rules', () => {
 
   it('any sequence: money moved matches the case, events once per stage, lost is final', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom<DisputeSignal>('withdrawn', 'won', 'lost'), { maxLength: 12 }), (signals) => {
+      fc.property(fc.array(fc.constantFrom<DisputeSignal>('notified', 'withdrawn', 'won', 'lost'), { maxLength: 12 }), (signals) => {
         const { d, net, events, trace } = run(signals);
         if (!d) return expect(net).toBe(0);
-        expect(net).toBe(d.status === 'won' ? 0 : -2500);
+        // Only announced (stage 0): nothing withdrawn yet.
+        expect(net).toBe(d.status === 'won' || d.stage === 0 ? 0 : -2500);
         expect(events.filter((e) => e === 'payment.disputed')).toHaveLength(1);
         expect(events.filter((e) => e === 'payment.dispute_lost').length).toBeLessThanOrEqual(1);
         expect(events.filter((e) => e === 'payment.dispute_won').length).toBeLessThanOrEqual(1);
@@ -182,7 +183,8 @@ describe('dispute rules', () => {
     expect(disputeSignalOf('PREARBITRATION_WON', undefined)).toBe('won');
     expect(disputeSignalOf('SECOND_CHARGEBACK', undefined)).toBe('lost');
     expect(disputeSignalOf('PREARBITRATION_LOST', 'Lost')).toBe('lost');
-    expect(disputeSignalOf('NOTIFICATION_OF_CHARGEBACK', undefined)).toBeNull();
+    expect(disputeSignalOf('NOTIFICATION_OF_CHARGEBACK', undefined)).toBe('notified');
+    expect(disputeSignalOf('DISPUTE_DEFENSE_PERIOD_ENDED', undefined)).toBe('notified');
     expect(disputeSignalOf('REQUEST_FOR_INFORMATION', undefined)).toBeNull();
   });
 });

@@ -14,6 +14,8 @@ import { attemptWatchEntity } from './entities/attempt-watch.entity';
 import type { AttemptWatch } from '../../domain/payments/attempt-watch';
 import { TABLE } from '../../manifest/table';
 import { transaction } from './transact';
+import { disputeEntity } from './entities/dispute.entity';
+import { getDisputeCase } from './dispute.repository';
 import { dueInWorkIndex, oldestInWorkIndex } from './work-index';
 
 export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => string): PaymentStore {
@@ -81,11 +83,12 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
       return events;
     },
 
-    async disputePayment({ payment, dispute, movements, events, now }) {
+    async disputePayment({ payment, dispute, disputeCase, movements, events, now }) {
       const TableName = tableName();
       await transaction()
         .add(
           paymentEntity.dispute(TableName, payment, dispute, now),
+          disputeEntity.write(TableName, disputeCase.next, disputeCase.readRevision),
           ...movements.flatMap((m) =>
             balanceMovement(
               TableName,
@@ -105,6 +108,8 @@ export function paymentRepository(db: DynamoDBDocumentClient, tableName: () => s
         .commit(db);
       return events;
     },
+
+    getDisputeCase: (disputeId) => getDisputeCase(db, tableName(), disputeId),
 
     async touchPayment({ payment, patch, nextCheckAt, now }) {
       const { Update } = paymentEntity.touch(tableName(), payment, patch, nextCheckAt, now).write;

@@ -7,3 +7,4 @@ export * from './deposit-ports';
 export * from './payment-deps';
 export * from './idempotency-ports';
 export * from './mandate-ports';
+export * from './dispute-ports';

@@ -1,4 +1,5 @@
 /** What the pay-in use cases need from storage; DynamoDB implements it with transactions. */
+import type { DisputeCase } from '../../domain/disputes/dispute-case';
 import type { IdempotencyDone } from './idempotency-ports';
 import type { DomainEvent } from '../../domain/events';
 import type { Dispute } from '../../domain/payments/dispute';
@@ -58,10 +59,14 @@ export interface PaymentStore {
   disputePayment(op: {
     payment: Payment;
     dispute: Dispute;
+    /** The merchant's case (DESIGN.md 9.4) as it follows, conditional on the revision read (null: it must be new). */
+    disputeCase: { next: DisputeCase; readRevision: number | null };
     movements: ReadonlyArray<{ amountMinor: number; reason: string; entryId: string }>;
     events: DomainEvent[];
     now: string;
   }): Promise<Committed>;
+  /** The merchant's case of a disputed payment, by its id (strongly consistent), or null. */
+  getDisputeCase(disputeId: string): Promise<DisputeCase | null>;
   /**
    * A patch that keeps the payment's status (conditional on it), and when a provider-held payment is read back
    * next (null: leave it). WriteConflict when the status changed meanwhile.

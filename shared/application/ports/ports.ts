@@ -37,6 +37,7 @@ export type EntityTag =
   | 'clabe_claim'
   | 'mandate'
   | 'mandate_cycle'
+  | 'dispute'
   /** The idempotency record of a keyed request: its claim is no longer this attempt's. */
   | 'idempotency'
   | 'unknown';

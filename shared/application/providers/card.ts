@@ -133,7 +133,12 @@ export interface CardNotification {
   readonly currency: string;
   readonly authorizationCode?: string;
   /** A dispute notice (chargeback, reversal, second chargeback, pre-arbitration), in our words. */
-  readonly dispute?: { readonly signal: DisputeSignal; readonly reasonCode: string | null };
+  readonly dispute?: {
+    readonly signal: DisputeSignal;
+    readonly reasonCode: string | null;
+    /** Until when the case may be defended, when the notice says (ISO). */
+    readonly deadline?: string | null;
+  };
   /** What is kept in the notification log: the provider's fields, never card data or signatures. */
   readonly record: NotificationRecord;
   /**

@@ -24,6 +24,7 @@ export async function applyDisputeNotice(deps: PaymentDeps, n: DisputeNoticeOf, 
       amountMinor: n.amountMinor,
       reasonCode: signal.reasonCode,
       providerReference: n.pspReference,
+      deadline: signal.deadline ?? null,
       at,
     });
   });

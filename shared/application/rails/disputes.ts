@@ -2,8 +2,12 @@
  * A payment's dispute moved one step, whatever the rail (card chargebacks, PIX fraud returns): the rail decides
  * the step on the payment as stored (shared/domain/payments/dispute.ts), and the step is written with its balance
  * movements and payment.disputed / dispute_won / dispute_lost events in one transaction, conditional on the stage
- * read: a replay, a duplicate or a stale notice moves nothing; a racing notice makes it decide again.
+ * read: a replay, a duplicate or a stale notice moves nothing; a racing notice makes it decide again. The merchant's
+ * case (DESIGN.md 9.4, dsp_) follows in the same transaction, conditional on its revision read: created by the first
+ * notice, its status, amount and deadline after each, with dispute.* events beside the payment's.
  */
+import { caseAfterNotice, disputeIdOf } from '../../domain/disputes/dispute-case';
+import { disputeCaseEvent } from '../../domain/disputes/dispute-events';
 import { paymentEvent } from '../../domain/events';
 import type { DisputeStep } from '../../domain/payments/dispute';
 import type { Payment } from '../../domain/payments/payment';
@@ -37,20 +41,35 @@ export async function commitDisputeStep(
     if (typeof step === 'string') return step;
     const next: Payment = { ...payment, dispute: step.next, updated_at: at };
     const session = payment.checkout_session_id ? await deps.store.getSession(payment.checkout_session_id) : null;
+    const current = await deps.store.getDisputeCase(disputeIdOf(payment.payment_id));
+    const origin = {
+      payment_id: payment.payment_id,
+      merchant_id: payment.merchant_id,
+      livemode: payment.livemode,
+      currency: payment.currency,
+      notification_url: payment.notification_url,
+      metadata: payment.metadata,
+      provider: payment.livemode ? (payment.provider?.name ?? null) : null,
+    };
+    const kase = caseAfterNotice(current, step.next, origin, at);
     try {
       await commitAndPublish(
         deps.publisher,
         deps.store.disputePayment({
           payment,
           dispute: step.next,
+          disputeCase: { next: kase.next, readRevision: current?.revision ?? null },
           movements: step.movements.map((m) => ({ amountMinor: m.amountMinor, reason: m.reason, entryId: deps.ids.newId('le_') })),
-          events: step.events.map((type) => paymentEvent(type, next, session, deps.ids.newId('evt_'), at)),
+          events: [
+            ...step.events.map((type) => paymentEvent(type, next, session, deps.ids.newId('evt_'), at)),
+            ...kase.events.map((type) => disputeCaseEvent(type, kase.next, deps.ids.newId('evt_'), at)),
+          ],
           now: at,
         }),
       );
       return 'applied';
     } catch (e) {
-      if (!(e instanceof WriteConflict) || e.entity !== 'payment' || attempt >= ATTEMPTS) throw e;
+      if (!(e instanceof WriteConflict) || (e.entity !== 'payment' && e.entity !== 'dispute') || attempt >= ATTEMPTS) throw e;
       const now = await deps.store.getPayment(payment.payment_id);
       if (!now) throw e;
       payment = now; // another notice moved it meanwhile: decide again on what is stored

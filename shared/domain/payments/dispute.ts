@@ -24,10 +24,13 @@ export const DISPUTE_STATUSES = ['open', 'won', 'lost'] as const;
 export const DISPUTE_KINDS = ['chargeback', 'fraud_return'] as const;
 export type DisputeKind = (typeof DISPUTE_KINDS)[number];
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
-export type DisputeStage = 1 | 2 | 3;
+/** 0: notified (a chargeback announced, nothing withdrawn yet); 1 withdrawn; 2 returned; 3 withdrawn again. */
+export type DisputeStage = 0 | 1 | 2 | 3;
 
 /** What a provider's notice says, in our words. */
 export type DisputeSignal =
+  /** A chargeback announced (Adyen's NOTIFICATION_OF_CHARGEBACK): the case opens, no money moves yet. */
+  | 'notified'
   /** A chargeback: funds withdrawn, the case is still open. */
   | 'withdrawn'
   /** The chargeback was reversed / the case was won: funds returned. */
@@ -58,7 +61,11 @@ export type DisputeMovementReason = 'chargeback' | 'chargeback_reversal' | 'pix_
 export interface DisputeStep {
   readonly next: Dispute;
   /** Balance movements in order: debits (negative) and credits (positive), each with its ledger reason. */
-  readonly movements: ReadonlyArray<{ readonly amountMinor: number; readonly reason: DisputeMovementReason; readonly stage: DisputeStage }>;
+  readonly movements: ReadonlyArray<{
+    readonly amountMinor: number;
+    readonly reason: DisputeMovementReason;
+    readonly stage: Exclude<DisputeStage, 0>;
+  }>;
   /** Payment events in order. */
   readonly events: readonly DisputeEventType[];
 }
@@ -66,7 +73,7 @@ export interface DisputeStep {
 export const DISPUTE_EVENTS = ['payment.disputed', 'payment.dispute_won', 'payment.dispute_lost'] as const;
 export type DisputeEventType = (typeof DISPUTE_EVENTS)[number];
 
-const movementOf = (stage: DisputeStage, amountMinor: number) =>
+const movementOf = (stage: Exclude<DisputeStage, 0>, amountMinor: number) =>
   stage === 2
     ? { amountMinor, reason: 'chargeback_reversal' as const, stage }
     : { amountMinor: -amountMinor, reason: 'chargeback' as const, stage };
@@ -83,6 +90,7 @@ export interface DisputeNotice {
 
 /** A fraud return's case: open (1) and won (2) move nothing; lost (3) debits the returned amount once. */
 function fraudReturnStep(current: Dispute | null, signal: DisputeSignal, notice: DisputeNotice): DisputeStep | null {
+  if (signal === 'notified') return null; // a card notice only: an infraction opens the case itself
   if (current?.status === 'lost') {
     // A further return of the same Pix (MED returns may come in parts): the notice's total is what left; only the
     // part not yet debited moves, and the merchant is told the new total. Anything else changes nothing.
@@ -125,10 +133,15 @@ function fraudReturnStep(current: Dispute | null, signal: DisputeSignal, notice:
 export function applyDisputeSignal(current: Dispute | null, signal: DisputeSignal, notice: DisputeNotice): DisputeStep | null {
   if ((current?.kind ?? notice.kind) === 'fraud_return') return fraudReturnStep(current, signal, notice);
   if (current?.status === 'lost') return null;
-  const from: 0 | DisputeStage = current?.stage ?? 0;
+  // Never disputed and notified (stage 0) move money alike: a chargeback withdraws from either.
+  const from: DisputeStage = current?.stage ?? 0;
   let target: DisputeStage;
   let status: DisputeStatus;
-  if (signal === 'withdrawn') {
+  if (signal === 'notified') {
+    // Opens the case (its deadline known), or tells a later deadline of an open one; nothing else.
+    if (current && (current.status !== 'open' || !notice.deadline || notice.deadline === current.deadline)) return null;
+    [target, status] = [from, 'open'];
+  } else if (signal === 'withdrawn') {
     if (from >= 1) return null;
     [target, status] = [1, 'open'];
   } else if (signal === 'won') {
@@ -140,7 +153,7 @@ export function applyDisputeSignal(current: Dispute | null, signal: DisputeSigna
   }
   const amountMinor = current?.amount_minor ?? notice.amountMinor;
   const movements: Array<DisputeStep['movements'][number]> = [];
-  for (let s = from + 1; s <= target; s++) movements.push(movementOf(s as DisputeStage, amountMinor));
+  for (let s = from + 1; s <= target; s++) movements.push(movementOf(s as Exclude<DisputeStage, 0>, amountMinor));
   const events: DisputeEventType[] = [];
   if (!current) events.push('payment.disputed');
   if (status === 'won') events.push('payment.dispute_won');
@@ -152,7 +165,7 @@ export function applyDisputeSignal(current: Dispute | null, signal: DisputeSigna
     amount_minor: amountMinor,
     reason_code: current?.reason_code ?? notice.reasonCode,
     provider_reference: current?.provider_reference ?? notice.providerReference,
-    ...(current?.deadline !== undefined ? { deadline: current.deadline } : {}),
+    ...(notice.deadline ? { deadline: notice.deadline } : current?.deadline !== undefined ? { deadline: current.deadline } : {}),
     opened_at: current?.opened_at ?? notice.at,
     updated_at: notice.at,
     closed_at: status === 'open' ? null : notice.at,

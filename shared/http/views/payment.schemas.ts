@@ -98,6 +98,7 @@ export const directPayment = z.object({
 /** A chargeback (live cards) or a fraud return (live PIX, MED) of the payment and where its case stands. */
 export const paymentDispute = z
   .object({
+    dispute_id: z.string().meta({ description: 'The dispute to answer (GET /api/v1/disputes/{dispute_id}).', example: 'dsp_x' }),
     kind: z.enum(DISPUTE_KINDS).meta({
       description:
         'chargeback: a card chargeback (the amount leaves when the case opens); ' +
@@ -106,7 +107,8 @@ export const paymentDispute = z
     }),
     status: z.enum(DISPUTE_STATUSES).meta({
       description:
-        'open: the case is undecided (a chargeback has withdrawn the amount; a PIX infraction holds it at the provider); ' +
+        'open: the case is undecided (a chargeback has withdrawn the amount, or is announced and withdraws nothing yet; ' +
+        'a PIX infraction holds it at the provider); ' +
         'won: the chargeback was reversed and the amount returned, or the infraction closed without a return; ' +
         'lost: final, the amount stays withdrawn (a PIX: the returned amount was debited).',
     }),

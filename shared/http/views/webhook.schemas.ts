@@ -4,6 +4,7 @@ import { PAYOUT_STATUSES } from '../../domain/payouts/payout';
 import { REFUND_REASONS, REFUND_STATUSES } from '../../domain/refunds/refund';
 import { SESSION_STATUSES } from '../../domain/payments/session';
 import { paymentDispute, paymentMethod, paymentStatus, providerAttempts } from './payment.schemas';
+import { disputeResource } from './dispute.schemas';
 import { mandateResource } from './mandate.schemas';
 import {
   amount,
@@ -105,4 +106,11 @@ export const mandateEventBody = (type: string) =>
       created_at: true,
       updated_at: true,
     }).shape,
+  });
+
+/** dispute.created, .updated, .won, .lost, .evidence_due_soon (DESIGN.md 9.4): the dispute as its resource shows it. */
+export const disputeEventBody = (type: string) =>
+  z.object({
+    ...envelope(type),
+    ...disputeResource.omit({ success: true, defense_reasons: true }).shape,
   });

@@ -107,6 +107,7 @@ export function memoryPaymentStore(table: MemoryTable = new MemoryTable()): Memo
       return true;
     },
     // Disputes come from a card provider's notifications: live payments only, which the memory backends never hold.
+    getDisputeCase: async () => null,
     disputePayment: async () => {
       throw new Error('the memory store holds test-mode payments only: nothing is disputed');
     },

@@ -24,6 +24,8 @@ const EVENTS: Readonly<Record<string, CardNotification['event']>> = {
   REFUND: 'refund',
   REFUND_FAILED: 'refund_failed',
   REFUNDED_REVERSED: 'refund_failed',
+  NOTIFICATION_OF_CHARGEBACK: 'dispute',
+  DISPUTE_DEFENSE_PERIOD_ENDED: 'dispute',
   CHARGEBACK: 'dispute',
   CHARGEBACK_REVERSED: 'dispute',
   SECOND_CHARGEBACK: 'dispute',
@@ -35,10 +37,15 @@ const EVENTS: Readonly<Record<string, CardNotification['event']>> = {
  * Dispute notices in our words. CHARGEBACK withdraws the funds (its disputeStatus Lost or Accepted also ends the
  * case); CHARGEBACK_REVERSED and PREARBITRATION_WON return them; SECOND_CHARGEBACK and PREARBITRATION_LOST end the
  * case lost. disputeStatus is optional (Adyen does not send it for payments processed in Brazil), so no decision
- * depends on it alone. NOTIFICATION_OF_CHARGEBACK, REQUEST_FOR_INFORMATION and the like move no money: logged only.
+ * depends on it alone. NOTIFICATION_OF_CHARGEBACK opens the case with its defense deadline and moves no money;
+ * DISPUTE_DEFENSE_PERIOD_ENDED tells that deadline as passed (its event date). REQUEST_FOR_INFORMATION and the like:
+ * logged only.
  */
 export function disputeSignalOf(eventCode: string, disputeStatus: string | undefined): DisputeSignal | null {
   switch (eventCode) {
+    case 'NOTIFICATION_OF_CHARGEBACK':
+    case 'DISPUTE_DEFENSE_PERIOD_ENDED':
+      return 'notified';
     case 'CHARGEBACK':
       return disputeStatus === 'Lost' || disputeStatus === 'Accepted' ? 'lost' : 'withdrawn';
     case 'CHARGEBACK_REVERSED':
@@ -64,6 +71,16 @@ function storedMethodOf(i: NotificationItem): string | null {
     return storedMethodIdOf(i.additionalData) ?? storedMethodIdOf({ 'tokenization.storedPaymentMethodId': i.pspReference });
   return null;
 }
+
+/** An instant as ISO (UTC), or null when absent or not a date. */
+const isoOf = (s: string | undefined) => {
+  const t = s ? Date.parse(s) : NaN;
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+};
+
+/** A dispute notice's defense deadline: defensePeriodEndsAt, or the event date of the period's end. */
+const deadlineOf = (i: NotificationItem) =>
+  i.eventCode === 'DISPUTE_DEFENSE_PERIOD_ENDED' ? isoOf(i.eventDate) : isoOf(i.additionalData?.defensePeriodEndsAt);
 
 /** The notification as kept in our log: Adyen's own fields, never the signature or card data in additionalData. */
 const logRecord = (i: NotificationItem) => ({
@@ -119,7 +136,13 @@ export function adyenNotifications(cfg: Pick<AdyenConfig, 'hmac_key_hex' | 'merc
           currency,
           record: logRecord(i),
           ...(signal && i.success === 'true'
-            ? { dispute: { signal, reasonCode: i.additionalData?.chargebackReasonCode?.slice(0, 32) ?? null } }
+            ? {
+                dispute: {
+                  signal,
+                  reasonCode: i.additionalData?.chargebackReasonCode?.slice(0, 32) ?? null,
+                  deadline: deadlineOf(i),
+                },
+              }
             : {}),
           ...(i.additionalData?.authCode ? { authorizationCode: i.additionalData.authCode } : {}),
           ...(event === 'authorisation' && i.success === 'false' ? { decline: declineOfReason(i.reason) } : {}),
