@@ -1,9 +1,10 @@
 /**
  * Everything that can be replaced without losing data: the HTTP API with one
  * Lambda per manifest route (+ the $default fallback), the queue consumers, the
- * scheduled jobs, and their alarms. Built entirely from the manifests. The workers
- * and the provider callbacks' functions sit in two nested stacks (`workers`,
- * `providerCallbacks`) so the stack stays under CloudFormation's resource limit.
+ * scheduled jobs, and their alarms. Built entirely from the manifests. The workers,
+ * the provider callbacks' functions and the mandate and dispute routes' functions sit in
+ * three nested stacks (`workers`, `providerCallbacks`, `mandatesAndDisputes`) so the
+ * stack stays under CloudFormation's resource limit.
  */
 import { CfnOutput, CrossStackReferences, Duration, NestedStack, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
@@ -54,6 +55,12 @@ const NO_AUTHORIZER: Record<RouteDefinition['auth'] | 'fallback', string> = {
 /** Routes whose functions live in the ProviderCallbacks nested stack: the providers' callbacks and returns. */
 export const isProviderCallback = (route: RouteDefinition) => route.path.startsWith('/providers/');
 
+/** The mandate and dispute routes (DESIGN.md 9.3, 9.4): their functions in a nested stack of their own. */
+export const isMandateOrDisputeRoute = (route: RouteDefinition) =>
+  /^\/api\/v1\/(sandbox\/)?(mandates|disputes)(\/|$)/.test(route.path) ||
+  route.path.startsWith('/mandates/') ||
+  route.path.endsWith('/dispute');
+
 /** The Lambda is always given this long beyond its timeout before SQS redelivers. */
 function checkVisibility(queue: QueuePair, timeoutSeconds: number) {
   if (queue.definition.visibilityTimeoutSeconds < timeoutSeconds) {
@@ -79,6 +86,8 @@ export class StatelessStack extends Stack {
   readonly workers: NestedStack;
   /** The functions of the provider callback routes (`/providers/...`). */
   readonly providerCallbacks: NestedStack;
+  /** The functions of the mandate and dispute routes (their routes and integrations stay here). */
+  readonly mandatesAndDisputes: NestedStack;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -100,6 +109,11 @@ export class StatelessStack extends Stack {
     this.providerCallbacks = new NestedStack(this, 'ProviderCallbacks', {
       description: `LatamPayments ${config.stage}: provider callback functions (nested in the stateless stack)`,
     });
+    this.mandatesAndDisputes = new NestedStack(this, 'MandatesDisputes', {
+      description: `LatamPayments ${config.stage}: mandate and dispute route functions (nested in the stateless stack)`,
+    });
+    const routeScope = (route: RouteDefinition) =>
+      isProviderCallback(route) ? this.providerCallbacks : isMandateOrDisputeRoute(route) ? this.mandatesAndDisputes : this;
     const add = (key: string, fn: ServiceFunction) => {
       if (functions.has(key)) throw new Error(`Two functions named "${key}" in the manifest`);
       functions.set(key, fn.fn);
@@ -145,7 +159,7 @@ export class StatelessStack extends Stack {
     for (const route of manifest.routes) {
       const fn = add(
         route.id,
-        new ServiceFunction(isProviderCallback(route) ? this.providerCallbacks : this, `Route${pascal(route.id)}`, {
+        new ServiceFunction(routeScope(route), `Route${pascal(route.id)}`, {
           ...common,
           functionAlarms: false,
           handlerFile: route.handler,

@@ -746,6 +746,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List disputes, newest first (filter by status or payment; offset or cursor pagination).
+         * @description Scope: `payments:read`. Rate limit: 300 requests per minute per merchant (the default; ops can set another per merchant).
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disputes/{dispute_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dispute, with the defense reasons and documents its provider lists for it while it needs a response.
+         * @description Scope: `payments:read`. Rate limit: 300 requests per minute per merchant (the default; ops can set another per merchant).
+         */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disputes/{dispute_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stage evidence: a defense reason, its documents (PDF, JPEG, TIFF) and text; replaces what was staged.
+         * @description Scope: `payments:write`. Rate limit: 100 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
+         */
+        post: operations["stageDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disputes/{dispute_id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit the staged evidence to the provider: the dispute goes under_review until it is won or lost.
+         * @description Scope: `payments:write`. Rate limit: 100 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
+         */
+        post: operations["submitDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disputes/{dispute_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the dispute: the disputed amount stays with the payer, the case closes.
+         * @description Scope: `payments:write`. Rate limit: 100 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
+         */
+        post: operations["acceptDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/payments/{payment_id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dispute a successful test payment as its payer’s bank would: a card chargeback or a PIX MED (sk_test_ keys only).
+         * @description Scope: `payments:write`. Rate limit: 100 requests per minute per merchant (the default; ops can set another per merchant). Idempotent with X-Idempotency-Key (24 h).
+         */
+        post: operations["simulateDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/providers/api-pix/{token}/pix": {
         parameters: {
             query?: never;
@@ -1981,6 +2101,120 @@ export interface components {
              */
             url: string;
         }) | null;
+        Dispute: {
+            /** @constant */
+            success: true;
+            /**
+             * @description Dispute id.
+             * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
+             */
+            dispute_id: string;
+            /** @description The disputed payment (pi_...). */
+            payment_id: string;
+            /** @enum {string} */
+            kind: "chargeback" | "pix_med";
+            /**
+             * @example needs_response
+             * @enum {string}
+             */
+            status: "needs_response" | "under_review" | "won" | "lost" | "accepted";
+            /** @enum {string} */
+            reason: "fraudulent" | "authorization" | "processing_error" | "consumer_dispute" | "pix_fraud" | "general";
+            /** @description The card scheme’s reason code, or the infraction’s. */
+            provider_reason_code: string | null;
+            /**
+             * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+             * @example 150.5
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code (USDT for crypto methods).
+             * @example BRL
+             * @enum {string}
+             */
+            currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+            /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
+            evidence_due_by: string | null;
+            /** @description What is staged (document contents are never shown back). */
+            evidence: {
+                defense_reason: string | null;
+                text: string | null;
+                documents: {
+                    type: string;
+                    /** @enum {string} */
+                    mime: "application/pdf" | "image/jpeg" | "image/tiff";
+                    size_bytes: number;
+                }[];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC.
+                 * @example 2026-11-23T14:05:09.120Z
+                 */
+                staged_at: string;
+            } | null;
+            submitted_at: string | null;
+            accepted_at: string | null;
+            /** @description The provider’s refusal of the last submission or acceptance; the dispute stays needs_response. */
+            last_error: {
+                code: string;
+                message: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC.
+                 * @example 2026-11-23T14:05:09.120Z
+                 */
+                at: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC.
+             * @example 2026-11-23T14:05:09.120Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC.
+             * @example 2026-11-23T14:05:09.120Z
+             */
+            updated_at: string;
+            closed_at: string | null;
+            /**
+             * @description false for sk_test_ keys (sandbox), true for live.
+             * @example false
+             */
+            livemode: boolean;
+            /**
+             * @description Echo of the metadata given at creation.
+             * @example {
+             *       "order": "1001"
+             *     }
+             */
+            metadata: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @description On retrieve, while the dispute needs a response. */
+            defense_reasons?: components["schemas"]["DefenseReasons"];
+        };
+        /** @description The defense reasons the provider lists for this dispute now, with their documents. */
+        DefenseReasons: {
+            /**
+             * @description The provider’s code of the defense reason: evidence’s defense_reason.
+             * @example SupplyDefenseMaterial
+             */
+            code: string;
+            documents: {
+                /**
+                 * @description A document type code: a staged document’s type.
+                 * @example GoodsOrServicesProvided
+                 */
+                type: string;
+                /**
+                 * @description required: this type must be supplied; one_or_more: at least one of the one_or_more types; alternative_required: one of the alternative_required types; optional.
+                 * @enum {string}
+                 */
+                requirement: "required" | "one_or_more" | "optional" | "alternative_required";
+            }[];
+        }[];
         PaymentDisputeOutput: {
             /**
              * @description The dispute to answer (GET /api/v1/disputes/{dispute_id}).
@@ -14740,6 +14974,2442 @@ export interface operations {
             };
         };
     };
+    listDisputes: {
+        parameters: {
+            query?: {
+                /** @example needs_response */
+                status?: "needs_response" | "under_review" | "won" | "lost" | "accepted";
+                /** @example pi_A1b2C3d4E5f6G7h8I9j0Kl */
+                payment_id?: string;
+                /** @example string */
+                from_date?: string;
+                /** @example string */
+                to_date?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @example 0 */
+                offset?: number;
+                /** @example dsp_A1b2C3d4E5f6G7h8I9j0Kl */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *           "payment_id": "string",
+                     *           "kind": "chargeback",
+                     *           "status": "needs_response",
+                     *           "reason": "fraudulent",
+                     *           "provider_reason_code": "string",
+                     *           "amount": 150.5,
+                     *           "currency": "BRL",
+                     *           "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                     *           "evidence": {
+                     *             "defense_reason": "string",
+                     *             "text": "string",
+                     *             "documents": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "mime": "application/pdf",
+                     *                 "size_bytes": -9007199254740991
+                     *               }
+                     *             ],
+                     *             "staged_at": "2026-11-23T14:05:09.120Z"
+                     *           },
+                     *           "submitted_at": "2026-11-23T14:05:09.120Z",
+                     *           "accepted_at": "2026-11-23T14:05:09.120Z",
+                     *           "last_error": {
+                     *             "code": "string",
+                     *             "message": "string",
+                     *             "at": "2026-11-23T14:05:09.120Z"
+                     *           },
+                     *           "created_at": "2026-11-23T14:05:09.120Z",
+                     *           "updated_at": "2026-11-23T14:05:09.120Z",
+                     *           "closed_at": "2026-11-23T14:05:09.120Z",
+                     *           "livemode": false,
+                     *           "metadata": {
+                     *             "order": "1001"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": -9007199254740991,
+                     *         "limit": -9007199254740991,
+                     *         "offset": -9007199254740991
+                     *       },
+                     *       "has_more": true,
+                     *       "next_cursor": "dsp_A1b2C3d4E5f6G7h8I9j0Kl"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /**
+                             * @description Dispute id.
+                             * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
+                             */
+                            dispute_id: string;
+                            /** @description The disputed payment (pi_...). */
+                            payment_id: string;
+                            /** @enum {string} */
+                            kind: "chargeback" | "pix_med";
+                            /**
+                             * @example needs_response
+                             * @enum {string}
+                             */
+                            status: "needs_response" | "under_review" | "won" | "lost" | "accepted";
+                            /** @enum {string} */
+                            reason: "fraudulent" | "authorization" | "processing_error" | "consumer_dispute" | "pix_fraud" | "general";
+                            /** @description The card scheme’s reason code, or the infraction’s. */
+                            provider_reason_code: string | null;
+                            /**
+                             * @description Major units with the currency’s decimals (10.5 is BRL 10,50).
+                             * @example 150.5
+                             */
+                            amount: number;
+                            /**
+                             * @description ISO 4217 code (USDT for crypto methods).
+                             * @example BRL
+                             * @enum {string}
+                             */
+                            currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                            /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
+                            evidence_due_by: string | null;
+                            /** @description What is staged (document contents are never shown back). */
+                            evidence: {
+                                defense_reason: string | null;
+                                text: string | null;
+                                documents: {
+                                    type: string;
+                                    /** @enum {string} */
+                                    mime: "application/pdf" | "image/jpeg" | "image/tiff";
+                                    size_bytes: number;
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 in UTC.
+                                 * @example 2026-11-23T14:05:09.120Z
+                                 */
+                                staged_at: string;
+                            } | null;
+                            submitted_at: string | null;
+                            accepted_at: string | null;
+                            /** @description The provider’s refusal of the last submission or acceptance; the dispute stays needs_response. */
+                            last_error: {
+                                code: string;
+                                message: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 in UTC.
+                                 * @example 2026-11-23T14:05:09.120Z
+                                 */
+                                at: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC.
+                             * @example 2026-11-23T14:05:09.120Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC.
+                             * @example 2026-11-23T14:05:09.120Z
+                             */
+                            updated_at: string;
+                            closed_at: string | null;
+                            /**
+                             * @description false for sk_test_ keys (sandbox), true for live.
+                             * @example false
+                             */
+                            livemode: boolean;
+                            /**
+                             * @description Echo of the metadata given at creation.
+                             * @example {
+                             *       "order": "1001"
+                             *     }
+                             */
+                            metadata: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example dsp_A1b2C3d4E5f6G7h8I9j0Kl */
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute; while it needs a response, the defense reasons its provider lists now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "payment_id": "string",
+                     *       "kind": "chargeback",
+                     *       "status": "needs_response",
+                     *       "reason": "fraudulent",
+                     *       "provider_reason_code": "string",
+                     *       "amount": 150.5,
+                     *       "currency": "BRL",
+                     *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                     *       "evidence": {
+                     *         "defense_reason": "string",
+                     *         "text": "string",
+                     *         "documents": [
+                     *           {
+                     *             "type": "string",
+                     *             "mime": "application/pdf",
+                     *             "size_bytes": -9007199254740991
+                     *           }
+                     *         ],
+                     *         "staged_at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                     *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                     *       "last_error": {
+                     *         "code": "string",
+                     *         "message": "string",
+                     *         "at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "updated_at": "2026-11-23T14:05:09.120Z",
+                     *       "closed_at": "2026-11-23T14:05:09.120Z",
+                     *       "livemode": false,
+                     *       "metadata": {
+                     *         "order": "1001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `DISPUTE_NOT_FOUND` (Dispute not found. Check the dispute id (dsp_...); disputes belong to the merchant and mode of the disputed payment.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_NOT_FOUND",
+                     *         "message": "Dispute not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_NOT_FOUND";
+                            /** @example Dispute not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    stageDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key and body returns the first answer and writes nothing.
+                 * @example order-1001
+                 */
+                "X-Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example dsp_A1b2C3d4E5f6G7h8I9j0Kl */
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    defense_reason?: string;
+                    text?: string;
+                    /** @default [] */
+                    documents?: {
+                        type: string;
+                        /** @enum {string} */
+                        mime: "application/pdf" | "image/jpeg" | "image/tiff";
+                        content_base64: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The dispute with its staged evidence (documents by type and size). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "payment_id": "string",
+                     *       "kind": "chargeback",
+                     *       "status": "needs_response",
+                     *       "reason": "fraudulent",
+                     *       "provider_reason_code": "string",
+                     *       "amount": 150.5,
+                     *       "currency": "BRL",
+                     *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                     *       "evidence": {
+                     *         "defense_reason": "string",
+                     *         "text": "string",
+                     *         "documents": [
+                     *           {
+                     *             "type": "string",
+                     *             "mime": "application/pdf",
+                     *             "size_bytes": -9007199254740991
+                     *           }
+                     *         ],
+                     *         "staged_at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                     *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                     *       "last_error": {
+                     *         "code": "string",
+                     *         "message": "string",
+                     *         "at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "updated_at": "2026-11-23T14:05:09.120Z",
+                     *       "closed_at": "2026-11-23T14:05:09.120Z",
+                     *       "livemode": false,
+                     *       "metadata": {
+                     *         "order": "1001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Error: `DISPUTE_NOT_OPEN` (The dispute no longer needs a response: evidence, submit and accept are closed. Read the dispute’s status: evidence, submit and accept apply while it is needs_response.); `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_NOT_OPEN",
+                     *         "message": "The dispute no longer needs a response: evidence, submit and accept are closed.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_NOT_OPEN" | "VALIDATION_ERROR";
+                            /** @example The dispute no longer needs a response: evidence, submit and accept are closed. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `DISPUTE_NOT_FOUND` (Dispute not found. Check the dispute id (dsp_...); disputes belong to the merchant and mode of the disputed payment.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_NOT_FOUND",
+                     *         "message": "Dispute not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_NOT_FOUND";
+                            /** @example Dispute not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `DISPUTE_NOT_DEFENDABLE` (The provider of this dispute takes no defense through the API: answer it with your provider directly. This provider’s disputes are answered at the provider (its dashboard); the dispute here follows its outcome.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_NOT_DEFENDABLE",
+                     *         "message": "The provider of this dispute takes no defense through the API: answer it with your provider directly.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_NOT_DEFENDABLE" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example The provider of this dispute takes no defense through the API: answer it with your provider directly. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_KEY_REUSED",
+                     *         "message": "This X-Idempotency-Key was already used with a different request body.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_KEY_REUSED";
+                            /** @example This X-Idempotency-Key was already used with a different request body. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    submitDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key and body returns the first answer and writes nothing.
+                 * @example order-1001
+                 */
+                "X-Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example dsp_A1b2C3d4E5f6G7h8I9j0Kl */
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute, under_review: the provider has the evidence. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "payment_id": "string",
+                     *       "kind": "chargeback",
+                     *       "status": "needs_response",
+                     *       "reason": "fraudulent",
+                     *       "provider_reason_code": "string",
+                     *       "amount": 150.5,
+                     *       "currency": "BRL",
+                     *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                     *       "evidence": {
+                     *         "defense_reason": "string",
+                     *         "text": "string",
+                     *         "documents": [
+                     *           {
+                     *             "type": "string",
+                     *             "mime": "application/pdf",
+                     *             "size_bytes": -9007199254740991
+                     *           }
+                     *         ],
+                     *         "staged_at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                     *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                     *       "last_error": {
+                     *         "code": "string",
+                     *         "message": "string",
+                     *         "at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "updated_at": "2026-11-23T14:05:09.120Z",
+                     *       "closed_at": "2026-11-23T14:05:09.120Z",
+                     *       "livemode": false,
+                     *       "metadata": {
+                     *         "order": "1001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Error: `DISPUTE_NOT_OPEN` (The dispute no longer needs a response: evidence, submit and accept are closed. Read the dispute’s status: evidence, submit and accept apply while it is needs_response.); `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_NOT_OPEN",
+                     *         "message": "The dispute no longer needs a response: evidence, submit and accept are closed.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_NOT_OPEN" | "VALIDATION_ERROR";
+                            /** @example The dispute no longer needs a response: evidence, submit and accept are closed. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `DISPUTE_NOT_FOUND` (Dispute not found. Check the dispute id (dsp_...); disputes belong to the merchant and mode of the disputed payment.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_NOT_FOUND",
+                     *         "message": "Dispute not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_NOT_FOUND";
+                            /** @example Dispute not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `DISPUTE_DEADLINE_PASSED` (The evidence deadline of this dispute has passed. The provider no longer takes a defense after evidence_due_by; the case is decided without it.); `DISPUTE_NOT_DEFENDABLE` (The provider of this dispute takes no defense through the API: answer it with your provider directly. This provider’s disputes are answered at the provider (its dashboard); the dispute here follows its outcome.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_DEADLINE_PASSED",
+                     *         "message": "The evidence deadline of this dispute has passed.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_DEADLINE_PASSED" | "DISPUTE_NOT_DEFENDABLE" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example The evidence deadline of this dispute has passed. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_REJECTED` (The payment provider refused the request. The provider refused the charge (the payment failed): check the customer data and create a new payment.); `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_REJECTED",
+                     *         "message": "The payment provider refused the request.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_REJECTED" | "IDEMPOTENCY_KEY_REUSED";
+                            /** @example The payment provider refused the request. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    acceptDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key and body returns the first answer and writes nothing.
+                 * @example order-1001
+                 */
+                "X-Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example dsp_A1b2C3d4E5f6G7h8I9j0Kl */
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute, accepted: closed, the amount stays with the payer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "payment_id": "string",
+                     *       "kind": "chargeback",
+                     *       "status": "needs_response",
+                     *       "reason": "fraudulent",
+                     *       "provider_reason_code": "string",
+                     *       "amount": 150.5,
+                     *       "currency": "BRL",
+                     *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                     *       "evidence": {
+                     *         "defense_reason": "string",
+                     *         "text": "string",
+                     *         "documents": [
+                     *           {
+                     *             "type": "string",
+                     *             "mime": "application/pdf",
+                     *             "size_bytes": -9007199254740991
+                     *           }
+                     *         ],
+                     *         "staged_at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                     *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                     *       "last_error": {
+                     *         "code": "string",
+                     *         "message": "string",
+                     *         "at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "updated_at": "2026-11-23T14:05:09.120Z",
+                     *       "closed_at": "2026-11-23T14:05:09.120Z",
+                     *       "livemode": false,
+                     *       "metadata": {
+                     *         "order": "1001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Error: `DISPUTE_NOT_OPEN` (The dispute no longer needs a response: evidence, submit and accept are closed. Read the dispute’s status: evidence, submit and accept apply while it is needs_response.); `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_NOT_OPEN",
+                     *         "message": "The dispute no longer needs a response: evidence, submit and accept are closed.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_NOT_OPEN" | "VALIDATION_ERROR";
+                            /** @example The dispute no longer needs a response: evidence, submit and accept are closed. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `DISPUTE_NOT_FOUND` (Dispute not found. Check the dispute id (dsp_...); disputes belong to the merchant and mode of the disputed payment.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_NOT_FOUND",
+                     *         "message": "Dispute not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_NOT_FOUND";
+                            /** @example Dispute not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `DISPUTE_NOT_DEFENDABLE` (The provider of this dispute takes no defense through the API: answer it with your provider directly. This provider’s disputes are answered at the provider (its dashboard); the dispute here follows its outcome.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DISPUTE_NOT_DEFENDABLE",
+                     *         "message": "The provider of this dispute takes no defense through the API: answer it with your provider directly.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "DISPUTE_NOT_DEFENDABLE" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example The provider of this dispute takes no defense through the API: answer it with your provider directly. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_REJECTED` (The payment provider refused the request. The provider refused the charge (the payment failed): check the customer data and create a new payment.); `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_REJECTED",
+                     *         "message": "The payment provider refused the request.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_REJECTED" | "IDEMPOTENCY_KEY_REUSED";
+                            /** @example The payment provider refused the request. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PROVIDER_UNAVAILABLE",
+                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PROVIDER_UNAVAILABLE";
+                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    simulateDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key and body returns the first answer and writes nothing.
+                 * @example order-1001
+                 */
+                "X-Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example pi_A1b2C3d4E5f6G7h8I9j0Kl */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    reason_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The test dispute: a card chargeback (amount withdrawn) or a PIX MED, needs_response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "dispute_id": "dsp_A1b2C3d4E5f6G7h8I9j0Kl",
+                     *       "payment_id": "string",
+                     *       "kind": "chargeback",
+                     *       "status": "needs_response",
+                     *       "reason": "fraudulent",
+                     *       "provider_reason_code": "string",
+                     *       "amount": 150.5,
+                     *       "currency": "BRL",
+                     *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
+                     *       "evidence": {
+                     *         "defense_reason": "string",
+                     *         "text": "string",
+                     *         "documents": [
+                     *           {
+                     *             "type": "string",
+                     *             "mime": "application/pdf",
+                     *             "size_bytes": -9007199254740991
+                     *           }
+                     *         ],
+                     *         "staged_at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "submitted_at": "2026-11-23T14:05:09.120Z",
+                     *       "accepted_at": "2026-11-23T14:05:09.120Z",
+                     *       "last_error": {
+                     *         "code": "string",
+                     *         "message": "string",
+                     *         "at": "2026-11-23T14:05:09.120Z"
+                     *       },
+                     *       "created_at": "2026-11-23T14:05:09.120Z",
+                     *       "updated_at": "2026-11-23T14:05:09.120Z",
+                     *       "closed_at": "2026-11-23T14:05:09.120Z",
+                     *       "livemode": false,
+                     *       "metadata": {
+                     *         "order": "1001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Error: `VALIDATION_ERROR` (Invalid request parameters. Fix the fields named in details (or detail) and send again; nothing was written.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid request parameters.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @example Invalid request parameters. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `UNAUTHORIZED` (Invalid or missing API key. Send a valid key in X-API-Key or Authorization: Bearer; check it was not revoked.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Invalid or missing API key.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                            /** @example Invalid or missing API key. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `FORBIDDEN` (This API key is not allowed to use this resource. Use a key with the scope the route needs (or a sk_test_ key for sandbox routes).); `MERCHANT_INACTIVE` (The merchant account is inactive. Contact support: the account is deactivated.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "This API key is not allowed to use this resource.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN" | "MERCHANT_INACTIVE";
+                            /** @example This API key is not allowed to use this resource. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PAYMENT_NOT_FOUND` (Payment not found. Check the payment id; payments belong to the merchant that created them.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYMENT_NOT_FOUND",
+                     *         "message": "Payment not found.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYMENT_NOT_FOUND";
+                            /** @example Payment not found. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `PAYMENT_STATE_CONFLICT` (The payment is not in a state that allows this. Read the payment’s status; the action is not allowed from it.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYMENT_STATE_CONFLICT",
+                     *         "message": "The payment is not in a state that allows this.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYMENT_STATE_CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example The payment is not in a state that allows this. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `IDEMPOTENCY_KEY_REUSED` (This X-Idempotency-Key was already used with a different request body. Use a new X-Idempotency-Key for a different request.) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_KEY_REUSED",
+                     *         "message": "This X-Idempotency-Key was already used with a different request body.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_KEY_REUSED";
+                            /** @example This X-Idempotency-Key was already used with a different request body. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `RATE_LIMIT_EXCEEDED` (Too many requests. Wait Retry-After seconds; X-RateLimit-* headers show the budget.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMIT_EXCEEDED";
+                            /** @example Too many requests. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `INTERNAL_ERROR` (An internal error occurred. Retry with the same X-Idempotency-Key; if it persists, contact support with the request id.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "An internal error occurred.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            /** @example An internal error occurred. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `BUSY_RETRY_SAME_KEY` (Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. Wait Retry-After seconds and send the same request with the same X-Idempotency-Key (the SDK does): nothing was written, and the retry creates the object once.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BUSY_RETRY_SAME_KEY",
+                     *         "message": "Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds.",
+                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "BUSY_RETRY_SAME_KEY";
+                            /** @example Other requests are changing the same balance right now and this one did not get its turn; nothing was written. Send it again with the same X-Idempotency-Key after Retry-After seconds. */
+                            message: string;
+                            /** @description One entry per invalid field. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     apiPixCallback: {
         parameters: {
             query?: never;
@@ -20881,7 +23551,7 @@ export interface operations {
                      * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
                      */
                     dispute_id: string;
-                    /** @description The disputed payment (pay_...). */
+                    /** @description The disputed payment (pi_...). */
                     payment_id: string;
                     /** @enum {string} */
                     kind: "chargeback" | "pix_med";
@@ -21074,7 +23744,7 @@ export interface operations {
                      * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
                      */
                     dispute_id: string;
-                    /** @description The disputed payment (pay_...). */
+                    /** @description The disputed payment (pi_...). */
                     payment_id: string;
                     /** @enum {string} */
                     kind: "chargeback" | "pix_med";
@@ -21267,7 +23937,7 @@ export interface operations {
                      * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
                      */
                     dispute_id: string;
-                    /** @description The disputed payment (pay_...). */
+                    /** @description The disputed payment (pi_...). */
                     payment_id: string;
                     /** @enum {string} */
                     kind: "chargeback" | "pix_med";
@@ -21460,7 +24130,7 @@ export interface operations {
                      * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
                      */
                     dispute_id: string;
-                    /** @description The disputed payment (pay_...). */
+                    /** @description The disputed payment (pi_...). */
                     payment_id: string;
                     /** @enum {string} */
                     kind: "chargeback" | "pix_med";
@@ -21653,7 +24323,7 @@ export interface operations {
                      * @example dsp_A1b2C3d4E5f6G7h8I9j0Kl
                      */
                     dispute_id: string;
-                    /** @description The disputed payment (pay_...). */
+                    /** @description The disputed payment (pi_...). */
                     payment_id: string;
                     /** @enum {string} */
                     kind: "chargeback" | "pix_med";

@@ -46,6 +46,10 @@ export const ERROR_ACTIONS: Readonly<Record<ErrorCode, string>> = {
   MANDATE_AMOUNT_EXCEEDED: 'Charge at most the mandate’s max_amount (variable), or exactly its amount (fixed).',
   DUE_DATE_OUTSIDE_WINDOW:
     'Pix Automático: send the charge 2 to 10 days before its due date; cards: due_date is today. Within start_date and end_date.',
+  DISPUTE_NOT_FOUND: 'Check the dispute id (dsp_...); disputes belong to the merchant and mode of the disputed payment.',
+  DISPUTE_NOT_OPEN: 'Read the dispute’s status: evidence, submit and accept apply while it is needs_response.',
+  DISPUTE_DEADLINE_PASSED: 'The provider no longer takes a defense after evidence_due_by; the case is decided without it.',
+  DISPUTE_NOT_DEFENDABLE: 'This provider’s disputes are answered at the provider (its dashboard); the dispute here follows its outcome.',
   EVENT_NOT_FOUND: 'Check the event id (evt_...) in GET /api/v1/events.',
   PAYMENT_METHOD_NOT_FOUND: 'Use a method_code from GET /api/v1/methods.',
   RATE_LIMIT_EXCEEDED: 'Wait Retry-After seconds; X-RateLimit-* headers show the budget.',

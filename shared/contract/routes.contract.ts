@@ -13,11 +13,13 @@ import { balanceTransactionsQuery } from '../domain/ledger.schemas';
 import * as pay from '../domain/payments/payment.schemas';
 import * as po from '../domain/payouts/payout.schemas';
 import * as md from '../domain/mandates/mandate.schemas';
+import * as dsp from '../domain/disputes/dispute.schemas';
 import { createRefundBody, paymentRefundsPath, refundPath } from '../domain/refunds/refund.schemas';
 import { eventPath, listEventsQuery } from '../domain/webhooks/event.schemas';
 import * as payin from '../http/views/payment.schemas';
 import * as payout from '../http/views/payout.schemas';
 import * as mandate from '../http/views/mandate.schemas';
+import * as dispute from '../http/views/dispute.schemas';
 import * as refunds from '../http/views/refund.schemas';
 import * as events from '../http/views/event.schemas';
 import { binancePayAnswer, healthReport, openApiDocument, providerCallbackReceived, stpCallbackAnswer } from './system.schemas';
@@ -229,6 +231,32 @@ export const ROUTE_CONTRACTS = {
       'The mandate after the payer’s act: active (mandate.approved), rejected, expired, or cancelled (cancelled_by payer).',
     ),
     errors: ['MANDATE_NOT_FOUND', 'MANDATE_STATE_CONFLICT'],
+  },
+  listDisputes: { request: { query: dsp.listDisputesQuery }, responses: ok(dispute.disputeList) },
+  getDispute: {
+    request: { path: dsp.disputePath },
+    responses: ok(dispute.disputeResource, 'The dispute; while it needs a response, the defense reasons its provider lists now.'),
+    errors: ['DISPUTE_NOT_FOUND', 'PROVIDER_UNAVAILABLE'],
+  },
+  stageDisputeEvidence: {
+    request: { path: dsp.disputePath, body: dsp.evidenceBody },
+    responses: ok(dispute.disputeResource, 'The dispute with its staged evidence (documents by type and size).'),
+    errors: ['DISPUTE_NOT_FOUND', 'DISPUTE_NOT_OPEN', 'DISPUTE_NOT_DEFENDABLE', 'PROVIDER_UNAVAILABLE'],
+  },
+  submitDispute: {
+    request: { path: dsp.disputePath },
+    responses: ok(dispute.disputeResource, 'The dispute, under_review: the provider has the evidence.'),
+    errors: ['DISPUTE_NOT_FOUND', 'DISPUTE_NOT_OPEN', 'DISPUTE_DEADLINE_PASSED', 'DISPUTE_NOT_DEFENDABLE', ...PROVIDER_ERRORS],
+  },
+  acceptDispute: {
+    request: { path: dsp.disputePath },
+    responses: ok(dispute.disputeResource, 'The dispute, accepted: closed, the amount stays with the payer.'),
+    errors: ['DISPUTE_NOT_FOUND', 'DISPUTE_NOT_OPEN', 'DISPUTE_NOT_DEFENDABLE', ...PROVIDER_ERRORS],
+  },
+  simulateDispute: {
+    request: { path: pay.paymentPath, body: dsp.simulateDisputeBody },
+    responses: ok(dispute.disputeResource, 'The test dispute: a card chargeback (amount withdrawn) or a PIX MED, needs_response.'),
+    errors: ['PAYMENT_NOT_FOUND', 'PAYMENT_STATE_CONFLICT'],
   },
   getBalance: { responses: ok(payout.balances) },
   listBalanceTransactions: { request: { query: balanceTransactionsQuery }, responses: ok(payout.balanceTransactions) },

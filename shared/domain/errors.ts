@@ -56,6 +56,18 @@ export const ERRORS = {
     direct: 'invalid_request',
     message: 'The due date is outside the window in which the charge can be sent.',
   },
+  DISPUTE_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Dispute not found.' },
+  DISPUTE_NOT_OPEN: {
+    status: 400,
+    direct: 'invalid_request',
+    message: 'The dispute no longer needs a response: evidence, submit and accept are closed.',
+  },
+  DISPUTE_DEADLINE_PASSED: { status: 409, direct: 'invalid_request', message: 'The evidence deadline of this dispute has passed.' },
+  DISPUTE_NOT_DEFENDABLE: {
+    status: 409,
+    direct: 'invalid_request',
+    message: 'The provider of this dispute takes no defense through the API: answer it with your provider directly.',
+  },
   EVENT_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Event not found.' },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, direct: 'not_found', message: 'Payment method not found.' },
   RATE_LIMIT_EXCEEDED: { status: 429, direct: 'rate_limited', message: 'Too many requests.' },

@@ -6,13 +6,21 @@
 import { CORE_ROUTES } from './routes.core';
 import { PAYIN_ROUTES } from './routes.payins';
 import { MANDATE_ROUTES } from './routes.mandates';
+import { DISPUTE_ROUTES } from './routes.disputes';
 import { PAYOUT_ROUTES } from './routes.payouts';
 import { PROVIDER_ROUTES } from './routes.providers';
 import type { HttpMethod, RouteDefinition } from './route-types';
 
 export * from './route-types';
 
-export const ROUTES = [...CORE_ROUTES, ...PAYIN_ROUTES, ...PAYOUT_ROUTES, ...MANDATE_ROUTES, ...PROVIDER_ROUTES] as const;
+export const ROUTES = [
+  ...CORE_ROUTES,
+  ...PAYIN_ROUTES,
+  ...PAYOUT_ROUTES,
+  ...MANDATE_ROUTES,
+  ...DISPUTE_ROUTES,
+  ...PROVIDER_ROUTES,
+] as const;
 
 export type RouteId = (typeof ROUTES)[number]['id'];
 

@@ -8,6 +8,7 @@ export { adminService } from './admin';
 export { checkNotificationUrl, paymentDeps, qrCodes } from './payments';
 export { balanceDeps, ledgerFoldDeps, payoutDeps, reconciliationDeps } from './payouts';
 export { mandateDeps } from './mandates';
+export { disputeDeps } from './disputes';
 export { settlementDeps, settlementGraceSeconds } from './settlements';
 export { ids, repositories, tableName } from './repositories';
 export { healthProbes } from './system';

@@ -213,11 +213,16 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
     // changes nothing, a payer's card from our
     // mandate approval page (a zero-value authorisation, no money moved), the PSP's Pix Automático
     // callbacks (retried, and read back by the job), the shopper's browser back from dLocal's 3-D Secure, and dLocal's
-    // chargeback notices (dLocal retries them); at the live stage, also the routes that serve test mode only.
+    // chargeback notices (dLocal retries them), a dispute's evidence, submission and acceptance (rare: the API's alarm
+    // covers them); at the live
+    // stage, also the routes that serve test mode only.
     const optedOut = MANIFEST.routes.filter((r) => r.paging === false || (stage === 'live' && r.sandboxOnly));
     expect(MANIFEST.routes.filter((r) => r.paging === false).map((r) => r.id)).toEqual([
       'validateBeneficiary',
       'mandateApprove',
+      'stageDisputeEvidence',
+      'submitDispute',
+      'acceptDispute',
       'apiPixRecurrenceCallback',
       'dlocalChargebacks',
       'dlocalCardReturn',
@@ -227,6 +232,7 @@ describe.each(['sandbox', 'live'] as const)('%s monitoring', (stage) => {
       'sandboxComplete',
       'topUpTestBalance',
       'simulateMandate',
+      'simulateDispute',
     ]);
     expect(pagingRoutes(MANIFEST, stage).length).toBe(MANIFEST.routes.filter((r) => r.method === 'POST').length - optedOut.length);
     for (const route of [...MANIFEST.routes.filter((r) => r.method === 'GET'), ...optedOut])

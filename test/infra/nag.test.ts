@@ -76,7 +76,7 @@ const statementsOf = (stack: Stack) =>
 const logicalId = (stack: Stack, construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const topLevel = (c: Checked) => c.stacks.filter((s) => !s.nested);
 /** The stateless stack and its nested stacks (the workers, the provider callbacks' functions). */
-const statelessStacks = (c: Checked) => [c.stateless, c.stateless.workers, c.stateless.providerCallbacks];
+const statelessStacks = (c: Checked) => [c.stateless, c.stateless.workers, c.stateless.providerCallbacks, c.stateless.mandatesAndDisputes];
 /** The resources of the stack (top-level or nested) that holds the construct, and its logical id there. */
 function placed(construct: IConstruct): { resources: Record<string, Resource>; id: string } {
   const stack = Stack.of(construct);
@@ -185,6 +185,11 @@ describe.each(STAGES)('%s stage', (stage) => {
         'cancelMandate',
         'createMandateCharge',
         'mandateApprove',
+        // Disputes: the defense reasons read, the evidence checked against them, submitted and accepted at the provider.
+        'getDispute',
+        'stageDisputeEvidence',
+        'submitDispute',
+        'acceptDispute',
       ]),
     );
     for (const [key, fn] of stateless.functions) {

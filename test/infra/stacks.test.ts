@@ -9,6 +9,7 @@ import { buildApp, type BuiltApp } from '../../lib/app';
 import { DEFAULT_MEMORY_MB, functionEntries } from '../../lib/bundling';
 import { MANIFEST, type ServiceManifest } from '../../lib/manifest';
 import { parseStage, stageConfig, type Stage } from '../../lib/stage-config';
+import { isMandateOrDisputeRoute, isProviderCallback } from '../../lib/stateless-stack';
 import { JOBS } from '../../shared/manifest/jobs';
 import { STREAM_CONSUMERS } from '../../shared/manifest/streams';
 import { dlqName, queueDefinitions, queueName, queueUrlEnv, type QueueDefinition } from '../../shared/manifest/queues';
@@ -33,7 +34,12 @@ function build(stage: Stage, manifest?: ServiceManifest): Built {
     ...built,
     statefulTemplate: templateOf(built.stateful),
     statelessTemplate: templateOf(built.stateless),
-    statelessTemplates: [built.stateless, built.stateless.workers, built.stateless.providerCallbacks].map((s) => templateOf(s)),
+    statelessTemplates: [
+      built.stateless,
+      built.stateless.workers,
+      built.stateless.providerCallbacks,
+      built.stateless.mandatesAndDisputes,
+    ].map((s) => templateOf(s)),
   };
 }
 
@@ -104,7 +110,7 @@ describe.each(['sandbox', 'live'] as const)('%s stage', (stage) => {
       expect(matches).toHaveLength(1);
       expect(targetFunction(matches[0]!)).toEqual(arnOf(route.id));
       const nested = Stack.of(functionOf(b, route.id)) !== b.stateless;
-      expect([route.id, nested]).toEqual([route.id, route.path.startsWith('/providers/')]);
+      expect([route.id, nested]).toEqual([route.id, isProviderCallback(route) || isMandateOrDisputeRoute(route)]);
     }
     const fallback = Object.values(all).filter((r) => r.Properties.RouteKey === '$default');
     expect(fallback).toHaveLength(1);

@@ -1,7 +1,7 @@
 /** Disputes (DESIGN.md 9.4): the case, its listing and its staged documents' chunks. */
 import { BatchWriteCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DisputeStore } from '../../application/ports';
-import type { DisputeCase } from '../../domain/disputes/dispute-case';
+import { disputeIdOf, type DisputeCase } from '../../domain/disputes/dispute-case';
 import { disputeEntity, disputeDuePartition, DOCUMENT_CHUNK_CHARS } from './entities/dispute.entity';
 import { eventEntity } from './entities/event.entity';
 import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
@@ -56,7 +56,7 @@ export function disputeRepository(db: DynamoDBDocumentClient, tableName: () => s
     async list(merchantId, md, q) {
       if (q.paymentId) {
         // One case per payment: its id is the payment's; the other filters apply to it.
-        const only = await getDisputeCase(db, tableName(), `dsp_${q.paymentId.replace(/^pay_/, '')}`);
+        const only = await getDisputeCase(db, tableName(), disputeIdOf(q.paymentId));
         const fits =
           only &&
           only.merchant_id === merchantId &&

@@ -53,3 +53,10 @@ export const sandboxMandateDecisions =
   async (mandateId: string): Promise<void> => {
     await send(sqs, queueUrl(), { mandate_id: mandateId, step: 'mandate_decide' }, delaySeconds());
   };
+
+/** Sandbox disputes: the issuer's decision on a submitted one is a delayed message on the settlement queue. */
+export const sandboxDisputeDecisions =
+  (sqs: SQSClient, queueUrl: () => string, delaySeconds: () => number) =>
+  async (disputeId: string): Promise<void> => {
+    await send(sqs, queueUrl(), { dispute_id: disputeId, step: 'dispute_decide' }, delaySeconds());
+  };

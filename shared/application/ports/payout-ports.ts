@@ -120,8 +120,15 @@ export const mandateDecisionMessage = z.object({
 });
 export type MandateDecisionMessage = Readonly<z.infer<typeof mandateDecisionMessage>>;
 
+/** A message on the settlement queue: a submitted sandbox dispute's decision by the issuer (DESIGN.md 9.4). */
+export const disputeDecisionMessage = z.object({
+  dispute_id: z.string().check(z.minLength(1), z.maxLength(100)),
+  step: z.literal('dispute_decide'),
+});
+export type DisputeDecisionMessage = Readonly<z.infer<typeof disputeDecisionMessage>>;
+
 /** Everything the settlement worker reads from its queue. */
-export const settlementMessage = z.union([payoutStepMessage, refundSettlementMessage, mandateDecisionMessage]);
+export const settlementMessage = z.union([payoutStepMessage, refundSettlementMessage, mandateDecisionMessage, disputeDecisionMessage]);
 export type SettlementMessage = Readonly<z.infer<typeof settlementMessage>>;
 
 /** Where payouts go to be paid: the sandbox simulator, or a live provider (none yet). */

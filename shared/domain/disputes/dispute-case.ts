@@ -94,7 +94,7 @@ export interface DisputeCase {
 }
 
 /** The dispute's id for a payment's case: one per payment, whatever the number of notices. */
-export const disputeIdOf = (paymentId: string) => `dsp_${paymentId.replace(/^pay_/, '')}`;
+export const disputeIdOf = (paymentId: string) => `dsp_${paymentId.replace(/^pi_/, '')}`;
 
 /**
  * A card scheme's reason code in our words: Visa's groups (10 fraud, 11 authorisation, 12 processing errors,

@@ -1,6 +1,6 @@
 /** Response schemas of the dispute views (DESIGN.md 9.4). */
 import * as z from 'zod';
-import { DEFENSE_DOCUMENT_MIMES, DEFENSE_DOCUMENT_REQUIREMENTS } from '../../application/providers/disputes';
+import { DEFENSE_DOCUMENT_MIMES, DEFENSE_DOCUMENT_REQUIREMENTS } from '../../application/providers';
 import { DISPUTE_CASE_KINDS, DISPUTE_CASE_STATUSES, DISPUTE_REASONS } from '../../domain/disputes/dispute-case';
 import { amount, currency, idOf, livemode, metadata, timestamp } from './wire.schemas';
 
@@ -30,7 +30,7 @@ export const disputeResource = z
   .object({
     success: z.literal(true),
     dispute_id: disputeId,
-    payment_id: z.string().meta({ description: 'The disputed payment (pay_...).' }),
+    payment_id: z.string().meta({ description: 'The disputed payment (pi_...).' }),
     kind: z.enum(DISPUTE_CASE_KINDS),
     status: z.enum(DISPUTE_CASE_STATUSES).meta({ example: 'needs_response' }),
     reason: z.enum(DISPUTE_REASONS),

@@ -14,14 +14,8 @@ const merchantAccountCode = z.string().check(z.minLength(1), z.maxLength(256));
 /** A code of Adyen's (defense reason, document type): letters and digits, as its lists give them. */
 const codeSchema = z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/, 'must be 1 to 64 letters, digits or _'));
 
-/** The content types Adyen takes for a defense document, with its size limit for each (decoded bytes). */
-export const DEFENSE_CONTENT_LIMITS = {
-  'application/pdf': 2 * 1024 * 1024,
-  'image/jpeg': 10 * 1024 * 1024,
-  'image/tiff': 10 * 1024 * 1024,
-} as const;
-export type DefenseContentType = keyof typeof DEFENSE_CONTENT_LIMITS;
-export const DEFENSE_CONTENT_TYPES = Object.keys(DEFENSE_CONTENT_LIMITS) as DefenseContentType[];
+export { DEFENSE_CONTENT_LIMITS, DEFENSE_CONTENT_TYPES, type DefenseContentType } from '../../../domain/disputes/evidence';
+import { DEFENSE_CONTENT_TYPES, type DefenseContentType } from '../../../domain/disputes/evidence';
 
 /** Standard base64 (the spec's `format: byte`), no line breaks. */
 export const base64Schema = z

@@ -5,13 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { DefenseDocument, DefenseDocumentRequirement, DefenseReason } from '../../../application/providers';
-import { isStandardBase64 } from '../../../domain/base64';
-import {
-  DEFENSE_CONTENT_LIMITS,
-  type DefenseReasonsResponse,
-  type RequirementLevel,
-  type SupplyDefenseDocumentRequest,
-} from './adyen.disputes.schemas';
+import { type DefenseReasonsResponse, type RequirementLevel, type SupplyDefenseDocumentRequest } from './adyen.disputes.schemas';
+
+export { defenseDocumentProblem } from '../../../domain/disputes/evidence';
 
 const REQUIREMENTS: Readonly<Record<RequirementLevel, DefenseDocumentRequirement>> = {
   Required: 'required',
@@ -55,29 +51,6 @@ export function supplyRequest(
     disputePspReference,
     merchantAccountCode,
   };
-}
-
-/** The first bytes each content type starts with (PDF `%PDF-`, JPEG SOI, TIFF little- or big-endian). */
-const MAGIC: Readonly<Record<keyof typeof DEFENSE_CONTENT_LIMITS, readonly Buffer[]>> = {
-  'application/pdf': [Buffer.from('%PDF-', 'latin1')],
-  'image/jpeg': [Buffer.from([0xff, 0xd8, 0xff])],
-  'image/tiff': [Buffer.from([0x49, 0x49, 0x2a, 0x00]), Buffer.from([0x4d, 0x4d, 0x00, 0x2a])],
-};
-
-/**
- * What Adyen would not take of a document, or null: a content type other than PDF, JPEG or TIFF, content that is not
- * base64, bytes that are not of the declared type, or more than Adyen's limit for it (PDF 2 MB, JPEG and TIFF 10 MB).
- * The words name the rule only (never the content).
- */
-export function defenseDocumentProblem(d: { mime: string; contentBase64: string }): string | null {
-  const limit = (DEFENSE_CONTENT_LIMITS as Readonly<Record<string, number>>)[d.mime];
-  if (limit === undefined) return 'content type must be application/pdf, image/jpeg or image/tiff';
-  if (!isStandardBase64(d.contentBase64)) return 'content must be base64';
-  const bytes = Buffer.from(d.contentBase64, 'base64');
-  if (bytes.length > limit) return `${d.mime} over Adyen's limit of ${limit / (1024 * 1024)} MB`;
-  const magic = MAGIC[d.mime as keyof typeof MAGIC];
-  if (!magic.some((m) => bytes.subarray(0, m.length).equals(m))) return `content is not ${d.mime}`;
-  return null;
 }
 
 /**
