@@ -51,7 +51,7 @@ export const JOBS: readonly JobDefinition[] = [
     id: 'readPixDisputes',
     description:
       "Reads the PIX PSP's infractions (MED) of the last PIX_DISPUTE_WINDOW_DAYS and puts each on its live PIX payment " +
-      'as a dispute (Efí sends no infraction callback).',
+      'as a dispute (Efí sends no infraction callback); warns of every dispute unanswered 48 hours before its deadline.',
     handler: 'functions/jobs/read-pix-disputes.handler.ts',
     everyMinutes: 10,
     timeoutSeconds: 120,

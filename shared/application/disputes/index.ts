@@ -4,3 +4,4 @@ export { getDispute, listDisputes, retrieveDispute, stageEvidence } from './disp
 export { acceptDispute, missingDocuments, submitDispute } from './dispute-actions';
 export { SANDBOX_DEFENSE_REASONS, defenseChannelOf } from './dispute-defense';
 export { decideSandboxDispute, signalSandboxDispute, simulateDispute, SANDBOX_LOSING_EVIDENCE } from './sandbox-disputes';
+export { warnDisputesDueSoon } from './dispute-warnings';
