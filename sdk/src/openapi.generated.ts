@@ -1612,7 +1612,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The dispute changed: its status (under_review, accepted), amount, deadline, or a refused submission (last_error).
+         * The dispute changed: its status (under_review, accepted), funds_withdrawn (a chargeback debited your balance after it was announced), amount, deadline, or a refused submission (last_error).
          * @description Sent to the notification_url (or your default) as JSON. Verify X-Signature (hex HMAC-SHA256 of the raw body with your webhook secret) or the Standard Webhooks headers, then answer 2xx quickly. Retried with backoff until a 2xx.
          */
         post: operations["webhook.dispute.updated"];
@@ -2133,6 +2133,8 @@ export interface components {
              * @enum {string}
              */
             currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+            /** @description The disputed amount is out of your balance now: a card chargeback debited and not reversed, or a PIX MED return made. */
+            funds_withdrawn: boolean;
             /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
             evidence_due_by: string | null;
             /** @description What is staged (document contents are never shown back). */
@@ -15021,6 +15023,7 @@ export interface operations {
                      *           "provider_reason_code": "string",
                      *           "amount": 150.5,
                      *           "currency": "BRL",
+                     *           "funds_withdrawn": true,
                      *           "evidence_due_by": "2026-11-23T14:05:09.120Z",
                      *           "evidence": {
                      *             "defense_reason": "string",
@@ -15092,6 +15095,8 @@ export interface operations {
                              * @enum {string}
                              */
                             currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                            /** @description The disputed amount is out of your balance now: a card chargeback debited and not reversed, or a PIX MED return made. */
+                            funds_withdrawn: boolean;
                             /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
                             evidence_due_by: string | null;
                             /** @description What is staged (document contents are never shown back). */
@@ -15382,6 +15387,7 @@ export interface operations {
                      *       "provider_reason_code": "string",
                      *       "amount": 150.5,
                      *       "currency": "BRL",
+                     *       "funds_withdrawn": true,
                      *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                      *       "evidence": {
                      *         "defense_reason": "string",
@@ -15726,6 +15732,7 @@ export interface operations {
                      *       "provider_reason_code": "string",
                      *       "amount": 150.5,
                      *       "currency": "BRL",
+                     *       "funds_withdrawn": true,
                      *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                      *       "evidence": {
                      *         "defense_reason": "string",
@@ -16164,6 +16171,7 @@ export interface operations {
                      *       "provider_reason_code": "string",
                      *       "amount": 150.5,
                      *       "currency": "BRL",
+                     *       "funds_withdrawn": true,
                      *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                      *       "evidence": {
                      *         "defense_reason": "string",
@@ -16602,6 +16610,7 @@ export interface operations {
                      *       "provider_reason_code": "string",
                      *       "amount": 150.5,
                      *       "currency": "BRL",
+                     *       "funds_withdrawn": true,
                      *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                      *       "evidence": {
                      *         "defense_reason": "string",
@@ -17047,6 +17056,7 @@ export interface operations {
                      *       "provider_reason_code": "string",
                      *       "amount": 150.5,
                      *       "currency": "BRL",
+                     *       "funds_withdrawn": true,
                      *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                      *       "evidence": {
                      *         "defense_reason": "string",
@@ -23483,6 +23493,7 @@ export interface operations {
                  *       "provider_reason_code": "string",
                  *       "amount": 150.5,
                  *       "currency": "BRL",
+                 *       "funds_withdrawn": true,
                  *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                  *       "evidence": {
                  *         "defense_reason": "string",
@@ -23575,6 +23586,8 @@ export interface operations {
                      * @enum {string}
                      */
                     currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description The disputed amount is out of your balance now: a card chargeback debited and not reversed, or a PIX MED return made. */
+                    funds_withdrawn: boolean;
                     /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
                     evidence_due_by: string | null;
                     /** @description What is staged (document contents are never shown back). */
@@ -23676,6 +23689,7 @@ export interface operations {
                  *       "provider_reason_code": "string",
                  *       "amount": 150.5,
                  *       "currency": "BRL",
+                 *       "funds_withdrawn": true,
                  *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                  *       "evidence": {
                  *         "defense_reason": "string",
@@ -23768,6 +23782,8 @@ export interface operations {
                      * @enum {string}
                      */
                     currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description The disputed amount is out of your balance now: a card chargeback debited and not reversed, or a PIX MED return made. */
+                    funds_withdrawn: boolean;
                     /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
                     evidence_due_by: string | null;
                     /** @description What is staged (document contents are never shown back). */
@@ -23869,6 +23885,7 @@ export interface operations {
                  *       "provider_reason_code": "string",
                  *       "amount": 150.5,
                  *       "currency": "BRL",
+                 *       "funds_withdrawn": true,
                  *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                  *       "evidence": {
                  *         "defense_reason": "string",
@@ -23961,6 +23978,8 @@ export interface operations {
                      * @enum {string}
                      */
                     currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description The disputed amount is out of your balance now: a card chargeback debited and not reversed, or a PIX MED return made. */
+                    funds_withdrawn: boolean;
                     /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
                     evidence_due_by: string | null;
                     /** @description What is staged (document contents are never shown back). */
@@ -24062,6 +24081,7 @@ export interface operations {
                  *       "provider_reason_code": "string",
                  *       "amount": 150.5,
                  *       "currency": "BRL",
+                 *       "funds_withdrawn": true,
                  *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                  *       "evidence": {
                  *         "defense_reason": "string",
@@ -24154,6 +24174,8 @@ export interface operations {
                      * @enum {string}
                      */
                     currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description The disputed amount is out of your balance now: a card chargeback debited and not reversed, or a PIX MED return made. */
+                    funds_withdrawn: boolean;
                     /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
                     evidence_due_by: string | null;
                     /** @description What is staged (document contents are never shown back). */
@@ -24255,6 +24277,7 @@ export interface operations {
                  *       "provider_reason_code": "string",
                  *       "amount": 150.5,
                  *       "currency": "BRL",
+                 *       "funds_withdrawn": true,
                  *       "evidence_due_by": "2026-11-23T14:05:09.120Z",
                  *       "evidence": {
                  *         "defense_reason": "string",
@@ -24347,6 +24370,8 @@ export interface operations {
                      * @enum {string}
                      */
                     currency: "BRL" | "PEN" | "COP" | "CLP" | "MXN" | "USD" | "ARS" | "USDT";
+                    /** @description The disputed amount is out of your balance now: a card chargeback debited and not reversed, or a PIX MED return made. */
+                    funds_withdrawn: boolean;
                     /** @description Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED. */
                     evidence_due_by: string | null;
                     /** @description What is staged (document contents are never shown back). */

@@ -58,7 +58,9 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'dispute.created':
     'A dispute opened on one of your payments (a card chargeback or a PIX MED infraction): see evidence_due_by, then send ' +
     'evidence (POST /api/v1/disputes/{id}/evidence and /submit) or accept it.',
-  'dispute.updated': 'The dispute changed: its status (under_review, accepted), amount, deadline, or a refused submission (last_error).',
+  'dispute.updated':
+    'The dispute changed: its status (under_review, accepted), funds_withdrawn (a chargeback debited your balance after it was ' +
+    'announced), amount, deadline, or a refused submission (last_error).',
   'dispute.won': 'The dispute was decided for you: the disputed amount is back in your balance (a card chargeback reversed).',
   'dispute.lost': 'The dispute was decided for the payer, final: the disputed amount stays with them.',
   'dispute.evidence_due_soon': 'The evidence deadline is 48 hours away and nothing was submitted.',

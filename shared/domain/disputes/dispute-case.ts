@@ -72,6 +72,8 @@ export interface DisputeCase {
   readonly provider_reason_code: string | null;
   readonly amount_minor: number;
   readonly currency: CurrencyCode;
+  /** Whether the disputed amount is out of the merchant's balance now (a chargeback debited and not reversed, a MED return). */
+  readonly funds_withdrawn: boolean;
   readonly evidence_due_by: string | null;
   /** The provider that holds the case (its name in our providers block), null in the sandbox. */
   readonly provider: string | null;
@@ -103,7 +105,7 @@ export const disputeIdOf = (paymentId: string) => `dsp_${paymentId.replace(/^pi_
 export function reasonOf(kind: DisputeCaseKind, code: string | null): DisputeReason {
   if (kind === 'pix_med') return 'pix_fraud';
   const c = (code ?? '').trim();
-  const visa = /^(1[0-3])\.\d{1,2}$/.exec(c);
+  const visa = /^(1[0-3])\.\d{1,2}(\.\d)?$/.exec(c);
   if (visa) return (['fraudulent', 'authorization', 'processing_error', 'consumer_dispute'] as const)[Number(visa[1]) - 10]!;
   const MASTERCARD: Readonly<Record<string, DisputeReason>> = {
     '4837': 'fraudulent',
@@ -126,6 +128,10 @@ export function reasonOf(kind: DisputeCaseKind, code: string | null): DisputeRea
   };
   return MASTERCARD[c] ?? 'general';
 }
+
+/** Whether the money's stage has the amount out of the balance: a chargeback at 1 or 3, a lost fraud return. */
+export const fundsWithdrawn = (money: Pick<MoneyDispute, 'kind' | 'stage' | 'status'>) =>
+  money.kind === 'fraud_return' ? money.status === 'lost' : money.stage === 1 || money.stage === 3;
 
 /** The merchant's status from where the money stands and what the merchant did. */
 export function caseStatusOf(
@@ -174,6 +180,7 @@ export function caseAfterNotice(
     provider_reason_code: money.reason_code,
     amount_minor: money.amount_minor,
     currency: origin.currency,
+    funds_withdrawn: false,
     evidence_due_by: money.deadline ?? null,
     provider: origin.provider,
     provider_reference: money.provider_reference,
@@ -195,6 +202,7 @@ export function caseAfterNotice(
     ...base,
     status,
     amount_minor: money.amount_minor,
+    funds_withdrawn: fundsWithdrawn(money),
     provider_reason_code: base.provider_reason_code ?? money.reason_code,
     reason: base.provider_reason_code ? base.reason : reasonOf(kind, money.reason_code),
     evidence_due_by: money.deadline ?? base.evidence_due_by,
@@ -203,7 +211,9 @@ export function caseAfterNotice(
     revision: base.revision + 1,
   };
   if (!current) return { next, events: ['dispute.created', ...closingEvent(status)] };
-  const changed = (['status', 'amount_minor', 'evidence_due_by', 'provider_reason_code'] as const).some((f) => next[f] !== current[f]);
+  const changed = (['status', 'amount_minor', 'funds_withdrawn', 'evidence_due_by', 'provider_reason_code'] as const).some(
+    (f) => next[f] !== current[f],
+  );
   if (!changed) return { next, events: [] };
   return { next, events: status !== current.status && closingEvent(status).length > 0 ? closingEvent(status) : ['dispute.updated'] };
 }

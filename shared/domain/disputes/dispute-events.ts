@@ -14,6 +14,7 @@ export function disputeCaseFields(d: DisputeCase) {
     provider_reason_code: d.provider_reason_code,
     amount: fromMinor(d.amount_minor, d.currency),
     currency: d.currency,
+    funds_withdrawn: d.funds_withdrawn ?? false,
     evidence_due_by: d.evidence_due_by,
     evidence: d.evidence
       ? {

@@ -37,6 +37,9 @@ export const disputeResource = z
     provider_reason_code: z.string().nullable().meta({ description: 'The card scheme’s reason code, or the infraction’s.' }),
     amount,
     currency,
+    funds_withdrawn: z.boolean().meta({
+      description: 'The disputed amount is out of your balance now: a card chargeback debited and not reversed, or a PIX MED return made.',
+    }),
     evidence_due_by: timestamp.nullable().meta({ description: 'Submit before this; after it, submit answers DISPUTE_DEADLINE_PASSED.' }),
     evidence: z
       .object({
