@@ -6,7 +6,7 @@ import { disputeEntity, disputeDuePartition, DOCUMENT_CHUNK_CHARS } from './enti
 import { eventEntity } from './entities/event.entity';
 import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { indexKeys, stripKeys } from './keys';
-import { countListing, listedAfter, pageOfListing } from './listing';
+import { listOfKind } from './listing';
 import { transaction } from './transact';
 import { dueInWorkIndex } from './work-index';
 
@@ -67,18 +67,21 @@ export function disputeRepository(db: DynamoDBDocumentClient, tableName: () => s
         const items = fits && q.offset === 0 && !q.startingAfter ? [only] : [];
         return { items, total: fits ? 1 : 0, more: false };
       }
-      const filter = { pk: indexKeys.listing(merchantId, md, 'DISPUTE').GSI1PK, from: q.from, to: q.to, status: q.status };
       const after = q.startingAfter;
-      const [total, page] = await Promise.all([
-        countListing(db, tableName(), filter),
-        pageOfListing(db, tableName(), {
-          ...filter,
+      return listOfKind(
+        db,
+        tableName(),
+        {
+          pk: indexKeys.listing(merchantId, md, 'DISPUTE').GSI1PK,
+          from: q.from,
+          to: q.to,
+          status: q.status,
           limit: q.limit,
           offset: q.offset,
-          ...(after ? listedAfter(disputeEntity.key(after.dispute_id), after.created_at, after.dispute_id) : {}),
-        }),
-      ]);
-      return { items: page.items.map((i) => stripKeys<DisputeCase>(i)), total, more: page.more };
+        },
+        after && { key: disputeEntity.key(after.dispute_id), createdAt: after.created_at, id: after.dispute_id },
+        (i) => stripKeys<DisputeCase>(i),
+      );
     },
 
     async save({ next, readRevision, events, done }) {

@@ -148,3 +148,21 @@ export async function pageOfListing(
   } while (start && items.length < want);
   return { items: items.slice(0, f.limit), more: items.length > f.limit };
 }
+
+/**
+ * A merchant's objects of one kind, newest first, with the filter's total: the list routes of mandates and disputes.
+ * `after`: the object a cursor page follows (its table key, creation time and id).
+ */
+export async function listOfKind<T>(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  f: ListingFilter & { limit: number; offset: number },
+  after: { key: Record<string, unknown>; createdAt: string; id: string } | undefined,
+  strip: (item: Record<string, unknown>) => T,
+): Promise<{ items: T[]; total: number; more: boolean }> {
+  const [total, page] = await Promise.all([
+    countListing(db, tableName, f),
+    pageOfListing(db, tableName, { ...f, ...(after ? listedAfter(after.key, after.createdAt, after.id) : {}) }),
+  ]);
+  return { items: page.items.map(strip), total, more: page.more };
+}

@@ -8,7 +8,7 @@ import { idempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { mandateEntity, mandateWatchPartition } from './entities/mandate.entity';
 import { paymentEntity } from './entities/payment.entity';
 import { indexKeys, stripKeys } from './keys';
-import { countListing, listedAfter, pageOfListing } from './listing';
+import { listOfKind } from './listing';
 import { transaction } from './transact';
 import { dueInWorkIndex } from './work-index';
 
@@ -90,18 +90,21 @@ export function mandateRepository(db: DynamoDBDocumentClient, tableName: () => s
     dueForCheck: (now, limit) => dueInWorkIndex(db, tableName(), mandateWatchPartition, now, limit, 'mandate_id'),
 
     async list(merchantId, md, q) {
-      const filter = { pk: indexKeys.listing(merchantId, md, 'MANDATE').GSI1PK, from: q.from, to: q.to, status: q.status };
       const after = q.startingAfter;
-      const [total, page] = await Promise.all([
-        countListing(db, tableName(), filter),
-        pageOfListing(db, tableName(), {
-          ...filter,
+      return listOfKind(
+        db,
+        tableName(),
+        {
+          pk: indexKeys.listing(merchantId, md, 'MANDATE').GSI1PK,
+          from: q.from,
+          to: q.to,
+          status: q.status,
           limit: q.limit,
           offset: q.offset,
-          ...(after ? listedAfter(mandateEntity.key(after.mandate_id), after.created_at, after.mandate_id) : {}),
-        }),
-      ]);
-      return { items: page.items.map((i) => stripKeys<Mandate>(i)), total, more: page.more };
+        },
+        after && { key: mandateEntity.key(after.mandate_id), createdAt: after.created_at, id: after.mandate_id },
+        (i) => stripKeys<Mandate>(i),
+      );
     },
   };
 }
