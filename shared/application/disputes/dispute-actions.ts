@@ -51,7 +51,37 @@ async function save(
   return next;
 }
 
-const busy = () => new AppError('BUSY_RETRY_SAME_KEY', 'The dispute changed meanwhile; nothing more was sent: send the request again.');
+/**
+ * A save after a provider step (the provider has taken it): a notice that moved the case meanwhile (its money, its
+ * revision) is no reason to fail what was done. On a conflict the case is read again and, while it still holds this
+ * intent, the patch is made to it as it now is; else BUSY (the merchant's resend reads what the other request did).
+ */
+async function saveTaken(
+  deps: DisputeDeps,
+  read: DisputeCase,
+  patch: (c: DisputeCase) => Partial<DisputeCase>,
+  events: readonly string[] = [],
+  answering?: Answering<DisputeCase>,
+) {
+  let current = read;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await save(deps, current, patch(current), events, answering);
+    } catch (e) {
+      if (!(e instanceof WriteConflict) || e.entity !== 'dispute' || attempt >= 3) throw e;
+      const latest = await deps.disputes.get(read.dispute_id);
+      const same = (a: DisputeAction | null | undefined) => a && [a.action, a.state, a.at, a.staging_id].join('|');
+      if (!latest || same(latest.last_action) !== same(read.last_action)) throw busy();
+      current = latest;
+    }
+  }
+}
+
+// With Retry-After, as every 503 BUSY_RETRY_SAME_KEY (the adapters' busyAppError: 1 second).
+const busy = () =>
+  new AppError('BUSY_RETRY_SAME_KEY', 'The dispute changed meanwhile; nothing more was sent: send the request again.', {
+    headers: { 'retry-after': '1' },
+  });
 
 /** Runs a provider step; its refusal is committed as the case's last_error (needs_response), no answer is a 502. */
 async function step<T>(deps: DisputeDeps, kase: () => DisputeCase, what: string, call: () => Promise<T>): Promise<T> {
@@ -59,15 +89,14 @@ async function step<T>(deps: DisputeDeps, kase: () => DisputeCase, what: string,
     return await call();
   } catch (e) {
     if (e instanceof ProviderRejected) {
-      const read = kase();
       const at = deps.clock.now().toISOString();
-      await save(
+      await saveTaken(
         deps,
-        read,
-        {
-          last_action: read.last_action && { ...read.last_action, state: 'failed' },
+        kase(),
+        (c) => ({
+          last_action: c.last_action && { ...c.last_action, state: 'failed' },
           last_error: { code: e.code, message: `The provider refused the ${what}.`, at },
-        },
+        }),
         ['dispute.updated'],
       ).catch(() => undefined);
       throw new AppError(
@@ -159,24 +188,25 @@ export async function submitDispute(
     for (const type of before) await step(deps, current, 'document removal', () => channel.remove(type));
     const documents = await stagedDocuments(deps, kase);
     await step(deps, current, 'documents', () => channel.supply(documents));
-    kase = await save(deps, kase, { last_action: { ...kase.last_action!, supplied: types } });
+    kase = await saveTaken(deps, kase, (c) => ({ last_action: { ...c.last_action!, supplied: types } }));
   }
   if (!kase.last_action?.defended) {
     await step(deps, current, 'defense', () => channel.defend(staged.defense_reason, staged.text));
   }
-  const done = await save(
+  const done = await saveTaken(
     deps,
     kase,
-    {
-      last_action: { ...kase.last_action!, defended: true, state: 'done' },
+    (c) => ({
+      last_action: { ...c.last_action!, defended: true, state: 'done' },
       submitted_at: deps.clock.now().toISOString(),
-      status: 'under_review',
+      // A notice may have decided it meanwhile: a decided case stays as decided.
+      status: c.status === 'needs_response' ? 'under_review' : c.status,
       last_error: null,
-    },
+    }),
     ['dispute.updated'],
     answering,
   );
-  if (!done.livemode) await deps.scheduleSandboxDecision(done.dispute_id);
+  if (!done.livemode && done.status === 'under_review') await deps.scheduleSandboxDecision(done.dispute_id);
   return done;
 }
 
@@ -206,10 +236,17 @@ export async function acceptDispute(
     () => channel.accept(),
   );
   const at = deps.clock.now().toISOString();
-  return save(
+  return saveTaken(
     deps,
     kase,
-    { last_action: { ...kase.last_action!, state: 'done' }, accepted_at: at, status: 'accepted', closed_at: at, last_error: null },
+    // Won meanwhile (a reversal came): it stays won, as caseStatusOf has it; lost or open: accepted.
+    (c) => ({
+      last_action: { ...c.last_action!, state: 'done' },
+      accepted_at: at,
+      status: c.status === 'won' ? 'won' : 'accepted',
+      closed_at: c.closed_at ?? at,
+      last_error: null,
+    }),
     ['dispute.updated'],
     answering,
   );
