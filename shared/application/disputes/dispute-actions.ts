@@ -64,7 +64,11 @@ async function save(
   return next;
 }
 
-/** Runs a provider step; its refusal is committed as the case's last_error (needs_response), no answer is a 502. */
+/**
+ * Runs a provider step; its refusal is committed as the case's last_error (needs_response), no answer is a 502. A
+ * refusal that cannot be committed because the case moved meanwhile (a concurrent request finished the submission, so
+ * this one's stale step was refused) is BUSY_RETRY_SAME_KEY, not the refusal: the retry answers the case as it is.
+ */
 async function step<T>(deps: DisputeDeps, kase: () => DisputeCase, what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
@@ -80,7 +84,9 @@ async function step<T>(deps: DisputeDeps, kase: () => DisputeCase, what: string,
           last_error: { code: e.code, message: `The provider refused the ${what}.`, at },
         },
         ['dispute.updated'],
-      ).catch(() => undefined);
+      ).catch((saving: unknown) => {
+        if (saving instanceof AppError && saving.code === 'BUSY_RETRY_SAME_KEY') throw saving;
+      });
       throw new AppError(
         'PROVIDER_REJECTED',
         `The provider refused the ${what} (${e.code}); the dispute still needs a response (last_error).`,
