@@ -5,6 +5,7 @@
  * twice; a repeat once done sends nothing. The provider's refusal leaves the case needs_response with last_error; no
  * answer leaves it pending for the retry.
  */
+import { createHash } from 'node:crypto';
 import { deadlinePassed, type DisputeAction, type DisputeCase } from '../../domain/disputes/dispute-case';
 import { disputeCaseEvent } from '../../domain/disputes/dispute-events';
 import { AppError, type FieldError } from '../../domain/errors';
@@ -29,7 +30,14 @@ export function missingDocuments(reason: DefenseReason, staged: readonly string[
   return missing;
 }
 
-async function save(
+/** Another request changed the case first: 503 with Retry-After (the contract's for BUSY_RETRY_SAME_KEY); nothing was sent. */
+const busy = () =>
+  new AppError('BUSY_RETRY_SAME_KEY', 'The dispute changed meanwhile; nothing more was sent: send the request again.', {
+    headers: { 'retry-after': '1' },
+  });
+
+/** One change of the case, conditional on the revision read (WriteConflict('dispute') when it moved meanwhile). */
+async function write(
   deps: DisputeDeps,
   read: DisputeCase,
   patch: Partial<DisputeCase>,
@@ -52,6 +60,15 @@ async function save(
 }
 
 /**
+ * A change before any provider step: another request that changed the case first (a concurrent submission resuming the
+ * same intent, a notice) is BUSY_RETRY_SAME_KEY, with nothing sent; the retry reads the case as it now is.
+ */
+const save = (deps: DisputeDeps, read: DisputeCase, patch: Partial<DisputeCase>, events: readonly string[] = []) =>
+  write(deps, read, patch, events).catch((e: unknown) => {
+    throw e instanceof WriteConflict && e.entity === 'dispute' ? busy() : e;
+  });
+
+/**
  * A save after a provider step (the provider has taken it): a notice that moved the case meanwhile (its money, its
  * revision) is no reason to fail what was done. On a conflict the case is read again and, while it still holds this
  * intent, the patch is made to it as it now is; else BUSY (the merchant's resend reads what the other request did).
@@ -66,7 +83,7 @@ async function saveTaken(
   let current = read;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await save(deps, current, patch(current), events, answering);
+      return await write(deps, current, patch(current), events, answering);
     } catch (e) {
       if (!(e instanceof WriteConflict) || e.entity !== 'dispute' || attempt >= 3) throw e;
       const latest = await deps.disputes.get(read.dispute_id);
@@ -77,13 +94,11 @@ async function saveTaken(
   }
 }
 
-// With Retry-After, as every 503 BUSY_RETRY_SAME_KEY (the adapters' busyAppError: 1 second).
-const busy = () =>
-  new AppError('BUSY_RETRY_SAME_KEY', 'The dispute changed meanwhile; nothing more was sent: send the request again.', {
-    headers: { 'retry-after': '1' },
-  });
-
-/** Runs a provider step; its refusal is committed as the case's last_error (needs_response), no answer is a 502. */
+/**
+ * Runs a provider step; its refusal is committed as the case's last_error (needs_response), no answer is a 502. A
+ * refusal that cannot be committed because the case moved meanwhile (a concurrent request finished the submission, so
+ * this one's stale step was refused) is BUSY_RETRY_SAME_KEY, not the refusal: the retry answers the case as it is.
+ */
 async function step<T>(deps: DisputeDeps, kase: () => DisputeCase, what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
@@ -98,7 +113,9 @@ async function step<T>(deps: DisputeDeps, kase: () => DisputeCase, what: string,
           last_error: { code: e.code, message: `The provider refused the ${what}.`, at },
         }),
         ['dispute.updated'],
-      ).catch(() => undefined);
+      ).catch((saving: unknown) => {
+        if (saving instanceof AppError && saving.code === 'BUSY_RETRY_SAME_KEY') throw saving;
+      });
       throw new AppError(
         'PROVIDER_REJECTED',
         `The provider refused the ${what} (${e.code}); the dispute still needs a response (last_error).`,
@@ -124,8 +141,32 @@ async function stagedDocuments(deps: DisputeDeps, d: DisputeCase): Promise<Defen
   );
 }
 
-/** What an earlier, failed submission left supplied at the provider: replaced or removed by this one. */
-const suppliedBefore = (d: DisputeCase) => (d.last_action?.action === 'submit' ? (d.last_action.supplied ?? []) : []);
+/**
+ * What an earlier, failed submission left supplied at the provider (what it supplied, and what it had still to remove
+ * of the one before): removed by this one before it supplies its own.
+ */
+const suppliedBefore = (d: DisputeCase) =>
+  d.last_action?.action === 'submit' ? [...new Set([...(d.last_action.removing ?? []), ...(d.last_action.supplied ?? [])])] : [];
+
+/**
+ * The request key of a submission's defense: one per submission (its dispute, staging and the instant its intent was
+ * committed), so each retry of it is the same request to the provider and a later submission a new one.
+ */
+const defenseKeyOf = (d: DisputeCase, a: DisputeAction) =>
+  `dispute-defend-${createHash('sha256')
+    .update(`${d.dispute_id}|${a.staging_id ?? ''}|${a.at}`)
+    .digest('hex')
+    .slice(0, 40)}`;
+
+/**
+ * The provider's no to a removal: the document is not there (its removal's answer lost before a retry, or removed at the
+ * provider by hand), which is what the removal wanted; were the dispute closed to changes, the supply or the defense
+ * after it is refused and says so. Not an error, so a document gone at the provider never blocks every later submission.
+ */
+const removedAlready = (e: unknown) => {
+  if (e instanceof ProviderRejected) return;
+  throw e;
+};
 
 /**
  * Submits the staged evidence: checked (a defense reason the provider still lists, every document it requires, the
@@ -175,23 +216,32 @@ export async function submitDispute(
   const at = deps.clock.now().toISOString();
   const intent: DisputeAction = resuming
     ? dispute.last_action!
-    : { action: 'submit', state: 'pending', at, staging_id: staged.staging_id, supplied: [], defended: false };
-  let kase = resuming
-    ? dispute
-    : await save(deps, dispute, { last_action: intent, last_error: null }).catch((e) => {
-        throw e instanceof WriteConflict ? busy() : e;
-      });
+    : {
+        action: 'submit',
+        state: 'pending',
+        at,
+        staging_id: staged.staging_id,
+        supplied: [],
+        removing: channel.takesDocuments ? suppliedBefore(dispute) : [],
+        defended: false,
+      };
+  let kase = resuming ? dispute : await save(deps, dispute, { last_action: intent, last_error: null });
   const current = () => kase;
-  const before = resuming ? [] : suppliedBefore(dispute);
+  const removing = intent.removing ?? [];
+  if (removing.length > 0) {
+    // What the failed submission before left supplied (a retry removes them all again: one already gone is no error).
+    for (const type of removing) await step(deps, current, 'document removal', () => channel.remove(type).catch(removedAlready));
+    kase = await saveTaken(deps, kase, (c) => ({ last_action: { ...c.last_action!, removing: [] } }));
+  }
   if (channel.takesDocuments && (intent.supplied ?? []).length < staged.documents.length) {
     const types = staged.documents.map((d) => d.type);
-    for (const type of before) await step(deps, current, 'document removal', () => channel.remove(type));
     const documents = await stagedDocuments(deps, kase);
     await step(deps, current, 'documents', () => channel.supply(documents));
     kase = await saveTaken(deps, kase, (c) => ({ last_action: { ...c.last_action!, supplied: types } }));
   }
   if (!kase.last_action?.defended) {
-    await step(deps, current, 'defense', () => channel.defend(staged.defense_reason, staged.text));
+    const key = defenseKeyOf(kase, intent);
+    await step(deps, current, 'defense', () => channel.defend(staged.defense_reason, staged.text, key));
   }
   const done = await saveTaken(
     deps,
@@ -226,8 +276,6 @@ export async function acceptDispute(
     : await save(deps, dispute, {
         last_action: { action: 'accept', state: 'pending', at: deps.clock.now().toISOString() },
         last_error: null,
-      }).catch((e) => {
-        throw e instanceof WriteConflict ? busy() : e;
       });
   await step(
     deps,

@@ -16,7 +16,8 @@ export interface DefenseChannel {
   readonly needsText: boolean;
   supply(documents: readonly DefenseDocument[]): Promise<void>;
   remove(type: string): Promise<void>;
-  defend(reason: string | null, text: string | null): Promise<void>;
+  /** `requestKey`: one per submission (its retries send the same request; see CardDisputeConnector.defend). */
+  defend(reason: string | null, text: string | null, requestKey: string): Promise<void>;
   accept(): Promise<void>;
 }
 
@@ -58,7 +59,7 @@ const cardChannel = (c: CardDisputeConnector, ref: string): DefenseChannel => ({
   needsText: false,
   supply: (documents) => c.supplyDocuments(ref, documents),
   remove: (type) => c.deleteDocument(ref, type),
-  defend: (reason) => c.defend(ref, reason ?? ''),
+  defend: (reason, _text, requestKey) => c.defend(ref, reason ?? '', requestKey),
   accept: () => c.accept(ref),
 });
 

@@ -32,8 +32,12 @@ export interface CardDisputeConnector {
   supplyDocuments(disputeReference: string, documents: readonly DefenseDocument[]): Promise<void>;
   /** Removes a document supplied earlier (a restaged defense without it). */
   deleteDocument(disputeReference: string, type: string): Promise<void>;
-  /** Defends with a reason whose documents were supplied. */
-  defend(disputeReference: string, defenseReasonCode: string): Promise<void>;
+  /**
+   * Defends with a reason whose documents were supplied. `requestKey` (at most 64 printable characters) names this
+   * defense request: the same key again is the same request (its answer, were the first one lost), a new one reaches
+   * the provider anew (a defense refused for a missing document, sent again once it is there).
+   */
+  defend(disputeReference: string, defenseReasonCode: string, requestKey?: string): Promise<void>;
   /** Accepts the dispute (the merchant gives up: the chargeback stands). */
   accept(disputeReference: string): Promise<void>;
 }

@@ -51,7 +51,7 @@ export async function commitDisputeStep(
       metadata: payment.metadata,
       provider: payment.livemode ? (payment.provider?.name ?? null) : null,
     };
-    const kase = caseAfterNotice(current, step.next, origin, at);
+    const kase = caseAfterNotice(current, step.next, origin, at, step.movements.length > 0);
     try {
       await commitAndPublish(
         deps.publisher,

@@ -57,6 +57,11 @@ export interface DisputeAction {
   readonly staging_id?: string;
   /** Document types supplied to the provider by this submission (a retry supplies the rest). */
   readonly supplied?: readonly string[];
+  /**
+   * Document types an earlier, failed submission supplied that this one removes at the provider before it supplies its
+   * own; emptied once they are removed (a retry removes what is left).
+   */
+  readonly removing?: readonly string[];
   /** The defense was sent (a retry after this sends nothing more). */
   readonly defended?: boolean;
 }
@@ -160,13 +165,15 @@ export interface CaseOrigin {
 /**
  * The case after the payment's dispute moved (money: the payment's dispute as it now stands): new on the first
  * notice, else its money fields follow. The events: dispute.created for a new case, dispute.won / dispute.lost when
- * it closes by the provider's decision, dispute.updated when anything the merchant reads changed otherwise.
+ * it closes by the provider's decision, dispute.updated when anything the merchant reads changed otherwise, or when
+ * the step moved money (`moved`: a chargeback announced first, then withdrawn, changes no field of the case).
  */
 export function caseAfterNotice(
   current: DisputeCase | null,
   money: MoneyDispute,
   origin: CaseOrigin,
   at: string,
+  moved = false,
 ): { readonly next: DisputeCase; readonly events: readonly DisputeCaseEvent[] } {
   const kind: DisputeCaseKind = money.kind === 'fraud_return' ? 'pix_med' : 'chargeback';
   const base: DisputeCase = current ?? {
@@ -214,7 +221,7 @@ export function caseAfterNotice(
   const changed = (['status', 'amount_minor', 'funds_withdrawn', 'evidence_due_by', 'provider_reason_code'] as const).some(
     (f) => next[f] !== current[f],
   );
-  if (!changed) return { next, events: [] };
+  if (!changed) return { next, events: moved ? ['dispute.updated'] : [] };
   return { next, events: status !== current.status && closingEvent(status).length > 0 ? closingEvent(status) : ['dispute.updated'] };
 }
 

@@ -104,6 +104,8 @@ export function disputeService(opts: {
 }) {
   const disputes = new Map<string, FakeDispute>();
   const idempotency = new Map<string, { body: string; answer: [number, unknown] }>();
+  /** Refusals a test scripts: the next calls of an op answered `success: false` with this message (the request still checked). */
+  const refusals = new Map<AdyenDisputeOp, string[]>();
   const result = (success: boolean, errorMessage?: string) => ({
     disputeServiceResult: { success, ...(errorMessage ? { errorMessage } : {}) },
   });
@@ -131,6 +133,8 @@ export function disputeService(opts: {
     if (req.merchantAccountCode !== opts.merchantAccount) throw new AdyenError(403, '901', 'security', 'Invalid Merchant Account');
     const d = disputes.get(req.disputePspReference);
     if (!d) return result(false, 'Dispute not found');
+    const refusal = refusals.get(op)?.shift();
+    if (refusal !== undefined) return result(false, refusal);
     const has = (type: string) => d.documents.has(type);
     switch (op) {
       case 'retrieveApplicableDefenseReasons':
@@ -216,6 +220,10 @@ export function disputeService(opts: {
       return d;
     },
     get: (pspReference: string) => disputes.get(pspReference),
+    /** The next `times` calls of `op` (on a dispute the fake holds) answer `success: false` with `errorMessage`, changing nothing. */
+    refuseNext(op: AdyenDisputeOp, errorMessage: string, times = 1) {
+      refusals.set(op, [...(refusals.get(op) ?? []), ...Array.from({ length: times }, () => errorMessage)]);
+    },
     /** A notice Adyen sent for a dispute: the ones that end it close it. */
     noticed(pspReference: string, eventCode: string) {
       const d = disputes.get(pspReference);

@@ -36,7 +36,8 @@ import { disputeOpOf, disputeService, type FakeDispute, type OpenDispute } from 
 
 export type { FakeDispute, FakeDefenseReason, OpenDispute } from './disputes';
 export type FakeAdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels' | 'storedPaymentMethods' | AdyenDisputeOp;
-export type Fault = { status: number } | { hang: true };
+/** A status, no answer at all, or the call carried out and its answer lost (the connection dropped before it). */
+export type Fault = { status: number } | { hang: true } | { lost: true };
 
 /** What /payments answers for the next card payment (default: Authorised). */
 export type CardScript =
@@ -89,6 +90,8 @@ export interface FakeAdyen {
   openDispute(o: OpenDispute): FakeDispute;
   /** A dispute as the fake holds it: supplied documents, the reason it was defended with, accepted, closed. */
   dispute(pspReference: string): FakeDispute | undefined;
+  /** Adyen's no to the next `times` Disputes API calls of `op`: `success: false` with `errorMessage`, nothing changed. */
+  refuseNextDispute(op: AdyenDisputeOp, errorMessage: string, times?: number): void;
   /**
    * A notice for a dispute (NOTIFICATION_OF_CHARGEBACK, CHARGEBACK, CHARGEBACK_REVERSED, SECOND_CHARGEBACK,
    * PREARBITRATION_LOST, DISPUTE_DEFENSE_PERIOD_ENDED…): the dispute's pspReference, the payment's as originalReference
@@ -358,13 +361,14 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(b));
       };
-      if (fault) return send(fault.status, new AdyenError(fault.status, '000', 'internal', 'scripted failure').body());
+      if (fault && 'status' in fault) return send(fault.status, new AdyenError(fault.status, '000', 'internal', 'scripted failure').body());
       try {
         const [status, answer] = disputeOp
           ? disputes.route(disputeOp, text, req)
           : stored
             ? tokens.route(req.method as string, path, url.searchParams, req)
             : route(path, text, req);
+        if (fault) return void res.destroy(); // lost: carried out, never answered
         send(status, answer);
       } catch (e) {
         if (e instanceof AdyenError) return send(e.status, e.body());
@@ -438,6 +442,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
     },
     openDispute: (o) => disputes.open(o),
     dispute: (pspReference) => disputes.get(pspReference),
+    refuseNextDispute: (op, errorMessage, times) => disputes.refuseNext(op, errorMessage, times),
     disputeItem(pspReference, eventCode, over = {}, sign = 'good') {
       const d = disputes.get(pspReference);
       if (!d) throw new Error(`fake Adyen: no dispute ${pspReference}`);

@@ -7,9 +7,10 @@
  * errorMessage reduced to a code of ours (refusalCodeOf), status 200. No document content is logged.
  *
  * Repeats: retrieve is a read; supply replaces a document of the same type (a repeat sends the same bytes again); delete
- * and defend carry no Idempotency-Key (a cached answer would be wrong: a defend refused for a missing document must
- * reach Adyen again once the document is there), so a repeat after a lost answer reaches Adyen; accept carries one
- * per dispute (acceptKeyOf).
+ * carries no Idempotency-Key, so a repeat after a lost answer reaches Adyen (which may then say the document is gone);
+ * defend carries the caller's request key, one per submission (a retry of it after a lost answer gets the answer Adyen
+ * gave, where a bare repeat would be refused as already defended; a new submission, after a refusal for a missing
+ * document, has a new key and reaches Adyen again); accept carries one per dispute (acceptKeyOf).
  */
 import { ProviderRejected, type CardDisputeConnector } from '../../../application/providers';
 import { logger } from '../../../observability';
@@ -73,8 +74,12 @@ export function adyenCardDisputes(cfg: { merchant_account: string }, client: Ady
         merchantAccountCode: account,
       });
     },
-    async defend(disputeReference, defenseReasonCode) {
-      await post('defendDispute', { defenseReasonCode, disputePspReference: disputeReference, merchantAccountCode: account });
+    async defend(disputeReference, defenseReasonCode, requestKey) {
+      await post(
+        'defendDispute',
+        { defenseReasonCode, disputePspReference: disputeReference, merchantAccountCode: account },
+        requestKey ?? null,
+      );
     },
     async accept(disputeReference) {
       await post('acceptDispute', { disputePspReference: disputeReference, merchantAccountCode: account }, acceptKeyOf(disputeReference));
