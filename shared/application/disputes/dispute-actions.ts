@@ -206,13 +206,16 @@ export async function acceptDispute(
     () => channel.accept(),
   );
   const at = deps.clock.now().toISOString();
-  return save(
+  const done = await save(
     deps,
     kase,
     { last_action: { ...kase.last_action!, state: 'done' }, accepted_at: at, status: 'accepted', closed_at: at, last_error: null },
     ['dispute.updated'],
     answering,
   );
+  // A test PIX MED accepted is returned to the payer by the sandbox's PSP (a chargeback's amount has already left).
+  if (!done.livemode && done.kind === 'pix_med') await deps.scheduleSandboxDecision(done.dispute_id);
+  return done;
 }
 
 export type { DefenseChannel };

@@ -2,7 +2,8 @@
  * Disputes in test mode (DESIGN.md 9.4): a test payment disputed by simulate (a card chargeback, the amount withdrawn;
  * a PIX MED infraction, nothing moved), answered like a live one, and decided by the sandbox's issuer a few seconds
  * after a submission: won, unless the staged text contains `losing_evidence` (as Stripe's test mode reads evidence).
- * Accepting needs no decision: the case is closed and the amount stays withdrawn. Each moves the test balance by the
+ * Accepting a chargeback needs no decision: the case is closed and the amount stays withdrawn; an accepted PIX MED is
+ * lost a few seconds later (the Pix returned, its amount debited). Each moves the test balance by the
  * same rules and transaction as a live notice.
  */
 import { disputeIdOf, type DisputeCase } from '../../domain/disputes/dispute-case';
@@ -43,13 +44,17 @@ export async function signalSandboxDispute(
   });
 }
 
-/** The sandbox issuer's decision on a submitted test dispute (the settlement queue): won or lost, once. */
+/**
+ * The sandbox issuer's decision on a submitted test dispute (the settlement queue): won or lost, once. An accepted
+ * PIX MED is decided too, lost: the payer's bank returns the Pix (the amount is debited now), as the PSP would.
+ */
 export async function decideSandboxDispute(deps: DisputeDeps, disputeId: string): Promise<void> {
   const d = await deps.disputes.get(disputeId);
-  if (!d || d.livemode || d.status !== 'under_review') return;
+  const acceptedMed = d?.status === 'accepted' && d.kind === 'pix_med';
+  if (!d || d.livemode || (d.status !== 'under_review' && !acceptedMed)) return;
   const payment = await deps.store.getPayment(d.payment_id);
   if (!payment) return;
-  const loses = (d.evidence?.text ?? '').includes(SANDBOX_LOSING_EVIDENCE);
+  const loses = acceptedMed || (d.evidence?.text ?? '').includes(SANDBOX_LOSING_EVIDENCE);
   await signalSandboxDispute(deps, payment, payment.dispute?.kind ?? 'chargeback', loses ? 'lost' : 'won');
 }
 
