@@ -172,6 +172,7 @@ describe('simulate: a test payment disputed by its payer’s bank', () => {
       provider_reason_code: '13.1',
       amount: 80,
       currency: 'BRL',
+      funds_withdrawn: true,
       evidence_due_by: expect.any(String),
       evidence: null,
       submitted_at: null,
@@ -208,7 +209,14 @@ describe('simulate: a test payment disputed by its payer’s bank', () => {
     const before = await balanceMinor(m);
     const r = await c.simulate(paymentId);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ kind: 'pix_med', reason: 'pix_fraud', status: 'needs_response', amount: 25, payment_id: paymentId });
+    expect(r.body).toMatchObject({
+      kind: 'pix_med',
+      reason: 'pix_fraud',
+      status: 'needs_response',
+      amount: 25,
+      payment_id: paymentId,
+      funds_withdrawn: false,
+    });
     expect(await balanceMinor(m)).toBe(before);
     await hook(m, 'dispute.created', r.body.dispute_id);
     expect(await hook(m, 'payment.disputed', paymentId)).toMatchObject({ dispute: expect.objectContaining({ kind: 'fraud_return' }) });
@@ -438,7 +446,7 @@ describe('submit and the sandbox’s decision', () => {
     expect(r.body).toMatchObject({ status: 'under_review', submitted_at: expect.any(String), closed_at: null, last_error: null });
     expect(await hook(m, 'dispute.updated', d.dispute_id)).toMatchObject({ status: 'under_review' });
     const won = await hook(m, 'dispute.won', d.dispute_id);
-    expect(won).toMatchObject({ status: 'won', closed_at: expect.any(String), amount: 80 });
+    expect(won).toMatchObject({ status: 'won', closed_at: expect.any(String), amount: 80, funds_withdrawn: false });
     expect(await hook(m, 'payment.dispute_won', paymentId)).toMatchObject({ dispute: expect.objectContaining({ status: 'won' }) });
     expect(await balanceMinor(m)).toBe(paid);
     const after = (await c.get(d.dispute_id)).body;
@@ -460,7 +468,11 @@ describe('submit and the sandbox’s decision', () => {
     });
     expect(staged.status).toBe(200);
     expect((await c.submit(d.dispute_id)).status).toBe(200);
-    expect(await hook(m, 'dispute.lost', d.dispute_id)).toMatchObject({ status: 'lost', closed_at: expect.any(String) });
+    expect(await hook(m, 'dispute.lost', d.dispute_id)).toMatchObject({
+      status: 'lost',
+      closed_at: expect.any(String),
+      funds_withdrawn: true,
+    });
     await hook(m, 'payment.dispute_lost', paymentId);
     expect(await balanceMinor(m)).toBe(paid - 4000);
     expect(await c.events(d.dispute_id)).toEqual(['dispute.created', 'dispute.lost', 'dispute.updated']);
@@ -542,7 +554,12 @@ describe('accept and closed disputes', () => {
     const d = (await c.simulate(paymentId)).body as Body & { dispute_id: string };
     const r = await c.accept(d.dispute_id);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ status: 'accepted', accepted_at: expect.any(String), closed_at: expect.any(String) });
+    expect(r.body).toMatchObject({
+      status: 'accepted',
+      accepted_at: expect.any(String),
+      closed_at: expect.any(String),
+      funds_withdrawn: true,
+    });
     expect(await hook(m, 'dispute.updated', d.dispute_id)).toMatchObject({ status: 'accepted' });
     expect(await balanceMinor(m)).toBe(paid - 5000);
     expect((await c.get(d.dispute_id)).body).not.toHaveProperty('defense_reasons');
@@ -560,8 +577,11 @@ describe('accept and closed disputes', () => {
       dispute: expect.objectContaining({ kind: 'fraud_return', status: 'lost' }),
     });
     expect(await balanceMinor(m)).toBe(before - 3000);
-    expect((await c.get(d.dispute_id)).body).toMatchObject({ status: 'accepted', closed_at: r.body.closed_at });
-    expect(await c.events(d.dispute_id)).toEqual(['dispute.created', 'dispute.updated']);
+    expect(r.body.funds_withdrawn).toBe(false);
+    // The return is told as the case's update: funds_withdrawn, its status still accepted.
+    await receiver.waitFor(1, 15_000, (h) => h.body?.dispute_id === d.dispute_id && h.body?.funds_withdrawn === true);
+    expect((await c.get(d.dispute_id)).body).toMatchObject({ status: 'accepted', closed_at: r.body.closed_at, funds_withdrawn: true });
+    expect(await c.events(d.dispute_id)).toEqual(['dispute.created', 'dispute.updated', 'dispute.updated']);
   });
 
   it('evidence, submit and accept on a closed dispute (accepted, won, lost) are 400 DISPUTE_NOT_OPEN', async () => {
