@@ -17031,6 +17031,8 @@ export interface operations {
                 /** @example {} */
                 "application/json": {
                     reason_code?: string;
+                    /** Format: date-time */
+                    evidence_due_by?: string;
                 };
             };
         };

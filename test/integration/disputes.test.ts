@@ -5,6 +5,8 @@
  * status codes, bodies, stored state, signed webhooks and the test balance.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { handler as readPixDisputes } from '../../functions/jobs/read-pix-disputes.handler';
 import { documentClient } from '../../shared/adapters/aws-clients';
 import { systemClock } from '../../shared/adapters/crypto';
 import { SANDBOX_DEFENSE_REASONS } from '../../shared/application/disputes';
@@ -201,6 +203,18 @@ describe('simulate: a test payment disputed by its payer’s bank', () => {
     const { c } = await merchant();
     const d = await chargeback(c, 30, { reason_code: '10.4' });
     expect(d).toMatchObject({ reason: 'fraudulent', provider_reason_code: '10.4', amount: 30 });
+  });
+
+  it('evidence_due_by sets the test deadline: 47 hours away, the warning job sends dispute.evidence_due_soon, signed', async () => {
+    const { m, c } = await merchant();
+    const dueBy = new Date(Date.now() + 47 * 3_600_000).toISOString();
+    const d = await chargeback(c, 15, { evidence_due_by: dueBy });
+    expect(d.evidence_due_by).toBe(dueBy);
+    await readPixDisputes({ time: new Date().toISOString() } as ScheduledEvent, {} as Context);
+    expect(await hook(m, 'dispute.evidence_due_soon', d.dispute_id)).toMatchObject({ status: 'needs_response', evidence_due_by: dueBy });
+    const bad = await c.simulate(await c.paidCard(10), { evidence_due_by: 'next tuesday' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((x: { field: string }) => x.field)).toEqual(['evidence_due_by']);
   });
 
   it('a PIX payment: a MED infraction (pix_med), nothing moved, dispute.created', async () => {
@@ -543,6 +557,10 @@ describe('submit and the sandbox’s decision', () => {
     expect(await c.events(d.dispute_id)).toEqual(['dispute.created']);
     // Before the deadline the same submission goes through.
     expect((await c.submit(d.dispute_id)).body.status).toBe('under_review');
+    // A test dispute simulated with its deadline past: the same 409.
+    const late = await chargeback(c, 10, { evidence_due_by: new Date(Date.now() - 60_000).toISOString() });
+    await c.evidence(late.dispute_id, MATERIAL);
+    expect((await c.submit(late.dispute_id)).body.error.code).toBe('DISPUTE_DEADLINE_PASSED');
   });
 });
 

@@ -18,7 +18,7 @@ import type { DisputeDeps } from './dispute-deps';
 
 /** The evidence text that makes the sandbox's issuer decide against the merchant. */
 export const SANDBOX_LOSING_EVIDENCE = 'losing_evidence';
-/** How long a test dispute may be answered. */
+/** How long a test dispute may be answered (unless simulate sets its evidence_due_by). */
 export const SANDBOX_EVIDENCE_DAYS = 7;
 
 /** Opens (or moves) a test payment's dispute by a signal, as a provider's notice would. */
@@ -27,12 +27,12 @@ export async function signalSandboxDispute(
   payment: Payment,
   kind: 'chargeback' | 'fraud_return',
   signal: DisputeSignal,
-  opts: { reasonCode?: string | null } = {},
+  opts: { reasonCode?: string | null; deadline?: string } = {},
 ) {
   return commitDisputeStep(deps, payment, (p, at) => {
     const state = disputable(p);
     if (state !== 'ok') return state;
-    const deadline = new Date(Date.parse(at) + SANDBOX_EVIDENCE_DAYS * 86_400_000).toISOString();
+    const deadline = new Date(opts.deadline ?? Date.parse(at) + SANDBOX_EVIDENCE_DAYS * 86_400_000).toISOString();
     return applyDisputeSignal(p.dispute ?? null, signal, {
       amountMinor: p.amount_minor,
       reasonCode: opts.reasonCode ?? (kind === 'fraud_return' ? 'scam' : '13.1'),
@@ -74,7 +74,11 @@ export async function simulateDispute(
   const kind = payment.payment_method === 'card' ? 'chargeback' : payment.payment_method === 'pix' ? 'fraud_return' : null;
   if (!kind || disputable(payment) !== 'ok')
     throw new AppError('PAYMENT_STATE_CONFLICT', 'Only a successful (or refunded) card or PIX test payment can be disputed.');
-  if (!payment.dispute) await signalSandboxDispute(deps, payment, kind, 'withdrawn', { reasonCode: input.reason_code ?? null });
+  if (!payment.dispute)
+    await signalSandboxDispute(deps, payment, kind, 'withdrawn', {
+      reasonCode: input.reason_code ?? null,
+      ...(input.evidence_due_by ? { deadline: input.evidence_due_by } : {}),
+    });
   const d = await deps.disputes.get(disputeIdOf(payment.payment_id));
   if (!d) throw new Error(`dispute of ${payment.payment_id} not found after it was opened`);
   return d;
