@@ -657,6 +657,28 @@ describe('accept and closed disputes', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('two submits and an accept at once: one action goes through, told once; the others 200, 400 or 503 with Retry-After', async () => {
+    const { c } = await merchant();
+    for (let round = 0; round < 3; round++) {
+      const d = await chargeback(c, 10 + round);
+      await c.evidence(d.dispute_id, MATERIAL);
+      const answers = await Promise.all([c.submit(d.dispute_id), c.accept(d.dispute_id), c.submit(d.dispute_id)]);
+      for (const r of answers) {
+        expect([200, 400, 503]).toContain(r.status);
+        if (r.status === 503) {
+          expect(r.body.error.code).toBe('BUSY_RETRY_SAME_KEY');
+          expect(r.headers.get('retry-after')).toBe('1');
+        }
+        if (r.status === 400) expect(r.body.error.code).toBe('DISPUTE_NOT_OPEN');
+      }
+      const final = await waitForStatus(c, d.dispute_id, answers.some((r) => r.body.status === 'accepted') ? 'accepted' : 'won');
+      const updates = (await c.events(d.dispute_id)).filter((t) => t === 'dispute.updated');
+      expect([final.status, updates]).toEqual([final.status, ['dispute.updated']]);
+    }
+  });
+});
+
 describe('idempotency', () => {
   it('the same X-Idempotency-Key replays the same answer on simulate, evidence, submit and accept', async () => {
     const { c } = await merchant();

@@ -51,7 +51,31 @@ async function save(
   return next;
 }
 
-const busy = () => new AppError('BUSY_RETRY_SAME_KEY', 'The dispute changed meanwhile; nothing more was sent: send the request again.');
+/** 503 with Retry-After (as the contract documents every BUSY_RETRY_SAME_KEY): the same request, sent again, resumes. */
+const busy = () =>
+  new AppError('BUSY_RETRY_SAME_KEY', 'The dispute changed meanwhile; nothing more was sent: send the request again.', {
+    headers: { 'retry-after': '1' },
+  });
+
+/** Another action of this dispute is in progress (committed, not finished): it is sent again to finish, not replaced. */
+function refuseOtherInProgress(d: DisputeCase, action: DisputeAction['action']) {
+  const other = d.last_action;
+  if (other?.state === 'pending' && other.action !== action)
+    throw new AppError('DISPUTE_NOT_OPEN', `A ${other.action} of this dispute is in progress: send it again to finish it.`, {
+      details: [{ field: 'status', message: `has a ${other.action} in progress` }],
+    });
+}
+
+/**
+ * A write after the intent lost to a concurrent request for the same action (both resumed it): that request's
+ * outcome once it finished it, else busy (sent again, it resumes).
+ */
+async function afterConflict(deps: DisputeDeps, disputeId: string, finished: (d: DisputeCase) => boolean, e: unknown) {
+  if (!(e instanceof WriteConflict)) throw e;
+  const now = await deps.disputes.get(disputeId);
+  if (now && finished(now)) return now;
+  throw busy();
+}
 
 /** Runs a provider step; its refusal is committed as the case's last_error (needs_response), no answer is a 502. */
 async function step<T>(deps: DisputeDeps, kase: () => DisputeCase, what: string, call: () => Promise<T>): Promise<T> {
@@ -113,6 +137,7 @@ export async function submitDispute(
   // A repeat of a submission that went through sends nothing more.
   if (already.status === 'under_review' && already.last_action?.action === 'submit' && already.last_action.state === 'done') return already;
   const { dispute, channel } = await openCase(deps, principal, disputeId);
+  refuseOtherInProgress(dispute, 'submit');
   if (deadlinePassed(dispute, deps.clock.now()))
     throw new AppError('DISPUTE_DEADLINE_PASSED', `The deadline was ${dispute.evidence_due_by}.`);
   const staged = dispute.evidence;
@@ -154,28 +179,33 @@ export async function submitDispute(
       });
   const current = () => kase;
   const before = resuming ? [] : suppliedBefore(dispute);
-  if (channel.takesDocuments && (intent.supplied ?? []).length < staged.documents.length) {
-    const types = staged.documents.map((d) => d.type);
-    for (const type of before) await step(deps, current, 'document removal', () => channel.remove(type));
-    const documents = await stagedDocuments(deps, kase);
-    await step(deps, current, 'documents', () => channel.supply(documents));
-    kase = await save(deps, kase, { last_action: { ...kase.last_action!, supplied: types } });
+  let done: DisputeCase;
+  try {
+    if (channel.takesDocuments && (intent.supplied ?? []).length < staged.documents.length) {
+      const types = staged.documents.map((d) => d.type);
+      for (const type of before) await step(deps, current, 'document removal', () => channel.remove(type));
+      const documents = await stagedDocuments(deps, kase);
+      await step(deps, current, 'documents', () => channel.supply(documents));
+      kase = await save(deps, kase, { last_action: { ...kase.last_action!, supplied: types } });
+    }
+    if (!kase.last_action?.defended) {
+      await step(deps, current, 'defense', () => channel.defend(staged.defense_reason, staged.text));
+    }
+    done = await save(
+      deps,
+      kase,
+      {
+        last_action: { ...kase.last_action!, defended: true, state: 'done' },
+        submitted_at: deps.clock.now().toISOString(),
+        status: 'under_review',
+        last_error: null,
+      },
+      ['dispute.updated'],
+      answering,
+    );
+  } catch (e) {
+    return afterConflict(deps, disputeId, (d) => d.last_action?.action === 'submit' && d.last_action.state === 'done', e);
   }
-  if (!kase.last_action?.defended) {
-    await step(deps, current, 'defense', () => channel.defend(staged.defense_reason, staged.text));
-  }
-  const done = await save(
-    deps,
-    kase,
-    {
-      last_action: { ...kase.last_action!, defended: true, state: 'done' },
-      submitted_at: deps.clock.now().toISOString(),
-      status: 'under_review',
-      last_error: null,
-    },
-    ['dispute.updated'],
-    answering,
-  );
   if (!done.livemode) await deps.scheduleSandboxDecision(done.dispute_id);
   return done;
 }
@@ -190,6 +220,7 @@ export async function acceptDispute(
   const already = await getDispute(deps, principal, disputeId);
   if (already.status === 'accepted') return already;
   const { dispute, channel } = await openCase(deps, principal, disputeId);
+  refuseOtherInProgress(dispute, 'accept');
   const resuming = dispute.last_action?.action === 'accept' && dispute.last_action.state === 'pending';
   const kase = resuming
     ? dispute
@@ -206,13 +237,18 @@ export async function acceptDispute(
     () => channel.accept(),
   );
   const at = deps.clock.now().toISOString();
-  const done = await save(
-    deps,
-    kase,
-    { last_action: { ...kase.last_action!, state: 'done' }, accepted_at: at, status: 'accepted', closed_at: at, last_error: null },
-    ['dispute.updated'],
-    answering,
-  );
+  let done: DisputeCase;
+  try {
+    done = await save(
+      deps,
+      kase,
+      { last_action: { ...kase.last_action!, state: 'done' }, accepted_at: at, status: 'accepted', closed_at: at, last_error: null },
+      ['dispute.updated'],
+      answering,
+    );
+  } catch (e) {
+    return afterConflict(deps, disputeId, (d) => d.status === 'accepted', e);
+  }
   // A test PIX MED accepted is returned to the payer by the sandbox's PSP (a chargeback's amount has already left).
   if (!done.livemode && done.kind === 'pix_med') await deps.scheduleSandboxDecision(done.dispute_id);
   return done;
