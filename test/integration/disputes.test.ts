@@ -79,6 +79,15 @@ function api(m: TestMerchant, apiKey = m.apiKey) {
       call('POST', `/api/v1/disputes/${id}/evidence`, body, headers),
     submit: (id: string, headers: Record<string, string> = {}) => call('POST', `/api/v1/disputes/${id}/submit`, undefined, headers),
     accept: (id: string, headers: Record<string, string> = {}) => call('POST', `/api/v1/disputes/${id}/accept`, undefined, headers),
+    /** The merchant's BRL balance transactions of the payment: [type, amount]. */
+    ledgerOf: async (paymentId: string) => {
+      const r = await call('GET', '/api/v1/balance/transactions?currency=BRL&limit=100');
+      expect(r.status).toBe(200);
+      return (r.body.data as Array<{ type: string; amount: number; source_id: string }>)
+        .filter((t) => t.source_id === paymentId)
+        .map((t) => [t.type, t.amount])
+        .reverse();
+    },
     events: async (objectId: string) => {
       const r = await call('GET', `/api/v1/events?object_id=${objectId}`);
       expect(r.status).toBe(200);
@@ -463,6 +472,11 @@ describe('submit and the sandbox’s decision', () => {
     expect(won).toMatchObject({ status: 'won', closed_at: expect.any(String), amount: 80, funds_withdrawn: false });
     expect(await hook(m, 'payment.dispute_won', paymentId)).toMatchObject({ dispute: expect.objectContaining({ status: 'won' }) });
     expect(await balanceMinor(m)).toBe(paid);
+    expect(await c.ledgerOf(paymentId)).toEqual([
+      ['payment', 80],
+      ['chargeback', -80],
+      ['chargeback_reversal', 80],
+    ]);
     const after = (await c.get(d.dispute_id)).body;
     expect(after).toMatchObject({ status: 'won', closed_at: expect.any(String) });
     expect(after).not.toHaveProperty('defense_reasons');
@@ -511,6 +525,11 @@ describe('submit and the sandbox’s decision', () => {
     await hook(m, 'payment.dispute_won', a.payment_id);
     await hook(m, 'payment.dispute_lost', b.payment_id);
     expect(await balanceMinor(m)).toBe(credited - 1500);
+    expect(await c.ledgerOf(a.payment_id)).toEqual([['payment', 25]]);
+    expect(await c.ledgerOf(b.payment_id)).toEqual([
+      ['payment', 15],
+      ['pix_fraud_return', -15],
+    ]);
   });
 
   it('refused before anything is sent: nothing staged, a required document missing (400 naming it); the case unchanged', async () => {
