@@ -4,7 +4,8 @@
  * The magic values are the sandbox's own: test cards (shared/adapters/connectors/sandbox.connector.ts),
  * payout beneficiary documents (shared/domain/payouts/payout.ts sandboxOutcome), refund amounts ending
  * in 13 minor units (shared/domain/refunds/refund.ts sandboxRefundFails), mandate customer documents
- * (shared/domain/mandates/mandate.ts sandboxMandateOutcome) and the mandate simulator's outcomes.
+ * (shared/domain/mandates/mandate.ts sandboxMandateOutcome), the mandate simulator's outcomes, and the sandbox's
+ * disputes (shared/application/disputes/sandbox-disputes.ts: a submission is won unless its text says losing_evidence).
  */
 import * as z from 'zod';
 import { ApiError, apiError, recentEvents, sleep, type ApiClient } from './api-client';
@@ -33,6 +34,7 @@ const sessionRecord = z.object({ merchant_id: z.string() }).passthrough();
 const payout = z.object({ payout_id: z.string(), status: z.string() }).passthrough();
 const refund = z.object({ refund_id: z.string(), status: z.string() }).passthrough();
 const mandate = z.object({ mandate_id: z.string(), status: z.string() }).passthrough();
+const dispute = z.object({ dispute_id: z.string(), status: z.string(), evidence_due_by: z.string().nullable() }).passthrough();
 const anyBody = z.unknown();
 
 interface Ctx {
@@ -170,6 +172,37 @@ async function activeMandate(ctx: Ctx) {
   throw new Error(`Mandate ${m.mandate_id} was not approved in 90 s.`);
 }
 
+/** A paid 25 BRL card payment charged back by the sandbox (the amount withdrawn from the test balance): its dispute. */
+async function cardDispute(ctx: Ctx, body: Record<string, unknown> = {}) {
+  const paid = await directCard(ctx, '4242424242424242');
+  if (paid.status !== 'success') throw new Error(`The payment to dispute is ${paid.status}, not success.`);
+  const d = await ctx.client.post(`/api/v1/sandbox/payments/${paid.payment_id}/dispute`, body, dispute, ctx.signal);
+  ctx.object('dispute_id', d.dispute_id);
+  return d;
+}
+
+/** A small PDF (its magic bytes and nothing else of note): the defense material the sandbox's general reason requires. */
+const DEFENSE_PDF = Buffer.from('%PDF-1.4\n% cli trigger defense material\n%%EOF\n').toString('base64');
+
+/** A chargeback defended: evidence staged (SupplyDefenseMaterial with its PDF, and `text`), then submitted. */
+const defendedDispute =
+  (text: string, event: string) =>
+  async (ctx: Ctx): Promise<Created> => {
+    const d = await cardDispute(ctx);
+    const evidence = {
+      defense_reason: 'SupplyDefenseMaterial',
+      documents: [{ type: 'DefenseMaterial', mime: 'application/pdf', content_base64: DEFENSE_PDF }],
+      text,
+    };
+    await ctx.client.post(`/api/v1/disputes/${d.dispute_id}/evidence`, evidence, dispute, ctx.signal);
+    const submitted = await ctx.client.post(`/api/v1/disputes/${d.dispute_id}/submit`, undefined, dispute, ctx.signal);
+    ctx.note(`Dispute ${d.dispute_id} is ${submitted.status}; ${DECISION_NOTE}.`);
+    return { event, objectId: d.dispute_id, waitMs: 90_000 };
+  };
+
+/** The warning's lead time (EVIDENCE_DUE_SOON_HOURS) less one hour: due at the warning job's next run. */
+const DUE_SOON_HOURS = 47;
+
 /** A PIX payment of a 5-minute session (the shortest SESSION_EXPIRY_MINUTES): it expires at the stage's
  * PIX expiry (PIX_EXPIRY_SECONDS) or with the session, whichever is first; a status read settles it on the spot. */
 async function expiredPix(ctx: Ctx): Promise<Created> {
@@ -274,6 +307,40 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       return { event: 'mandate.cancelled', objectId: m.mandate_id, waitMs: 30_000 };
     },
   },
+  'dispute.created': {
+    what: 'a 25 BRL card payment (4242 4242 4242 4242) disputed by the sandbox: a chargeback, the amount withdrawn',
+    run: async (ctx) => {
+      const d = await cardDispute(ctx);
+      return { event: 'dispute.created', objectId: d.dispute_id, waitMs: 30_000 };
+    },
+  },
+  'dispute.updated': {
+    what: 'a card payment charged back by the sandbox, then the dispute accepted by the merchant (status accepted)',
+    run: async (ctx) => {
+      const d = await cardDispute(ctx);
+      await ctx.client.post(`/api/v1/disputes/${d.dispute_id}/accept`, undefined, dispute, ctx.signal);
+      return { event: 'dispute.updated', objectId: d.dispute_id, waitMs: 30_000 };
+    },
+  },
+  'dispute.won': {
+    what: 'a chargeback defended with a PDF (SupplyDefenseMaterial) and submitted: the sandbox decides it won',
+    run: defendedDispute('The goods were delivered and signed for.', 'dispute.won'),
+  },
+  'dispute.lost': {
+    what: 'a chargeback defended with the text losing_evidence and submitted: the sandbox decides it lost',
+    run: defendedDispute('losing_evidence', 'dispute.lost'),
+  },
+  'dispute.evidence_due_soon': {
+    what: `a chargeback whose evidence is due in ${DUE_SOON_HOURS} hours: the warning job (every 10 minutes) sends the event`,
+    run: async (ctx) => {
+      const d = await cardDispute(ctx, { evidence_due_by: new Date(Date.now() + DUE_SOON_HOURS * 3_600_000).toISOString() });
+      ctx.note(
+        `Dispute ${d.dispute_id} is due by ${d.evidence_due_by}; the readPixDisputes job warns it at its next run ` +
+          '(every 10 minutes; on the local stack JOBS_INTERVAL_SECONDS sets it).',
+      );
+      return { event: 'dispute.evidence_due_soon', objectId: d.dispute_id, waitMs: 11 * 60_000 };
+    },
+  },
   'refund.succeeded': { what: 'a 10.00 BRL card payment refunded in full (succeeds)', run: (ctx) => refundOf(ctx, 10, 'refund.succeeded') },
   'refund.failed': {
     what: 'a 10.13 BRL card payment refunded in full (an amount ending in 13 fails)',
@@ -296,10 +363,10 @@ export function triggerList(): string {
 /** Polls the events API until the event about `objectId` is listed; its id, or null at the deadline. */
 export async function waitForEvent(client: ApiClient, type: string, objectId: string, waitMs: number, signal: AbortSignal) {
   const end = Date.now() + waitMs;
-  // The list is filtered by the object for payments, payouts, sessions and mandates, and by type only without
-  // digits (payment.pending_3ds is refused); what it is not filtered by is matched here.
+  // The list is filtered by the object for payments, payouts, sessions, mandates and disputes, and by type only
+  // without digits (payment.pending_3ds is refused); what it is not filtered by is matched here.
   const query: Record<string, string> = {
-    ...(/^(pi|po|cs|md)_/.test(objectId) ? { object_id: objectId } : {}),
+    ...(/^(pi|po|cs|md|dsp)_/.test(objectId) ? { object_id: objectId } : {}),
     ...(/^[a-z_]+(\.[a-z_]+)+$/.test(type) ? { type } : {}),
   };
   while (!signal.aborted) {

@@ -28,14 +28,13 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // Past the limit the rest is read and dropped, so the client (still sending) reads the 413 as API Gateway answers
+    // it, not a reset connection.
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_REQUEST_BYTES) {
-        done(null);
-        req.destroy();
-      } else chunks.push(c);
+      if (size <= MAX_REQUEST_BYTES) chunks.push(c);
     });
-    req.on('end', () => done(Buffer.concat(chunks)));
+    req.on('end', () => done(size > MAX_REQUEST_BYTES ? null : Buffer.concat(chunks)));
     req.on('error', fail);
   });
 }

@@ -3,7 +3,7 @@
  * The mode follows the key: `sk_test_...` is test mode (sandbox), `sk_live_...` live.
  */
 import { Transport, type TransportOptions } from './http.ts';
-import { BalanceResource, Checkout, Events, Mandates, Methods, Payments, Payouts, Refunds, Sandbox } from './resources.ts';
+import { BalanceResource, Checkout, Disputes, Events, Mandates, Methods, Payments, Payouts, Refunds, Sandbox } from './resources.ts';
 import { generateTestHeaders, verify } from './webhooks.ts';
 
 export interface LatamPaymentsOptions extends Omit<TransportOptions, 'baseUrl'> {
@@ -24,6 +24,7 @@ export class LatamPayments {
   readonly refunds: Refunds;
   readonly payouts: Payouts;
   readonly mandates: Mandates;
+  readonly disputes: Disputes;
   readonly balance: BalanceResource;
   readonly methods: Methods;
   readonly events: Events;
@@ -48,6 +49,7 @@ export class LatamPayments {
     this.refunds = new Refunds(transport);
     this.payouts = new Payouts(transport);
     this.mandates = new Mandates(transport);
+    this.disputes = new Disputes(transport);
     this.balance = new BalanceResource(transport);
     this.methods = new Methods(transport);
     this.events = new Events(transport);

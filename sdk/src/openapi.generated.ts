@@ -15696,7 +15696,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "defense_reason": "SupplyDefenseMaterial",
+                 *       "documents": [
+                 *         {
+                 *           "type": "DefenseMaterial",
+                 *           "mime": "application/pdf",
+                 *           "content_base64": "JVBERi0xLjQKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoKJSVFT0YK"
+                 *         }
+                 *       ],
+                 *       "text": "Order 1002 was delivered on 2027-01-08 and signed for by the cardholder; the delivery receipt is attached."
+                 *     }
+                 */
                 "application/json": {
                     defense_reason?: string;
                     text?: string;
@@ -17028,9 +17040,15 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "reason_code": "13.1"
+                 *     }
+                 */
                 "application/json": {
                     reason_code?: string;
+                    /** Format: date-time */
+                    evidence_due_by?: string;
                 };
             };
         };

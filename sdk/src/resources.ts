@@ -156,6 +156,32 @@ export class Mandates extends Resource {
   }
 }
 
+export class Disputes extends Resource {
+  /** Newest first, filtered by status or payment; `for await` follows the cursor through every page. */
+  list(params: T.DisputeListParams = {}, opts?: RequestOptions): ListPromise<WithResponse<T.DisputeListPage>, T.DisputeListItem> {
+    return cursorList((cursor) => this.get<T.DisputeListPage>('/api/v1/disputes', { ...params, starting_after: cursor }, opts));
+  }
+  /** The dispute; while it needs a response, with the `defense_reasons` (and their documents) its provider lists now. */
+  retrieve(disputeId: string, opts?: RequestOptions): Promise<WithResponse<T.Dispute>> {
+    return this.get(`/api/v1/disputes/${seg(disputeId)}`, undefined, opts);
+  }
+  /**
+   * Stages evidence: a defense reason the dispute lists, its documents (PDF, JPEG, TIFF as base64) and text (a PIX
+   * MED's defense is its text). It replaces what was staged; nothing reaches the provider until `submit`.
+   */
+  updateEvidence(disputeId: string, params: T.DisputeEvidenceParams, opts?: RequestOptions): Promise<WithResponse<T.Dispute>> {
+    return this.post(`/api/v1/disputes/${seg(disputeId)}/evidence`, params, opts);
+  }
+  /** Sends the staged evidence to the provider: under_review (dispute.updated) until it is won or lost. */
+  submit(disputeId: string, opts?: RequestOptions): Promise<WithResponse<T.Dispute>> {
+    return this.post(`/api/v1/disputes/${seg(disputeId)}/submit`, undefined, opts);
+  }
+  /** Gives up the disputed amount: the dispute closes, accepted. */
+  accept(disputeId: string, opts?: RequestOptions): Promise<WithResponse<T.Dispute>> {
+    return this.post(`/api/v1/disputes/${seg(disputeId)}/accept`, undefined, opts);
+  }
+}
+
 class BalanceTransactions extends Resource {
   /** The ledger, newest first; `for await` follows the cursor through every page. */
   list(
@@ -221,6 +247,16 @@ class SandboxMandates extends Resource {
   }
 }
 
+class SandboxDisputes extends Resource {
+  /**
+   * Test mode: the payer's bank disputes a successful test payment: a card chargeback (the amount withdrawn from the
+   * test balance) or a PIX MED (nothing moves until it is decided). Once per payment: again, the same dispute.
+   */
+  create(paymentId: string, params: T.DisputeSimulateParams = {}, opts?: RequestOptions): Promise<WithResponse<T.Dispute>> {
+    return this.post(`/api/v1/sandbox/payments/${seg(paymentId)}/dispute`, params, opts);
+  }
+}
+
 class SandboxBalance extends Resource {
   /** Test mode: credits the test balance (to fund test payouts). */
   topUp(params: T.BalanceTopUpParams, opts?: RequestOptions): Promise<WithResponse<T.BalanceTopUp>> {
@@ -232,9 +268,11 @@ export class Sandbox {
   readonly payments: SandboxPayments;
   readonly balance: SandboxBalance;
   readonly mandates: SandboxMandates;
+  readonly disputes: SandboxDisputes;
   constructor(transport: Transport) {
     this.payments = new SandboxPayments(transport);
     this.balance = new SandboxBalance(transport);
     this.mandates = new SandboxMandates(transport);
+    this.disputes = new SandboxDisputes(transport);
   }
 }

@@ -59,6 +59,14 @@ export type MandateChargeCreateParams = BodyOf<'createMandateCharge'>;
 /** A charge is a payment with `mandate_id` set. */
 export type MandateCharge = ResultOf<'createMandateCharge'>;
 export type MandateSimulateParams = BodyOf<'simulateMandate'>;
+// Disputes (card chargebacks, PIX MED infractions): evidence, submission, acceptance
+export type Dispute = ResultOf<'getDispute'>;
+export type DisputeListParams = Omit<QueryOf<'listDisputes'>, 'starting_after' | 'offset'>;
+export type DisputeListPage = ResultOf<'listDisputes'>;
+export type DisputeListItem = DisputeListPage['data'][number];
+export type DisputeEvidenceParams = BodyOf<'stageDisputeEvidence'>;
+export type DefenseReason = NonNullable<Dispute['defense_reasons']>[number];
+export type DisputeSimulateParams = BodyOf<'simulateDispute'>;
 // Balance
 export type Balance = ResultOf<'getBalance'>;
 export type BalanceTransactionListParams = Omit<QueryOf<'listBalanceTransactions'>, 'starting_after'>;

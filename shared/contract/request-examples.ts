@@ -52,6 +52,19 @@ export const REQUEST_EXAMPLES: Partial<Record<RouteId, unknown>> = {
   mandateApprove: { holder_name: 'MARIA SILVA', number: '4242424242424242', expiry_month: '12', expiry_year: '2030', cvv: '123' },
   createMandateCharge: { amount: 99.9, due_date: '2027-02-05', description: 'February' },
   simulateMandate: { outcome: 'approve' },
+  stageDisputeEvidence: {
+    defense_reason: 'SupplyDefenseMaterial',
+    documents: [
+      {
+        type: 'DefenseMaterial',
+        mime: 'application/pdf',
+        // A minimal PDF; a real document is the whole file, as base64.
+        content_base64: 'JVBERi0xLjQKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoKJSVFT0YK',
+      },
+    ],
+    text: 'Order 1002 was delivered on 2027-01-08 and signed for by the cardholder; the delivery receipt is attached.',
+  },
+  simulateDispute: { reason_code: '13.1' },
   createRefund: { amount: 50, reason: 'requested_by_customer', metadata: { ticket: 'SUP-881' } },
   simulatePayment: { outcome: 'success' },
   sandboxComplete: { outcome: 'success' },

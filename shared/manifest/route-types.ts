@@ -37,6 +37,8 @@ export interface RouteDefinition {
    * handler checks the path token before it reads the body. Default json.
    */
   readonly bodyFormat?: 'json' | 'form' | 'raw';
+  /** The largest request body the route parses (default MAX_BODY_BYTES, 64 KB; never more than Lambda's 6 MB). */
+  readonly maxBodyBytes?: number;
   /**
    * Whether the route's own 5xx alarm exists (default: every route but GET). A shopper's browser coming back from a
    * provider's page by a form POST pages through the whole API's 5xx alarm only: what it would have done, the

@@ -40,6 +40,9 @@ export const DISPUTE_ROUTES = [
     idempotent: true,
     access: { table: 'readwrite', providers: true },
     memoryMb: 512,
+    // Documents come as base64 in the JSON body: up to Lambda's synchronous payload limit (6 MB), not the API's 64 KB.
+    // That is a 2 MB PDF (2.8 MB as base64) with room to spare, but a JPEG or TIFF of at most about 4.4 MB.
+    maxBodyBytes: 6 * 1024 * 1024,
     // Stages documents in our table and sends nothing to a provider: the API's 5xx alarm covers it.
     paging: false,
     summary: 'Stage evidence: a defense reason, its documents (PDF, JPEG, TIFF) and text; replaces what was staged.',
@@ -70,7 +73,8 @@ export const DISPUTE_ROUTES = [
     scope: 'payments:write',
     rateLimitPerMinute: defaultRateLimit('POST'),
     idempotent: true,
-    access: { table: 'readwrite', providers: true },
+    // The sandbox's PSP returns an accepted test PIX MED a few seconds later (the settlement queue).
+    access: { table: 'readwrite', queues: { payouts: 'send' }, providers: true },
     paging: false,
     summary: 'Accept the dispute: the disputed amount stays with the payer, the case closes.',
   },

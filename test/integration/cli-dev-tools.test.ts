@@ -11,6 +11,8 @@ import { runEventsTail } from '../../bin/cli/events-tail';
 import { runListen } from '../../bin/cli/listen';
 import { runCli } from '../../bin/cli/run';
 import { runTrigger, SCENARIOS } from '../../bin/cli/trigger';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { handler as readPixDisputes } from '../../functions/jobs/read-pix-disputes.handler';
 import { verifyWebhook } from '../support/merchant-verify';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { expectGenuine } from '../support/signatures';
@@ -72,11 +74,26 @@ async function until<T>(what: string, get: () => T | undefined | false, timeoutM
   }
 }
 
-/** `trigger EVENT --json` in-process: exit code and the printed document. */
+/**
+ * `trigger EVENT --json` in-process: exit code and the printed document. dispute.evidence_due_soon waits for the
+ * warning job, which this stack does not schedule: it runs here every 200 ms while the trigger waits, as the
+ * scheduler would every 10 minutes.
+ */
 async function trigger(client: ApiClient, event: string) {
   const c = capture();
-  const code = await runTrigger({ client, event, json: true, signal: new AbortController().signal, io: c.io });
-  return { code, result: code === 0 ? JSON.parse(c.out.join('\n')) : null, err: c.err.join('\n') };
+  const job =
+    event === 'dispute.evidence_due_soon'
+      ? setInterval(
+          () => void readPixDisputes({ time: new Date().toISOString() } as ScheduledEvent, {} as Context).catch(() => undefined),
+          200,
+        )
+      : undefined;
+  try {
+    const code = await runTrigger({ client, event, json: true, signal: new AbortController().signal, io: c.io });
+    return { code, result: code === 0 ? JSON.parse(c.out.join('\n')) : null, err: c.err.join('\n') };
+  } finally {
+    clearInterval(job);
+  }
 }
 
 /** listen in-process until stop(); resolves once it printed its secret (its starting point is then fixed). */
@@ -211,6 +228,18 @@ describe('trigger', () => {
       const got = await api(`/api/v1/mandates/${r.mandate_id}`);
       return [[got.status, got.cancelled_by ?? '-'].join(' '), mandateState[r.trigger]];
     },
+    dispute: async (r) => {
+      const got = await api(`/api/v1/disputes/${r.dispute_id}`);
+      return [[got.status, got.funds_withdrawn].join(' '), disputeState[r.trigger]];
+    },
+  };
+  /** Status and funds_withdrawn: a chargeback debited, returned once won. */
+  const disputeState: Record<string, string> = {
+    'dispute.created': 'needs_response true',
+    'dispute.updated': 'accepted true',
+    'dispute.won': 'won false',
+    'dispute.lost': 'lost true',
+    'dispute.evidence_due_soon': 'needs_response true',
   };
   /** Status and cancelled_by. */
   const mandateState: Record<string, string> = {
@@ -232,7 +261,7 @@ describe('trigger', () => {
   it.each(Object.keys(SCENARIOS))('%s ends with the event in GET /api/v1/events for the object it created', async (name) => {
     const { code, result, err } = await trigger(m.client, name);
     expect({ code, err }).toEqual({ code: 0, err: expect.any(String) });
-    const family = (['payout', 'refund', 'mandate'] as const).find((f) => name.startsWith(`${f}.`)) ?? 'payment';
+    const family = (['payout', 'refund', 'mandate', 'dispute'] as const).find((f) => name.startsWith(`${f}.`)) ?? 'payment';
     const objectId = result[`${family}_id`];
     expect(objectId).toEqual(expect.any(String));
     const renamed: Record<string, string> = {
@@ -288,6 +317,10 @@ describe('trigger', () => {
     expect(names).toEqual(Object.keys(SCENARIOS));
     expect(names).toEqual(
       expect.arrayContaining(['payment.success', 'payout.refunded', 'refund.failed', 'checkout.completed', 'mandate.approved']),
+    );
+    // Every dispute event has its scenario.
+    expect(names).toEqual(
+      expect.arrayContaining(['dispute.created', 'dispute.updated', 'dispute.won', 'dispute.lost', 'dispute.evidence_due_soon']),
     );
   });
 });
@@ -351,5 +384,44 @@ describe('events tail', () => {
     stop.abort();
     expect(await done).toBe(0);
     await l.stop();
+  });
+
+  it('dispute.* shows a dispute’s events, and listen forwards them signed, byte-identical to the real deliveries', async () => {
+    const real = await startReceiver();
+    try {
+      const m = await merchant(real.url);
+      const stop = new AbortController();
+      running.push(stop);
+      const c = capture();
+      const done = runEventsTail({ client: m.client, events: 'dispute.*', intervalMs: 150, signal: stop.signal, io: c.io });
+      await until('the tail header', () => c.err.some((l) => l.startsWith('Tailing')));
+      const l = await listen(m.client, listenReceiver.url, 'dispute.*');
+      const won = await trigger(m.client, 'dispute.won');
+      expect(won.code).toBe(0);
+      const id = won.result.dispute_id as string;
+      const types = ['dispute.created', 'dispute.updated', 'dispute.won'];
+      for (const type of types) await until(type, () => c.out.some((line) => line.endsWith(`${type}  created  ${id}`)));
+      const ofDispute = (r: { body: any }) => r.body?.dispute_id === id;
+      const forwarded = await listenReceiver.waitFor(3, 15_000, ofDispute);
+      const delivered = await real.waitFor(3, 15_000, ofDispute);
+      await new Promise((r) => setTimeout(r, 500)); // a few more polls: no payment.* event is forwarded
+      stop.abort();
+      expect(await done).toBe(0);
+      await l.stop();
+      expect(forwarded.map((r) => r.body.event).sort()).toEqual(types);
+      expect(listenReceiver.received.filter((r) => r.body?.payment_id === won.result.payment_id && !ofDispute(r))).toEqual([]);
+      for (const f of forwarded) {
+        expectGenuine(f, l.secret);
+        const same = delivered.find((r) => r.headers['webhook-id'] === f.headers['webhook-id'])!;
+        expectGenuine(same, m.webhookSecret);
+        expect(f.rawBody.equals(same.rawBody)).toBe(true);
+      }
+      expect(forwarded.find((r) => r.body.event === 'dispute.won')!.body).toMatchObject({
+        status: 'won',
+        payment_id: won.result.payment_id,
+      });
+    } finally {
+      await real.stop();
+    }
   });
 });

@@ -230,6 +230,10 @@ describe('idempotency', () => {
     cancelMandate: async () => ({ mandate_id: await sandboxMandate(false) }), // pending_approval: cancellable
     createMandateCharge: async () => ({ mandate_id: await sandboxMandate(true) }),
     simulateMandate: async () => ({ mandate_id: await sandboxMandate(false) }), // pending_approval: approve
+    simulateDispute: async () => ({ payment_id: await paidCard() }),
+    stageDisputeEvidence: async () => ({ dispute_id: await sandboxDispute(false) }),
+    submitDispute: async () => ({ dispute_id: await sandboxDispute(true) }), // the published evidence staged
+    acceptDispute: async () => ({ dispute_id: await sandboxDispute(false) }),
   };
   /** A request body that cannot be the published example's: a mandate charge's due date is days from today. */
   const READY_BODY: Partial<Record<RouteId, () => unknown>> = {
@@ -243,6 +247,15 @@ describe('idempotency', () => {
     });
     if (active) await decideSandboxMandate(mandateDeps(), r.body.mandate_id);
     return r.body.mandate_id;
+  }
+
+  const paidCard = async () =>
+    (await api.direct({ payment_method: 'card', amount: 100, card: card('4242424242424242') })).body.payment_id as string;
+  /** A test chargeback of the sweep's merchant, needs_response; with the published evidence staged when `staged`. */
+  async function sandboxDispute(staged: boolean): Promise<string> {
+    const id = (await api.json('POST', `/api/v1/sandbox/payments/${await paidCard()}/dispute`, {})).body.dispute_id as string;
+    if (staged) expect((await api.json('POST', `/api/v1/disputes/${id}/evidence`, REQUEST_EXAMPLES.stageDisputeEvidence)).status).toBe(200);
+    return id;
   }
 
   /** Another request: its first path object swapped for the published example id, else its first amount changed. */

@@ -68,6 +68,27 @@ const save = (deps: DisputeDeps, read: DisputeCase, patch: Partial<DisputeCase>,
     throw e instanceof WriteConflict && e.entity === 'dispute' ? busy() : e;
   });
 
+/** Another action of this dispute is in progress (committed, not finished): it is sent again to finish, not replaced. */
+function refuseOtherInProgress(d: DisputeCase, action: DisputeAction['action']) {
+  const other = d.last_action;
+  if (other?.state === 'pending' && other.action !== action)
+    throw new AppError('DISPUTE_NOT_OPEN', `A ${other.action} of this dispute is in progress: send it again to finish it.`, {
+      details: [{ field: 'status', message: `has a ${other.action} in progress` }],
+    });
+}
+
+/**
+ * A write after the intent lost to a concurrent request for the same action (both resumed it): that request's
+ * outcome once it finished it, else busy (sent again, it resumes).
+ */
+async function afterConflict(deps: DisputeDeps, disputeId: string, finished: (d: DisputeCase) => boolean, e: unknown) {
+  const conflict = e instanceof WriteConflict || (e instanceof AppError && e.code === 'BUSY_RETRY_SAME_KEY');
+  if (!conflict) throw e;
+  const now = await deps.disputes.get(disputeId);
+  if (now && finished(now)) return now;
+  throw busy();
+}
+
 /**
  * A save after a provider step (the provider has taken it): a notice that moved the case meanwhile (its money, its
  * revision) is no reason to fail what was done. On a conflict the case is read again and, while it still holds this
@@ -183,6 +204,7 @@ export async function submitDispute(
   // A repeat of a submission that went through sends nothing more.
   if (already.status === 'under_review' && already.last_action?.action === 'submit' && already.last_action.state === 'done') return already;
   const { dispute, channel } = await openCase(deps, principal, disputeId);
+  refuseOtherInProgress(dispute, 'submit');
   if (deadlinePassed(dispute, deps.clock.now()))
     throw new AppError('DISPUTE_DEADLINE_PASSED', `The deadline was ${dispute.evidence_due_by}.`);
   const staged = dispute.evidence;
@@ -227,35 +249,40 @@ export async function submitDispute(
       };
   let kase = resuming ? dispute : await save(deps, dispute, { last_action: intent, last_error: null });
   const current = () => kase;
-  const removing = intent.removing ?? [];
-  if (removing.length > 0) {
-    // What the failed submission before left supplied (a retry removes them all again: one already gone is no error).
-    for (const type of removing) await step(deps, current, 'document removal', () => channel.remove(type).catch(removedAlready));
-    kase = await saveTaken(deps, kase, (c) => ({ last_action: { ...c.last_action!, removing: [] } }));
+  let done: DisputeCase;
+  try {
+    const removing = intent.removing ?? [];
+    if (removing.length > 0) {
+      // What the failed submission before left supplied (a retry removes them all again: one already gone is no error).
+      for (const type of removing) await step(deps, current, 'document removal', () => channel.remove(type).catch(removedAlready));
+      kase = await saveTaken(deps, kase, (c) => ({ last_action: { ...c.last_action!, removing: [] } }));
+    }
+    if (channel.takesDocuments && (intent.supplied ?? []).length < staged.documents.length) {
+      const types = staged.documents.map((d) => d.type);
+      const documents = await stagedDocuments(deps, kase);
+      await step(deps, current, 'documents', () => channel.supply(documents));
+      kase = await saveTaken(deps, kase, (c) => ({ last_action: { ...c.last_action!, supplied: types } }));
+    }
+    if (!kase.last_action?.defended) {
+      const key = defenseKeyOf(kase, intent);
+      await step(deps, current, 'defense', () => channel.defend(staged.defense_reason, staged.text, key));
+    }
+    done = await saveTaken(
+      deps,
+      kase,
+      (c) => ({
+        last_action: { ...c.last_action!, defended: true, state: 'done' },
+        submitted_at: deps.clock.now().toISOString(),
+        // A notice may have decided it meanwhile: a decided case stays as decided.
+        status: c.status === 'needs_response' ? 'under_review' : c.status,
+        last_error: null,
+      }),
+      ['dispute.updated'],
+      answering,
+    );
+  } catch (e) {
+    return afterConflict(deps, disputeId, (d) => d.last_action?.action === 'submit' && d.last_action.state === 'done', e);
   }
-  if (channel.takesDocuments && (intent.supplied ?? []).length < staged.documents.length) {
-    const types = staged.documents.map((d) => d.type);
-    const documents = await stagedDocuments(deps, kase);
-    await step(deps, current, 'documents', () => channel.supply(documents));
-    kase = await saveTaken(deps, kase, (c) => ({ last_action: { ...c.last_action!, supplied: types } }));
-  }
-  if (!kase.last_action?.defended) {
-    const key = defenseKeyOf(kase, intent);
-    await step(deps, current, 'defense', () => channel.defend(staged.defense_reason, staged.text, key));
-  }
-  const done = await saveTaken(
-    deps,
-    kase,
-    (c) => ({
-      last_action: { ...c.last_action!, defended: true, state: 'done' },
-      submitted_at: deps.clock.now().toISOString(),
-      // A notice may have decided it meanwhile: a decided case stays as decided.
-      status: c.status === 'needs_response' ? 'under_review' : c.status,
-      last_error: null,
-    }),
-    ['dispute.updated'],
-    answering,
-  );
   if (!done.livemode && done.status === 'under_review') await deps.scheduleSandboxDecision(done.dispute_id);
   return done;
 }
@@ -270,6 +297,7 @@ export async function acceptDispute(
   const already = await getDispute(deps, principal, disputeId);
   if (already.status === 'accepted') return already;
   const { dispute, channel } = await openCase(deps, principal, disputeId);
+  refuseOtherInProgress(dispute, 'accept');
   const resuming = dispute.last_action?.action === 'accept' && dispute.last_action.state === 'pending';
   const kase = resuming
     ? dispute
@@ -284,20 +312,28 @@ export async function acceptDispute(
     () => channel.accept(),
   );
   const at = deps.clock.now().toISOString();
-  return saveTaken(
-    deps,
-    kase,
-    // Won meanwhile (a reversal came): it stays won, as caseStatusOf has it; lost or open: accepted.
-    (c) => ({
-      last_action: { ...c.last_action!, state: 'done' },
-      accepted_at: at,
-      status: c.status === 'won' ? 'won' : 'accepted',
-      closed_at: c.closed_at ?? at,
-      last_error: null,
-    }),
-    ['dispute.updated'],
-    answering,
-  );
+  let done: DisputeCase;
+  try {
+    done = await saveTaken(
+      deps,
+      kase,
+      // Won meanwhile (a reversal came): it stays won, as caseStatusOf has it; lost or open: accepted.
+      (c) => ({
+        last_action: { ...c.last_action!, state: 'done' },
+        accepted_at: at,
+        status: c.status === 'won' ? 'won' : 'accepted',
+        closed_at: c.closed_at ?? at,
+        last_error: null,
+      }),
+      ['dispute.updated'],
+      answering,
+    );
+  } catch (e) {
+    return afterConflict(deps, disputeId, (d) => d.status === 'accepted', e);
+  }
+  // A test PIX MED accepted is returned to the payer by the sandbox's PSP (a chargeback's amount has already left).
+  if (!done.livemode && done.kind === 'pix_med') await deps.scheduleSandboxDecision(done.dispute_id);
+  return done;
 }
 
 export type { DefenseChannel };

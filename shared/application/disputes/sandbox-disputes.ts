@@ -2,7 +2,8 @@
  * Disputes in test mode (DESIGN.md 9.4): a test payment disputed by simulate (a card chargeback, the amount withdrawn;
  * a PIX MED infraction, nothing moved), answered like a live one, and decided by the sandbox's issuer a few seconds
  * after a submission: won, unless the staged text contains `losing_evidence` (as Stripe's test mode reads evidence).
- * Accepting needs no decision: the case is closed and the amount stays withdrawn. Each moves the test balance by the
+ * Accepting a chargeback needs no decision: the case is closed and the amount stays withdrawn; an accepted PIX MED is
+ * lost a few seconds later (the Pix returned, its amount debited). Each moves the test balance by the
  * same rules and transaction as a live notice.
  */
 import { disputeIdOf, type DisputeCase } from '../../domain/disputes/dispute-case';
@@ -17,7 +18,7 @@ import type { DisputeDeps } from './dispute-deps';
 
 /** The evidence text that makes the sandbox's issuer decide against the merchant. */
 export const SANDBOX_LOSING_EVIDENCE = 'losing_evidence';
-/** How long a test dispute may be answered. */
+/** How long a test dispute may be answered (unless simulate sets its evidence_due_by). */
 export const SANDBOX_EVIDENCE_DAYS = 7;
 
 /** Opens (or moves) a test payment's dispute by a signal, as a provider's notice would. */
@@ -26,12 +27,12 @@ export async function signalSandboxDispute(
   payment: Payment,
   kind: 'chargeback' | 'fraud_return',
   signal: DisputeSignal,
-  opts: { reasonCode?: string | null } = {},
+  opts: { reasonCode?: string | null; deadline?: string } = {},
 ) {
   return commitDisputeStep(deps, payment, (p, at) => {
     const state = disputable(p);
     if (state !== 'ok') return state;
-    const deadline = new Date(Date.parse(at) + SANDBOX_EVIDENCE_DAYS * 86_400_000).toISOString();
+    const deadline = new Date(opts.deadline ?? Date.parse(at) + SANDBOX_EVIDENCE_DAYS * 86_400_000).toISOString();
     return applyDisputeSignal(p.dispute ?? null, signal, {
       amountMinor: p.amount_minor,
       reasonCode: opts.reasonCode ?? (kind === 'fraud_return' ? 'scam' : '13.1'),
@@ -43,13 +44,17 @@ export async function signalSandboxDispute(
   });
 }
 
-/** The sandbox issuer's decision on a submitted test dispute (the settlement queue): won or lost, once. */
+/**
+ * The sandbox issuer's decision on a submitted test dispute (the settlement queue): won or lost, once. An accepted
+ * PIX MED is decided too, lost: the payer's bank returns the Pix (the amount is debited now), as the PSP would.
+ */
 export async function decideSandboxDispute(deps: DisputeDeps, disputeId: string): Promise<void> {
   const d = await deps.disputes.get(disputeId);
-  if (!d || d.livemode || d.status !== 'under_review') return;
+  const acceptedMed = d?.status === 'accepted' && d.kind === 'pix_med';
+  if (!d || d.livemode || (d.status !== 'under_review' && !acceptedMed)) return;
   const payment = await deps.store.getPayment(d.payment_id);
   if (!payment) return;
-  const loses = (d.evidence?.text ?? '').includes(SANDBOX_LOSING_EVIDENCE);
+  const loses = acceptedMed || (d.evidence?.text ?? '').includes(SANDBOX_LOSING_EVIDENCE);
   await signalSandboxDispute(deps, payment, payment.dispute?.kind ?? 'chargeback', loses ? 'lost' : 'won');
 }
 
@@ -69,7 +74,11 @@ export async function simulateDispute(
   const kind = payment.payment_method === 'card' ? 'chargeback' : payment.payment_method === 'pix' ? 'fraud_return' : null;
   if (!kind || disputable(payment) !== 'ok')
     throw new AppError('PAYMENT_STATE_CONFLICT', 'Only a successful (or refunded) card or PIX test payment can be disputed.');
-  if (!payment.dispute) await signalSandboxDispute(deps, payment, kind, 'withdrawn', { reasonCode: input.reason_code ?? null });
+  if (!payment.dispute)
+    await signalSandboxDispute(deps, payment, kind, 'withdrawn', {
+      reasonCode: input.reason_code ?? null,
+      ...(input.evidence_due_by ? { deadline: input.evidence_due_by } : {}),
+    });
   const d = await deps.disputes.get(disputeIdOf(payment.payment_id));
   if (!d) throw new Error(`dispute of ${payment.payment_id} not found after it was opened`);
   return d;

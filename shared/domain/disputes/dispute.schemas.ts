@@ -55,10 +55,14 @@ export const listDisputesQuery = z
   );
 export type ListDisputesQuery = z.infer<typeof listDisputesQuery>;
 
-/** POST /api/v1/sandbox/payments/{id}/dispute: the test payment's payer's bank disputes it. */
+/**
+ * POST /api/v1/sandbox/payments/{id}/dispute: the test payment's payer's bank disputes it. `evidence_due_by` sets the
+ * test dispute's deadline (default 7 days): near, to see dispute.evidence_due_soon; past, to see DISPUTE_DEADLINE_PASSED.
+ */
 export const simulateDisputeBody = z._default(
   z.strictObject({
     reason_code: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(32))),
+    evidence_due_by: z.optional(z.iso.datetime({ offset: true })),
   }),
   {},
 );

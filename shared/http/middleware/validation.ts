@@ -30,15 +30,15 @@ function issuesOf(schema: z.core.$ZodType, value: unknown, location: string): { 
   };
 }
 
-function parseBody(event: HttpEvent, format: 'json' | 'form' | 'raw'): unknown {
+function parseBody(event: HttpEvent, format: 'json' | 'form' | 'raw', maxBytes: number): unknown {
   const raw = event.body;
   // The handler parses it itself, after its own checks (a provider callback: the path token first).
   if (format === 'raw') return undefined;
   if (raw === undefined || raw === null || raw === '') return undefined;
   const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) {
-    throw new AppError('VALIDATION_ERROR', `Request body is larger than ${MAX_BODY_BYTES / 1024} KB.`, {
-      details: [{ field: 'body', message: `must be at most ${MAX_BODY_BYTES} bytes` }],
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) {
+    throw new AppError('VALIDATION_ERROR', `Request body is larger than ${maxBytes / 1024} KB.`, {
+      details: [{ field: 'body', message: `must be at most ${maxBytes} bytes` }],
     });
   }
   const contentType = (event.headers?.['content-type'] ?? '').toLowerCase();
@@ -70,7 +70,8 @@ export function validation(schemas: InputSchemas): middy.MiddlewareObj<HttpEvent
       const event = request.event;
       const errors: FieldError[] = [];
       const input: PipelineContext['input'] = { query: {}, path: {}, body: undefined };
-      const body = parseBody(event, request.context.route?.bodyFormat ?? 'json');
+      const route = request.context.route;
+      const body = parseBody(event, route?.bodyFormat ?? 'json', route?.maxBodyBytes ?? MAX_BODY_BYTES);
       const parts = [
         ['query', schemas.query, event.queryStringParameters ?? {}],
         ['path', schemas.path, event.pathParameters ?? {}],
