@@ -21,6 +21,7 @@ import {
   defenseReasonsOf,
   refusalCodeOf,
   requirementOf,
+  submissionKeyOf,
   supplyRequest,
 } from '../../shared/adapters/providers/adyen/adyen.disputes.transformers';
 import { adyenEnvironmentOf, disputesBaseUrlOf } from '../../shared/adapters/providers/adyen/adyen.endpoints';
@@ -276,6 +277,25 @@ describe('The Disputes API calls', () => {
     expect(sent[2]!.body).toEqual({ defenseDocumentType: 'DefenseMaterial', ...account });
     expect(sent[3]!.body).toEqual({ defenseReasonCode: 'SupplyDefenseMaterial', ...account });
     expect(sent[4]!.body).toEqual(account);
+  });
+
+  it("a submission's delete and defend carry its key: the same for a retry of it, another for another submission or type", async () => {
+    const { disputes, sent } = scripted(ok, ok, ok, ok, ok);
+    await disputes.deleteDocument(DISPUTE, 'DefenseMaterial', 'stg1@2026-01-01T00:00:00.000Z');
+    await disputes.deleteDocument(DISPUTE, 'TIDorInvoice', 'stg1@2026-01-01T00:00:00.000Z');
+    await disputes.defend(DISPUTE, 'SupplyDefenseMaterial', 'stg1@2026-01-01T00:00:00.000Z');
+    await disputes.defend(DISPUTE, 'SupplyDefenseMaterial', 'stg1@2026-01-01T00:00:00.000Z');
+    await disputes.defend(DISPUTE, 'SupplyDefenseMaterial', 'stg2@2026-01-02T00:00:00.000Z');
+    const keys = sent.map((s) => s.headers['idempotency-key']);
+    expect(keys).toEqual([
+      submissionKeyOf('delete', DISPUTE, 'stg1@2026-01-01T00:00:00.000Z', 'DefenseMaterial'),
+      submissionKeyOf('delete', DISPUTE, 'stg1@2026-01-01T00:00:00.000Z', 'TIDorInvoice'),
+      submissionKeyOf('defend', DISPUTE, 'stg1@2026-01-01T00:00:00.000Z'),
+      submissionKeyOf('defend', DISPUTE, 'stg1@2026-01-01T00:00:00.000Z'),
+      submissionKeyOf('defend', DISPUTE, 'stg2@2026-01-02T00:00:00.000Z'),
+    ]);
+    expect(new Set(keys).size).toBe(4);
+    for (const k of keys) expect(k).toMatch(/^dispute-(defend|delete)-[0-9a-f]{40}$/);
   });
 
   it('success false is ProviderRejected (a code of ours); no answer, a 5xx, a refused key, an odd answer ProviderUnavailable', async () => {

@@ -98,6 +98,9 @@ async function stagedDocuments(deps: DisputeDeps, d: DisputeCase): Promise<Defen
 /** What an earlier, failed submission left supplied at the provider: replaced or removed by this one. */
 const suppliedBefore = (d: DisputeCase) => (d.last_action?.action === 'submit' ? (d.last_action.supplied ?? []) : []);
 
+/** A submission's name at the provider: its staging and when it began (a retry resumes it under the same name). */
+const submissionOf = (a: DisputeAction) => `${a.staging_id ?? ''}@${a.at}`;
+
 /**
  * Submits the staged evidence: checked (a defense reason the provider still lists, every document it requires, the
  * deadline), the intent committed, then each provider step once: documents supplied (a type supplied by an earlier
@@ -146,23 +149,32 @@ export async function submitDispute(
   const at = deps.clock.now().toISOString();
   const intent: DisputeAction = resuming
     ? dispute.last_action!
-    : { action: 'submit', state: 'pending', at, staging_id: staged.staging_id, supplied: [], defended: false };
+    : {
+        action: 'submit',
+        state: 'pending',
+        at,
+        staging_id: staged.staging_id,
+        supplied: [],
+        removing: suppliedBefore(dispute),
+        defended: false,
+      };
   let kase = resuming
     ? dispute
     : await save(deps, dispute, { last_action: intent, last_error: null }).catch((e) => {
         throw e instanceof WriteConflict ? busy() : e;
       });
   const current = () => kase;
-  const before = resuming ? [] : suppliedBefore(dispute);
+  const submission = submissionOf(intent);
   if (channel.takesDocuments && (intent.supplied ?? []).length < staged.documents.length) {
     const types = staged.documents.map((d) => d.type);
-    for (const type of before) await step(deps, current, 'document removal', () => channel.remove(type));
+    // Removed again on a retry (the intent keeps the list): each removal is the same request at the provider.
+    for (const type of intent.removing ?? []) await step(deps, current, 'document removal', () => channel.remove(type, submission));
     const documents = await stagedDocuments(deps, kase);
     await step(deps, current, 'documents', () => channel.supply(documents));
     kase = await save(deps, kase, { last_action: { ...kase.last_action!, supplied: types } });
   }
   if (!kase.last_action?.defended) {
-    await step(deps, current, 'defense', () => channel.defend(staged.defense_reason, staged.text));
+    await step(deps, current, 'defense', () => channel.defend(staged.defense_reason, staged.text, submission));
   }
   const done = await save(
     deps,

@@ -15,8 +15,9 @@ export interface DefenseChannel {
   /** Whether a defense needs text (a MED defense is its text). */
   readonly needsText: boolean;
   supply(documents: readonly DefenseDocument[]): Promise<void>;
-  remove(type: string): Promise<void>;
-  defend(reason: string | null, text: string | null): Promise<void>;
+  /** `submission` names the submission (a retry of it is the same request at the provider). */
+  remove(type: string, submission: string): Promise<void>;
+  defend(reason: string | null, text: string | null, submission: string): Promise<void>;
   accept(): Promise<void>;
 }
 
@@ -57,8 +58,8 @@ const cardChannel = (c: CardDisputeConnector, ref: string): DefenseChannel => ({
   takesDocuments: true,
   needsText: false,
   supply: (documents) => c.supplyDocuments(ref, documents),
-  remove: (type) => c.deleteDocument(ref, type),
-  defend: (reason) => c.defend(ref, reason ?? ''),
+  remove: (type, submission) => c.deleteDocument(ref, type, submission),
+  defend: (reason, _text, submission) => c.defend(ref, reason ?? '', submission),
   accept: () => c.accept(ref),
 });
 

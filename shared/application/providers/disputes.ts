@@ -30,10 +30,13 @@ export interface CardDisputeConnector {
   defenseReasons(disputeReference: string): Promise<readonly DefenseReason[]>;
   /** Supplies documents (each replacing one of its type already supplied). The same call again changes nothing more. */
   supplyDocuments(disputeReference: string, documents: readonly DefenseDocument[]): Promise<void>;
-  /** Removes a document supplied earlier (a restaged defense without it). */
-  deleteDocument(disputeReference: string, type: string): Promise<void>;
-  /** Defends with a reason whose documents were supplied. */
-  defend(disputeReference: string, defenseReasonCode: string): Promise<void>;
+  /**
+   * Removes a document supplied earlier (a restaged defense without it). `submission` names the submission removing it:
+   * the same call again for one submission (a retry after no answer) is the same request, answered the same.
+   */
+  deleteDocument(disputeReference: string, type: string, submission?: string): Promise<void>;
+  /** Defends with a reason whose documents were supplied; `submission` as for deleteDocument (one defense per submission). */
+  defend(disputeReference: string, defenseReasonCode: string, submission?: string): Promise<void>;
   /** Accepts the dispute (the merchant gives up: the chargeback stands). */
   accept(disputeReference: string): Promise<void>;
 }

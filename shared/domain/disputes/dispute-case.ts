@@ -57,6 +57,11 @@ export interface DisputeAction {
   readonly staging_id?: string;
   /** Document types supplied to the provider by this submission (a retry supplies the rest). */
   readonly supplied?: readonly string[];
+  /**
+   * Document types an earlier failed submission left at the provider, removed before this one supplies its own (a retry
+   * removes them again, each by the same request to the provider).
+   */
+  readonly removing?: readonly string[];
   /** The defense was sent (a retry after this sends nothing more). */
   readonly defended?: boolean;
 }

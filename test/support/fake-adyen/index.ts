@@ -7,7 +7,7 @@
  * (disputes.ts: disputes a test opens, their defense reasons and documents, defend and accept). Every request body
  * is checked against our schemas: a mismatch is answered 422 and recorded in `violations`, which the tests assert
  * empty. It sends standard notifications signed with Adyen's HMAC algorithm (or forged, replayed, out of order,
- * duplicated on demand), and fails on demand (a status, a hang).
+ * duplicated on demand), and fails on demand (a status, a hang, a call carried out with its answer lost).
  */
 import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
@@ -36,7 +36,8 @@ import { disputeOpOf, disputeService, type FakeDispute, type OpenDispute } from 
 
 export type { FakeDispute, FakeDefenseReason, OpenDispute } from './disputes';
 export type FakeAdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels' | 'storedPaymentMethods' | AdyenDisputeOp;
-export type Fault = { status: number } | { hang: true };
+/** A call answered with a status, hung (no answer until `hangMs`), or carried out with its answer lost (the connection dropped). */
+export type Fault = { status: number } | { hang: true } | { lost: true };
 
 /** What /payments answers for the next card payment (default: Authorised). */
 export type CardScript =
@@ -76,6 +77,8 @@ export interface FakeAdyen {
   /** Every stored card (token), disabled ones included. */
   storedMethods(): readonly StoredMethod[];
   failNext(op: FakeAdyenOp, how: Fault, times?: number): void;
+  /** Drops every scripted fault not met yet; how many. */
+  clearFaults(): number;
   /** The shopper finishes (or fails) authentication on Adyen's page: the redirectResult our return URL receives. */
   authenticate(reference: string, ok: boolean): string;
   /** Where notifications are posted (our /providers/adyen/notifications). */
@@ -358,15 +361,18 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(b));
       };
-      if (fault) return send(fault.status, new AdyenError(fault.status, '000', 'internal', 'scripted failure').body());
+      if (fault && 'status' in fault) return send(fault.status, new AdyenError(fault.status, '000', 'internal', 'scripted failure').body());
       try {
         const [status, answer] = disputeOp
           ? disputes.route(disputeOp, text, req)
           : stored
             ? tokens.route(req.method as string, path, url.searchParams, req)
             : route(path, text, req);
+        // Carried out (and remembered under its Idempotency-Key), its answer lost on the way back.
+        if (fault) return void req.socket.destroy();
         send(status, answer);
       } catch (e) {
+        if (fault) return void req.socket.destroy();
         if (e instanceof AdyenError) return send(e.status, e.body());
         send(500, { status: 500, errorCode: '000', errorType: 'internal', message: String(e) });
       }
@@ -407,6 +413,11 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
     storedMethods: () => tokens.vault.all(),
     failNext(op, how, times = 1) {
       faults.set(op, [...(faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
+    },
+    clearFaults() {
+      const n = [...faults.values()].reduce((sum, f) => sum + f.length, 0);
+      faults.clear();
+      return n;
     },
     authenticate(reference, ok) {
       const p = payments.get(reference);

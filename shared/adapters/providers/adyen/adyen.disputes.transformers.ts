@@ -74,6 +74,16 @@ export function refusalCodeOf(errorMessage: string | undefined): string {
 }
 
 /**
+ * The Idempotency-Key of a submission's defendDispute or deleteDisputeDefenseDocument (of one document type): one per
+ * submission, so a retry of that submission after a lost answer is the same request (answered the same, never carried
+ * out twice), while a later submission reaches Adyen anew. At most 64 printable characters.
+ */
+export function submissionKeyOf(op: 'defend' | 'delete', disputePspReference: string, submission: string, type = ''): string {
+  const digest = createHash('sha256').update([disputePspReference, submission, type].join('\u0000')).digest('hex').slice(0, 40);
+  return `dispute-${op}-${digest}`;
+}
+
+/**
  * The Idempotency-Key of an accept: one per dispute (an accept is final, so its repeat is the same request). The Disputes
  * API spec declares no such header; Adyen's idempotency page says its POSTs take it. Keys are at most 64 printable characters.
  */

@@ -7,15 +7,23 @@
  * errorMessage reduced to a code of ours (refusalCodeOf), status 200. No document content is logged.
  *
  * Repeats: retrieve is a read; supply replaces a document of the same type (a repeat sends the same bytes again); delete
- * and defend carry no Idempotency-Key (a cached answer would be wrong: a defend refused for a missing document must
- * reach Adyen again once the document is there), so a repeat after a lost answer reaches Adyen; accept carries one
- * per dispute (acceptKeyOf).
+ * and defend carry an Idempotency-Key per submission when the use case names it (submissionKeyOf): a retry of that
+ * submission after a lost answer is answered as the first was (never `already defended`), while a later submission (a
+ * defend refused for a missing document, sent again once it is there) reaches Adyen anew; accept carries one per
+ * dispute (acceptKeyOf).
  */
 import { ProviderRejected, type CardDisputeConnector } from '../../../application/providers';
 import { logger } from '../../../observability';
 import { ADYEN, type AdyenClient, type AdyenDisputeOp } from './adyen.client';
 import { defenseReasonsResponseSchema, disputeServiceResponseSchema, type DisputeServiceResult } from './adyen.disputes.schemas';
-import { acceptKeyOf, defenseDocumentProblem, defenseReasonsOf, refusalCodeOf, supplyRequest } from './adyen.disputes.transformers';
+import {
+  acceptKeyOf,
+  defenseDocumentProblem,
+  defenseReasonsOf,
+  refusalCodeOf,
+  submissionKeyOf,
+  supplyRequest,
+} from './adyen.disputes.transformers';
 
 /** Adyen's no (`success: false`) as ProviderRejected; nothing when it said yes. */
 function ensureSuccess(op: AdyenDisputeOp, result: DisputeServiceResult): void {
@@ -66,15 +74,19 @@ export function adyenCardDisputes(cfg: { merchant_account: string }, client: Ady
       }
       await post('supplyDefenseDocument', supplyRequest(disputeReference, account, documents));
     },
-    async deleteDocument(disputeReference, type) {
-      await post('deleteDisputeDefenseDocument', {
-        defenseDocumentType: type,
-        disputePspReference: disputeReference,
-        merchantAccountCode: account,
-      });
+    async deleteDocument(disputeReference, type, submission) {
+      await post(
+        'deleteDisputeDefenseDocument',
+        { defenseDocumentType: type, disputePspReference: disputeReference, merchantAccountCode: account },
+        submission === undefined ? null : submissionKeyOf('delete', disputeReference, submission, type),
+      );
     },
-    async defend(disputeReference, defenseReasonCode) {
-      await post('defendDispute', { defenseReasonCode, disputePspReference: disputeReference, merchantAccountCode: account });
+    async defend(disputeReference, defenseReasonCode, submission) {
+      await post(
+        'defendDispute',
+        { defenseReasonCode, disputePspReference: disputeReference, merchantAccountCode: account },
+        submission === undefined ? null : submissionKeyOf('defend', disputeReference, submission),
+      );
     },
     async accept(disputeReference) {
       await post('acceptDispute', { disputePspReference: disputeReference, merchantAccountCode: account }, acceptKeyOf(disputeReference));
