@@ -20,7 +20,7 @@
  *   POST /disputes/{pspReference}/notify  {"eventCode": "CHARGEBACK"}: one signed notice of that dispute
  *   POST /fail/{payments|paymentDetails|refunds|cancels|storedPaymentMethods|retrieveApplicableDefenseReasons|
  *              supplyDefenseDocument|deleteDisputeDefenseDocument|defendDispute|acceptDispute}
- *                                  {"status": 500} or {"hang": true}, {"times": 2}
+ *                                  {"status": 500}, {"hang": true} or {"lost": true} (carried out, answer lost), {"times": 2}
  *   GET  /violations               requests off our schemas of Checkout v71
  * until SIGINT or SIGTERM.
  */
@@ -126,7 +126,8 @@ const control = controlServer(async ({ method, path, body }, reply) => {
       return reply(200, await adyen.notify([adyen.disputeItem(d.pspReference, String(body.eventCode ?? 'CHARGEBACK'))]));
   }
   if (method === 'POST' && (m = /^\/fail\/([A-Za-z]+)$/.exec(path)) && OPS.includes(m[1] as FakeAdyenOp)) {
-    const how = body.hang === true ? { hang: true as const } : { status: Number(body.status ?? 500) };
+    const how =
+      body.hang === true ? { hang: true as const } : body.lost === true ? { lost: true as const } : { status: Number(body.status ?? 500) };
     adyen.failNext(m[1] as FakeAdyenOp, how, Number(body.times ?? 1));
     return reply(200, { failing: m[1], how });
   }

@@ -40,6 +40,9 @@ export interface FakeDispute {
   readonly documents: Map<string, { contentType: string; bytes: number; content: string }>;
   /** How many supplyDefenseDocument calls reached this dispute (refused ones included). */
   supplies: number;
+  /** defendDispute and acceptDispute calls carried out on this dispute (refused ones included; a replay by Idempotency-Key is not). */
+  defends: number;
+  accepts: number;
   defendedWith: string | null;
   accepted: boolean;
   /** Ended by a notice: won (CHARGEBACK_REVERSED), lost (SECOND_CHARGEBACK, PREARBITRATION_LOST), expired (defense period ended). */
@@ -181,6 +184,7 @@ export function disputeService(opts: {
         return result(true);
       }
       case 'defendDispute': {
+        d.defends += 1;
         const why = ended(d);
         if (why) return result(false, why);
         const reason = d.defenseReasons.find((r) => r.code === (body as { defenseReasonCode: string }).defenseReasonCode);
@@ -190,6 +194,7 @@ export function disputeService(opts: {
         return result(true);
       }
       case 'acceptDispute': {
+        d.accepts += 1;
         const why = ended(d);
         if (why) return result(false, why);
         d.accepted = true;
@@ -212,6 +217,8 @@ export function disputeService(opts: {
         defensePeriodEndsAt: o.defensePeriodEndsAt ?? new Date(Date.now() + 20 * 86_400_000).toISOString(),
         documents: new Map(),
         supplies: 0,
+        defends: 0,
+        accepts: 0,
         defendedWith: null,
         accepted: false,
         closed: null,

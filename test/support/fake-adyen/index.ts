@@ -7,7 +7,7 @@
  * (disputes.ts: disputes a test opens, their defense reasons and documents, defend and accept). Every request body
  * is checked against our schemas: a mismatch is answered 422 and recorded in `violations`, which the tests assert
  * empty. It sends standard notifications signed with Adyen's HMAC algorithm (or forged, replayed, out of order,
- * duplicated on demand), and fails on demand (a status, a hang).
+ * duplicated on demand), and fails on demand (a status, a hang, a call carried out with its answer lost).
  */
 import { readBody } from '../fake-http';
 import { createServer, type Server } from 'node:https';
@@ -77,6 +77,8 @@ export interface FakeAdyen {
   /** Every stored card (token), disabled ones included. */
   storedMethods(): readonly StoredMethod[];
   failNext(op: FakeAdyenOp, how: Fault, times?: number): void;
+  /** Drops every scripted fault not met yet; how many. */
+  clearFaults(): number;
   /** The shopper finishes (or fails) authentication on Adyen's page: the redirectResult our return URL receives. */
   authenticate(reference: string, ok: boolean): string;
   /** Where notifications are posted (our /providers/adyen/notifications). */
@@ -371,6 +373,7 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
         if (fault) return void res.destroy(); // lost: carried out, never answered
         send(status, answer);
       } catch (e) {
+        if (fault) return void res.destroy(); // carried out (refused), its answer lost all the same
         if (e instanceof AdyenError) return send(e.status, e.body());
         send(500, { status: 500, errorCode: '000', errorType: 'internal', message: String(e) });
       }
@@ -411,6 +414,11 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
     storedMethods: () => tokens.vault.all(),
     failNext(op, how, times = 1) {
       faults.set(op, [...(faults.get(op) ?? []), ...Array.from({ length: times }, () => how)]);
+    },
+    clearFaults() {
+      const n = [...faults.values()].reduce((sum, f) => sum + f.length, 0);
+      faults.clear();
+      return n;
     },
     authenticate(reference, ok) {
       const p = payments.get(reference);
