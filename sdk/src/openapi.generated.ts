@@ -2194,7 +2194,7 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean | null;
             };
-            /** @description On retrieve, while the dispute needs a response. */
+            /** @description On retrieve, while the dispute needs a response ([] when its provider takes no defense through the API); absent as well when the provider did not answer just now: retrieve again. */
             defense_reasons?: components["schemas"]["DefenseReasons"];
         };
         /** @description The defense reasons the provider lists for this dispute now, with their documents. */
@@ -15640,42 +15640,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `PROVIDER_UNAVAILABLE` (The payment provider did not answer; the object is recorded and its outcome follows by webhook. The payment named in the message is recorded and processing: await its webhook, or retry with the same X-Idempotency-Key.) */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PROVIDER_UNAVAILABLE",
-                     *         "message": "The payment provider did not answer; the object is recorded and its outcome follows by webhook.",
-                     *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "PROVIDER_UNAVAILABLE";
-                            /** @example The payment provider did not answer; the object is recorded and its outcome follows by webhook. */
-                            message: string;
-                            /** @description One entry per invalid field. */
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @example a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d */
-                            request_id: string;
-                        };
-                    };
-                };
-            };
         };
     };
     stageDisputeEvidence: {
@@ -15921,7 +15885,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `DISPUTE_NOT_DEFENDABLE` (The provider of this dispute takes no defense through the API: answer it with your provider directly. This provider’s disputes are answered at the provider (its dashboard); the dispute here follows its outcome.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
+            /** @description Error: `DISPUTE_DEADLINE_PASSED` (The evidence deadline of this dispute has passed. The provider no longer takes a defense after evidence_due_by; the case is decided without it.); `DISPUTE_NOT_DEFENDABLE` (The provider of this dispute takes no defense through the API: answer it with your provider directly. This provider’s disputes are answered at the provider (its dashboard); the dispute here follows its outcome.); `IDEMPOTENCY_IN_PROGRESS` (A request with this X-Idempotency-Key is still being processed; retry shortly. The first request with this key is still running; retry after a short wait.) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15932,8 +15896,8 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "DISPUTE_NOT_DEFENDABLE",
-                     *         "message": "The provider of this dispute takes no defense through the API: answer it with your provider directly.",
+                     *         "code": "DISPUTE_DEADLINE_PASSED",
+                     *         "message": "The evidence deadline of this dispute has passed.",
                      *         "request_id": "a1c3e3c0-8a7b-4c5e-9d0f-2b1e4c8f7a6d"
                      *       }
                      *     }
@@ -15943,8 +15907,8 @@ export interface operations {
                         success: false;
                         error: {
                             /** @enum {string} */
-                            code: "DISPUTE_NOT_DEFENDABLE" | "IDEMPOTENCY_IN_PROGRESS";
-                            /** @example The provider of this dispute takes no defense through the API: answer it with your provider directly. */
+                            code: "DISPUTE_DEADLINE_PASSED" | "DISPUTE_NOT_DEFENDABLE" | "IDEMPOTENCY_IN_PROGRESS";
+                            /** @example The evidence deadline of this dispute has passed. */
                             message: string;
                             /** @description One entry per invalid field. */
                             details?: {

@@ -236,12 +236,12 @@ export const ROUTE_CONTRACTS = {
   getDispute: {
     request: { path: dsp.disputePath },
     responses: ok(dispute.disputeResource, 'The dispute; while it needs a response, the defense reasons its provider lists now.'),
-    errors: ['DISPUTE_NOT_FOUND', 'PROVIDER_UNAVAILABLE'],
+    errors: ['DISPUTE_NOT_FOUND'],
   },
   stageDisputeEvidence: {
     request: { path: dsp.disputePath, body: dsp.evidenceBody },
     responses: ok(dispute.disputeResource, 'The dispute with its staged evidence (documents by type and size).'),
-    errors: ['DISPUTE_NOT_FOUND', 'DISPUTE_NOT_OPEN', 'DISPUTE_NOT_DEFENDABLE', 'PROVIDER_UNAVAILABLE'],
+    errors: ['DISPUTE_NOT_FOUND', 'DISPUTE_NOT_OPEN', 'DISPUTE_DEADLINE_PASSED', 'DISPUTE_NOT_DEFENDABLE', 'PROVIDER_UNAVAILABLE'],
   },
   submitDispute: {
     request: { path: dsp.disputePath },

@@ -377,26 +377,26 @@ describe('evidence', () => {
     [
       'bytes that are not the declared type',
       { ...MATERIAL, documents: [{ type: 'DefenseMaterial', mime: 'application/pdf', content_base64: jpeg() }] },
-      'documents[0].content_base64',
+      'documents.0.content_base64',
     ],
     [
       'a PDF over 2 MB',
       { ...MATERIAL, documents: [{ type: 'DefenseMaterial', mime: 'application/pdf', content_base64: pdf(2 * MB + 1) }] },
-      'documents[0].content_base64',
+      'documents.0.content_base64',
     ],
     [
       'content that is not base64',
       { ...MATERIAL, documents: [{ type: 'DefenseMaterial', mime: 'application/pdf', content_base64: '%PDF-1.4 not base64!' }] },
-      'documents[0].content_base64',
+      'documents.0.content_base64',
     ],
     ['a defense reason the dispute does not list', { ...MATERIAL, defense_reason: 'NotARealReason' }, 'defense_reason'],
     [
       'a document type the reason does not list',
       { ...MATERIAL, documents: [{ ...MATERIAL.documents[0], type: 'ProofOfDelivery' }] },
-      'documents[0].type',
+      'documents.0.type',
     ],
     ['documents without a defense reason', { documents: MATERIAL.documents }, 'defense_reason'],
-    ['the same document type twice', { ...MATERIAL, documents: [MATERIAL.documents[0], MATERIAL.documents[0]] }, 'documents[1].type'],
+    ['the same document type twice', { ...MATERIAL, documents: [MATERIAL.documents[0], MATERIAL.documents[0]] }, 'documents.1.type'],
     ['an unknown field', { ...MATERIAL, note: 'x' }, 'note'],
   ];
   describe('bad input: 400 naming the field, nothing stored', () => {
@@ -557,7 +557,7 @@ describe('submit and the sandbox’s decision', () => {
     expect(hooksOf(d.dispute_id)).toEqual(['dispute.created']);
   });
 
-  it('after the deadline (the clock past evidence_due_by) submit is 409 DISPUTE_DEADLINE_PASSED, nothing sent', async () => {
+  it('after the deadline (the clock past evidence_due_by) submit and evidence are 409 DISPUTE_DEADLINE_PASSED, nothing sent', async () => {
     const { c } = await merchant();
     const d = await chargeback(c);
     await c.evidence(d.dispute_id, MATERIAL);
@@ -576,9 +576,11 @@ describe('submit and the sandbox’s decision', () => {
     expect(await c.events(d.dispute_id)).toEqual(['dispute.created']);
     // Before the deadline the same submission goes through.
     expect((await c.submit(d.dispute_id)).body.status).toBe('under_review');
-    // A test dispute simulated with its deadline past: the same 409.
+    // A test dispute simulated with its deadline past: evidence and submit, the same 409; nothing staged.
     const late = await chargeback(c, 10, { evidence_due_by: new Date(Date.now() - 60_000).toISOString() });
-    await c.evidence(late.dispute_id, MATERIAL);
+    const staged = await c.evidence(late.dispute_id, MATERIAL);
+    expect([staged.status, staged.body.error.code]).toEqual([409, 'DISPUTE_DEADLINE_PASSED']);
+    expect((await c.get(late.dispute_id)).body.evidence).toBeNull();
     expect((await c.submit(late.dispute_id)).body.error.code).toBe('DISPUTE_DEADLINE_PASSED');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { modeOf } from '../../domain/access';
-import { type DisputeCase, type StagedDocument } from '../../domain/disputes/dispute-case';
+import { deadlinePassed, type DisputeCase, type StagedDocument } from '../../domain/disputes/dispute-case';
 import type { EvidenceInput, ListDisputesQuery } from '../../domain/disputes/dispute.schemas';
 import { defenseDocumentProblem } from '../../domain/disputes/evidence';
 import { AppError, type FieldError } from '../../domain/errors';
@@ -36,12 +36,21 @@ export async function reasonsOf(channel: DefenseChannel): Promise<readonly Defen
   }
 }
 
-/** One dispute with the defense reasons its provider lists for it now (while it needs a response and can be fought). */
+/**
+ * One dispute with the defense reasons its provider lists for it now (while it needs a response and can be fought).
+ * A provider that does not answer leaves them out (the dispute is still read; retrieve again for them): a read of our
+ * own record never fails for a provider's sake.
+ */
 export async function retrieveDispute(deps: DisputeDeps, principal: Principal, disputeId: string) {
   const dispute = await getDispute(deps, principal, disputeId);
   if (dispute.status !== 'needs_response') return { dispute, defenseReasons: undefined };
   const channel = await defenseChannelOf(deps, dispute);
-  return { dispute, defenseReasons: channel ? await reasonsOf(channel) : [] };
+  if (!channel) return { dispute, defenseReasons: [] };
+  const defenseReasons = await reasonsOf(channel).catch((e: unknown) => {
+    if (e instanceof AppError && e.code === 'PROVIDER_UNAVAILABLE') return undefined;
+    throw e;
+  });
+  return { dispute, defenseReasons };
 }
 
 /** One page of the merchant's disputes, newest first: offset or starting_after (a dispute of this merchant and mode). */
@@ -94,13 +103,13 @@ function evidenceProblems(channel: DefenseChannel, reasons: readonly DefenseReas
   input.documents.forEach((doc, i) => {
     if (reason && !reason.documents.some((d) => d.type === doc.type))
       problems.push({
-        field: `documents[${i}].type`,
+        field: `documents.${i}.type`,
         message: `must be one ${reason.code} lists: ${reason.documents.map((d) => d.type).join(', ')}`,
       });
-    if (seen.has(doc.type)) problems.push({ field: `documents[${i}].type`, message: 'is staged twice' });
+    if (seen.has(doc.type)) problems.push({ field: `documents.${i}.type`, message: 'is staged twice' });
     seen.add(doc.type);
     const problem = defenseDocumentProblem({ mime: doc.mime, contentBase64: doc.content_base64 });
-    if (problem) problems.push({ field: `documents[${i}].content_base64`, message: problem });
+    if (problem) problems.push({ field: `documents.${i}.content_base64`, message: problem });
   });
   return problems;
 }
@@ -118,6 +127,8 @@ export async function stageEvidence(
   answering?: Answering<DisputeCase>,
 ): Promise<DisputeCase> {
   const { dispute, channel } = await openCase(deps, principal, disputeId);
+  if (deadlinePassed(dispute, deps.clock.now()))
+    throw new AppError('DISPUTE_DEADLINE_PASSED', `The deadline was ${dispute.evidence_due_by}: evidence can no longer be submitted.`);
   if (dispute.last_action?.state === 'pending')
     throw new AppError('DISPUTE_NOT_OPEN', `A ${dispute.last_action.action} of this dispute is in progress: send it again to finish it.`, {
       details: [{ field: 'status', message: `has a ${dispute.last_action.action} in progress` }],

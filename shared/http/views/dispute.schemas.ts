@@ -61,7 +61,11 @@ export const disputeResource = z
     closed_at: timestamp.nullable(),
     livemode,
     metadata,
-    defense_reasons: defenseReasons.optional().meta({ description: 'On retrieve, while the dispute needs a response.' }),
+    defense_reasons: defenseReasons.optional().meta({
+      description:
+        'On retrieve, while the dispute needs a response ([] when its provider takes no defense through the API); absent ' +
+        'as well when the provider did not answer just now: retrieve again.',
+    }),
   })
   .meta({ id: 'Dispute' });
 
