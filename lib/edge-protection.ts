@@ -4,10 +4,10 @@
  * - A WAFv2 web ACL, scope CLOUDFRONT (it must live in us-east-1, hence its own stack: lib/edge-stack.ts):
  *   Amazon's IP reputation list, a rate-based rule per client IP answering 429 in the API's own error shape,
  *   the core rule set (CRS) and known bad inputs. Two CRS rules only count, because they contradict the API's
- *   contract: SizeRestrictions_BODY blocks bodies over 8 KB where the API accepts 64 KB (6 MB for a dispute's evidence:
- *   shared/http/middleware/validation.ts, RouteDefinition.maxBodyBytes), and NoUserAgent_HEADER blocks server-to-server clients that send no
- *   User-Agent (.NET's HttpClient by default). CloudWatch metrics and sampled requests for every rule, and a log
- *   of every request to CloudWatch Logs with the key-carrying headers redacted.
+ *   contract: SizeRestrictions_BODY blocks bodies over 8 KB where the API accepts 64 KB (6 MB for a dispute's
+ *   evidence: shared/http/middleware/validation.ts, RouteDefinition.maxBodyBytes), and NoUserAgent_HEADER blocks
+ *   server-to-server clients that send no User-Agent (.NET's HttpClient by default). CloudWatch metrics and
+ *   sampled requests for every rule, and a log of every request to CloudWatch Logs with the key-carrying headers redacted.
  * - A distribution with the API as its only origin over HTTPS (TLS 1.2), every method, caching disabled
  *   (CachingDisabled) and every viewer header, cookie and query string forwarded except Host
  *   (AllViewerExceptHostHeader: API Gateway routes on its own Host). With caching disabled that policy also
