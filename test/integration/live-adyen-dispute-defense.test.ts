@@ -269,7 +269,9 @@ describe('Adyen dispute defense (Disputes API v30)', () => {
       null,
     );
     expect(r.disputeServiceResult).toEqual({ success: false, errorMessage: 'Invalid defense document' });
-    expect(adyen.violations.splice(0)).toEqual(["POST /supplyDefenseDocument DefenseMaterial: application/pdf over Adyen's limit of 2 MB"]);
+    expect(adyen.violations.splice(0)).toEqual([
+      "POST /supplyDefenseDocument DefenseMaterial: application/pdf over the acquirer's limit of 2 MB",
+    ]);
     expect(adyen.dispute(d.pspReference)!.documents.size).toBe(0);
     // A body off the spec (required fields missing) is a 422 and a violation.
     await expect(

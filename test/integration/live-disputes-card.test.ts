@@ -321,7 +321,7 @@ describe('defending it through the Disputes API', () => {
     expect(changes(d)).toEqual(['supplyDefenseDocument', 'defendDispute']);
   });
 
-  it('Adyen not listing the defense reasons (503): GET reads the dispute without them, evidence is 502 and not staged; then both work', async () => {
+  it('Adyen not listing the defense reasons (503): GET reads the dispute without them; evidence 502, not staged; then both', async () => {
     const { disputeId, d } = await chargedBack();
     adyen.failNext('retrieveApplicableDefenseReasons', { status: 503 }, 2);
     const down = await getDispute(disputeId);

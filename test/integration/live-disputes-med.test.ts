@@ -268,7 +268,7 @@ describe('a PIX MED infraction as a dispute', () => {
     expect(await fraudReturns(paymentId)).toHaveLength(1);
   });
 
-  it('past the infraction’s deadline: submit answers 409 DISPUTE_DEADLINE_PASSED without a call to Efí', async () => {
+  it('past the infraction’s deadline: evidence and submit answer 409 DISPUTE_DEADLINE_PASSED without a call to Efí', async () => {
     const { id, e2e } = await paidPix(12);
     const inf = efi.openInfraction(e2e, { createdAt: new Date(Date.now() - 8 * 86_400_000), deadlineDays: 7 });
     expect(await readPixDisputes(paymentDeps(), new Date(), { windowSeconds: 10 * 86_400 })).toMatchObject({ applied: 1 });
@@ -277,8 +277,9 @@ describe('a PIX MED infraction as a dispute', () => {
       status: 'needs_response',
       evidence_due_by: inf.dadosAnalise!.prazoFinalizacao,
     });
-    expect((await stage(disputeId, { text: TEXT })).status).toBe(200);
     const before = efi.requests.length;
+    const staged = await stage(disputeId, { text: TEXT });
+    expect([staged.status, staged.body.error?.code]).toEqual([409, 'DISPUTE_DEADLINE_PASSED']);
     const late = await submit(disputeId);
     expect([late.status, late.body.error?.code]).toEqual([409, 'DISPUTE_DEADLINE_PASSED']);
     expect(efi.requests.length).toBe(before);

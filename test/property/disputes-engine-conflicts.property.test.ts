@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { runArbitrary, runDisputeSequence, SEEDED, startEngineRig, type EngineRig } from './disputes-engine';
 
-const NUM_RUNS = Number(process.env.PROPERTY_DISPUTES_CONFLICT_RUNS ?? 4);
+const NUM_RUNS = Number(process.env.PROPERTY_DISPUTES_CONFLICT_RUNS ?? 2);
 
 let rig: EngineRig;
 beforeAll(async () => {

@@ -145,7 +145,7 @@ describe('Adyen defense documents', () => {
   it('takes PDF up to 2 MB, JPEG and TIFF up to 10 MB, each only when its bytes are that type', () => {
     expect(defenseDocumentProblem({ mime: 'application/pdf', contentBase64: file('pdf', 2 * MB) })).toBeNull();
     expect(defenseDocumentProblem({ mime: 'application/pdf', contentBase64: file('pdf', 2 * MB + 1) })).toMatch(
-      /over Adyen's limit of 2 MB/,
+      /over the acquirer's limit of 2 MB/,
     );
     expect(defenseDocumentProblem({ mime: 'image/jpeg', contentBase64: file('jpeg', 10 * MB) })).toBeNull();
     expect(defenseDocumentProblem({ mime: 'image/jpeg', contentBase64: file('jpeg', 10 * MB + 1) })).toMatch(/limit of 10 MB/);
@@ -313,7 +313,7 @@ describe('The Disputes API calls', () => {
     await disputes.supplyDocuments(DISPUTE, []);
     await expect(
       disputes.supplyDocuments(DISPUTE, [{ type: 'DefenseMaterial', mime: 'application/pdf', contentBase64: file('pdf', 2 * MB + 1) }]),
-    ).rejects.toThrow(/DefenseMaterial not sent to Adyen: application\/pdf over Adyen's limit of 2 MB/);
+    ).rejects.toThrow(/DefenseMaterial not sent to Adyen: application\/pdf over the acquirer's limit of 2 MB/);
     expect(sent).toEqual([]);
   });
 });

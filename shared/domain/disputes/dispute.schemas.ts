@@ -10,7 +10,7 @@ export const disputePath = z.object({ dispute_id: disputeIdSchema });
 
 const code = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
 
-/** Documents a staging may carry (Adyen takes one per document type; a defense rarely names more than a few). */
+/** Documents a staging may carry (the acquirer takes one per document type; a defense rarely names more than a few). */
 export const MAX_EVIDENCE_DOCUMENTS = 8;
 /** The text of a defense (a PIX MED defense's justification; a card defense's note). */
 export const MAX_EVIDENCE_TEXT = 5000;

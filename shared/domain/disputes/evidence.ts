@@ -1,10 +1,10 @@
 /**
- * The documents a dispute's evidence may carry (DESIGN.md 9.4), as the card acquirer takes them (Adyen's Disputes API
+ * The documents a dispute's evidence may carry (DESIGN.md 9.4), as the card acquirer takes them (its disputes API's
  * limits): PDF up to 2 MB, JPEG and TIFF up to 10 MB, each only when its bytes are that type. Pure.
  */
 import { isStandardBase64 } from '../base64';
 
-/** The content types Adyen takes for a defense document, with its size limit for each (decoded bytes). */
+/** The content types the acquirer takes for a defense document, with its size limit for each (decoded bytes). */
 export const DEFENSE_CONTENT_LIMITS = {
   'application/pdf': 2 * 1024 * 1024,
   'image/jpeg': 10 * 1024 * 1024,
@@ -21,8 +21,8 @@ const MAGIC: Readonly<Record<keyof typeof DEFENSE_CONTENT_LIMITS, readonly Buffe
 };
 
 /**
- * What Adyen would not take of a document, or null: a content type other than PDF, JPEG or TIFF, content that is not
- * base64, bytes that are not of the declared type, or more than Adyen's limit for it (PDF 2 MB, JPEG and TIFF 10 MB).
+ * What the acquirer would not take of a document, or null: a content type other than PDF, JPEG or TIFF, content that is not
+ * base64, bytes that are not of the declared type, or more than the acquirer's limit for it (PDF 2 MB, JPEG and TIFF 10 MB).
  * The words name the rule only (never the content).
  */
 export function defenseDocumentProblem(d: { mime: string; contentBase64: string }): string | null {
@@ -30,7 +30,7 @@ export function defenseDocumentProblem(d: { mime: string; contentBase64: string 
   if (limit === undefined) return 'content type must be application/pdf, image/jpeg or image/tiff';
   if (!isStandardBase64(d.contentBase64)) return 'content must be base64';
   const bytes = Buffer.from(d.contentBase64, 'base64');
-  if (bytes.length > limit) return `${d.mime} over Adyen's limit of ${limit / (1024 * 1024)} MB`;
+  if (bytes.length > limit) return `${d.mime} over the acquirer's limit of ${limit / (1024 * 1024)} MB`;
   const magic = MAGIC[d.mime as keyof typeof MAGIC];
   if (!magic.some((m) => bytes.subarray(0, m.length).equals(m))) return `content is not ${d.mime}`;
   return null;

@@ -29,7 +29,7 @@ export type DisputeStage = 0 | 1 | 2 | 3;
 
 /** What a provider's notice says, in our words. */
 export type DisputeSignal =
-  /** A chargeback announced (Adyen's NOTIFICATION_OF_CHARGEBACK): the case opens, no money moves yet. */
+  /** A chargeback announced (the acquirer's notice of chargeback): the case opens, no money moves yet. */
   | 'notified'
   /** A chargeback: funds withdrawn, the case is still open. */
   | 'withdrawn'
