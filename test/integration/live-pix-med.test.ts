@@ -7,37 +7,27 @@
  * often; an ordinary refund devolução keeps its own path. After every case the live ledger equals the balance and
  * neither fake saw a request off its schema.
  */
-import { randomBytes } from 'node:crypto';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { handler as readPixDisputesJob } from '../../functions/jobs/read-pix-disputes.handler';
 import { readPixDisputes } from '../../shared/application/rails';
 import { paymentDeps } from '../../shared/wiring';
-import { startFakeEfi, type FakeEfi } from '../support/fake-efi';
-import { startFakePsp, type FakePsp } from '../support/fake-psp';
+import type { FakeEfi } from '../support/fake-efi';
+import type { FakePsp } from '../support/fake-psp';
+import { startPixMedStage, type PixMedStage } from '../support/pix-med-stage';
 import { verifyWebhook } from '../support/merchant-verify';
 import { customer } from '../support/payments';
-import { balanceMinorOf, expectLedgerEqualsBalance, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
+import { balanceMinorOf, expectLedgerEqualsBalance, type LiveMerchant, type LiveStage } from '../support/live-stage';
 
-const TOKEN = randomBytes(24).toString('base64url');
 let psp: FakePsp;
 let efi: FakeEfi;
 let live: LiveStage;
 let merchant: LiveMerchant;
 
+let stage: PixMedStage;
+
 beforeAll(async () => {
-  [psp, efi] = await Promise.all([startFakePsp(), startFakeEfi()]);
-  const timeouts = { connect_ms: 1000, total_ms: 3000 };
-  live = await startLiveStage(
-    { api_pix: { ...psp.apiPixConfig(TOKEN), timeouts }, efi: { ...efi.efiConfig(randomBytes(24).toString('base64url')), timeouts } },
-    { merchantName: 'Loja MED', receiver: true },
-  );
-  merchant = live.merchant;
-  // The PSP posts to <base>/providers/api-pix/<token>/pix, as `providers api-pix register-webhook` registers it.
-  const { buildLiveProviders } = await import('../../shared/adapters/providers/live-connectors');
-  const { parseProvidersConfig } = await import('../../shared/adapters/providers/providers.config');
-  const ops = buildLiveProviders(parseProvidersConfig({ api_pix: psp.apiPixConfig(TOKEN) }, 'test'));
-  await ops.apiPix!.webhooks.register(`${live.stack.baseUrl}/providers/api-pix/${TOKEN}`);
-  ops.apiPix!.client.close();
+  stage = await startPixMedStage('Loja MED');
+  ({ psp, efi, live, merchant } = stage);
 });
 
 afterEach(async () => {
@@ -47,9 +37,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await live?.stop();
-  await psp?.close();
-  await efi?.close();
+  await stage?.stop();
 });
 
 const txidOf = (paymentId: string) => `pi${Buffer.from(paymentId.slice(3), 'base64url').toString('hex')}`;

@@ -55,6 +55,7 @@ import {
   underKills,
   postAs,
   runProof,
+  verdict,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -401,9 +402,7 @@ async function main(): Promise<number> {
       `load: ${JSON.stringify(counts)}; not taken ${JSON.stringify(refusals)}; Binance requests ${fake.requests.length}; ` +
         `creates read back after a duplicate ${duplicates}; webhooks received ${receiver.received.length}`,
     );
-    for (const x of violations.slice(0, 40)) console.log(`  VIOLATION ${x}`);
-    log(violations.length ? `FAILED: ${violations.length} violations (state dir ${stateDir})` : 'PASSED: every check holds');
-    return violations.length ? 1 : 0;
+    return verdict(log, violations, stateDir);
   } finally {
     await stopStack(stack, 'SIGTERM', log);
     await receiver.stop();

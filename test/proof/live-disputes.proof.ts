@@ -49,6 +49,7 @@ import {
   stopStack,
   type Item,
   type Stack,
+  verdict,
 } from './stack-process';
 
 const {
@@ -574,9 +575,7 @@ async function main(): Promise<number> {
         `accepts ${counts.accepts} (${acceptedAtAdyen} accepted), faults ${faultTotal}, kills ${counts.kills}, ` +
         `${Math.round((Date.now() - started) / 1000)} s`,
     );
-    for (const x of violations.slice(0, 40)) console.log(`  VIOLATION ${x}`);
-    log(violations.length ? `FAILED: ${violations.length} violations (state dir ${stateDir})` : 'PASSED: every check holds');
-    return violations.length ? 1 : 0;
+    return verdict(log, violations, stateDir);
   } finally {
     await stopStack(stack, 'SIGTERM', log);
     await receiver.stop();

@@ -45,6 +45,7 @@ import {
   underKills,
   postAs,
   runProof,
+  verdict,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -288,9 +289,7 @@ async function main(): Promise<number> {
       `load: ${JSON.stringify(counts)}; dLocal requests ${dlocal.requests.length}; creates read back after a duplicate ${duplicates}; ` +
         `webhooks received ${receiver.received.length}`,
     );
-    for (const x of violations.slice(0, 40)) console.log(`  VIOLATION ${x}`);
-    log(violations.length ? `FAILED: ${violations.length} violations (state dir ${stateDir})` : 'PASSED: every check holds');
-    return violations.length ? 1 : 0;
+    return verdict(log, violations, stateDir);
   } finally {
     await stopStack(stack, 'SIGTERM', log);
     await receiver.stop();

@@ -50,6 +50,7 @@ import {
   type Item,
   type Stack,
   runProof,
+  verdict,
 } from './stack-process';
 
 const {
@@ -439,9 +440,7 @@ async function main(): Promise<number> {
     const rejected = items.filter((i) => i.mandate_id && i.failure_code === 'PROVIDER_REJECTED' && String(i.PK).startsWith('PAYMENT#'));
     const recOfMandate = (id: string) => psp.recs().find((r) => r.vinculo.contrato === recReferenceOf(id))?.status ?? 'none';
     log(`charges the PSP refused: ${rejected.length} (their recs: ${rejected.map((p) => recOfMandate(p.mandate_id)).join(', ')})`);
-    for (const x of violations.slice(0, 40)) console.log(`  VIOLATION ${x}`);
-    log(violations.length ? `FAILED: ${violations.length} violations (state dir ${stateDir})` : 'PASSED: every check holds');
-    return violations.length ? 1 : 0;
+    return verdict(log, violations, stateDir);
   } finally {
     await stopStack(stack, 'SIGTERM', log);
     await receiver.stop();

@@ -40,6 +40,7 @@ import {
   underKills,
   postAs,
   runProof,
+  verdict,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -268,9 +269,7 @@ async function main(): Promise<number> {
       if (violations.length === 0 || Date.now() > deadline) break;
     }
     log(`load: ${JSON.stringify(counts)}; Efí requests ${efi.requests.length}; dLocal requests ${dlocal.requests.length}`);
-    for (const x of violations.slice(0, 40)) console.log(`  VIOLATION ${x}`);
-    log(violations.length ? `FAILED: ${violations.length} violations (state dir ${stateDir})` : 'PASSED: every check holds');
-    return violations.length ? 1 : 0;
+    return verdict(log, violations, stateDir);
   } finally {
     await stopStack(stack, 'SIGTERM', log);
     await receiver.stop();

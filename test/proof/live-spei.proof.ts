@@ -43,6 +43,7 @@ import {
   underKills,
   postAs,
   runProof,
+  verdict,
 } from './stack-process';
 import { balanceViolations, outstandingSummary } from './balances';
 
@@ -300,9 +301,7 @@ async function main(): Promise<number> {
       if (violations.length === 0 || Date.now() > deadline) break;
     }
     log(`load: ${JSON.stringify(counts)}; STP requests ${stp.requests.length}; webhooks received ${receiver.received.length}`);
-    for (const x of violations.slice(0, 40)) console.log(`  VIOLATION ${x}`);
-    log(violations.length ? `FAILED: ${violations.length} violations (state dir ${stateDir})` : 'PASSED: every check holds');
-    return violations.length ? 1 : 0;
+    return verdict(log, violations, stateDir);
   } finally {
     await stopStack(stack, 'SIGTERM', log);
     await receiver.stop();

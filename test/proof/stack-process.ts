@@ -331,3 +331,10 @@ export function runProof(name: string, main: () => Promise<number>): void {
     },
   );
 }
+
+/** A proof's verdict: its first 40 violations printed, PASSED or FAILED logged; the exit code (1 on any violation). */
+export function verdict(log: (line: string) => void, violations: readonly string[], stateDir: string): 0 | 1 {
+  for (const x of violations.slice(0, 40)) console.log(`  VIOLATION ${x}`);
+  log(violations.length ? `FAILED: ${violations.length} violations (state dir ${stateDir})` : 'PASSED: every check holds');
+  return violations.length ? 1 : 0;
+}
