@@ -347,8 +347,8 @@ describe('evidence', () => {
     });
     expect(first.text).not.toContain(pdf());
     expect((await c.get(d.dispute_id)).body.evidence).toEqual(first.body.evidence);
-    // A 4 MB JPEG: a staging bigger than a table item, kept in chunks.
-    const big = jpeg(4 * MB);
+    // A 1 MB JPEG: a staging bigger than a table item (400 KB), kept in chunks.
+    const big = jpeg(MB);
     const second = await c.evidence(d.dispute_id, {
       defense_reason: 'GoodsOrServicesProvided',
       documents: [
@@ -361,7 +361,7 @@ describe('evidence', () => {
       defense_reason: 'GoodsOrServicesProvided',
       text: null,
       documents: [
-        { type: 'ProofOfDelivery', mime: 'image/jpeg', size_bytes: 4 * MB },
+        { type: 'ProofOfDelivery', mime: 'image/jpeg', size_bytes: MB },
         { type: 'Invoice', mime: 'application/pdf', size_bytes: 1000 },
       ],
     });
@@ -438,12 +438,12 @@ describe('evidence', () => {
     expect(r.body.evidence).toMatchObject({ defense_reason: null, text: 'The payer received the goods.', documents: [] });
   });
 
-  it('the local server takes at most 6 MB of request body (Lambda’s limit): a JPEG near 10 MB is 413 before the handler', async () => {
+  it('the local server takes at most 6 MB of request body (Lambda’s limit): a 4.6 MB JPEG (over 6 MB as base64) is 413', async () => {
     const { m, c } = await merchant();
     const d = await chargeback(c);
     const body = JSON.stringify({
       defense_reason: 'GoodsOrServicesProvided',
-      documents: [{ type: 'ProofOfDelivery', mime: 'image/jpeg', content_base64: jpeg(10 * MB + 1) }],
+      documents: [{ type: 'ProofOfDelivery', mime: 'image/jpeg', content_base64: jpeg(Math.ceil(4.6 * MB)) }],
     });
     // Raw fetch: 413 is the HTTP layer's answer, not the route's (the contract does not list it).
     const r = await fetch(`${stack.baseUrl}/api/v1/disputes/${d.dispute_id}/evidence`, {

@@ -21,7 +21,10 @@
  *   (e) the balance plus its credits still to fold equals the sum of its ledger entries, and is never negative;
  *   (f) every committed event reached the merchant's receiver; every payout answered 200 or 502 exists.
  * Exits 1 on a violation, 2 when the proof could not run. Knobs: PROOF_KILLS (default 2), PROOF_PHASE_SECONDS
- * (default 4), PROOF_SETTLE_SECONDS (default 150, ended as soon as every check holds: the resume job's grace is a minute).
+ * (default 4), PROOF_SETTLE_SECONDS (default 240, ended as soon as every check holds). The worst case it must cover: an
+ * order settled and returned silently is found settled by the resume job after its grace (a minute), and its return by
+ * the completed payout's return watch, whose first read is a minute later (RETURN_CHECK_BACKOFF_SECONDS), each at the
+ * next job run on a loaded machine: 150 s once failed a run with such a payout still completed (STP holding D).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -53,7 +56,7 @@ const {
   settleSeconds: SETTLE_SECONDS,
   log,
 } = liveProofKnobs('spei', {
-  settle: 150,
+  settle: 240,
   minSettle: 70,
   guardExtra: 90,
 });
