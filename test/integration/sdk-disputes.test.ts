@@ -6,6 +6,7 @@
  */
 import { APIError, LatamPayments, NotFoundError, ValidationError, type DisputeEvidenceParams } from '../../sdk/src/index.ts';
 import { startTestStack, type TestStack } from '../support/test-stack';
+import { rejection, until } from '../support/sdk-waits';
 
 jest.setTimeout(60_000);
 
@@ -39,24 +40,6 @@ async function paidCard(c: LatamPayments, amount = 40) {
   expect(p.status).toBe('success');
   return p.payment_id;
 }
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const rejection = (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e as Error & Record<string, any>,
-  );
 
 describe('disputes', () => {
   it('sandbox.disputes.create → retrieve (defense reasons) → updateEvidence → submit → won by the sandbox', async () => {

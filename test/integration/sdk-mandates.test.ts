@@ -8,6 +8,7 @@ import { APIError, LatamPayments, NotFoundError, ValidationError, type MandateCr
 import { addDays } from '../../shared/domain/mandates/mandate';
 import { localToday } from '../../shared/domain/mandates/mandate';
 import { startTestStack, type TestStack } from '../support/test-stack';
+import { rejection, until } from '../support/sdk-waits';
 
 jest.setTimeout(60_000);
 
@@ -38,24 +39,6 @@ async function client(): Promise<LatamPayments> {
   const m = await stack.createMerchant();
   return new LatamPayments({ apiKey: m.apiKey, baseUrl: stack.baseUrl, merchantId: m.merchantId });
 }
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const rejection = (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e as Error & Record<string, any>,
-  );
 
 describe('mandates', () => {
   it('create → approved by the sandbox → charge → cancel; the charge is a payment with mandate_id', async () => {

@@ -9,6 +9,7 @@ import { startTestStack, type TestMerchant, type TestStack } from '../support/te
 import { startReceiver, type Receiver } from '../support/receiver';
 import { ledger } from '../support/payments';
 import { pixBeneficiary } from '../support/sample-data';
+import { until } from '../support/sdk-waits';
 
 jest.setTimeout(60_000);
 
@@ -41,16 +42,6 @@ const payout = (amount: number, document?: string) => ({
 async function merchant(): Promise<{ m: TestMerchant; client: LatamPayments }> {
   const m = await stack.createMerchant({ notification_url: receiver.url });
   return { m, client: new LatamPayments({ apiKey: m.apiKey, baseUrl: stack.baseUrl, merchantId: m.merchantId }) };
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('balance', () => {

@@ -17,6 +17,7 @@ import { startTestStack, type TestMerchant, type TestStack } from '../support/te
 import { startReceiver, type Receiver } from '../support/receiver';
 import { customer, listed } from '../support/payments';
 import { SESSION_BODY } from '../support/sample-data';
+import { rejection, until } from '../support/sdk-waits';
 
 jest.setTimeout(60_000);
 
@@ -36,24 +37,6 @@ afterAll(async () => {
   await receiver.stop();
   await stack.stop();
 });
-
-const rejection = (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e as Error & Record<string, any>,
-  );
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('methods', () => {
   it('list: awaited gives the page, iterated gives every method; retrieve gives one', async () => {
