@@ -545,9 +545,12 @@ describe('a submission after a refusal, when Adyen does not answer', () => {
     adyen.failNext('defendDispute', { lost: true });
     expect((await submit(disputeId)).status).toBe(502);
     expect(adyen.dispute(d.pspReference)!.defendedWith).toBe('SupplyDefenseMaterial');
+    // A refusal scripted now is Adyen's answer to a new request: the retry, a replay, is answered from its idempotency store.
+    adyen.failNext('defendDispute', { status: 422 });
     const done = await submit(disputeId);
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: 'under_review', last_error: null });
+    expect(adyen.clearFaults()).toBe(1);
     const held = adyen.dispute(d.pspReference)!;
     expect([...held.documents.keys()]).toEqual(['DefenseMaterial']);
     expect(held.documents.get('DefenseMaterial')?.content).toBe(second);

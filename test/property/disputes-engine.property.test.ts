@@ -7,11 +7,12 @@
  * retried by commitDisputeStep. disputes-engine-conflicts.property.test.ts adds DynamoDB's TransactionConflict.
  *
  * Then, pinned: the interleaving the property found (an accept answered 500 when a notice committed while Adyen was
- * taking it), for accept and for submit.
+ * taking it), for accept and for submit; and a restaging whose write meets a submission committed after its read.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { acceptDispute, submitDispute, type DisputeDeps } from '../../shared/application/disputes';
+import { acceptDispute, stageEvidence, submitDispute, type DisputeDeps } from '../../shared/application/disputes';
+import { AppError } from '../../shared/domain/errors';
 import type { CardDisputeConnector } from '../../shared/application/providers';
 import { disputeIdOf } from '../../shared/domain/disputes/dispute-case';
 import { disputeDeps, paymentDeps } from '../../shared/wiring';
@@ -44,7 +45,7 @@ it(
   Math.max(120_000, NUM_RUNS * 10_000),
 );
 
-describe('a notice that commits while Adyen is taking the merchant’s answer', () => {
+describe('interleavings pinned: a notice while Adyen takes the merchant’s answer; a submission under a restaging', () => {
   /** The wired dispute dependencies, with Adyen's dispute connector running `meanwhile` once `op` was taken at Adyen. */
   async function racing(op: 'accept' | 'defend', meanwhile: () => Promise<void>): Promise<DisputeDeps> {
     const deps = disputeDeps();
@@ -112,5 +113,55 @@ describe('a notice that commits while Adyen is taking the merchant’s answer', 
     expect(await x.moved()).toEqual([-6000, 6000]);
     expect(await x.caseEvents()).toEqual(['dispute.created', 'dispute.won', 'dispute.updated']);
     await expectLedgerEqualsBalance(rig.stack, x, 'BRL');
+  });
+
+  it('a staging overtaken by a submission committed meanwhile: refused, its bytes deleted; the submission sends its own', async () => {
+    const x = await opened(70);
+    await x.notify('CHARGEBACK');
+    const disputeId = disputeIdOf(x.id);
+    const pdf = (text: string) => Buffer.from(`%PDF-1.4\n${text}\n%%EOF`).toString('base64');
+    const evidence = (text: string) => ({
+      defense_reason: 'SupplyDefenseMaterial',
+      documents: [{ type: 'DefenseMaterial', mime: 'application/pdf', content_base64: pdf(text) }],
+    });
+    const first = await x.call('POST', `/api/v1/disputes/${disputeId}/evidence`, evidence('the first'), {
+      'x-idempotency-key': randomUUID(),
+    });
+    expect(first.status).toBe(200);
+    // The restaging's write meets a submission of the first staging committed after the restaging read the case.
+    const deps = disputeDeps();
+    const firstStaging = (await deps.disputes.get(disputeId))!.evidence!.staging_id;
+    let putStaging = '';
+    const disputes = {
+      ...deps.disputes,
+      putDocuments: (id: string, stagingId: string, contents: readonly string[], now: string) => {
+        putStaging = stagingId;
+        return deps.disputes.putDocuments(id, stagingId, contents, now);
+      },
+      save: async (op: Parameters<DisputeDeps['disputes']['save']>[0]) => {
+        const read = (await deps.disputes.get(disputeId))!;
+        if (read.last_action === null || read.last_action === undefined) {
+          const at = new Date().toISOString();
+          const intent = { action: 'submit' as const, state: 'pending' as const, at, staging_id: read.evidence!.staging_id };
+          await deps.disputes.save({
+            next: { ...read, last_action: { ...intent, supplied: [], removing: [], defended: false }, revision: read.revision + 1 },
+            readRevision: read.revision,
+            events: [],
+            now: at,
+          });
+        }
+        return deps.disputes.save(op);
+      },
+    };
+    const refused = await stageEvidence({ ...deps, disputes }, x.principal, disputeId, evidence('the second')).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'DISPUTE_NOT_OPEN' });
+    expect(await deps.disputes.readDocument(disputeId, putStaging, 0)).toBeNull();
+    const after = (await deps.disputes.get(disputeId))!;
+    expect(after.evidence?.staging_id).toBe(firstStaging);
+    // The submission, sent again, finishes with the staging it committed: Adyen holds the first document.
+    const done = await x.call('POST', `/api/v1/disputes/${disputeId}/submit`, {}, { 'x-idempotency-key': randomUUID() });
+    expect(done.body).toMatchObject({ status: 'under_review', submitted_at: expect.any(String), last_error: null });
+    expect(rig.adyen.dispute(x.d.pspReference)?.documents.get('DefenseMaterial')?.content).toBe(pdf('the first'));
   });
 });

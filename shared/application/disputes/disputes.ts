@@ -114,6 +114,14 @@ function evidenceProblems(channel: DefenseChannel, reasons: readonly DefenseReas
   return problems;
 }
 
+/** A submission or acceptance committed and not finished keeps its staging: it is sent again to finish, not restaged. */
+function refuseWhileInProgress(d: DisputeCase) {
+  if (d.last_action?.state === 'pending')
+    throw new AppError('DISPUTE_NOT_OPEN', `A ${d.last_action.action} of this dispute is in progress: send it again to finish it.`, {
+      details: [{ field: 'status', message: `has a ${d.last_action.action} in progress` }],
+    });
+}
+
 /**
  * Stages evidence (it replaces what was staged): checked against the reasons the provider lists for this dispute and
  * the documents' types, sizes and bytes, then its documents stored and the case naming them committed. Nothing is sent
@@ -129,10 +137,7 @@ export async function stageEvidence(
   const { dispute, channel } = await openCase(deps, principal, disputeId);
   if (deadlinePassed(dispute, deps.clock.now()))
     throw new AppError('DISPUTE_DEADLINE_PASSED', `The deadline was ${dispute.evidence_due_by}: evidence can no longer be submitted.`);
-  if (dispute.last_action?.state === 'pending')
-    throw new AppError('DISPUTE_NOT_OPEN', `A ${dispute.last_action.action} of this dispute is in progress: send it again to finish it.`, {
-      details: [{ field: 'status', message: `has a ${dispute.last_action.action} in progress` }],
-    });
+  refuseWhileInProgress(dispute);
   const reasons = channel.takesDocuments ? await reasonsOf(channel) : [];
   const problems = evidenceProblems(channel, reasons, input);
   if (problems.length > 0) throw invalid(problems);
@@ -165,13 +170,17 @@ export async function stageEvidence(
     } catch (e) {
       const moved = e instanceof WriteConflict && e.entity === 'dispute' && attempt < 3;
       const now = moved ? await deps.disputes.get(disputeId) : null;
-      if (!now || now.status !== 'needs_response') {
-        await deps.disputes.deleteDocuments(dispute.dispute_id, stagingId).catch(() => undefined);
-        if (now)
+      try {
+        if (!now) throw e;
+        if (now.status !== 'needs_response')
           throw new AppError('DISPUTE_NOT_OPEN', `The dispute is ${now.status}.`, {
             details: [{ field: 'status', message: `is ${now.status}` }],
           });
-        throw e;
+        // A submission committed meanwhile is sending the staging it read: this one may not replace it under it.
+        refuseWhileInProgress(now);
+      } catch (refused) {
+        await deps.disputes.deleteDocuments(dispute.dispute_id, stagingId).catch(() => undefined);
+        throw refused;
       }
       current = now;
     }

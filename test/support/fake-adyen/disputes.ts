@@ -239,6 +239,8 @@ export function disputeService(opts: {
       else if (eventCode === 'SECOND_CHARGEBACK' || eventCode === 'PREARBITRATION_LOST') d.closed = 'lost';
       else if (eventCode === 'DISPUTE_DEFENSE_PERIOD_ENDED') d.closed ??= 'expired';
     },
+    /** Whether this call repeats one carried out (its Idempotency-Key seen with this body): answered as that one was. */
+    isReplay: (op: AdyenDisputeOp, text: string, key: string) => idempotency.get(`${op}:${key}`)?.body === text,
     /**
      * One Disputes API call. An Idempotency-Key is optional here (the spec declares none); when sent, Adyen's general
      * rule applies: the same key and body answer the same, the same key with another body is 422 704.

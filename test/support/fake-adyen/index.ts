@@ -36,7 +36,7 @@ import { disputeOpOf, disputeService, type FakeDispute, type OpenDispute } from 
 
 export type { FakeDispute, FakeDefenseReason, OpenDispute } from './disputes';
 export type FakeAdyenOp = 'payments' | 'paymentDetails' | 'refunds' | 'cancels' | 'storedPaymentMethods' | AdyenDisputeOp;
-/** A status, no answer at all, or the call carried out and its answer lost (the connection dropped before it). */
+/** A status (a 4xx waits for a request that is no replay), no answer at all, or the call carried out and its answer lost. */
 export type Fault = { status: number } | { hang: true } | { lost: true };
 
 /** What /payments answers for the next card payment (default: Authorised). */
@@ -348,7 +348,15 @@ export async function startFakeAdyen(opts: { hangMs?: number } = {}): Promise<Fa
         return res.end();
       }
       const op = disputeOp ?? opOf(path);
-      const fault = op ? faults.get(op)?.shift() : undefined;
+      // Adyen answers a replay (a key it has carried out, the same body) from its idempotency store: a scripted refusal
+      // (a 4xx) is a decision on a new request, so it waits for the next one (a 5xx, a hang or a lost answer may meet a
+      // replay, as they happen before Adyen's idempotency layer answers).
+      const next = op ? faults.get(op)?.[0] : undefined;
+      const key = req.headers['idempotency-key'];
+      const replay =
+        typeof key === 'string' && (disputeOp ? disputes.isReplay(disputeOp, text, key) : !stored && idempotency.get(key)?.body === text);
+      const waits = next !== undefined && 'status' in next && next.status < 500 && replay;
+      const fault = op && !waits ? faults.get(op)?.shift() : undefined;
       if (fault && 'hang' in fault) {
         hung.add(res);
         setTimeout(() => res.destroy(), opts.hangMs ?? 60_000).unref();
