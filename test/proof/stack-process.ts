@@ -11,12 +11,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal } from '../../bin/local/services';
+export { freePort } from '../../bin/local/free-port';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -85,17 +85,6 @@ export function guardProcess(hardLimitMs: number) {
     console.error(`[proof] hard limit of ${Math.round(hardLimitMs / 1000)} s reached: killing the stack`);
     process.exit(2);
   }, hardLimitMs).unref();
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
 }
 
 /** The proof's DynamoDB Local per state dir: started with the first stack, it outlives every kill (ended on exit). */

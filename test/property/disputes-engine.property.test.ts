@@ -122,7 +122,7 @@ describe('interleavings pinned: a notice while Adyen takes the merchant’s answ
     const pdf = (text: string) => Buffer.from(`%PDF-1.4\n${text}\n%%EOF`).toString('base64');
     const evidence = (text: string) => ({
       defense_reason: 'SupplyDefenseMaterial',
-      documents: [{ type: 'DefenseMaterial', mime: 'application/pdf', content_base64: pdf(text) }],
+      documents: [{ type: 'DefenseMaterial', mime: 'application/pdf' as const, content_base64: pdf(text) }],
     });
     const first = await x.call('POST', `/api/v1/disputes/${disputeId}/evidence`, evidence('the first'), {
       'x-idempotency-key': randomUUID(),
