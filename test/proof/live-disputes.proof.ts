@@ -51,6 +51,7 @@ import {
   type Item,
   type Stack,
   verdict,
+  underKills,
 } from './stack-process';
 
 const {
@@ -390,13 +391,11 @@ async function killAtDefend(phase: number) {
   for (let i = 0; i < 4000; i++) {
     if (adyen.requests.slice(seen).some((q) => q.path === '/defendDispute')) {
       log(`phase ${phase}: SIGKILL process group ${stack.pid} with a defendDispute carried out at Adyen and unanswered`);
-      counts.kills++;
       return stopStack(stack, 'SIGKILL', log);
     }
     await sleep(2);
   }
   log(`phase ${phase}: no defendDispute in 8 s: SIGKILL process group ${stack.pid} now`);
-  counts.kills++;
   return stopStack(stack, 'SIGKILL', log);
 }
 
@@ -533,26 +532,26 @@ async function main(): Promise<number> {
   );
   adyen.setNotificationUrl(`${stack.baseUrl}/providers/adyen/notifications`);
   try {
-    for (let phase = 0; phase <= KILLS; phase++) {
-      const end = Date.now() + PHASE_SECONDS * 1000;
-      const running = load(phase, end);
-      if (phase < KILLS) {
-        await sleep(PHASE_SECONDS * 1000 * (0.4 + Math.random() * 0.4));
-        if (phase === 0) await killAtDefend(phase);
-        else {
-          log(`phase ${phase}: SIGKILL process group ${stack.pid}`);
-          counts.kills++;
-          await stopStack(stack, 'SIGKILL', log);
-        }
-      }
-      await running;
-      if (phase < KILLS) {
-        stack = await startStack(phase + 1, stateDir, port, opts);
-        log(`stack ${phase + 1} restarted; ${unanswered.length} keyed requests without an answer so far`);
+    await underKills({
+      kills: KILLS,
+      phaseSeconds: PHASE_SECONDS,
+      log,
+      load: (phase) => load(phase, Date.now() + PHASE_SECONDS * 1000),
+      current: () => stack,
+      killWithin: [0.4, 0.8],
+      kill: async (phase) => {
+        counts.kills++;
+        if (phase === 0) return killAtDefend(phase);
+        log(`phase ${phase}: SIGKILL process group ${stack.pid}`);
+        await stopStack(stack, 'SIGKILL', log);
+      },
+      restart: async (n) => {
+        stack = await startStack(n, stateDir, port, opts);
+        log(`stack ${n} restarted; ${unanswered.length} keyed requests without an answer so far`);
         for (const c of cases.values()) await deliver(c);
         await retryUnanswered();
-      }
-    }
+      },
+    });
     log(`load over: ${adyen.clearFaults()} scripted Adyen faults not met, dropped`);
     const deadline = Date.now() + SETTLE_SECONDS * 1000;
     let violations: string[] = [];

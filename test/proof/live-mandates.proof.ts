@@ -51,6 +51,7 @@ import {
   type Stack,
   runProof,
   verdict,
+  underKills,
 } from './stack-process';
 
 const {
@@ -401,24 +402,24 @@ async function main(): Promise<number> {
   await ops.recurrence!.webhooks.register(`${stack.baseUrl}/providers/api-pix/${TOKEN}`);
   ops.client.close();
   try {
-    for (let phase = 0; phase <= KILLS; phase++) {
-      const end = Date.now() + PHASE_SECONDS * 1000;
-      const running = load(phase, end);
-      if (phase < KILLS) {
-        await sleep(PHASE_SECONDS * 1000 * (0.4 + Math.random() * 0.4));
-        if (phase === 0) await killAtCobr(phase);
-        else {
-          log(`phase ${phase}: SIGKILL process group ${stack.pid}`);
-          await stopStack(stack, 'SIGKILL', log);
-        }
-      }
-      await running;
-      if (phase < KILLS) {
-        stack = await startStack(phase + 1, stateDir, port, opts);
-        log(`stack ${phase + 1} restarted; ${unanswered.length} keyed requests without an answer so far`);
+    await underKills({
+      kills: KILLS,
+      phaseSeconds: PHASE_SECONDS,
+      log,
+      load: (phase) => load(phase, Date.now() + PHASE_SECONDS * 1000),
+      current: () => stack,
+      killWithin: [0.4, 0.8],
+      kill: async (phase) => {
+        if (phase === 0) return killAtCobr(phase);
+        log(`phase ${phase}: SIGKILL process group ${stack.pid}`);
+        await stopStack(stack, 'SIGKILL', log);
+      },
+      restart: async (n) => {
+        stack = await startStack(n, stateDir, port, opts);
+        log(`stack ${n} restarted; ${unanswered.length} keyed requests without an answer so far`);
         await retryUnanswered();
-      }
-    }
+      },
+    });
     log(`load over: ${psp.clearFaults()} scripted PSP faults not met, dropped`);
     const deadline = Date.now() + SETTLE_SECONDS * 1000;
     let violations: string[] = [];

@@ -239,9 +239,10 @@ export async function snapshot(s: Stack): Promise<Snapshot> {
 }
 
 /**
- * The live proofs' load under kills: `kills` times the load runs for part of a phase (a random half to whole), then
- * the stack's process group is SIGKILLed mid-load and started again on the same state dir (`restart`, which logs what
- * is still unanswered and may redeliver); the last phase's load runs to its end.
+ * The live proofs' load under kills: `kills` times the load runs for part of a phase (`killWithin`, fractions of it:
+ * by default a random half to whole), then the stack's process group is SIGKILLed mid-load (`kill`: by default at
+ * once; a proof may wait for a chosen provider call first) and started again on the same state dir (`restart`, which
+ * logs what is still unanswered and may redeliver); the last phase's load runs to its end.
  */
 export async function underKills(o: {
   readonly kills: number;
@@ -250,16 +251,22 @@ export async function underKills(o: {
   readonly current: () => Stack;
   readonly restart: (n: number) => Promise<void>;
   readonly log: (msg: string) => void;
+  readonly kill?: (phase: number) => Promise<void>;
+  readonly killWithin?: readonly [number, number];
 }): Promise<void> {
+  const [from, to] = o.killWithin ?? [0.5, 1];
   for (let phase = 0; phase <= o.kills; phase++) {
     const running = o.load(phase);
     if (phase === o.kills) {
       await running;
       break;
     }
-    await sleep(o.phaseSeconds * 1000 * (0.5 + Math.random() * 0.5));
-    o.log(`phase ${phase}: SIGKILL process group ${o.current().pid}`);
-    await stopStack(o.current(), 'SIGKILL', o.log);
+    await sleep(o.phaseSeconds * 1000 * (from + Math.random() * (to - from)));
+    if (o.kill) await o.kill(phase);
+    else {
+      o.log(`phase ${phase}: SIGKILL process group ${o.current().pid}`);
+      await stopStack(o.current(), 'SIGKILL', o.log);
+    }
     await running;
     await o.restart(phase + 1);
   }
