@@ -17,6 +17,7 @@ import { breakers } from '../../shared/application/routing';
 import { startFakeAdyen, type FakeAdyen, type FakeDefenseReason, type FakeDispute } from '../support/fake-adyen';
 import { FAKE_CARDS, startFakeDlocal, type FakeDlocal } from '../support/fake-dlocal';
 import { verifyWebhook } from '../support/merchant-verify';
+import { disputeCalls } from '../support/dispute-calls';
 import { customer } from '../support/payments';
 import { balanceMinorOf, expectLedgerEqualsBalance, startLiveStage, type LiveMerchant, type LiveStage } from '../support/live-stage';
 import type { Receiver } from '../support/receiver';
@@ -100,17 +101,10 @@ async function chargedBack(o: Parameters<typeof disputedAtAdyen>[0] = {}) {
   return c;
 }
 
-const api = (method: string, path: string, body?: unknown, key?: string, m: LiveMerchant = merchant) =>
-  stack.request(path, {
-    method,
-    apiKey: m.apiKey,
-    headers: { 'content-type': 'application/json', ...(key ? { 'x-idempotency-key': key } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-const getDispute = (id: string) => api('GET', `/api/v1/disputes/${id}`);
-const stage = (id: string, evidence: unknown, key?: string) => api('POST', `/api/v1/disputes/${id}/evidence`, evidence, key);
-const submit = (id: string, key?: string) => api('POST', `/api/v1/disputes/${id}/submit`, undefined, key);
-const accept = (id: string, key?: string) => api('POST', `/api/v1/disputes/${id}/accept`, undefined, key);
+const { api, getDispute, stage, submit, accept } = disputeCalls(
+  () => stack,
+  () => merchant.apiKey,
+);
 
 /** The Disputes API calls the fake received for one dispute (refused and failed ones included). */
 const calls = (d: FakeDispute, op: AdyenDisputeOp) =>
@@ -632,7 +626,7 @@ describe('a chargeback of a card paid at dLocal', () => {
     expect(await balanceMinorOf(stack, m.apiKey, 'BRL')).toBe(0);
 
     const disputeId = disputeIdOf(paymentId);
-    const r = await api('GET', `/api/v1/disputes/${disputeId}`, undefined, undefined, m);
+    const r = await api('GET', `/api/v1/disputes/${disputeId}`, undefined, undefined, m.apiKey);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
       dispute_id: disputeId,
@@ -648,11 +642,11 @@ describe('a chargeback of a card paid at dLocal', () => {
       ['submit', undefined],
       ['accept', undefined],
     ] as const) {
-      const a = await api('POST', `/api/v1/disputes/${disputeId}/${path}`, body, `${path}-${disputeId}`, m);
+      const a = await api('POST', `/api/v1/disputes/${disputeId}/${path}`, body, `${path}-${disputeId}`, m.apiKey);
       expect([path, a.status, a.body.error?.code]).toEqual([path, 409, 'DISPUTE_NOT_DEFENDABLE']);
     }
     expect(adyen.requests.length).toBe(before);
-    expect((await api('GET', `/api/v1/disputes/${disputeId}`, undefined, undefined, m)).body).toMatchObject({
+    expect((await api('GET', `/api/v1/disputes/${disputeId}`, undefined, undefined, m.apiKey)).body).toMatchObject({
       status: 'needs_response',
       evidence: null,
     });

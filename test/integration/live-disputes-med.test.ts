@@ -14,6 +14,7 @@ import type { FakeEfi } from '../support/fake-efi';
 import type { FakePsp } from '../support/fake-psp';
 import { startPixMedStage, type PixMedStage } from '../support/pix-med-stage';
 import { verifyWebhook } from '../support/merchant-verify';
+import { disputeCalls } from '../support/dispute-calls';
 import { customer } from '../support/payments';
 import { balanceMinorOf, expectLedgerEqualsBalance, type LiveMerchant, type LiveStage } from '../support/live-stage';
 
@@ -72,17 +73,10 @@ async function underInfraction(amount: number, o: { tipoSituacao?: string; deadl
   return { paymentId: id, e2e, inf, disputeId: disputeIdOf(id) };
 }
 
-const api = (method: string, path: string, body?: unknown, key?: string) =>
-  live.stack.request(path, {
-    method,
-    apiKey: merchant.apiKey,
-    headers: { 'content-type': 'application/json', ...(key ? { 'x-idempotency-key': key } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-const getDispute = (id: string) => api('GET', `/api/v1/disputes/${id}`);
-const stage = (id: string, evidence: unknown, key?: string) => api('POST', `/api/v1/disputes/${id}/evidence`, evidence, key);
-const submit = (id: string, key?: string) => api('POST', `/api/v1/disputes/${id}/submit`, undefined, key);
-const accept = (id: string, key?: string) => api('POST', `/api/v1/disputes/${id}/accept`, undefined, key);
+const { getDispute, stage, submit, accept } = disputeCalls(
+  () => live.stack,
+  () => merchant.apiKey,
+);
 
 /** Every defense POST that reached Efí for an infraction (refused and failed ones included). */
 const defensePosts = (infractionId: string) =>
