@@ -203,7 +203,7 @@ export async function submitDispute(
   const already = await getDispute(deps, principal, disputeId);
   // A repeat of a submission that went through sends nothing more.
   if (already.status === 'under_review' && already.last_action?.action === 'submit' && already.last_action.state === 'done') return already;
-  const { dispute, channel } = await openCase(deps, principal, disputeId);
+  const { dispute, channel } = await openCase(deps, already);
   refuseOtherInProgress(dispute, 'submit');
   if (deadlinePassed(dispute, deps.clock.now()))
     throw new AppError('DISPUTE_DEADLINE_PASSED', `The deadline was ${dispute.evidence_due_by}.`);
@@ -296,7 +296,7 @@ export async function acceptDispute(
 ): Promise<DisputeCase> {
   const already = await getDispute(deps, principal, disputeId);
   if (already.status === 'accepted') return already;
-  const { dispute, channel } = await openCase(deps, principal, disputeId);
+  const { dispute, channel } = await openCase(deps, already);
   refuseOtherInProgress(dispute, 'accept');
   const resuming = dispute.last_action?.action === 'accept' && dispute.last_action.state === 'pending';
   const kase = resuming

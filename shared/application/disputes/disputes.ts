@@ -70,9 +70,8 @@ export async function listDisputes(deps: Pick<DisputeDeps, 'disputes'>, principa
   return deps.disputes.list(principal.merchant.merchant_id, modeOf(principal.livemode), query);
 }
 
-/** A case the merchant may still act on: needs_response, its provider reachable; DISPUTE_NOT_OPEN otherwise. */
-export async function openCase(deps: DisputeDeps, principal: Principal, disputeId: string) {
-  const dispute = await getDispute(deps, principal, disputeId);
+/** A case (as read) the merchant may still act on: needs_response, its provider reachable; DISPUTE_NOT_OPEN otherwise. */
+export async function openCase(deps: DisputeDeps, dispute: DisputeCase) {
   if (dispute.status !== 'needs_response')
     throw new AppError('DISPUTE_NOT_OPEN', `The dispute is ${dispute.status}.`, {
       details: [{ field: 'status', message: `is ${dispute.status}, not needs_response` }],
@@ -134,7 +133,7 @@ export async function stageEvidence(
   input: EvidenceInput,
   answering?: Answering<DisputeCase>,
 ): Promise<DisputeCase> {
-  const { dispute, channel } = await openCase(deps, principal, disputeId);
+  const { dispute, channel } = await openCase(deps, await getDispute(deps, principal, disputeId));
   if (deadlinePassed(dispute, deps.clock.now()))
     throw new AppError('DISPUTE_DEADLINE_PASSED', `The deadline was ${dispute.evidence_due_by}: evidence can no longer be submitted.`);
   refuseWhileInProgress(dispute);
